@@ -1,0 +1,38 @@
+# Two commands set everything up on a fresh machine: `make demo` and `make test`.
+# Both install what is missing first (tools/setup).
+
+SWIFT ?= swift
+DEMO_DIR := samples/naperville-water
+DEMO_OUT := .build/demo/NapervilleWater.mmpk
+
+.PHONY: all setup build release test demo samples bench clean
+
+all: build
+
+setup:
+	@tools/setup
+
+build: setup
+	$(SWIFT) build
+
+release: setup
+	$(SWIFT) build -c release --static-swift-stdlib
+
+test: setup
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+samples: setup
+	python3 tools/samples/naperville.py $(DEMO_DIR)
+
+demo: release samples
+	@mkdir -p .build/demo
+	.build/release/mapbook create $(DEMO_DIR)/project.yaml -o $(DEMO_OUT)
+	.build/release/mapbook validate $(DEMO_OUT)
+	.build/release/mapbook inspect $(DEMO_OUT)
+
+bench: release
+	tools/bench/inspect-vs-unzip.sh
+
+clean:
+	rm -rf .build $(DEMO_DIR)/data $(DEMO_DIR)/images

@@ -1,0 +1,72 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// Layering (DESIGN.md section 1): the C shims at the bottom, MapbookPackage on them,
+// MapbookPackager above, the `mapbook` CLI on top. Lower targets never import higher ones.
+let package = Package(
+    name: "Mapbook",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "mapbook", targets: ["mapbook"]),
+        .library(name: "MapbookPackage", targets: ["MapbookPackage"]),
+        .library(name: "MapbookPackager", targets: ["MapbookPackager"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+    ],
+    targets: [
+        // System-library shims: each a module map and the one header that includes what we call.
+        .systemLibrary(
+            name: "CArchive", pkgConfig: "libarchive",
+            providers: [.apt(["libarchive-dev"])]),
+        .systemLibrary(
+            name: "CSQLite", pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(
+            name: "CLibXML2", pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(
+            name: "CZlib", pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]),
+        // A read-only SQLite VFS over a byte range of a file, written in C because SQLite's
+        // VFS is a C struct of callbacks with file objects SQLite allocates for us.
+        .target(name: "CMapbookVFS", dependencies: ["CSQLite"]),
+
+        .target(
+            name: "MapbookPackage",
+            dependencies: [
+                "CArchive", "CSQLite", "CLibXML2", "CZlib", "CMapbookVFS",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
+        .target(
+            name: "MapbookPackager",
+            dependencies: [
+                "MapbookPackage",
+                .product(name: "Yams", package: "Yams"),
+            ]),
+        .executableTarget(
+            name: "mapbook",
+            dependencies: [
+                "MapbookPackage", "MapbookPackager",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+
+        .target(
+            name: "MapbookTestSupport",
+            dependencies: ["MapbookPackage"],
+            path: "Tests/MapbookTestSupport"),
+        .testTarget(
+            name: "MapbookPackageTests",
+            dependencies: ["MapbookPackage", "MapbookTestSupport", "CZlib"]),
+        .testTarget(
+            name: "MapbookPackagerTests",
+            dependencies: ["MapbookPackager", "MapbookPackage", "MapbookTestSupport"]),
+        // End-to-end tests run the built `mapbook` binary; depending on the executable makes
+        // `swift test` build it first.
+        .testTarget(
+            name: "MapbookCLITests",
+            dependencies: ["mapbook", "MapbookPackage", "MapbookTestSupport", "CZlib"]),
+    ]
+)

@@ -1,0 +1,112 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A file written under a temporary name beside its destination, then fsynced and renamed.
+///
+/// A crash or an error never leaves a half-written file under the final name: until
+/// `commit()` the destination is untouched, and an uncommitted file is removed when this
+/// object goes away.
+public final class AtomicFile {
+    public let destination: String
+    public let temporaryPath: String
+    /// The open, writable descriptor of the temporary file.
+    public let descriptor: Int32
+    private var finished = false
+
+    /// Creates the temporary file in the destination's directory.
+    ///
+    /// The corresponding C function is `mkstemp`.
+    public init(destination: String) throws(ArchiveError) {
+        self.destination = destination
+        let directory = Self.directory(of: destination)
+        let base = destination.split(separator: "/").last.map(String.init) ?? destination
+        var template = Array("\(directory)/.\(base).tmp-XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else {
+            throw ArchiveError(operation: "create a temporary file for", path: destination, message: RandomAccessFile.errnoMessage())
+        }
+        self.descriptor = fd
+        self.temporaryPath = String(cString: template.withUnsafeBufferPointer { $0.baseAddress! })
+        // mkstemp makes the file 0600; give it the mode a plain create would (0666 minus umask).
+        let mask = umask(0)
+        umask(mask)
+        fchmod(fd, 0o666 & ~mask)
+    }
+
+    deinit {
+        if !finished { discard() }
+    }
+
+    static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        let dir = String(path[..<slash])
+        return dir.isEmpty ? "/" : dir
+    }
+
+    /// Writes all of `bytes` to the temporary file.
+    ///
+    /// The corresponding C function is `write`.
+    public func write(_ bytes: UnsafeRawBufferPointer) throws(ArchiveError) {
+        var done = 0
+        while done < bytes.count {
+            let n = Glibc.write(descriptor, bytes.baseAddress! + done, bytes.count - done)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw ArchiveError(operation: "write", path: temporaryPath, message: RandomAccessFile.errnoMessage())
+            }
+            done += n
+        }
+    }
+
+    public func write(_ bytes: [UInt8]) throws(ArchiveError) {
+        var failure: ArchiveError?
+        bytes.withUnsafeBytes { raw in
+            do throws(ArchiveError) { try write(raw) } catch { failure = error }
+        }
+        if let failure { throw failure }
+    }
+
+    /// Flushes the file to disk and renames it to the destination, replacing any file there.
+    ///
+    /// The corresponding C functions are `fsync`, `close` and `rename`.
+    public func commit() throws(ArchiveError) {
+        precondition(!finished, "AtomicFile committed twice")
+        finished = true
+        if fsync(descriptor) != 0 {
+            let message = RandomAccessFile.errnoMessage()
+            close(descriptor)
+            unlink(temporaryPath)
+            throw ArchiveError(operation: "write", path: destination, message: "fsync failed: \(message)")
+        }
+        close(descriptor)
+        if rename(temporaryPath, destination) != 0 {
+            let message = RandomAccessFile.errnoMessage()
+            unlink(temporaryPath)
+            throw ArchiveError(operation: "write", path: destination, message: "rename failed: \(message)")
+        }
+        // Make the rename itself durable.
+        let dir = open(Self.directory(of: destination), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if dir >= 0 {
+            fsync(dir)
+            close(dir)
+        }
+    }
+
+    /// Closes and removes the temporary file; the destination is untouched.
+    public func discard() {
+        guard !finished else { return }
+        finished = true
+        close(descriptor)
+        unlink(temporaryPath)
+    }
+
+    /// Writes `bytes` to `path` atomically.
+    public static func write(_ bytes: [UInt8], to path: String) throws(ArchiveError) {
+        let file = try AtomicFile(destination: path)
+        try file.write(bytes)
+        try file.commit()
+    }
+}

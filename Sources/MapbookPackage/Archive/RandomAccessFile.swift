@@ -1,0 +1,132 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A file opened read-only for positioned reads (`pread`), shared by every range read from it.
+///
+/// The descriptor is closed when the last reference goes away. `pread` keeps no file position,
+/// so concurrent reads from several tasks are safe.
+public final class RandomAccessFile: @unchecked Sendable {
+    public let path: String
+    public let size: Int64
+    private let descriptor: Int32
+
+    /// Opens `path` for reading.
+    ///
+    /// The corresponding C functions are `open` and `fstat`.
+    public init(path: String) throws(ArchiveError) {
+        self.path = path
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw ArchiveError(operation: "open", path: path, message: Self.errnoMessage())
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let message = Self.errnoMessage()
+            close(fd)
+            throw ArchiveError(operation: "open", path: path, message: message)
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            close(fd)
+            throw ArchiveError(operation: "open", path: path, message: "not a regular file")
+        }
+        self.descriptor = fd
+        self.size = Int64(info.st_size)
+    }
+
+    deinit { close(descriptor) }
+
+    /// Reads exactly `count` bytes at `offset` into `buffer`.
+    ///
+    /// The corresponding C function is `pread`.
+    public func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws(ArchiveError) {
+        var done = 0
+        while done < buffer.count {
+            let n = pread(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done))
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw ArchiveError(operation: "read", path: path, message: Self.errnoMessage())
+            }
+            if n == 0 {
+                throw ArchiveError(
+                    operation: "read", path: path,
+                    message: "file ends at byte \(offset + Int64(done)), \(buffer.count - done) bytes short of what was expected (truncated?)")
+            }
+            done += n
+        }
+    }
+
+    /// Reads exactly `count` bytes at `offset`.
+    public func read(at offset: Int64, count: Int) throws(ArchiveError) -> [UInt8] {
+        guard count > 0 else { return [] }
+        guard offset >= 0, offset <= size, Int64(count) <= size - offset else {
+            throw ArchiveError(
+                operation: "read", path: path,
+                message: "bytes \(offset)..<\(offset + Int64(count)) lie past the end of the file (\(size) bytes; truncated?)")
+        }
+        var bytes = [UInt8](repeating: 0, count: count)
+        var failure: ArchiveError?
+        bytes.withUnsafeMutableBytes { buffer in
+            do throws(ArchiveError) { try read(into: buffer, at: offset) } catch { failure = error }
+        }
+        if let failure { throw failure }
+        return bytes
+    }
+
+    static func errnoMessage() -> String {
+        String(cString: strerror(errno))
+    }
+}
+
+/// A contiguous byte range of a file: a whole file, or a stored entry of an archive.
+public struct ByteRange: Sendable {
+    public let file: RandomAccessFile
+    public let offset: Int64
+    public let length: Int64
+
+    public init(file: RandomAccessFile, offset: Int64 = 0, length: Int64? = nil) {
+        self.file = file
+        self.offset = offset
+        self.length = length ?? (file.size - offset)
+    }
+
+    /// Reads `count` bytes at `position` relative to the start of the range.
+    public func read(at position: Int64, count: Int) throws(ArchiveError) -> [UInt8] {
+        guard position >= 0, count >= 0, position <= length, Int64(count) <= length - position else {
+            throw ArchiveError(
+                operation: "read", path: file.path,
+                message: "bytes \(position)..<\(position + Int64(count)) lie outside a range of \(length) bytes")
+        }
+        return try file.read(at: offset + position, count: count)
+    }
+
+    /// The whole range as bytes.
+    public func readAll() throws(ArchiveError) -> [UInt8] {
+        guard length <= Int64(Int.max) else {
+            throw ArchiveError(operation: "read", path: file.path, message: "range too large to hold in memory")
+        }
+        return try read(at: 0, count: Int(length))
+    }
+
+    /// A sub-range, relative to this one.
+    public func slice(offset position: Int64, length count: Int64) -> ByteRange {
+        ByteRange(file: file, offset: offset + position, length: count)
+    }
+
+    /// Calls `body` with consecutive chunks of at most `chunkSize` bytes covering the range.
+    public func forEachChunk(chunkSize: Int = 1 << 20, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        var buffer = [UInt8](repeating: 0, count: Int(min(Int64(chunkSize), max(length, 1))))
+        var position: Int64 = 0
+        while position < length {
+            let n = Int(min(Int64(buffer.count), length - position))
+            try buffer.withUnsafeMutableBytes { raw in
+                let chunk = UnsafeMutableRawBufferPointer(rebasing: raw[0..<n])
+                try file.read(into: chunk, at: offset + position)
+                try body(UnsafeRawBufferPointer(chunk))
+            }
+            position += Int64(n)
+        }
+    }
+}

@@ -1,0 +1,409 @@
+import CZlib
+
+/// A ZIP archive read through its central directory, with random access to entries.
+///
+/// Opening reads the end-of-central-directory records and the central directory, nothing else
+/// (APPNOTE 6.3.10, sections 4.3.12 to 4.3.16); the archive may itself be a stored entry of
+/// another archive. Stored entries are byte ranges of the file (`dataRange(of:)`), so their
+/// contents are read in place without extraction. Problems that do not stop reading (a wrong
+/// entry count, bytes before the first entry) are kept in `issues` for `validate`.
+public final class ZipArchive: Sendable {
+    /// Where the archive's bytes are.
+    public let range: ByteRange
+    /// The archive's name in messages: its path, or `outer[entry]` for a nested archive.
+    public let displayPath: String
+    public let entries: [ZipEntry]
+    /// Bytes before the first entry that the recorded offsets do not count (a self-extractor stub).
+    public let prefixLength: Int64
+    public let centralDirectoryOffset: Int64
+    public let centralDirectorySize: Int64
+    public let usesZip64: Bool
+    /// Structural problems that did not prevent reading.
+    public let issues: [String]
+    /// Names that occur more than once, in order of first repetition.
+    public let duplicateNames: [String]
+    private let positions: [String: Int]
+
+    /// The most entries we accept; each costs a few hundred bytes of memory.
+    public static let maximumEntryCount = 10_000_000
+
+    /// Opens the ZIP file at `path`.
+    public convenience init(path: String) throws(ArchiveError) {
+        let file = try RandomAccessFile(path: path)
+        try self.init(range: ByteRange(file: file), displayPath: path)
+    }
+
+    /// Opens the ZIP archive held by `range`.
+    public init(range: ByteRange, displayPath: String) throws(ArchiveError) {
+        self.range = range
+        self.displayPath = displayPath
+        func fail(_ message: String) -> ArchiveError {
+            ArchiveError(operation: "read the ZIP archive", path: displayPath, message: message)
+        }
+        var issues: [String] = []
+
+        // The end-of-central-directory record is the last 22 bytes unless a comment follows it.
+        guard range.length >= 22 else {
+            throw fail(range.length == 0 ? "the file is empty" : "the file is too short to be a ZIP archive (\(range.length) bytes)")
+        }
+        let tailLength = Int(min(range.length, 22 + 65_535 + 20))
+        let tailStart = range.length - Int64(tailLength)
+        let tail = try range.read(at: tailStart, count: tailLength)
+        var eocdAt: Int? = nil
+        var i = tail.count - 22
+        while i >= 0 {
+            if tail[i] == 0x50, tail[i + 1] == 0x4B, tail[i + 2] == 0x05, tail[i + 3] == 0x06 {
+                let commentLength = Int(tail.u16(i + 20))
+                // A real record's comment runs exactly to the end of the file.
+                if i + 22 + commentLength == tail.count {
+                    eocdAt = i
+                    break
+                }
+                if eocdAt == nil, i + 22 + commentLength <= tail.count { eocdAt = i }
+            }
+            i -= 1
+        }
+        guard let eocd = eocdAt else {
+            if (try? range.read(at: 0, count: 4)) == [0x50, 0x4B, 0x03, 0x04] {
+                throw fail("no end-of-central-directory record: the archive is truncated or damaged")
+            }
+            throw fail("not a ZIP archive (no end-of-central-directory record)")
+        }
+        let eocdOffset = tailStart + Int64(eocd)
+        if eocd + 22 + Int(tail.u16(eocd + 20)) != tail.count {
+            issues.append("\(Int64(tail.count - eocd - 22 - Int(tail.u16(eocd + 20)))) bytes follow the end-of-central-directory record")
+        }
+        let diskNumber = tail.u16(eocd + 4)
+        let cdDisk = tail.u16(eocd + 6)
+        var entryCount = Int64(tail.u16(eocd + 10))
+        var cdSize = Int64(tail.u32(eocd + 12))
+        var cdOffset = Int64(tail.u32(eocd + 16))
+        var zip64 = false
+        if diskNumber != 0 || cdDisk != 0 {
+            if !(diskNumber == 0xFFFF || cdDisk == 0xFFFF) {
+                throw fail("multi-disk (spanned) archives are not supported")
+            }
+        }
+
+        // ZIP64: a locator 20 bytes before the record points at the ZIP64 end record.
+        let locatorAt = eocd - 20
+        if locatorAt >= 0, tail.u32(locatorAt) == 0x0706_4B50 {
+            let zip64EndOffset = Int64(bitPattern: tail.u64(locatorAt + 8))
+            guard zip64EndOffset >= 0, zip64EndOffset + 56 <= eocdOffset else {
+                throw fail("the ZIP64 end-of-central-directory locator points outside the file")
+            }
+            let record = try range.read(at: zip64EndOffset, count: 56)
+            guard record.u32(0) == 0x0606_4B50 else {
+                throw fail("the ZIP64 end-of-central-directory record is missing or damaged")
+            }
+            zip64 = true
+            entryCount = Int64(bitPattern: record.u64(32))
+            cdSize = Int64(bitPattern: record.u64(40))
+            cdOffset = Int64(bitPattern: record.u64(48))
+        } else if entryCount == 0xFFFF || cdSize == 0xFFFF_FFFF || cdOffset == 0xFFFF_FFFF {
+            if entryCount == 0xFFFF && cdSize != 0xFFFF_FFFF && cdOffset != 0xFFFF_FFFF {
+                // Exactly 65,535 entries without ZIP64 is legal.
+            } else {
+                throw fail("the archive needs a ZIP64 end-of-central-directory record but has none (truncated?)")
+            }
+        }
+        guard entryCount >= 0, entryCount <= Int64(Self.maximumEntryCount) else {
+            throw fail("the central directory claims \(entryCount) entries, more than the \(Self.maximumEntryCount) accepted")
+        }
+        guard cdSize >= 0, cdOffset >= 0 else { throw fail("the central directory's size or offset is negative") }
+
+        // The directory should end where the end records begin; if it ends earlier, bytes were
+        // prepended to the archive and every recorded offset is short by the same amount.
+        let cdEnd = zip64 ? Int64(bitPattern: tail.u64(locatorAt + 8)) : eocdOffset
+        var prefix: Int64 = 0
+        if cdOffset + cdSize != cdEnd {
+            let shift = cdEnd - cdSize - cdOffset
+            guard shift > 0, cdEnd - cdSize >= 0 else {
+                throw fail("the central directory (\(cdSize) bytes at offset \(cdOffset)) does not fit before the end records at \(cdEnd): the archive is truncated or damaged")
+            }
+            prefix = shift
+            issues.append("\(shift) bytes precede the first entry (offsets are shifted)")
+        }
+        guard cdSize <= Int64(Int32.max) else { throw fail("the central directory is larger than 2 GiB") }
+        guard entryCount * 46 <= cdSize else {
+            throw fail("the central directory (\(cdSize) bytes) is too small for the \(entryCount) entries it claims")
+        }
+
+        let directory = try range.read(at: cdOffset + prefix, count: Int(cdSize))
+        var entries: [ZipEntry] = []
+        entries.reserveCapacity(Int(entryCount))
+        var positions: [String: Int] = [:]
+        positions.reserveCapacity(Int(entryCount))
+        var duplicates: [String] = []
+        var seenDuplicate = Set<String>()
+        var p = 0
+        while p + 46 <= directory.count, entries.count < Self.maximumEntryCount {
+            guard directory.u32(p) == 0x0201_4B50 else {
+                if entries.count < entryCount {
+                    throw fail("central directory record \(entries.count + 1) has a bad signature at offset \(cdOffset + prefix + Int64(p))")
+                }
+                break
+            }
+            let nameLength = Int(directory.u16(p + 28))
+            let extraLength = Int(directory.u16(p + 30))
+            let commentLength = Int(directory.u16(p + 32))
+            let recordLength = 46 + nameLength + extraLength + commentLength
+            guard p + recordLength <= directory.count else {
+                throw fail("central directory record \(entries.count + 1) runs past the end of the directory")
+            }
+            let flags = directory.u16(p + 8)
+            let rawName = Array(directory[(p + 46)..<(p + 46 + nameLength)])
+            let (name, isUTF8) = Self.decodeName(rawName, flaggedUTF8: flags & 0x0800 != 0)
+            var compressed = Int64(directory.u32(p + 20))
+            var uncompressed = Int64(directory.u32(p + 24))
+            var localOffset = Int64(directory.u32(p + 42))
+            if compressed == 0xFFFF_FFFF || uncompressed == 0xFFFF_FFFF || localOffset == 0xFFFF_FFFF {
+                // ZIP64 extended information (APPNOTE 4.5.3): only the saturated fields, in order.
+                var e = p + 46 + nameLength
+                let extraEnd = e + extraLength
+                var found = false
+                while e + 4 <= extraEnd {
+                    let tag = directory.u16(e)
+                    let size = Int(directory.u16(e + 2))
+                    guard e + 4 + size <= extraEnd else { break }
+                    if tag == 0x0001 {
+                        var f = e + 4
+                        let fEnd = e + 4 + size
+                        if uncompressed == 0xFFFF_FFFF, f + 8 <= fEnd { uncompressed = Int64(bitPattern: directory.u64(f)); f += 8 }
+                        if compressed == 0xFFFF_FFFF, f + 8 <= fEnd { compressed = Int64(bitPattern: directory.u64(f)); f += 8 }
+                        if localOffset == 0xFFFF_FFFF, f + 8 <= fEnd { localOffset = Int64(bitPattern: directory.u64(f)); f += 8 }
+                        found = true
+                        break
+                    }
+                    e += 4 + size
+                }
+                if !found {
+                    issues.append("entry '\(name)' has saturated 32-bit sizes but no ZIP64 extra field")
+                }
+            }
+            guard compressed >= 0, uncompressed >= 0, localOffset >= 0 else {
+                throw fail("entry '\(name)' has a negative size or offset")
+            }
+            let entry = ZipEntry(
+                name: name, rawName: rawName, nameIsUTF8: isUTF8,
+                method: ZipEntry.Method(directory.u16(p + 10)), flags: flags,
+                crc32: directory.u32(p + 16), compressedSize: compressed, uncompressedSize: uncompressed,
+                localHeaderOffset: localOffset + prefix, versionMadeBy: directory.u16(p + 4),
+                externalAttributes: directory.u32(p + 38), dosDate: directory.u16(p + 14),
+                dosTime: directory.u16(p + 12), index: entries.count)
+            if positions[name] == nil {
+                positions[name] = entries.count
+            } else if seenDuplicate.insert(name).inserted {
+                duplicates.append(name)
+            }
+            entries.append(entry)
+            p += recordLength
+        }
+        if Int64(entries.count) != entryCount {
+            issues.append("the end record says \(entryCount) entries, the central directory holds \(entries.count)")
+        }
+
+        self.entries = entries
+        self.positions = positions
+        self.duplicateNames = duplicates
+        self.prefixLength = prefix
+        self.centralDirectoryOffset = cdOffset + prefix
+        self.centralDirectorySize = cdSize
+        self.usesZip64 = zip64
+        self.issues = issues
+    }
+
+    /// Decodes an entry name: UTF-8 when flagged or valid, otherwise Latin-1.
+    static func decodeName(_ bytes: [UInt8], flaggedUTF8: Bool) -> (String, Bool) {
+        if let s = String(validating: bytes, as: UTF8.self) { return (s, true) }
+        return (String(bytes.map { Character(UnicodeScalar($0)) }), false)
+    }
+
+    /// The first entry with this exact name.
+    public func entry(named name: String) -> ZipEntry? {
+        positions[name].map { entries[$0] }
+    }
+
+    /// The local file header of `entry` (APPNOTE 4.3.7).
+    public struct LocalHeader: Sendable {
+        public var rawName: [UInt8]
+        public var method: UInt16
+        public var flags: UInt16
+        public var crc32: UInt32
+        /// Where the entry's data begins, relative to the archive.
+        public var dataOffset: Int64
+    }
+
+    /// Reads and checks the local header of `entry`.
+    public func localHeader(of entry: ZipEntry) throws(ArchiveError) -> LocalHeader {
+        let path = "\(displayPath)[\(entry.name)]"
+        guard entry.localHeaderOffset + 30 <= range.length else {
+            throw ArchiveError(operation: "read entry", path: path, message: "its local header lies past the end of the archive (truncated?)")
+        }
+        let header = try range.read(at: entry.localHeaderOffset, count: 30)
+        guard header.u32(0) == 0x0403_4B50 else {
+            throw ArchiveError(operation: "read entry", path: path, message: "no local file header at offset \(entry.localHeaderOffset)")
+        }
+        let nameLength = Int(header.u16(26))
+        let extraLength = Int(header.u16(28))
+        let dataOffset = entry.localHeaderOffset + 30 + Int64(nameLength + extraLength)
+        guard dataOffset <= range.length else {
+            throw ArchiveError(operation: "read entry", path: path, message: "its local header runs past the end of the archive (truncated?)")
+        }
+        let rawName = try range.read(at: entry.localHeaderOffset + 30, count: nameLength)
+        return LocalHeader(
+            rawName: rawName, method: header.u16(8), flags: header.u16(6), crc32: header.u32(14),
+            dataOffset: dataOffset)
+    }
+
+    /// The bytes of a stored entry as a range of the archive file: no copy, no extraction.
+    public func dataRange(of entry: ZipEntry) throws(ArchiveError) -> ByteRange {
+        let path = "\(displayPath)[\(entry.name)]"
+        guard entry.method == .stored else {
+            throw ArchiveError(operation: "read entry", path: path, message: "it is \(entry.method), not stored, so it cannot be read in place")
+        }
+        guard !entry.isEncrypted else {
+            throw ArchiveError(operation: "read entry", path: path, message: "it is encrypted")
+        }
+        let header = try localHeader(of: entry)
+        guard header.rawName == entry.rawName else {
+            throw ArchiveError(operation: "read entry", path: path, message: "its local header names a different file than the central directory")
+        }
+        guard entry.compressedSize == entry.uncompressedSize,
+            header.dataOffset + entry.compressedSize <= range.length
+        else {
+            throw ArchiveError(operation: "read entry", path: path, message: "its data (\(entry.compressedSize) bytes at \(header.dataOffset)) lies past the end of the archive (truncated?)")
+        }
+        return range.slice(offset: header.dataOffset, length: entry.compressedSize)
+    }
+
+    /// Reads a whole entry into memory, stored or deflated, refusing more than `limit` bytes.
+    ///
+    /// Does not check the CRC; `verify(_:)` does.
+    public func read(_ entry: ZipEntry, limit: Int64 = 256 << 20) throws(ArchiveError) -> [UInt8] {
+        let path = "\(displayPath)[\(entry.name)]"
+        guard entry.uncompressedSize <= limit else {
+            throw ArchiveError(operation: "read entry", path: path, message: "it is \(entry.uncompressedSize) bytes, more than the \(limit) bytes allowed here")
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(Int(entry.uncompressedSize))
+        do {
+            try stream(entry, limit: limit) { out.append(contentsOf: $0) }
+        } catch let error as ArchiveError {
+            throw error
+        } catch {
+            throw ArchiveError(operation: "read entry", path: path, message: "\(error)")
+        }
+        return out
+    }
+
+    /// Streams an entry's uncompressed bytes in chunks, stored or deflated.
+    ///
+    /// Stops with an error once more than `limit` bytes, or more than the entry's declared size,
+    /// come out: a deflate stream that expands past what it claims is refused, not trusted.
+    public func stream(_ entry: ZipEntry, limit: Int64, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        let path = "\(displayPath)[\(entry.name)]"
+        guard !entry.isEncrypted else {
+            throw ArchiveError(operation: "read entry", path: path, message: "it is encrypted")
+        }
+        let header = try localHeader(of: entry)
+        guard header.dataOffset + entry.compressedSize <= range.length else {
+            throw ArchiveError(operation: "read entry", path: path, message: "its data lies past the end of the archive (truncated?)")
+        }
+        let data = range.slice(offset: header.dataOffset, length: entry.compressedSize)
+        switch entry.method {
+        case .stored:
+            guard entry.compressedSize == entry.uncompressedSize else {
+                throw ArchiveError(operation: "read entry", path: path, message: "stored entry with different compressed (\(entry.compressedSize)) and uncompressed (\(entry.uncompressedSize)) sizes")
+            }
+            guard entry.uncompressedSize <= limit else {
+                throw ArchiveError(operation: "read entry", path: path, message: "it expands to \(entry.uncompressedSize) bytes, more than the \(limit) allowed")
+            }
+            try data.forEachChunk(body)
+        case .deflated:
+            try Inflater.inflate(data, path: path, limit: min(limit, entry.uncompressedSize), body)
+        case .other(let m):
+            throw ArchiveError(operation: "read entry", path: path, message: "unsupported compression method \(m)")
+        }
+    }
+
+    /// Computes the CRC-32 of an entry's contents and compares it with the central directory.
+    ///
+    /// Returns nil when it matches, else a sentence describing the mismatch.
+    public func verify(_ entry: ZipEntry, limit: Int64 = .max) throws -> String? {
+        var crc = CRC32()
+        var count: Int64 = 0
+        try stream(entry, limit: limit) {
+            crc.update($0)
+            count += Int64($0.count)
+        }
+        if count != entry.uncompressedSize {
+            return "holds \(count) bytes, the central directory says \(entry.uncompressedSize)"
+        }
+        if crc.value != entry.crc32 {
+            return "CRC-32 is \(String(crc.value, radix: 16)), the central directory says \(String(entry.crc32, radix: 16))"
+        }
+        return nil
+    }
+}
+
+/// Raw deflate decompression (RFC 1951) through zlib, with an output cap.
+enum Inflater {
+    static func inflate(_ data: ByteRange, path: String, limit: Int64, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        var stream = z_stream()
+        // Negative window bits: raw deflate, no zlib header, as in ZIP.
+        guard inflateInit2_(&stream, -15, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            throw ArchiveError(operation: "read entry", path: path, message: "cannot initialise zlib")
+        }
+        defer { inflateEnd(&stream) }
+        var output = [UInt8](repeating: 0, count: 1 << 18)
+        var produced: Int64 = 0
+        var finished = false
+        try data.forEachChunk(chunkSize: 1 << 18) { input in
+            guard !finished else { return }
+            stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress!.assumingMemoryBound(to: Bytef.self))
+            stream.avail_in = uInt(input.count)
+            repeat {
+                let status: Int32 = output.withUnsafeMutableBytes { out in
+                    stream.next_out = out.baseAddress!.assumingMemoryBound(to: Bytef.self)
+                    stream.avail_out = uInt(out.count)
+                    return CZlib.inflate(&stream, Z_NO_FLUSH)
+                }
+                let n = output.count - Int(stream.avail_out)
+                if n > 0 {
+                    produced += Int64(n)
+                    if produced > limit {
+                        throw ArchiveError(operation: "read entry", path: path, message: "it inflates to more than \(limit) bytes, more than it declares or is allowed (a ZIP bomb?)")
+                    }
+                    try output.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+                }
+                if status == Z_STREAM_END {
+                    finished = true
+                    return
+                }
+                guard status == Z_OK || status == Z_BUF_ERROR else {
+                    let reason = stream.msg.map { String(cString: $0) } ?? "error \(status)"
+                    throw ArchiveError(operation: "read entry", path: path, message: "its deflate data is damaged (\(reason))")
+                }
+                if status == Z_BUF_ERROR && stream.avail_in == 0 { break }
+            } while stream.avail_out == 0 || stream.avail_in > 0
+        }
+        if !finished {
+            throw ArchiveError(operation: "read entry", path: path, message: "its deflate data ends early (truncated?)")
+        }
+    }
+}
+
+extension Array where Element == UInt8 {
+    @inline(__always) func u16(_ at: Int) -> UInt16 {
+        UInt16(self[at]) | UInt16(self[at + 1]) << 8
+    }
+
+    @inline(__always) func u32(_ at: Int) -> UInt32 {
+        UInt32(self[at]) | UInt32(self[at + 1]) << 8 | UInt32(self[at + 2]) << 16 | UInt32(self[at + 3]) << 24
+    }
+
+    @inline(__always) func u64(_ at: Int) -> UInt64 {
+        UInt64(u32(at)) | UInt64(u32(at + 4)) << 32
+    }
+}

@@ -1,0 +1,135 @@
+/// A tile package read in place: a vector tile package (`.vtpk`, `p12/root.json`) or a
+/// compact tile package (`.tpkx`, `root.json`), both with Compact Cache V2 bundles.
+///
+/// Works on a standalone file and on a package stored inside a `.mmpk`.
+public struct TilePackage: Sendable {
+    public enum Kind: String, Sendable {
+        case vectorTilePackage = "Vector Tile Package"
+        case compactTilePackage = "Compact Tile Package"
+    }
+
+    /// One bundle file: the level and the top-left tile it covers.
+    public struct Bundle: Sendable {
+        public var level: Int
+        public var row: Int
+        public var column: Int
+        public var entry: ZipEntry
+    }
+
+    /// Per-level statistics read from the bundle indexes.
+    public struct Level: Sendable, Hashable {
+        public var level: Int
+        public var bundles: Int
+        public var tiles: Int
+        public var bytes: Int64
+        public var largestTile: Int
+    }
+
+    public let archive: ZipArchive
+    public let kind: Kind
+    /// The entry holding `root.json`.
+    public let rootEntryName: String
+    public let root: JSONObject
+    /// The folder holding `Lnn/` bundle folders.
+    public let tileFolder: String
+    public let bundles: [Bundle]
+
+    public init(archive: ZipArchive) throws(PackageFormatError) {
+        self.archive = archive
+        let path = archive.displayPath
+        // A vtpk keeps root.json in a pNN folder; a tpkx at the top.
+        let candidates = archive.entries.map(\.name).filter { name in
+            let parts = name.split(separator: "/")
+            return parts.last == "root.json"
+                && (parts.count == 1 || (parts.count == 2 && parts[0].first == "p" && Int(parts[0].dropFirst()) != nil))
+        }
+        guard let rootName = candidates.sorted(by: { $0.count > $1.count }).first, let rootEntry = archive.entry(named: rootName) else {
+            throw PackageFormatError(path: path, message: "no root.json (neither pNN/root.json as in a .vtpk nor root.json as in a .tpkx): not a tile package")
+        }
+        let rootBytes: [UInt8]
+        do {
+            rootBytes = try archive.read(rootEntry, limit: 64 << 20)
+        } catch {
+            throw PackageFormatError(path: "\(path)[\(rootName)]", message: "\(error)")
+        }
+        guard let root = (try? JSONParser.parse(rootBytes))?.objectValue else {
+            throw PackageFormatError(path: "\(path)[\(rootName)]", message: "not a JSON object")
+        }
+        self.root = root
+        rootEntryName = rootName
+        let folder = rootName.contains("/") ? String(rootName.split(separator: "/")[0]) : ""
+        kind = (root.string("type") == "indexedVector" || folder.hasPrefix("p")) && root.object("tileImageInfo") == nil
+            ? .vectorTilePackage : .compactTilePackage
+        var tiles = folder.isEmpty ? "tile" : "\(folder)/tile"
+        if var declared = root.string("tileBundlesPath") {
+            while declared.hasPrefix("./") { declared.removeFirst(2) }
+            tiles = folder.isEmpty ? declared : "\(folder)/\(declared)"
+        }
+        tileFolder = tiles
+        var bundles: [Bundle] = []
+        let prefix = tiles + "/L"
+        for entry in archive.entries where entry.name.hasPrefix(prefix) && entry.name.hasSuffix(".bundle") {
+            let rest = entry.name.dropFirst(prefix.count)
+            guard let slash = rest.firstIndex(of: "/"), let level = Int(rest[..<slash]),
+                let parsed = CompactCacheBundle.parseName(entry.name)
+            else { continue }
+            bundles.append(Bundle(level: level, row: parsed.row, column: parsed.column, entry: entry))
+        }
+        self.bundles = bundles.sorted { ($0.level, $0.row, $0.column) < ($1.level, $1.row, $1.column) }
+    }
+
+    /// The package's name from root.json.
+    public var name: String? { root.string("name") }
+
+    public var tileInfo: JSONObject? { root.object("tileInfo") }
+
+    /// Tile width in pixels.
+    public var tileSize: Int? { tileInfo?.int("cols") }
+
+    public var levelsOfDetail: Int { tileInfo?.array("lods")?.count ?? 0 }
+
+    public var fullExtent: Envelope? { root.model("fullExtent") }
+
+    /// The tile format: `pbf` for vector tiles, `PNG`/`JPEG`/`MIXED` for images.
+    public var format: String? {
+        root.object("tileImageInfo")?.string("format") ?? tileInfo?.string("format")
+    }
+
+    /// Reads one bundle's header and index.
+    public func index(of bundle: Bundle) throws(PackageFormatError) -> CompactCacheBundle {
+        let path = "\(archive.displayPath)[\(bundle.entry.name)]"
+        if bundle.entry.method == .stored {
+            do {
+                return try CompactCacheBundle(range: try archive.dataRange(of: bundle.entry), path: path)
+            } catch let error as PackageFormatError {
+                throw error
+            } catch {
+                throw PackageFormatError(path: path, message: "\(error)")
+            }
+        }
+        // A compressed bundle cannot be read in place; read it whole instead.
+        do {
+            let bytes = try archive.read(bundle.entry, limit: 4 << 30)
+            return try CompactCacheBundle(headerAndIndex: Array(bytes.prefix(CompactCacheBundle.fixedSize)), length: Int64(bytes.count), path: path)
+        } catch let error as PackageFormatError {
+            throw error
+        } catch {
+            throw PackageFormatError(path: path, message: "\(error)")
+        }
+    }
+
+    /// Tiles and bytes per level, from every bundle's index.
+    public func levels() throws(PackageFormatError) -> [Level] {
+        var levels: [Int: Level] = [:]
+        for bundle in bundles {
+            let index = try index(of: bundle)
+            var level = levels[bundle.level] ?? Level(level: bundle.level, bundles: 0, tiles: 0, bytes: 0, largestTile: 0)
+            level.bundles += 1
+            level.tiles += index.tileCount
+            level.bytes += index.tileBytes
+            level.largestTile = max(level.largestTile, index.largestTile)
+            levels[bundle.level] = level
+        }
+        return levels.keys.sorted().map { levels[$0]! }
+    }
+}

@@ -1,0 +1,606 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What `validate` checked and found.
+public struct ValidationReport: Sendable {
+    public var path: String
+    public var diagnostics: [Diagnostic]
+    public var entriesChecked: Int
+    public var bytesChecked: Int64
+
+    public func count(_ severity: Diagnostic.Severity) -> Int {
+        diagnostics.filter { $0.severity == severity }.count
+    }
+
+    /// Clean: no errors, and with `strict` no warnings either. Notes never fail.
+    public func passes(strict: Bool) -> Bool {
+        !diagnostics.contains { $0.severity == .error || (strict && $0.severity == .warning) }
+    }
+
+    public var jsonValue: JSONValue {
+        [
+            "path": .string(path),
+            "errors": .int(count(.error)), "warnings": .int(count(.warning)), "notes": .int(count(.note)),
+            "entriesChecked": .int(entriesChecked), "bytesChecked": .integer(bytesChecked),
+            "diagnostics": .array(diagnostics.map(\.jsonValue)),
+        ]
+    }
+}
+
+/// Settings for `PackageValidator`.
+public struct ValidationOptions: Sendable {
+    /// A deflated entry expanding more than this many times (and past 1 MiB) is treated as a
+    /// ZIP bomb: reported and not decompressed.
+    public var maximumCompressionRatio: Double = 200
+    /// The time expiration is judged against, in epoch milliseconds.
+    public var now: Int64
+
+    public init(now: Int64? = nil) {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        self.now = now ?? (Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000)
+    }
+}
+
+/// Checks a package and reports every finding, not just the first (DESIGN.md 3.6).
+///
+/// Checks the ZIP structure (end records, local headers, overlaps, CRCs), that every entry is
+/// stored with a safe, unique name, the manifest and its hashes, the item files, that every map
+/// parses and every layer path resolves (tables included), bookmark extents, the thumbnail,
+/// the expiration, GeoPackages, tile bundle indexes and locator references. Reads each entry
+/// once, computing CRC-32 and SHA-256 together.
+public enum PackageValidator {
+    public static func validate(path: String, options: ValidationOptions = ValidationOptions()) -> ValidationReport {
+        var v = Run(path: path, options: options)
+        v.run()
+        return ValidationReport(path: path, diagnostics: v.diagnostics, entriesChecked: v.entriesChecked, bytesChecked: v.bytesChecked)
+    }
+}
+
+private struct Run {
+    let path: String
+    let options: ValidationOptions
+    var diagnostics: [Diagnostic] = []
+    var entriesChecked = 0
+    var bytesChecked: Int64 = 0
+    var archive: ZipArchive!
+    /// Entries whose contents must not be read (bombs, unreadable, not stored).
+    var skipped = Set<String>()
+    var databases: [String: SQLiteDatabase] = [:]
+    var databaseFailures = Set<String>()
+
+    init(path: String, options: ValidationOptions) {
+        self.path = path
+        self.options = options
+    }
+
+    mutating func add(_ severity: Diagnostic.Severity, _ code: String, entry: String? = nil, _ message: String) {
+        diagnostics.append(Diagnostic(severity, code, entry: entry, message))
+    }
+
+    mutating func run() {
+        do {
+            archive = try ZipArchive(path: path)
+        } catch {
+            add(.error, "zip.structure", error.message)
+            return
+        }
+        for issue in archive.issues { add(.warning, "zip.structure", issue) }
+        if archive.entries.isEmpty {
+            add(.error, "zip.empty", "the archive has no entries")
+            return
+        }
+        checkNames()
+        checkLayout()
+        let manifest = readManifest()
+        checkContents(manifest: manifest)
+        checkItemFiles(manifest: manifest)
+        guard let manifest else { return }
+        checkMaps(manifest: manifest)
+        checkThumbnail(manifest: manifest)
+        checkExpiration(manifest)
+        checkTilePackages()
+        checkDatabases()
+        checkLocators(manifest)
+        diagnostics.sort { $0.severity < $1.severity }
+    }
+
+    // MARK: ZIP entries
+
+    mutating func checkNames() {
+        var normalized: [String: String] = [:]
+        var folded: [String: String] = [:]
+        for entry in archive.entries {
+            if let problem = EntryName.problem(entry.name) {
+                add(.error, "name.unsafe", entry: entry.name, "\(problem); extracting it could write outside the target folder")
+                skipped.insert(entry.name)
+            }
+            if !entry.nameIsUTF8 {
+                add(.warning, "name.encoding", entry: entry.name, "the name is not UTF-8 (read as Latin-1)")
+            }
+            if entry.isSymbolicLink {
+                add(.error, "entry.link", entry: entry.name, "a symbolic link; packages hold only files")
+                skipped.insert(entry.name)
+            } else if entry.isSpecialFile {
+                add(.error, "entry.special", entry: entry.name, "a device, FIFO or socket entry; packages hold only files")
+                skipped.insert(entry.name)
+            }
+            if entry.isEncrypted {
+                add(.error, "entry.encrypted", entry: entry.name, "encrypted; packages cannot be read in place when encrypted")
+                skipped.insert(entry.name)
+            }
+            switch entry.method {
+            case .stored:
+                if entry.compressedSize != entry.uncompressedSize {
+                    add(.error, "zip.size", entry: entry.name, "stored, but its compressed size (\(entry.compressedSize)) differs from its size (\(entry.uncompressedSize))")
+                    skipped.insert(entry.name)
+                }
+            case .deflated:
+                add(.error, "entry.not-stored", entry: entry.name, "deflated; every package entry must be stored (uncompressed) so it can be read in place; rebuild the package")
+                let ratio = Double(entry.uncompressedSize) / Double(max(entry.compressedSize, 1))
+                if ratio > options.maximumCompressionRatio && entry.uncompressedSize > 1 << 20 {
+                    add(.error, "zip.ratio", entry: entry.name, "expands \(Int(ratio)) times (\(entry.compressedSize) to \(entry.uncompressedSize) bytes), past the limit of \(Int(options.maximumCompressionRatio)): a ZIP bomb? Not decompressed")
+                    skipped.insert(entry.name)
+                }
+            case .other(let m):
+                add(.error, "entry.not-stored", entry: entry.name, "compressed with method \(m), which cannot be read; every package entry must be stored")
+                skipped.insert(entry.name)
+            }
+            let n = EntryName.normalized(entry.name)
+            if let first = normalized[n], first != entry.name {
+                add(.error, "name.duplicate", entry: entry.name, "names the same file as '\(first)'")
+            }
+            normalized[n] = normalized[n] ?? entry.name
+            if let first = folded[n.lowercased()], first != n {
+                add(.warning, "name.case", entry: entry.name, "differs from '\(first)' only in case; the two collide on case-insensitive file systems")
+            }
+            folded[n.lowercased()] = folded[n.lowercased()] ?? n
+        }
+        for name in archive.duplicateNames {
+            add(.error, "name.duplicate", entry: name, "occurs \(archive.entries.filter { $0.name == name }.count) times; readers would pick different copies")
+        }
+    }
+
+    /// Local headers agree with the central directory; entries do not overlap each other or it.
+    mutating func checkLayout() {
+        var spans: [(start: Int64, end: Int64, name: String)] = []
+        for entry in archive.entries {
+            let header: ZipArchive.LocalHeader
+            do {
+                header = try archive.localHeader(of: entry)
+            } catch {
+                add(.error, "zip.local-header", entry: entry.name, error.message)
+                skipped.insert(entry.name)
+                continue
+            }
+            if header.rawName != entry.rawName {
+                add(.error, "zip.local-header", entry: entry.name, "the local header names '\(String(decoding: header.rawName, as: UTF8.self))', the central directory '\(entry.name)'")
+                skipped.insert(entry.name)
+            }
+            if header.method != methodCode(entry.method) {
+                add(.error, "zip.local-header", entry: entry.name, "the local header and the central directory disagree on the compression method")
+                skipped.insert(entry.name)
+            }
+            let end = header.dataOffset + entry.compressedSize
+            if end > archive.centralDirectoryOffset {
+                add(.error, "zip.bounds", entry: entry.name, "its data (\(entry.compressedSize) bytes at \(header.dataOffset)) runs into the central directory at \(archive.centralDirectoryOffset): truncated or damaged")
+                skipped.insert(entry.name)
+            }
+            spans.append((entry.localHeaderOffset, end, entry.name))
+        }
+        spans.sort { $0.start < $1.start }
+        for (a, b) in zip(spans, spans.dropFirst()) where b.start < a.end {
+            add(.error, "zip.overlap", entry: b.name, "overlaps the data of '\(a.name)'; overlapping entries are a ZIP bomb technique")
+            skipped.insert(b.name)
+        }
+    }
+
+    func methodCode(_ method: ZipEntry.Method) -> UInt16 {
+        switch method {
+        case .stored: return 0
+        case .deflated: return 8
+        case .other(let m): return m
+        }
+    }
+
+    // MARK: Manifest and hashes
+
+    mutating func readManifest() -> PackageManifest? {
+        guard let entry = MobileMapPackage.findManifest(in: archive) else {
+            add(.error, "manifest.missing", "no .info manifest at the root of the archive: not a mobile map package")
+            return nil
+        }
+        guard !skipped.contains(entry.name) else { return nil }
+        let manifest: PackageManifest
+        do {
+            manifest = try PackageManifest.parse(try archive.read(entry, limit: 512 << 20), path: entry.name)
+        } catch let error as PackageFormatError {
+            add(.error, "manifest.invalid", entry: entry.name, error.message)
+            return nil
+        } catch {
+            add(.error, "manifest.invalid", entry: entry.name, "\(error)")
+            return nil
+        }
+        if manifest.type != PackageManifest.mobileMapPackageType {
+            add(.warning, "manifest.type", entry: entry.name, "type is \(manifest.type.map { "'\($0)'" } ?? "missing"), expected '\(PackageManifest.mobileMapPackageType)'")
+        }
+        if (manifest.title ?? "").isEmpty { add(.warning, "manifest.title", entry: entry.name, "no title: portals and the library show the file name instead") }
+        if (manifest.guid ?? "").isEmpty { add(.warning, "manifest.guid", entry: entry.name, "no guid") }
+        if manifest.maps == nil { add(.note, "manifest.maps", entry: entry.name, "no 'maps' list; maps are found by scanning for .mmap files") }
+        if manifest.mapbook == nil {
+            add(.note, "manifest.no-hashes", entry: entry.name, "no 'mapbook' section, so entry hashes cannot be checked (a package made by ArcGIS?); CRCs are still checked")
+        } else if let version = manifest.mapbook?.formatVersion, version > MapbookSection.currentFormatVersion {
+            add(.warning, "manifest.format-version", entry: entry.name, "format version \(version) is newer than this tool's \(MapbookSection.currentFormatVersion)")
+        }
+        return manifest
+    }
+
+    /// Reads every entry once: CRC-32 against the central directory, size and SHA-256 against
+    /// the manifest.
+    mutating func checkContents(manifest: PackageManifest?) {
+        let digests = manifest?.mapbook?.entries ?? [:]
+        let manifestName = MobileMapPackage.findManifest(in: archive)?.name
+        for entry in archive.entries {
+            if entry.isDirectory && entry.uncompressedSize == 0 { continue }
+            let expected = digests[entry.name]
+            if manifest?.mapbook != nil, expected == nil, entry.name != manifestName {
+                add(.warning, "manifest.unlisted", entry: entry.name, "not listed in the manifest's entries, so its integrity cannot be checked")
+            }
+            guard !skipped.contains(entry.name) else { continue }
+            var crc = CRC32()
+            var sha = SHA256Digest()
+            var count: Int64 = 0
+            let hashing = expected?.sha256 != nil
+            do {
+                try archive.stream(entry, limit: entry.uncompressedSize) { chunk in
+                    crc.update(chunk)
+                    if hashing { sha.update(chunk) }
+                    count += Int64(chunk.count)
+                }
+            } catch {
+                add(.error, "zip.read", entry: entry.name, "\(error)")
+                skipped.insert(entry.name)
+                continue
+            }
+            entriesChecked += 1
+            bytesChecked += count
+            if count != entry.uncompressedSize {
+                add(.error, "zip.size", entry: entry.name, "holds \(count) bytes, the central directory says \(entry.uncompressedSize)")
+                skipped.insert(entry.name)
+            } else if crc.value != entry.crc32 {
+                add(.error, "zip.crc", entry: entry.name, "CRC-32 is \(hex8(crc.value)), the central directory says \(hex8(entry.crc32)): the data is damaged")
+                skipped.insert(entry.name)
+            }
+            if let expected {
+                if let size = expected.size, size != count {
+                    add(.error, "manifest.size", entry: entry.name, "is \(count) bytes, the manifest says \(size)")
+                } else if let want = expected.sha256, sha.finalizeHex() != want.lowercased() {
+                    add(.error, "manifest.hash", entry: entry.name, "SHA-256 differs from the manifest's: the entry was changed after packaging")
+                }
+            }
+        }
+        for name in digests.keys.sorted() where archive.entry(named: name) == nil {
+            add(.error, "manifest.missing-entry", entry: name, "listed in the manifest but not in the archive")
+        }
+    }
+
+    func hex8(_ v: UInt32) -> String {
+        let s = String(v, radix: 16)
+        return String(repeating: "0", count: 8 - s.count) + s
+    }
+
+    func readable(_ entry: ZipEntry) -> Bool { !skipped.contains(entry.name) }
+
+    mutating func checkItemFiles(manifest: PackageManifest?) {
+        if let entry = archive.entry(named: "esriinfo/iteminfo.xml") {
+            if readable(entry) {
+                do {
+                    let info = try ItemInfo.parse(try archive.read(entry), path: entry.name)
+                    if let guid = manifest?.guid, !info.guid.isEmpty, info.guid.lowercased() != guid.lowercased() {
+                        add(.warning, "item.guid", entry: entry.name, "guid \(info.guid) differs from the manifest's \(guid)")
+                    }
+                    if info.type != PackageManifest.mobileMapPackageType {
+                        add(.warning, "item.type", entry: entry.name, "type is '\(info.type)', expected '\(PackageManifest.mobileMapPackageType)'")
+                    }
+                } catch let error as PackageFormatError {
+                    add(.error, "item.invalid", entry: entry.name, error.message)
+                } catch {
+                    add(.error, "item.invalid", entry: entry.name, "\(error)")
+                }
+            }
+        } else {
+            add(.warning, "item.missing", entry: "esriinfo/iteminfo.xml", "missing: ArcGIS and portals read the item's title, tags and extent from it")
+        }
+        if let entry = archive.entry(named: "esriinfo/item.pkinfo") {
+            if readable(entry) {
+                do {
+                    _ = try PackageInfo.parse(try archive.read(entry), path: entry.name)
+                } catch let error as PackageFormatError {
+                    add(.error, "item.invalid", entry: entry.name, error.message)
+                } catch {
+                    add(.error, "item.invalid", entry: entry.name, "\(error)")
+                }
+            }
+        } else {
+            add(.warning, "item.missing", entry: "esriinfo/item.pkinfo", "missing: ArcGIS identifies packages by it")
+        }
+    }
+
+    // MARK: Maps
+
+    mutating func checkMaps(manifest: PackageManifest) {
+        let package: MobileMapPackage
+        do {
+            package = try MobileMapPackage(archive: archive)
+        } catch {
+            return  // already reported by readManifest
+        }
+        let entries = package.mapEntries
+        if entries.isEmpty {
+            add(.error, "map.none", "the package holds no maps (.mmap)")
+        }
+        for name in package.unresolvedMapNames {
+            add(.error, "map.missing", entry: package.manifestEntry.name, "lists map '\(name)', but the package has no such .mmap")
+        }
+        for entry in entries where readable(entry) {
+            let map: MobileMap
+            do {
+                map = try MobileMap.parse(try archive.read(entry, limit: 256 << 20), path: entry.name)
+            } catch let error as PackageFormatError {
+                add(.error, "map.invalid", entry: entry.name, error.message)
+                continue
+            } catch {
+                add(.error, "map.invalid", entry: entry.name, "\(error)")
+                continue
+            }
+            let mapSR = map.map.spatialReference
+            if mapSR == nil {
+                add(.warning, "map.spatial-reference", entry: entry.name, "the map has no spatialReference")
+            }
+            for layer in (map.map.operationalLayers ?? []) + (map.map.tables ?? []) + (map.map.baseMap?.baseMapLayers ?? []) {
+                for (child, _) in layer.flattened() {
+                    checkLayer(child, mapEntry: entry, package: package)
+                }
+            }
+            for (i, bookmark) in (map.map.bookmarks ?? []).enumerated() {
+                let label = bookmark.name.map { "bookmark '\($0)'" } ?? "bookmark \(i + 1)"
+                if bookmark.name == nil || bookmark.name!.isEmpty {
+                    add(.warning, "bookmark.name", entry: entry.name, "\(label) has no name")
+                }
+                guard let extent = bookmark.effectiveExtent else {
+                    if let point = bookmark.viewpoint?.targetPoint, point.x != nil, point.y != nil {
+                        if let scale = bookmark.viewpoint?.scale, scale > 0, scale.isFinite { continue }
+                        add(.error, "bookmark.extent", entry: entry.name, "\(label) is centred on a point but has no positive scale")
+                    } else {
+                        add(.error, "bookmark.extent", entry: entry.name, "\(label) has neither an extent nor a viewpoint to show")
+                    }
+                    continue
+                }
+                checkExtent(extent, fallback: mapSR, what: label, entry: entry.name, code: "bookmark.extent", severity: .error)
+                if let scale = bookmark.viewpoint?.scale, !(scale > 0 && scale.isFinite) {
+                    add(.error, "bookmark.extent", entry: entry.name, "\(label) has a scale of \(scale)")
+                }
+            }
+            if let viewpoint = map.map.initialState?.viewpoint, let extent = viewpoint.targetExtent {
+                checkExtent(extent, fallback: mapSR, what: "the initial viewpoint", entry: entry.name, code: "map.initial-extent", severity: .warning)
+            }
+        }
+    }
+
+    mutating func checkLayer(_ layer: OperationalLayer, mapEntry: ZipEntry, package: MobileMapPackage) {
+        let label = "layer '\(layer.displayName)'"
+        guard let path = layer.path else {
+            let needsSource = ["ArcGISFeatureLayer", "VectorTileLayer", "ArcGISTiledMapServiceLayer"].contains(layer.layerType ?? "")
+            if needsSource && layer.url == nil && layer.itemId == nil {
+                add(.error, "map.path", entry: mapEntry.name, "\(label) has no path, url or itemId: it has no data")
+            }
+            return
+        }
+        guard let dataPath = LayerDataPath(path) else {
+            add(.warning, "map.path", entry: mapEntry.name, "\(label) has path '\(path)', which is not a file: URL inside the package")
+            return
+        }
+        guard let dataEntry = package.entry(for: dataPath, mapEntry: mapEntry) else {
+            add(.error, "map.path", entry: mapEntry.name, "\(label) points at '\(path)', but '\(dataPath.entryName(relativeTo: folder(of: mapEntry.name)))' is not in the package")
+            return
+        }
+        guard dataPath.table != nil || dataPath.itemId != nil else { return }
+        guard let database = database(for: dataEntry, package: package) else { return }
+        do {
+            if let table = dataPath.table {
+                if try !database.tableExists(table) {
+                    add(.error, "map.path", entry: mapEntry.name, "\(label) names table '\(table)', which \(dataEntry.name) does not hold")
+                }
+            } else if let itemId = dataPath.itemId {
+                if try database.tableExists("GDB_ServiceItems"),
+                    try database.scalar("SELECT 1 FROM GDB_ServiceItems WHERE ItemId = ?", [.integer(Int64(itemId))]) == nil
+                {
+                    add(.error, "map.path", entry: mapEntry.name, "\(label) names itemId \(itemId), which \(dataEntry.name) does not hold")
+                }
+            }
+        } catch {
+            add(.error, "data.invalid", entry: dataEntry.name, error.message)
+        }
+    }
+
+    func folder(of name: String) -> String {
+        name.split(separator: "/").dropLast().joined(separator: "/")
+    }
+
+    mutating func database(for entry: ZipEntry, package: MobileMapPackage) -> SQLiteDatabase? {
+        if let db = databases[entry.name] { return db }
+        guard readable(entry), !databaseFailures.contains(entry.name) else { return nil }
+        do {
+            let db = try package.database(entry)
+            databases[entry.name] = db
+            return db
+        } catch let error as SQLiteError {
+            databaseFailures.insert(entry.name)
+            add(.error, "data.invalid", entry: entry.name, error.message)
+        } catch {
+            databaseFailures.insert(entry.name)
+            add(.error, "data.invalid", entry: entry.name, "\(error)")
+        }
+        return nil
+    }
+
+    /// An extent is complete, finite, non-empty and inside its spatial reference's world.
+    mutating func checkExtent(_ extent: Envelope, fallback: SpatialReference?, what: String, entry: String, code: String, severity: Diagnostic.Severity) {
+        guard let b = extent.bounds else {
+            add(severity, code, entry: entry, "\(what) has no complete extent (xmin, ymin, xmax, ymax)")
+            return
+        }
+        if b.isEmpty {
+            add(severity, code, entry: entry, "\(what) has an empty or inverted extent \(b)")
+            return
+        }
+        let sr = extent.spatialReference ?? fallback
+        if sr?.isGeographic == true {
+            if b.xmin < -180.000001 || b.xmax > 180.000001 || b.ymin < -90.000001 || b.ymax > 90.000001 {
+                add(severity, code, entry: entry, "\(what) extent \(b) lies outside longitude -180..180, latitude -90..90")
+            }
+        } else if sr?.isWebMercator == true {
+            let limit = 20_037_508.342_789_244 * 1.000001
+            if b.xmin < -limit * 2 || b.xmax > limit * 2 || b.ymin < -limit || b.ymax > limit {
+                add(.warning, code, entry: entry, "\(what) extent \(b) lies outside the Web Mercator world")
+            }
+        }
+    }
+
+    // MARK: Thumbnail, expiration
+
+    mutating func checkThumbnail(manifest: PackageManifest) {
+        var found = false
+        let thumbnailEntry: String
+        if let entry = archive.entry(named: "esriinfo/iteminfo.xml"), readable(entry),
+            let info = try? ItemInfo.parse(try archive.read(entry), path: entry.name), !info.thumbnail.isEmpty
+        {
+            thumbnailEntry = "esriinfo/" + info.thumbnail
+        } else {
+            thumbnailEntry = "esriinfo/thumbnail/thumbnail.png"
+        }
+        if let entry = archive.entry(named: thumbnailEntry) {
+            found = true
+            if readable(entry), let bytes = try? archive.read(entry, limit: 64 << 20), ImageKind(bytes) == nil {
+                add(.error, "thumbnail.invalid", entry: entry.name, "not a PNG or JPEG image")
+            }
+        }
+        if let uri = manifest.thumbnail, !uri.isEmpty {
+            found = true
+            if DataURI.decode(uri).map(ImageKind.init) == nil {
+                add(.warning, "thumbnail.invalid", entry: MobileMapPackage.findManifest(in: archive)?.name, "the thumbnail is not a data URI holding a PNG or JPEG image")
+            }
+        }
+        if !found {
+            add(.warning, "thumbnail.missing", entry: thumbnailEntry, "no thumbnail: the library and portals show a blank tile")
+        }
+    }
+
+    mutating func checkExpiration(_ manifest: PackageManifest) {
+        guard let expiration = manifest.expiration else { return }
+        let entry = MobileMapPackage.findManifest(in: archive)?.name
+        if expiration.kind == nil {
+            add(.error, "expiration.type", entry: entry, "expiration type is \(expiration.type.map { "'\($0)'" } ?? "missing"); use allowExpiredAccess or preventExpiredAccess")
+        }
+        guard let when = expiration.dateTime else {
+            add(.error, "expiration.date", entry: entry, "expiration has no dateTime (epoch milliseconds)")
+            return
+        }
+        if let created = manifest.created, when <= created {
+            add(.warning, "expiration.date", entry: entry, "expires \(ISODate.format(milliseconds: when)), before it was created (\(ISODate.format(milliseconds: created)))")
+        }
+        if when <= options.now {
+            let blocked = expiration.kind == .preventExpiredAccess ? "; readers will refuse to open it" : ""
+            add(.warning, "expiration.expired", entry: entry, "expired on \(ISODate.format(milliseconds: when))\(blocked)")
+        }
+        if expiration.kind == .preventExpiredAccess, (expiration.message ?? "").isEmpty {
+            add(.note, "expiration.message", entry: entry, "no message tells users why the package will not open once expired")
+        }
+    }
+
+    // MARK: Nested data
+
+    mutating func checkTilePackages() {
+        for entry in archive.entries where readable(entry) {
+            let lower = entry.name.lowercased()
+            guard lower.hasSuffix(".vtpk") || lower.hasSuffix(".tpkx"), entry.method == .stored else { continue }
+            do {
+                let nested = try ZipArchive(range: try archive.dataRange(of: entry), displayPath: entry.name)
+                for issue in nested.issues { add(.warning, "tiles.structure", entry: entry.name, issue) }
+                for inner in nested.entries where inner.method != .stored {
+                    add(.error, "tiles.not-stored", entry: entry.name, "'\(inner.name)' is \(inner.method); tiles are read in place only from stored entries")
+                }
+                let tiles = try TilePackage(archive: nested)
+                let lods = Set((tiles.tileInfo?.array("lods") ?? []).compactMap { $0.objectValue?.int("level") })
+                for bundle in tiles.bundles {
+                    let index = try tiles.index(of: bundle)
+                    for problem in index.indexProblems() {
+                        add(.error, "tiles.bundle-index", entry: entry.name, "\(bundle.entry.name): \(problem)")
+                    }
+                    if !lods.isEmpty, !lods.contains(bundle.level) {
+                        add(.warning, "tiles.level", entry: entry.name, "\(bundle.entry.name) is for level \(bundle.level), which root.json's tileInfo.lods does not define")
+                    }
+                }
+                if tiles.bundles.isEmpty {
+                    add(.warning, "tiles.empty", entry: entry.name, "the tile package holds no bundles")
+                }
+            } catch let error as PackageFormatError {
+                add(.error, "tiles.invalid", entry: entry.name, error.message)
+            } catch let error as ArchiveError {
+                add(.error, "tiles.invalid", entry: entry.name, error.message)
+            } catch {
+                add(.error, "tiles.invalid", entry: entry.name, "\(error)")
+            }
+        }
+    }
+
+    mutating func checkDatabases() {
+        guard let package = try? MobileMapPackage(archive: archive) else { return }
+        for entry in archive.entries where readable(entry) {
+            let lower = entry.name.lowercased()
+            let isGeoPackage = lower.hasSuffix(".gpkg")
+            guard isGeoPackage || lower.hasSuffix(".geodatabase"), entry.method == .stored else { continue }
+            guard let db = database(for: entry, package: package) else { continue }
+            do {
+                if isGeoPackage {
+                    let id = UInt32(truncatingIfNeeded: try db.scalar("PRAGMA application_id")?.int64 ?? 0)
+                    if id != 0x4750_4B47 {
+                        add(.warning, "data.geopackage", entry: entry.name, "application_id is not 'GPKG' (0x47504B47)")
+                    }
+                    if try !db.tableExists("gpkg_contents") {
+                        add(.error, "data.geopackage", entry: entry.name, "no gpkg_contents table: not a GeoPackage")
+                    }
+                }
+                let result = try db.query("PRAGMA quick_check(10)").compactMap { $0.first?.text }
+                if result != ["ok"] {
+                    add(.error, "data.integrity", entry: entry.name, "SQLite integrity check failed: " + result.joined(separator: "; "))
+                }
+            } catch {
+                add(.error, "data.invalid", entry: entry.name, error.message)
+            }
+        }
+    }
+
+    mutating func checkLocators(_ manifest: PackageManifest) {
+        for listed in manifest.locators ?? [] where archive.entry(named: listed) == nil {
+            add(.error, "locator.missing", entry: MobileMapPackage.findManifest(in: archive)?.name, "lists locator '\(listed)', which is not in the package")
+        }
+        for entry in archive.entries where entry.name.lowercased().hasSuffix(".loc.json") && readable(entry) {
+            guard let json = (try? JSONParser.parse(try archive.read(entry)))?.objectValue else {
+                add(.error, "locator.invalid", entry: entry.name, "not a JSON object")
+                continue
+            }
+            for participant in (json.array("participants") ?? []).compactMap(\.objectValue) {
+                guard let path = participant.string("path") else {
+                    add(.error, "locator.invalid", entry: entry.name, "a participant has no path")
+                    continue
+                }
+                let resolved = LayerDataPath("file:./" + path)?.entryName(relativeTo: folder(of: entry.name)) ?? path
+                if archive.entry(named: resolved) == nil && archive.entry(named: resolved + "/locator.json") == nil {
+                    add(.error, "locator.missing", entry: entry.name, "participant '\(participant.string("name") ?? path)' points at '\(path)', which is not in the package")
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,271 @@
+import CMapbookVFS
+import CSQLite
+
+/// A SQLite failure, naming the database, what was being done and SQLite's message.
+public struct SQLiteError: Error, Sendable, CustomStringConvertible {
+    public var path: String
+    public var operation: String
+    public var message: String
+    public var code: Int32
+
+    public var description: String { "Cannot \(operation) '\(path)': \(message)" }
+}
+
+/// A value read from or bound to a SQLite statement.
+public enum SQLiteValue: Sendable, Hashable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case blob([UInt8])
+
+    public var int64: Int64? {
+        switch self {
+        case .integer(let i): return i
+        case .real(let d): return Int64(exactly: d.rounded())
+        case .text(let s): return Int64(s)
+        default: return nil
+        }
+    }
+
+    public var double: Double? {
+        switch self {
+        case .integer(let i): return Double(i)
+        case .real(let d): return d
+        case .text(let s): return Double(s)
+        default: return nil
+        }
+    }
+
+    public var text: String? {
+        switch self {
+        case .text(let s): return s
+        case .integer(let i): return String(i)
+        case .real(let d): return String(d)
+        default: return nil
+        }
+    }
+}
+
+/// An open SQLite connection.
+///
+/// Not Sendable: use a connection from one task at a time. Closed in `deinit` if not before.
+public final class SQLiteDatabase {
+    public let path: String
+    var handle: OpaquePointer?
+
+    /// Opens the database file at `path` read-only and immutable: SQLite takes no locks and
+    /// creates no journal, WAL or shm files, so third-party files are never touched.
+    ///
+    /// The corresponding C function is `sqlite3_open_v2`.
+    public convenience init(readOnlyPath path: String) throws(SQLiteError) {
+        try self.init(uri: "file:\(Self.uriEscape(path))?immutable=1", displayPath: path, flags: SQLITE_OPEN_READONLY)
+    }
+
+    /// Opens a database stored as a byte range of a larger file (a stored package entry),
+    /// read-only, through the "mapbook-range" VFS: nothing is extracted (DESIGN.md section 5).
+    public convenience init(range: ByteRange, displayPath: String) throws(SQLiteError) {
+        let status = mapbook_vfs_register()
+        guard status == SQLITE_OK else {
+            throw SQLiteError(path: displayPath, operation: "open", message: "cannot register the range VFS (\(status))", code: status)
+        }
+        let uri = "file:\(Self.uriEscape(range.file.path))?vfs=mapbook-range&offset=\(range.offset)&length=\(range.length)&immutable=1"
+        try self.init(uri: uri, displayPath: displayPath, flags: SQLITE_OPEN_READONLY)
+    }
+
+    /// Opens or creates a database for writing.
+    public convenience init(writablePath path: String, create: Bool = true) throws(SQLiteError) {
+        var flags = SQLITE_OPEN_READWRITE
+        if create { flags |= SQLITE_OPEN_CREATE }
+        try self.init(uri: "file:\(Self.uriEscape(path))", displayPath: path, flags: flags)
+    }
+
+    private init(uri: String, displayPath: String, flags: Int32) throws(SQLiteError) {
+        path = displayPath
+        var db: OpaquePointer?
+        let status = sqlite3_open_v2(uri, &db, flags | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nil)
+        guard status == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
+            sqlite3_close_v2(db)
+            throw SQLiteError(path: displayPath, operation: "open", message: message, code: status)
+        }
+        handle = db
+        sqlite3_extended_result_codes(db, 1)
+        // A damaged or hostile file must not make a query run forever or eat memory.
+        sqlite3_limit(db, SQLITE_LIMIT_LENGTH, 1 << 30)
+        // Reading the schema is the first thing that fails on a file that is not a database.
+        do {
+            _ = try scalar("SELECT count(*) FROM sqlite_master")
+        } catch {
+            sqlite3_close_v2(db)
+            handle = nil
+            throw SQLiteError(path: displayPath, operation: "open", message: error.code == SQLITE_NOTADB ? "not a SQLite database" : error.message, code: error.code)
+        }
+    }
+
+    deinit { sqlite3_close_v2(handle) }
+
+    /// Closes the connection, reporting failure.
+    ///
+    /// The corresponding C function is `sqlite3_close`.
+    public func close() throws(SQLiteError) {
+        guard let handle else { return }
+        let status = sqlite3_close(handle)
+        guard status == SQLITE_OK else {
+            throw SQLiteError(path: path, operation: "close", message: String(cString: sqlite3_errmsg(handle)), code: status)
+        }
+        self.handle = nil
+    }
+
+    func error(_ operation: String, _ status: Int32) -> SQLiteError {
+        let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
+        return SQLiteError(path: path, operation: operation, message: message, code: status)
+    }
+
+    /// Prepares `sql` for repeated use.
+    public func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+        var statement: OpaquePointer?
+        let status = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
+        guard status == SQLITE_OK, let statement else {
+            throw error("prepare a query on", status)
+        }
+        return SQLiteStatement(database: self, handle: statement)
+    }
+
+    /// Runs `sql` with `bindings` and returns every row.
+    public func query(_ sql: String, _ bindings: [SQLiteValue] = []) throws(SQLiteError) -> [[SQLiteValue]] {
+        let statement = try prepare(sql)
+        try statement.bind(bindings)
+        var rows: [[SQLiteValue]] = []
+        while try statement.step() {
+            rows.append(statement.row())
+        }
+        return rows
+    }
+
+    /// The first column of the first row, or nil when there is no row.
+    public func scalar(_ sql: String, _ bindings: [SQLiteValue] = []) throws(SQLiteError) -> SQLiteValue? {
+        let statement = try prepare(sql)
+        try statement.bind(bindings)
+        return try statement.step() ? statement.column(0) : nil
+    }
+
+    /// Runs statements that return no rows.
+    public func execute(_ sql: String) throws(SQLiteError) {
+        let status = sqlite3_exec(handle, sql, nil, nil, nil)
+        guard status == SQLITE_OK else { throw error("execute a statement on", status) }
+    }
+
+    /// Whether a table or view of this name exists.
+    public func tableExists(_ name: String) throws(SQLiteError) -> Bool {
+        try scalar("SELECT 1 FROM sqlite_master WHERE type IN ('table','view') AND name = ?", [.text(name)]) != nil
+    }
+
+    /// Quotes an identifier for SQL: `"name"` with inner quotes doubled.
+    public static func quote(_ identifier: String) -> String {
+        "\"" + identifier.replacingAll("\"", with: "\"\"") + "\""
+    }
+
+    /// Escapes a path for a `file:` URI (RFC 3986 reserved characters SQLite interprets).
+    static func uriEscape(_ path: String) -> String {
+        var out = ""
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "%"), UInt8(ascii: "?"), UInt8(ascii: "#"), 0..<0x21, 0x7F...:
+                out += "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
+            default:
+                out.unicodeScalars.append(UnicodeScalar(byte))
+            }
+        }
+        return out
+    }
+}
+
+/// A prepared statement. Finalized in `deinit`.
+public final class SQLiteStatement {
+    let database: SQLiteDatabase
+    let handle: OpaquePointer
+
+    init(database: SQLiteDatabase, handle: OpaquePointer) {
+        self.database = database
+        self.handle = handle
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    // SQLITE_TRANSIENT: SQLite copies the bound bytes before the call returns.
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    public func bind(_ values: [SQLiteValue]) throws(SQLiteError) {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+        for (i, value) in values.enumerated() {
+            let index = Int32(i + 1)
+            let status: Int32
+            switch value {
+            case .null: status = sqlite3_bind_null(handle, index)
+            case .integer(let v): status = sqlite3_bind_int64(handle, index, v)
+            case .real(let v): status = sqlite3_bind_double(handle, index, v)
+            case .text(let v): status = sqlite3_bind_text(handle, index, v, -1, Self.transient)
+            case .blob(let v):
+                status = v.withUnsafeBytes { sqlite3_bind_blob64(handle, index, $0.baseAddress, sqlite3_uint64($0.count), Self.transient) }
+            }
+            guard status == SQLITE_OK else { throw database.error("bind a value on", status) }
+        }
+    }
+
+    /// Advances to the next row; false when done.
+    public func step() throws(SQLiteError) -> Bool {
+        let status = sqlite3_step(handle)
+        switch status {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default: throw database.error("query", status)
+        }
+    }
+
+    public func reset() {
+        sqlite3_reset(handle)
+    }
+
+    public var columnCount: Int { Int(sqlite3_column_count(handle)) }
+
+    public func columnName(_ index: Int) -> String {
+        sqlite3_column_name(handle, Int32(index)).map { String(cString: $0) } ?? ""
+    }
+
+    public func column(_ index: Int) -> SQLiteValue {
+        let i = Int32(index)
+        switch sqlite3_column_type(handle, i) {
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, i))
+        case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, i))
+        case SQLITE_TEXT:
+            guard let text = sqlite3_column_text(handle, i) else { return .null }
+            let count = Int(sqlite3_column_bytes(handle, i))
+            return .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(handle, i))
+            guard count > 0, let bytes = sqlite3_column_blob(handle, i) else { return .blob([]) }
+            return .blob(Array(UnsafeRawBufferPointer(start: bytes, count: count)))
+        default: return .null
+        }
+    }
+
+    public func row() -> [SQLiteValue] {
+        (0..<columnCount).map(column)
+    }
+}
+
+extension String {
+    func replacingAll(_ target: String, with replacement: String) -> String {
+        guard !target.isEmpty, contains(target) else { return self }
+        var out = ""
+        var rest = Substring(self)
+        while let range = rest.firstRange(of: target) {
+            out += rest[..<range.lowerBound]
+            out += replacement
+            rest = rest[range.upperBound...]
+        }
+        return out + rest
+    }
+}

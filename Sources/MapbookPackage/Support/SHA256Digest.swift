@@ -1,0 +1,37 @@
+import Crypto
+
+/// A running SHA-256 whose result is lowercase hex, as `.info` records it.
+public struct SHA256Digest: Sendable {
+    private var hasher = SHA256()
+
+    public init() {}
+
+    public mutating func update(_ bytes: UnsafeRawBufferPointer) {
+        hasher.update(bufferPointer: bytes)
+    }
+
+    public mutating func update(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { hasher.update(bufferPointer: $0) }
+    }
+
+    public func finalizeHex() -> String {
+        Self.hex(Array(hasher.finalize()))
+    }
+
+    public static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out = [UInt8]()
+        out.reserveCapacity(bytes.count * 2)
+        for b in bytes {
+            out.append(digits[Int(b >> 4)])
+            out.append(digits[Int(b & 0xF)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    public static func hex(of bytes: [UInt8]) -> String {
+        var digest = SHA256Digest()
+        digest.update(bytes)
+        return digest.finalizeHex()
+    }
+}

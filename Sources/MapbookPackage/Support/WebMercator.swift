@@ -1,0 +1,45 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Spherical Web Mercator (EPSG:3857), the one projection written by hand (DESIGN.md section 2).
+///
+/// Latitudes are clamped to ±85.05112878°, where the projected world is square.
+public enum WebMercator {
+    public static let radius = 6_378_137.0
+    public static let maxLatitude = 85.051_128_779_806_59
+    /// Half the width of the projected world in metres.
+    public static let halfWorld = 20_037_508.342_789_244
+
+    public static func project(longitude: Double, latitude: Double) -> (x: Double, y: Double) {
+        let lat = min(max(latitude, -maxLatitude), maxLatitude)
+        let x = radius * longitude * .pi / 180
+        let y = radius * log(tan(.pi / 4 + lat * .pi / 360))
+        return (x, y)
+    }
+
+    public static func unproject(x: Double, y: Double) -> (longitude: Double, latitude: Double) {
+        let longitude = x / radius * 180 / .pi
+        let latitude = (2 * atan(exp(y / radius)) - .pi / 2) * 180 / .pi
+        return (longitude, latitude)
+    }
+
+    public static func project(_ box: BoundingBox) -> BoundingBox {
+        let a = project(longitude: box.xmin, latitude: box.ymin)
+        let b = project(longitude: box.xmax, latitude: box.ymax)
+        return BoundingBox(xmin: a.x, ymin: a.y, xmax: b.x, ymax: b.y)
+    }
+
+    public static func unproject(_ box: BoundingBox) -> BoundingBox {
+        let a = unproject(x: box.xmin, y: box.ymin)
+        let b = unproject(x: box.xmax, y: box.ymax)
+        return BoundingBox(xmin: a.longitude, ymin: a.latitude, xmax: b.longitude, ymax: b.latitude)
+    }
+
+    /// The map scale at which `box` (in metres) fills a view `pixels` wide at 96 dpi, at the
+    /// box's centre latitude.
+    public static func scale(toFit box: BoundingBox, pixels: Double = 1024) -> Double {
+        let metresPerPixel = box.width / pixels
+        return metresPerPixel * 96 / 0.0254
+    }
+}

@@ -1,0 +1,47 @@
+/// A `.mmap` file: `{"map": <web map>, "item": <map item>}` (DESIGN.md 3.2).
+public struct MobileMap: JSONModel {
+    public var map: WebMap
+    public var item: MapItem
+    public var original: JSONObject
+
+    public init(json: JSONObject) {
+        original = json
+        map = json.model("map") ?? WebMap(json: JSONObject())
+        item = json.model("item") ?? MapItem(json: JSONObject())
+    }
+
+    public init(map: WebMap, item: MapItem) {
+        self.init(json: JSONObject())
+        self.map = map
+        self.item = item
+    }
+
+    public var json: JSONObject {
+        var o = original
+        o["map"] = map.jsonValue
+        o["item"] = item.jsonValue
+        return o
+    }
+
+    /// Parses a `.mmap` file's bytes.
+    public static func parse(_ bytes: [UInt8], path: String) throws(PackageFormatError) -> MobileMap {
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(bytes)
+        } catch {
+            throw PackageFormatError(path: path, message: "not valid JSON (\(error))")
+        }
+        guard let object = value.objectValue else {
+            throw PackageFormatError(path: path, message: "expected a JSON object with \"map\" and \"item\", found \(value.kindName)")
+        }
+        guard object.object("map") != nil else {
+            throw PackageFormatError(path: path, message: "no \"map\" object: not a mobile map")
+        }
+        return MobileMap(json: object)
+    }
+
+    /// The name people know the map by: the item's title, else its name.
+    public var displayName: String {
+        item.title ?? item.name ?? "(untitled map)"
+    }
+}

@@ -1,0 +1,227 @@
+import MapbookPackage
+
+extension Packager {
+    /// A source checked against its file: the table exists, and what the maps need to know.
+    struct ResolvedSource: Sendable {
+        var spec: Project.SourceSpec
+        /// The input file, as given (resolved against the project folder).
+        var file: String
+        /// The file's entry name inside the package folder.
+        var entry: String
+        var dataPath: LayerDataPath
+        var table: String
+        var columns: [(name: String, type: String)]
+        var geometryType: String?
+        /// The table's extent in WGS84, when its CRS allows computing it here.
+        var extent: BoundingBox?
+        /// Opens the source's database, read-only.
+        var open: @Sendable () throws -> SQLiteDatabase
+    }
+
+    struct ResolvedBackdrop: Sendable {
+        var file: String
+        var entry: String
+        var title: String
+        var extent: BoundingBox?
+    }
+
+    /// State while planning a package: the files it will hold and their entry names.
+    struct Context {
+        let project: Project
+        var files: [PackageContents.File] = []
+        /// Input file -> entry name, so a file used by several sources is packaged once.
+        var entries: [String: String] = [:]
+
+        init(project: Project) {
+            self.project = project
+        }
+
+        func resolve(_ path: String) -> String {
+            path.hasPrefix("/") ? path : project.directory + "/" + path
+        }
+
+        func error(_ key: String, _ line: Int?, _ message: String) -> ProjectError {
+            ProjectError(file: project.file, key: key, line: line, message: message)
+        }
+
+        /// The entry name for an input file: its base name, made unique.
+        mutating func entryName(for file: String) -> String {
+            if let existing = entries[file] { return existing }
+            let base = file.split(separator: "/").last.map(String.init) ?? file
+            var name = base
+            var n = 2
+            let taken = Set(entries.values)
+            while taken.contains(name) {
+                let stem = base.split(separator: ".").dropLast().joined(separator: ".")
+                let ext = base.split(separator: ".").last.map(String.init) ?? ""
+                name = "\(stem)-\(n).\(ext)"
+                n += 1
+            }
+            entries[file] = name
+            files.append(PackageContents.File(path: name, source: .file(path: file)))
+            return name
+        }
+
+        mutating func resolveSources() throws -> [String: ResolvedSource] {
+            var out: [String: ResolvedSource] = [:]
+            for spec in project.sources {
+                out[spec.name] = try resolveSource(spec)
+            }
+            return out
+        }
+
+        mutating func resolveSource(_ spec: Project.SourceSpec) throws -> ResolvedSource {
+            let file = resolve(spec.path)
+            let handle: RandomAccessFile
+            do {
+                handle = try RandomAccessFile(path: file)
+            } catch {
+                throw self.error(spec.key, spec.line, "cannot open '\(spec.path)': \(error.message)")
+            }
+            let head = handle.size >= 16 ? try handle.read(at: 0, count: 16) : []
+            guard head.starts(with: Array("SQLite format 3".utf8)) else {
+                let ext = spec.path.split(separator: ".").last.map { $0.lowercased() } ?? ""
+                let kind = ["geojson": "a GeoJSON file", "json": "a JSON file", "csv": "a CSV file", "shp": "a Shapefile", "zip": "a ZIP file"][ext] ?? "not a GeoPackage or mobile geodatabase"
+                throw self.error(spec.key, spec.line, "'\(spec.path)' is \(kind); this version of mapbook packages prepared data only: a table of a GeoPackage (.gpkg) or Esri mobile geodatabase (.geodatabase). Convert it first, e.g. ogr2ogr -f GPKG out.gpkg '\(spec.path)'")
+            }
+            let database: SQLiteDatabase
+            do {
+                database = try SQLiteDatabase(readOnlyPath: file)
+            } catch {
+                throw self.error(spec.key, spec.line, "cannot open '\(spec.path)': \(error.message)")
+            }
+            let open: @Sendable () throws -> SQLiteDatabase = { try SQLiteDatabase(readOnlyPath: file) }
+            if try database.tableExists("GDB_Items") {
+                return try resolveGeodatabase(spec, file: file, database: database, open: open)
+            }
+            guard try database.tableExists("gpkg_contents") else {
+                throw self.error(spec.key, spec.line, "'\(spec.path)' is a SQLite database but neither a GeoPackage (no gpkg_contents) nor an Esri mobile geodatabase (no GDB_Items)")
+            }
+            return try resolveGeoPackage(spec, file: file, database: database, open: open)
+        }
+
+        mutating func resolveGeoPackage(_ spec: Project.SourceSpec, file: String, database: SQLiteDatabase, open: @escaping @Sendable () throws -> SQLiteDatabase) throws -> ResolvedSource {
+            let contents: GeoPackageContents
+            do {
+                contents = try GeoPackageContents(database: database)
+            } catch {
+                throw self.error(spec.key, spec.line, error.message)
+            }
+            let usable = contents.tables.filter { $0.dataType == "features" || $0.dataType == "attributes" }
+            let table: GeoPackageContents.Table
+            if let name = spec.table {
+                guard let t = contents.table(named: name), usable.contains(where: { $0.name == t.name }) else {
+                    throw self.error(spec.key + ".table", spec.line, "'\(spec.path)' has no feature or attribute table '\(name)'; it has: \(usable.map(\.name).joined(separator: ", "))")
+                }
+                table = t
+            } else {
+                guard usable.count == 1 else {
+                    throw self.error(spec.key, spec.line, "'\(spec.path)' holds \(usable.count) tables (\(usable.map(\.name).joined(separator: ", "))); say which with 'table:'")
+                }
+                table = usable[0]
+            }
+            var extent: BoundingBox?
+            if let bounds = table.bounds, !bounds.isEmpty, let srs = table.srsID {
+                let epsg = try database.scalar(
+                    "SELECT CASE WHEN upper(organization) = 'EPSG' THEN organization_coordsys_id END FROM gpkg_spatial_ref_sys WHERE srs_id = ?",
+                    [.integer(Int64(srs))])?.int64
+                switch epsg ?? Int64(srs) {
+                case 4326: extent = bounds
+                case 3857, 900913, 102100: extent = WebMercator.unproject(bounds)
+                default: extent = nil
+                }
+            }
+            let columns = try database.query("SELECT name, type FROM pragma_table_info(?)", [.text(table.name)]).map { ($0[0].text ?? "", $0[1].text ?? "") }
+            let entry = entryName(for: file)
+            return ResolvedSource(
+                spec: spec, file: file, entry: entry, dataPath: LayerDataPath(file: entry, table: table.name),
+                table: table.name, columns: columns, geometryType: table.geometryType, extent: extent, open: open)
+        }
+
+        mutating func resolveGeodatabase(_ spec: Project.SourceSpec, file: String, database: SQLiteDatabase, open: @escaping @Sendable () throws -> SQLiteDatabase) throws -> ResolvedSource {
+            let gdb: MobileGeodatabase
+            do {
+                gdb = try MobileGeodatabase(database: database)
+            } catch {
+                throw self.error(spec.key, spec.line, error.message)
+            }
+            let table: MobileGeodatabase.Table
+            if let name = spec.table {
+                guard let t = gdb.tables.first(where: { $0.name == name || $0.name.lowercased() == name.lowercased() || $0.layerName == name }) else {
+                    throw self.error(spec.key + ".table", spec.line, "'\(spec.path)' has no table '\(name)'; it has: \(gdb.tables.map(\.name).joined(separator: ", "))")
+                }
+                table = t
+            } else {
+                let features = gdb.tables.filter { $0.kind == "Feature Class" }
+                guard features.count == 1 else {
+                    throw self.error(spec.key, spec.line, "'\(spec.path)' holds \(features.count) feature classes (\(features.map(\.name).joined(separator: ", "))); say which with 'table:'")
+                }
+                table = features[0]
+            }
+            guard let itemId = table.itemId else {
+                throw self.error(spec.key, spec.line, "table '\(table.name)' of '\(spec.path)' has no service item (GDB_ServiceItems), which ArcGIS readers need to find it in a package")
+            }
+            let columns = try database.query("SELECT name, type FROM pragma_table_info(?)", [.text(table.name)]).map { ($0[0].text ?? "", $0[1].text ?? "") }
+            let entry = entryName(for: file)
+            var path = LayerDataPath(file: entry, table: table.name)
+            path.parameters = [(name: "itemId", value: String(itemId))]
+            return ResolvedSource(
+                spec: spec, file: file, entry: entry, dataPath: path, table: table.name, columns: columns,
+                geometryType: table.geometryType, extent: nil, open: open)
+        }
+
+        mutating func resolveBackdrop() throws -> ResolvedBackdrop? {
+            guard let spec = project.backdrop else { return nil }
+            let file = resolve(spec.path)
+            let tiles: TilePackage
+            do {
+                tiles = try TilePackage(archive: try ZipArchive(path: file))
+            } catch let error as ArchiveError {
+                throw self.error(spec.key + ".path", spec.line, "'\(spec.path)' is not a readable vector tile package: \(error.message)")
+            } catch {
+                throw self.error(spec.key + ".path", spec.line, "'\(spec.path)' is not a readable vector tile package: \(error)")
+            }
+            guard tiles.kind == .vectorTilePackage else {
+                throw self.error(spec.key + ".path", spec.line, "'\(spec.path)' is a \(tiles.kind.rawValue), not a vector tile package (.vtpk)")
+            }
+            for entry in tiles.archive.entries where entry.method != .stored {
+                throw self.error(spec.key + ".path", spec.line, "'\(spec.path)' has compressed entries ('\(entry.name)' is \(entry.method)); a backdrop is read in place, so rebuild it with every entry stored (zip -0)")
+            }
+            guard file.lowercased().hasSuffix(".vtpk") else {
+                throw self.error(spec.key + ".path", spec.line, "'\(spec.path)' must have the .vtpk extension that readers look for")
+            }
+            let stem = (file.split(separator: "/").last.map(String.init) ?? file).dropLast(5)
+            var extent: BoundingBox?
+            if let full = tiles.fullExtent, let b = full.bounds, full.spatialReference?.isWebMercator ?? true {
+                extent = WebMercator.unproject(b)
+            }
+            let entry = entryName(for: file)
+            return ResolvedBackdrop(file: file, entry: entry, title: spec.title ?? tiles.name.flatMap { $0 == "Map" ? nil : $0 } ?? String(stem), extent: extent)
+        }
+
+        /// The package extent: the project's, else the union of the layers' (or the backdrop's).
+        func packageExtent(sources: [ResolvedSource], backdrop: ResolvedBackdrop?) throws -> BoundingBox {
+            if let extent = project.extent { return extent }
+            let used = Set(project.maps.flatMap { $0.layers.map(\.source) })
+            let extents = sources.filter { used.contains($0.spec.name) }.compactMap(\.extent)
+            if let first = extents.first {
+                return extents.dropFirst().reduce(first) { $0.union($1) }
+            }
+            if let backdrop = backdrop?.extent { return backdrop }
+            throw error("extent", nil, "cannot work out the package extent from the layers (their tables record no extent in EPSG:4326 or EPSG:3857); give 'extent: [xmin, ymin, xmax, ymax]' in WGS84 degrees")
+        }
+
+        func readImage(_ path: String, key: String) throws -> [UInt8] {
+            let bytes: [UInt8]
+            do {
+                bytes = try ByteRange(file: try RandomAccessFile(path: resolve(path))).readAll()
+            } catch {
+                throw self.error(key, nil, "cannot read '\(path)': \(error.message)")
+            }
+            guard ImageKind(bytes) != nil else {
+                throw self.error(key, nil, "'\(path)' is not a PNG or JPEG image")
+            }
+            return bytes
+        }
+    }
+}

@@ -1,0 +1,155 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import MapbookPackage
+
+extension Packager.Context {
+    /// Builds one `.mmap`: layers, base map, initial viewpoint, bookmarks and item.
+    func buildMap(
+        _ spec: Project.MapSpec, sources: [String: Packager.ResolvedSource], backdrop: Packager.ResolvedBackdrop?,
+        packageExtent: BoundingBox, spatialReference: SpatialReference, packageGUID: String, packageThumbnail: [UInt8]?
+    ) throws -> MobileMap {
+        var map = WebMap(spatialReference: spatialReference)
+        var usedIDs = Set<String>()
+        var layers: [OperationalLayer] = []
+        for (index, layerSpec) in spec.layers.enumerated() {
+            guard let source = sources[layerSpec.source] else {
+                throw error(layerSpec.key + ".source", layerSpec.line, "no source named '\(layerSpec.source)'")
+            }
+            var id = layerSpec.source
+            var n = 2
+            while !usedIDs.insert(id).inserted {
+                id = "\(layerSpec.source)-\(n)"
+                n += 1
+            }
+            layers.append(try buildLayer(layerSpec, id: id, index: index, source: source))
+        }
+        map.operationalLayers = layers
+        if let backdrop, spec.showBackdrop {
+            map.baseMap = BaseMap(title: backdrop.title, layers: [BaseMap.vectorTileLayer(id: "backdrop", title: backdrop.title, file: backdrop.entry)])
+        } else {
+            map.baseMap = BaseMap(title: "No basemap", layers: [])
+        }
+        let extent = spec.extent ?? packageExtent
+        map.initialState = InitialState(viewpoint: Viewpoint(extent: envelope(extent, in: spatialReference)))
+        map.bookmarks = spec.bookmarks.map { bookmark(for: $0, in: spatialReference) }
+
+        let guid = Packager.derivedGUID(packageGUID + "\n" + spec.name)
+        var item = MapItem(guid: guid, name: spec.name, title: spec.title ?? spec.name)
+        item.snippet = spec.summary ?? ""
+        item.summary = spec.summary ?? ""
+        item.description = spec.description ?? ""
+        item.tags = spec.tags ?? project.tags
+        item.extent = Envelope(xmin: extent.xmin, ymin: extent.ymin, xmax: extent.xmax, ymax: extent.ymax, spatialReference: .wgs84)
+        item.spatialReference = spatialReference
+        let thumbnail = try spec.thumbnail.map { try readImage($0, key: spec.key + ".thumbnail") } ?? packageThumbnail
+        item.thumbnail = thumbnail.map { DataURI.encode($0, mimeType: ImageKind($0)!.mimeType) }
+        return MobileMap(map: map, item: item)
+    }
+
+    /// A WGS84 box as an envelope in the map's spatial reference.
+    func envelope(_ box: BoundingBox, in spatialReference: SpatialReference) -> Envelope {
+        let b = spatialReference.isWebMercator ? WebMercator.project(box) : box
+        return Envelope(xmin: b.xmin, ymin: b.ymin, xmax: b.xmax, ymax: b.ymax, spatialReference: spatialReference)
+    }
+
+    func bookmark(for spec: Project.BookmarkSpec, in spatialReference: SpatialReference) -> Bookmark {
+        switch spec.place {
+        case .extent(let box):
+            let e = envelope(box, in: spatialReference)
+            return Bookmark(name: spec.name, extent: e, viewpoint: Viewpoint(extent: e))
+        case .center(let lon, let lat, let scale):
+            // The extent a 1024 x 768 pixel view at 96 dpi shows at this scale.
+            let metresPerPixel = scale * 0.0254 / 96
+            let (x, y) = spatialReference.isWebMercator ? WebMercator.project(longitude: lon, latitude: lat) : (lon, lat)
+            var halfWidth = 512 * metresPerPixel
+            var halfHeight = 384 * metresPerPixel
+            if !spatialReference.isWebMercator {
+                // Degrees: metres over the length of a degree at this latitude.
+                halfWidth /= 111_320 * max(cos(lat * .pi / 180), 0.01)
+                halfHeight /= 110_574
+            } else {
+                // Web Mercator stretches distances by 1 / cos(latitude).
+                let stretch = 1 / max(cos(lat * .pi / 180), 0.01)
+                halfWidth *= stretch
+                halfHeight *= stretch
+            }
+            let e = Envelope(xmin: x - halfWidth, ymin: y - halfHeight, xmax: x + halfWidth, ymax: y + halfHeight, spatialReference: spatialReference)
+            let center = MapPoint(x: x, y: y, spatialReference: spatialReference)
+            return Bookmark(name: spec.name, extent: e, viewpoint: Viewpoint(center: center, scale: scale))
+        }
+    }
+
+    func buildLayer(_ spec: Project.LayerSpec, id: String, index: Int, source: Packager.ResolvedSource) throws -> OperationalLayer {
+        let title = spec.title ?? source.spec.title ?? source.spec.name
+        var layer = OperationalLayer(id: id, title: title, path: source.dataPath, visibility: spec.visible)
+        layer.opacity = spec.opacity ?? 1
+        layer.minScale = spec.minScale
+        layer.maxScale = spec.maxScale
+        let columnNames = source.columns.map(\.name)
+
+        func checkField(_ field: String, _ what: String) throws {
+            guard columnNames.contains(field) else {
+                throw error(spec.key + ".renderer", spec.line, "\(what) '\(field)' is not a column of \(source.table); its columns are: \(columnNames.joined(separator: ", "))")
+            }
+        }
+
+        var renderer: Renderer
+        if let json = spec.renderer {
+            renderer = Renderer(value: json)
+            for field in renderer.fields { try checkField(field, "renderer field") }
+        } else {
+            renderer = .simple(SimpleRenderer(symbol: Self.defaultSymbol(geometryType: source.geometryType, index: index)))
+        }
+        if let expression = spec.definitionExpression {
+            do {
+                let database = try source.open()
+                _ = try database.scalar("SELECT count(*) FROM \(SQLiteDatabase.quote(source.table)) WHERE \(expression)")
+            } catch let e as SQLiteError {
+                throw error(spec.key + ".definition_expression", spec.line, "'\(expression)' is not a valid filter on \(source.table): \(e.message)")
+            }
+        }
+        layer.layerDefinition = LayerDefinition(drawingInfo: DrawingInfo(renderer: renderer), definitionExpression: spec.definitionExpression)
+
+        // Pop-ups show every attribute by default, the geometry and feature id excluded.
+        let geometryTypes = ["geometry", "point", "linestring", "polygon", "multipoint", "multilinestring", "multipolygon", "geometrycollection", "geometryblob", "blob"]
+        var fields: [FieldInfo] = []
+        if let given = spec.popup?.fields {
+            for (name, label) in given {
+                guard columnNames.contains(name) else {
+                    throw error(spec.key + ".popup.fields", spec.line, "'\(name)' is not a column of \(source.table); its columns are: \(columnNames.joined(separator: ", "))")
+                }
+                fields.append(FieldInfo(fieldName: name, label: label))
+            }
+        } else {
+            for column in source.columns where !geometryTypes.contains(column.type.lowercased()) && column.name.lowercased() != "fid" {
+                fields.append(FieldInfo(fieldName: column.name))
+            }
+        }
+        layer.popupInfo = PopupInfo(title: spec.popup?.title ?? title, fieldInfos: fields)
+        return layer
+    }
+
+    /// A plain symbol for a geometry type, its colour picked from a fixed palette by position.
+    static func defaultSymbol(geometryType: String?, index: Int) -> Symbol {
+        // Okabe-Ito: distinguishable with the common colour-vision deficiencies.
+        let palette: [RGBAColor] = [
+            RGBAColor(red: 0, green: 114, blue: 178), RGBAColor(red: 213, green: 94, blue: 0),
+            RGBAColor(red: 0, green: 158, blue: 115), RGBAColor(red: 204, green: 121, blue: 167),
+            RGBAColor(red: 230, green: 159, blue: 0), RGBAColor(red: 86, green: 180, blue: 233),
+            RGBAColor(red: 240, green: 228, blue: 66),
+        ]
+        let color = palette[index % palette.count]
+        let outline = SimpleLineSymbol(color: RGBAColor(red: 51, green: 51, blue: 51), width: 0.75)
+        let type = (geometryType ?? "").lowercased()
+        if type.contains("point") {
+            return .simpleMarker(SimpleMarkerSymbol(color: color, size: 7, outline: outline))
+        }
+        if type.contains("line") || type.contains("curve") {
+            return .simpleLine(SimpleLineSymbol(color: color, width: 1.5))
+        }
+        var fill = color
+        fill.alpha = 128
+        return .simpleFill(SimpleFillSymbol(color: fill, outline: SimpleLineSymbol(color: color, width: 1)))
+    }
+}

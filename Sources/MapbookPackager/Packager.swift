@@ -1,0 +1,155 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import MapbookPackage
+
+/// What `Packager.build` wrote.
+public struct PackagerSummary: Sendable {
+    public var path: String
+    public var maps: [(name: String, layers: Int, bookmarks: Int)]
+    public var entries: [(name: String, size: Int64)]
+    public var fileSize: Int64
+    public var extent: BoundingBox
+}
+
+/// Turns a project into a package: checks every source, table, field and path it names,
+/// builds the maps, item descriptions and manifest, and writes the archive atomically.
+public enum Packager {
+    public static let generator = "mapbook \(MapbookInfo.version)"
+
+    /// Builds the package described by `project` at `output`.
+    ///
+    /// `timestamp` (Unix seconds) fixes every date in the package, for byte-identical rebuilds;
+    /// nil means now.
+    public static func build(_ project: Project, output: String, timestamp: Int64? = nil) throws -> PackagerSummary {
+        let plan = try plan(project, output: output, timestamp: timestamp)
+        let written = try PackageWriter.write(plan.contents, to: output)
+        return PackagerSummary(
+            path: output, maps: plan.mapCounts, entries: written.entries, fileSize: written.fileSize, extent: plan.extent)
+    }
+
+    /// Everything `build` would write, without writing it.
+    public struct Plan: Sendable {
+        public var contents: PackageContents
+        public var extent: BoundingBox
+        public var mapCounts: [(name: String, layers: Int, bookmarks: Int)]
+    }
+
+    public static func plan(_ project: Project, output: String, timestamp: Int64? = nil) throws -> Plan {
+        let now = timestamp ?? currentTime()
+        var context = Context(project: project)
+        let sources = try context.resolveSources()
+        let backdrop = try context.resolveBackdrop()
+
+        // The output must not overwrite an input.
+        let outputKey = canonicalPath(output) ?? output
+        for file in sources.values.map(\.file) + (backdrop.map { [$0.file] } ?? []) where canonicalPath(file) == outputKey {
+            throw ProjectError(file: project.file, key: "", line: nil, message: "the output '\(output)' is one of the project's inputs; choose another output path")
+        }
+
+        let extent = try context.packageExtent(sources: Array(sources.values), backdrop: backdrop)
+        let thumbnail = try project.thumbnail.map { try context.readImage($0, key: "thumbnail") }
+        let guid = project.guid ?? derivedGUID(project.name + "\n" + project.title)
+        let spatialReference = project.crs == 4326 ? SpatialReference.wgs84 : SpatialReference.webMercator
+
+        var maps: [(fileName: String, map: MobileMap)] = []
+        var counts: [(String, Int, Int)] = []
+        for spec in project.maps {
+            let map = try context.buildMap(
+                spec, sources: sources, backdrop: backdrop, packageExtent: extent, spatialReference: spatialReference,
+                packageGUID: guid, packageThumbnail: thumbnail)
+            maps.append((spec.name, map))
+            counts.append((spec.name, spec.layers.count, spec.bookmarks.count))
+        }
+
+        var manifest = PackageManifest()
+        manifest.name = project.name
+        manifest.guid = guid
+        manifest.version = project.version ?? "1.0"
+        manifest.created = now * 1000
+        manifest.modified = now * 1000
+        manifest.catalogPath = ""
+        manifest.snippet = project.summary ?? ""
+        manifest.description = project.description ?? ""
+        manifest.summary = project.summary ?? ""
+        manifest.title = project.title
+        manifest.tags = project.tags
+        manifest.type = PackageManifest.mobileMapPackageType
+        manifest.typeKeywords = ["Mobile Map Package", "mmpk", "Mapbook"]
+        manifest.thumbnail = thumbnail.map { DataURI.encode($0, mimeType: ImageKind($0)!.mimeType) }
+        manifest.extent = extent
+        manifest.spatialReference = project.crs == 4326 ? "GCS_WGS_1984" : "WGS_1984_Web_Mercator_Auxiliary_Sphere"
+        manifest.minScale = 0
+        manifest.maxScale = 0
+        manifest.accessInformation = project.credits ?? ""
+        manifest.licenseInfo = project.useLimitations ?? ""
+        if let e = project.expiration {
+            manifest.expiration = Expiration(dateTime: e.date * 1000, kind: e.kind, message: e.message)
+        }
+
+        var itemInfo = ItemInfo()
+        itemInfo.name = project.name
+        itemInfo.guid = guid
+        itemInfo.version = manifest.version ?? "1.0"
+        itemInfo.created = now
+        itemInfo.modified = now
+        itemInfo.snippet = project.summary ?? ""
+        itemInfo.description = project.description ?? ""
+        itemInfo.summary = project.summary ?? ""
+        itemInfo.title = project.title
+        itemInfo.tags = project.tags
+        itemInfo.typeKeywords = manifest.typeKeywords ?? []
+        itemInfo.extent = extent
+        itemInfo.spatialReference = manifest.spatialReference ?? ""
+        itemInfo.minScale = 0
+        itemInfo.maxScale = 0
+        itemInfo.accessInformation = project.credits ?? ""
+        itemInfo.licenseInfo = project.useLimitations ?? ""
+
+        var packageInfo = PackageInfo()
+        packageInfo.id = guid
+        packageInfo.name = project.name
+        packageInfo.version = MapbookInfo.version
+        packageInfo.created = ISODate.format(seconds: now)
+
+        var contents = PackageContents(
+            name: project.name, manifest: manifest, itemInfo: itemInfo, packageInfo: packageInfo,
+            thumbnail: thumbnail, maps: maps, files: context.files, timestamp: now, generator: generator)
+        if let entry = contents.thumbnailEntry {
+            contents.itemInfo.thumbnail = String(entry.dropFirst("esriinfo/".count))
+        }
+        return Plan(contents: contents, extent: extent, mapCounts: counts)
+    }
+
+    static func currentTime() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return Int64(ts.tv_sec)
+    }
+
+    static func canonicalPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// A GUID derived from `seed` (name-based, version 5 layout, SHA-256 rather than SHA-1), so
+    /// a rebuilt package keeps its identity.
+    public static func derivedGUID(_ seed: String) -> String {
+        var digest = SHA256Digest()
+        digest.update(Array(("mapbook-guid:" + seed).utf8))
+        var bytes = Array(digest.finalizeHex().utf8.prefix(32))
+        // Version nibble 5, variant bits 10.
+        bytes[12] = UInt8(ascii: "5")
+        let variant = "89ab".utf8.map { $0 }
+        bytes[16] = variant[Int((bytes[16] % 4))]
+        let hex = String(decoding: bytes, as: UTF8.self).uppercased()
+        let h = Array(hex)
+        return String(h[0..<8]) + "-" + String(h[8..<12]) + "-" + String(h[12..<16]) + "-" + String(h[16..<20]) + "-" + String(h[20..<32])
+    }
+}
+
+/// The package software's version, written into packages.
+public enum MapbookInfo {
+    public static let version = "0.1.0"
+}

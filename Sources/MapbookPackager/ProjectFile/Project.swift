@@ -1,0 +1,409 @@
+import MapbookPackage
+import Yams
+
+/// A project file: what GIS staff write to describe a package (DESIGN.md section 4).
+///
+/// Keys are snake_case. Paths are relative to the project file's folder. Extents and
+/// bookmark places are in WGS84 degrees. The full reference is docs/PROJECT.md.
+public struct Project: Sendable {
+    /// The project file's path, for messages.
+    public var file: String
+    /// The folder paths in the project are relative to.
+    public var directory: String
+
+    /// The package name: the manifest is `<name>.info`; defaults to the title without spaces.
+    public var name: String
+    public var title: String
+    public var summary: String?
+    /// May hold HTML.
+    public var description: String?
+    public var tags: [String] = []
+    public var credits: String?
+    public var useLimitations: String?
+    /// The package GUID; by default derived from the name and title, so rebuilds keep it.
+    public var guid: String?
+    public var version: String?
+    /// The package CRS as an EPSG code (3857 or 4326).
+    public var crs: Int = 3857
+    /// The package extent in WGS84; nil means computed from the layers.
+    public var extent: BoundingBox?
+    public var thumbnail: String?
+    public var expiration: ExpirationSpec?
+    public var sources: [SourceSpec] = []
+    public var backdrop: BackdropSpec?
+    public var maps: [MapSpec] = []
+
+    public struct ExpirationSpec: Sendable {
+        /// Unix seconds.
+        public var date: Int64
+        public var kind: Expiration.Kind
+        public var message: String?
+        public var line: Int?
+    }
+
+    /// A data source, given as it is: a table of an existing GeoPackage or mobile geodatabase.
+    public struct SourceSpec: Sendable {
+        public var name: String
+        public var path: String
+        public var table: String?
+        public var title: String?
+        public var line: Int?
+        public var key: String
+    }
+
+    /// The reference backdrop: an existing vector tile package.
+    public struct BackdropSpec: Sendable {
+        public var path: String
+        public var title: String?
+        public var line: Int?
+        public var key: String
+    }
+
+    public struct MapSpec: Sendable {
+        public var name: String
+        public var title: String?
+        public var summary: String?
+        public var description: String?
+        public var tags: [String]?
+        public var thumbnail: String?
+        /// The initial extent in WGS84; defaults to the package extent.
+        public var extent: BoundingBox?
+        /// Whether the package backdrop is this map's base map.
+        public var showBackdrop: Bool = true
+        public var layers: [LayerSpec] = []
+        public var bookmarks: [BookmarkSpec] = []
+        public var line: Int?
+        public var key: String
+    }
+
+    public struct LayerSpec: Sendable {
+        public var source: String
+        public var title: String?
+        public var visible: Bool = true
+        public var opacity: Double?
+        public var minScale: Double?
+        public var maxScale: Double?
+        public var definitionExpression: String?
+        /// A web map renderer (`simple`, `uniqueValue`, `classBreaks`) as JSON.
+        public var renderer: JSONValue?
+        public var popup: PopupSpec?
+        public var line: Int?
+        public var key: String
+    }
+
+    public struct PopupSpec: Sendable {
+        public var title: String?
+        /// Field name and label, in order.
+        public var fields: [(name: String, label: String?)]?
+    }
+
+    public struct BookmarkSpec: Sendable {
+        public enum Place: Sendable {
+            /// WGS84 degrees.
+            case extent(BoundingBox)
+            /// WGS84 longitude and latitude and a map scale (1:scale).
+            case center(longitude: Double, latitude: Double, scale: Double)
+        }
+
+        public var name: String
+        public var place: Place
+    }
+}
+
+extension Project {
+    static let topKeys = [
+        "name", "title", "summary", "description", "tags", "credits", "use_limitations", "guid", "version",
+        "crs", "extent", "thumbnail", "expiration", "sources", "backdrop", "maps",
+    ]
+
+    /// Reads a YAML or JSON project file.
+    public static func load(path: String) throws -> Project {
+        let bytes: [UInt8]
+        do {
+            bytes = try ByteRange(file: try RandomAccessFile(path: path)).readAll()
+        } catch {
+            throw ProjectError(file: path, key: "", line: nil, message: "cannot read the project file: \(error.message)")
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw ProjectError(file: path, key: "", line: nil, message: "the project file is not UTF-8 text")
+        }
+        return try parse(text, file: path)
+    }
+
+    /// Parses project text; `file` names it in errors and anchors relative paths.
+    public static func parse(_ text: String, file: String) throws -> Project {
+        let node: Node?
+        do {
+            node = try Yams.compose(yaml: text)
+        } catch let error as YamlError {
+            throw Self.syntaxError(error, file: file)
+        }
+        guard let node else {
+            throw ProjectError(file: file, key: "", line: nil, message: "the project file is empty")
+        }
+        let root = ProjectNode(node: node, path: "", file: file)
+        try root.checkKeys(topKeys)
+
+        let title = try root.required("title").string()
+        var project = Project(
+            file: file, directory: Self.directory(of: file),
+            name: try root["name"]?.string() ?? Self.defaultName(title), title: title)
+        guard EntryName.problem(project.name + ".info") == nil, !project.name.contains("/") else {
+            throw (root["name"] ?? root).error("'\(project.name)' cannot be a file name")
+        }
+        project.summary = try root["summary"]?.string()
+        project.description = try root["description"]?.string()
+        project.tags = try root["tags"]?.strings() ?? []
+        project.credits = try root["credits"]?.string()
+        project.useLimitations = try root["use_limitations"]?.string()
+        project.guid = try root["guid"]?.string()
+        project.version = try root["version"]?.string()
+        if let crs = root["crs"] {
+            project.crs = try Self.parseCRS(crs)
+        }
+        if let extent = root["extent"] {
+            if (try? extent.string()) == "auto" {
+                project.extent = nil
+            } else {
+                project.extent = try extent.boundingBox()
+            }
+        }
+        project.thumbnail = try root["thumbnail"]?.string()
+        if let e = root["expiration"] {
+            project.expiration = try Self.parseExpiration(e)
+        }
+        if let sources = root["sources"] {
+            for (name, value) in try sources.entries() {
+                project.sources.append(try Self.parseSource(name: name, value))
+            }
+        }
+        if let backdrop = root["backdrop"] {
+            try backdrop.checkKeys(["path", "title"])
+            project.backdrop = BackdropSpec(path: try backdrop.required("path").string(), title: try backdrop["title"]?.string(), line: backdrop.line, key: backdrop.path)
+        }
+        let maps = try root.required("maps")
+        let mapNodes = try maps.items()
+        guard !mapNodes.isEmpty else { throw maps.error("a package needs at least one map") }
+        var mapNames = Set<String>()
+        for node in mapNodes {
+            let map = try Self.parseMap(node, sources: Set(project.sources.map(\.name)))
+            guard mapNames.insert(map.name.lowercased()).inserted else {
+                throw node.error("two maps are named '\(map.name)'; map names must differ (ignoring case)")
+            }
+            project.maps.append(map)
+        }
+        return project
+    }
+
+    static func syntaxError(_ error: YamlError, file: String) -> ProjectError {
+        switch error {
+        case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
+            .composer(let context, let problem, let mark, _):
+            let detail = context.map { "\(problem) \($0.text)" } ?? problem
+            return ProjectError(file: file, key: "", line: mark.line, column: mark.column, message: "not valid YAML or JSON: \(detail)")
+        default:
+            return ProjectError(file: file, key: "", line: nil, message: "not valid YAML or JSON: \(error)")
+        }
+    }
+
+    static func directory(of file: String) -> String {
+        guard let slash = file.lastIndex(of: "/") else { return "." }
+        let dir = String(file[..<slash])
+        return dir.isEmpty ? "/" : dir
+    }
+
+    /// "Naperville Water Company" -> "NapervilleWaterCompany".
+    static func defaultName(_ title: String) -> String {
+        let kept = title.unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" }
+        let name = String(String.UnicodeScalarView(kept))
+        return name.isEmpty ? "Package" : name
+    }
+
+    static func parseCRS(_ node: ProjectNode) throws(ProjectError) -> Int {
+        let text = (try? node.string()) ?? ""
+        let code = Int(text) ?? Int(text.uppercased().replacingOccurrences("EPSG:", ""))
+        switch code {
+        case 3857?, 102100?, 900913?: return 3857
+        case 4326?: return 4326
+        default:
+            throw node.error("the package CRS must be EPSG:3857 (Web Mercator) or EPSG:4326; '\(text)' is not supported")
+        }
+    }
+
+    static func parseExpiration(_ node: ProjectNode) throws(ProjectError) -> ExpirationSpec {
+        try node.checkKeys(["date", "type", "message"])
+        let dateNode = try node.required("date")
+        let text = try dateNode.string()
+        guard let date = ISODate.parse(text) else {
+            throw dateNode.error("'\(text)' is not a date; write YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ")
+        }
+        var kind = Expiration.Kind.allowExpiredAccess
+        if let typeNode = node["type"] {
+            let type = try typeNode.string()
+            guard let k = Expiration.Kind(rawValue: type) else {
+                throw typeNode.error("expiration type '\(type)' is not one of allowExpiredAccess, preventExpiredAccess")
+            }
+            kind = k
+        }
+        return ExpirationSpec(date: date, kind: kind, message: try node["message"]?.string(), line: node.line)
+    }
+
+    static func parseSource(name: String, _ node: ProjectNode) throws(ProjectError) -> SourceSpec {
+        guard !name.isEmpty else { throw node.error("a source needs a name") }
+        if node.node.scalar != nil {
+            return SourceSpec(name: name, path: try node.string(), table: nil, title: nil, line: node.line, key: node.path)
+        }
+        try node.checkKeys(["path", "table", "title"])
+        return SourceSpec(
+            name: name, path: try node.required("path").string(), table: try node["table"]?.string(),
+            title: try node["title"]?.string(), line: node.line, key: node.path)
+    }
+
+    static func parseMap(_ node: ProjectNode, sources: Set<String>) throws(ProjectError) -> MapSpec {
+        try node.checkKeys(["name", "title", "summary", "description", "tags", "thumbnail", "extent", "backdrop", "layers", "bookmarks"])
+        let name = try node.required("name").string()
+        guard !name.isEmpty, EntryName.problem(name + ".mmap") == nil, !name.contains("/") else {
+            throw (node["name"] ?? node).error("'\(name)' cannot be a map file name")
+        }
+        var map = MapSpec(name: name, line: node.line, key: node.path)
+        map.title = try node["title"]?.string()
+        map.summary = try node["summary"]?.string()
+        map.description = try node["description"]?.string()
+        map.tags = try node["tags"]?.strings()
+        map.thumbnail = try node["thumbnail"]?.string()
+        map.extent = try node["extent"]?.boundingBox()
+        map.showBackdrop = try node["backdrop"]?.bool() ?? true
+        if let layers = node["layers"] {
+            for layerNode in try layers.items() {
+                map.layers.append(try parseLayer(layerNode, sources: sources))
+            }
+        }
+        if let bookmarks = node["bookmarks"] {
+            for b in try bookmarks.items() {
+                map.bookmarks.append(try parseBookmark(b))
+            }
+        }
+        return map
+    }
+
+    static func parseLayer(_ node: ProjectNode, sources: Set<String>) throws(ProjectError) -> LayerSpec {
+        if node.node.scalar != nil {
+            let source = try node.string()
+            guard sources.contains(source) else { throw node.error("no source named '\(source)'; sources are: \(sources.sorted().joined(separator: ", "))") }
+            return LayerSpec(source: source, line: node.line, key: node.path)
+        }
+        try node.checkKeys(["source", "title", "visible", "opacity", "min_scale", "max_scale", "definition_expression", "renderer", "popup"])
+        let sourceNode = try node.required("source")
+        let source = try sourceNode.string()
+        guard sources.contains(source) else {
+            throw sourceNode.error("no source named '\(source)'; sources are: \(sources.sorted().joined(separator: ", "))")
+        }
+        var layer = LayerSpec(source: source, line: node.line, key: node.path)
+        layer.title = try node["title"]?.string()
+        layer.visible = try node["visible"]?.bool() ?? true
+        if let opacity = node["opacity"] {
+            let value = try opacity.double()
+            guard (0...1).contains(value) else { throw opacity.error("opacity must be between 0 and 1") }
+            layer.opacity = value
+        }
+        layer.minScale = try node["min_scale"]?.double()
+        layer.maxScale = try node["max_scale"]?.double()
+        if let lo = layer.minScale, let hi = layer.maxScale, lo > 0, hi > 0, hi >= lo {
+            throw node.error("min_scale (\(Int(lo))) must be larger than max_scale (\(Int(hi))): min_scale is the most zoomed-out scale")
+        }
+        layer.definitionExpression = try node["definition_expression"]?.string()
+        if let renderer = node["renderer"] {
+            layer.renderer = try parseRenderer(renderer)
+        }
+        if let popup = node["popup"] {
+            try popup.checkKeys(["title", "fields"])
+            var spec = PopupSpec(title: try popup["title"]?.string())
+            if let fields = popup["fields"] {
+                var list: [(String, String?)] = []
+                for f in try fields.items() {
+                    if f.node.scalar != nil {
+                        list.append((try f.string(), nil))
+                    } else {
+                        try f.checkKeys(["name", "label"])
+                        list.append((try f.required("name").string(), try f["label"]?.string()))
+                    }
+                }
+                spec.fields = list
+            }
+            layer.popup = spec
+        }
+        return layer
+    }
+
+    /// A web map renderer written in the project file, with `#rrggbb` colours allowed.
+    static func parseRenderer(_ node: ProjectNode) throws(ProjectError) -> JSONValue {
+        let json = try node.json()
+        guard let object = json.objectValue, let type = object.string("type") else {
+            throw node.error("a renderer is a web map renderer with a 'type' (simple, uniqueValue or classBreaks)")
+        }
+        guard ["simple", "uniqueValue", "classBreaks"].contains(type) else {
+            throw (node["type"] ?? node).error("renderer type '\(type)' is not one of simple, uniqueValue, classBreaks")
+        }
+        switch type {
+        case "simple":
+            guard object.object("symbol") != nil else { throw node.error("a simple renderer needs a 'symbol'") }
+        case "uniqueValue":
+            guard object.string("field1") != nil else { throw node.error("a uniqueValue renderer needs 'field1'") }
+        default:
+            guard object.string("field") != nil else { throw node.error("a classBreaks renderer needs 'field'") }
+        }
+        return try convertColors(json, node: node)
+    }
+
+    /// Replaces `"#rrggbb"` / `"#rrggbbaa"` colour strings with web map `[r, g, b, a]` arrays.
+    static func convertColors(_ value: JSONValue, node: ProjectNode) throws(ProjectError) -> JSONValue {
+        switch value {
+        case .object(var object):
+            for (key, v) in object {
+                if key == "color", case .string(let s) = v {
+                    guard let color = RGBAColor(hex: s) else {
+                        throw node.error("colour '\(s)' is not #rrggbb or #rrggbbaa")
+                    }
+                    object[key] = color.jsonValue
+                } else {
+                    object[key] = try convertColors(v, node: node)
+                }
+            }
+            return .object(object)
+        case .array(let items):
+            var out: [JSONValue] = []
+            for item in items { out.append(try convertColors(item, node: node)) }
+            return .array(out)
+        default:
+            return value
+        }
+    }
+
+    static func parseBookmark(_ node: ProjectNode) throws(ProjectError) -> BookmarkSpec {
+        try node.checkKeys(["name", "extent", "center", "scale"])
+        let name = try node.required("name").string()
+        if let extent = node["extent"] {
+            guard node["center"] == nil else { throw node.error("give a bookmark either 'extent' or 'center' and 'scale', not both") }
+            return BookmarkSpec(name: name, place: .extent(try extent.boundingBox()))
+        }
+        guard let center = node["center"] else {
+            throw node.error("bookmark '\(name)' needs 'extent: [xmin, ymin, xmax, ymax]' or 'center: [lon, lat]' with 'scale'")
+        }
+        let values = try center.items()
+        guard values.count == 2 else { throw center.error("expected [longitude, latitude]") }
+        let lon = try values[0].double(), lat = try values[1].double()
+        guard (-180...180).contains(lon), (-90...90).contains(lat) else {
+            throw center.error("[\(lon), \(lat)] is not a longitude and latitude in degrees")
+        }
+        let scaleNode = try node.required("scale")
+        let scale = try scaleNode.double()
+        guard scale > 0 else { throw scaleNode.error("the scale must be positive (1:scale)") }
+        return BookmarkSpec(name: name, place: .center(longitude: lon, latitude: lat, scale: scale))
+    }
+}
+
+extension String {
+    func replacingOccurrences(_ target: String, _ replacement: String) -> String {
+        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+    }
+}

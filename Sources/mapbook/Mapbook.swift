@@ -1,0 +1,33 @@
+import ArgumentParser
+import MapbookPackager
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@main
+struct Mapbook: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mapbook",
+        abstract: "Build, inspect, validate and unpack offline mobile map packages (.mmpk).",
+        version: MapbookInfo.version,
+        subcommands: [
+            CreateCommand.self,
+            InspectCommand.self,
+            ValidateCommand.self,
+            ExtractCommand.self,
+        ])
+
+    static func main() {
+        // Packages must be byte-identical wherever they are built; libarchive writes ZIP
+        // timestamps in local time, so the whole command runs in UTC.
+        setenv("TZ", "UTC", 1)
+        tzset()
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            exit(withError: error)
+        }
+    }
+}

@@ -1,0 +1,76 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Collects text and writes it to stdout or stderr in one go.
+struct Output {
+    private(set) var text = ""
+
+    mutating func line(_ s: String = "") {
+        text += s
+        text += "\n"
+    }
+
+    func flush(to descriptor: Int32 = STDOUT_FILENO) {
+        Self.write(text, to: descriptor)
+    }
+
+    static func error(_ message: String) {
+        write(message.hasSuffix("\n") ? message : message + "\n", to: STDERR_FILENO)
+    }
+
+    /// Writes all of `text` to a file descriptor; a closed pipe simply ends the output.
+    static func write(_ text: String, to descriptor: Int32) {
+        var bytes = Array(text.utf8)
+        bytes.withUnsafeMutableBytes { raw in
+            var done = 0
+            while done < raw.count {
+                let n = Glibc.write(descriptor, raw.baseAddress! + done, raw.count - done)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { return }
+                done += n
+            }
+        }
+    }
+}
+
+enum Format {
+    /// 1234567 -> "1,234,567".
+    static func count<T: BinaryInteger>(_ n: T) -> String {
+        let digits = String(n.magnitude)
+        var out = ""
+        for (i, c) in digits.enumerated() {
+            if i > 0 && (digits.count - i) % 3 == 0 { out.append(",") }
+            out.append(c)
+        }
+        return (n < 0 ? "-" : "") + out
+    }
+
+    /// 1536 -> "1.5 KiB".
+    static func bytes(_ n: Int64) -> String {
+        let units = ["B", "KiB", "MiB", "GiB", "TiB"]
+        var value = Double(n)
+        var unit = 0
+        while value >= 1024 && unit < units.count - 1 {
+            value /= 1024
+            unit += 1
+        }
+        if unit == 0 { return "\(n) B" }
+        let rounded = (value * 10).rounded() / 10
+        return "\(rounded) \(units[unit])"
+    }
+
+    static func number(_ d: Double) -> String {
+        if d.rounded() == d && abs(d) < 1e15 { return String(Int64(d)) }
+        let scaled = (d * 1e6).rounded() / 1e6
+        return "\(scaled)"
+    }
+
+    static func pad(_ s: String, _ width: Int) -> String {
+        s.count >= width ? s : s + String(repeating: " ", count: width - s.count)
+    }
+
+    static func padLeft(_ s: String, _ width: Int) -> String {
+        s.count >= width ? s : String(repeating: " ", count: width - s.count) + s
+    }
+}

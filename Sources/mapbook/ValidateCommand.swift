@@ -1,0 +1,38 @@
+import ArgumentParser
+import MapbookPackage
+
+struct ValidateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "validate",
+        abstract: "Check a package and report every finding.",
+        discussion: """
+            Checks the ZIP structure and CRCs, that entries are stored with safe unique names, \
+            the manifest and its hashes, the item files, maps, layer paths and tables, bookmark \
+            extents, the thumbnail, the expiration, GeoPackages and tile bundles. Exit status: \
+            0 clean (notes allowed), 1 with errors (or warnings with --strict), 64 on usage errors.
+            """)
+
+    @Argument(help: "The package to check.")
+    var path: String
+
+    @Flag(name: .long, help: "Print the findings as JSON.")
+    var json = false
+
+    @Flag(name: .long, help: "Fail on warnings too.")
+    var strict = false
+
+    func run() throws {
+        let report = PackageValidator.validate(path: path)
+        var out = Output()
+        if json {
+            out.line(JSONWriter.string(report.jsonValue).trimmingTrailingNewline())
+        } else {
+            for d in report.diagnostics { out.line(d.description) }
+            let summary = "\(report.count(.error)) error\(report.count(.error) == 1 ? "" : "s"), \(report.count(.warning)) warning\(report.count(.warning) == 1 ? "" : "s"), \(report.count(.note)) note\(report.count(.note) == 1 ? "" : "s")"
+            let verdict = report.passes(strict: strict) ? "valid" : "NOT valid"
+            out.line("\(path): \(verdict) (\(summary); \(Format.count(report.entriesChecked)) entries, \(Format.count(report.bytesChecked)) bytes checked)")
+        }
+        out.flush()
+        if !report.passes(strict: strict) { throw ExitCode.failure }
+    }
+}
