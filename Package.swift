@@ -4,7 +4,7 @@ import PackageDescription
 // Layering (DESIGN.md section 1): the C shims at the bottom, MapbookPackage on them,
 // MapbookPackager above, the `mapbook` CLI on top. Lower targets never import higher ones.
 let package = Package(
-    name: "Mapbook",
+    name: "MapbookToolkit",
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "mapbook", targets: ["mapbook"]),
@@ -55,11 +55,11 @@ let package = Package(
 
         .target(
             name: "MapbookTestSupport",
-            dependencies: ["MapbookPackage"],
+            dependencies: ["MapbookPackage", "CZlib"],
             path: "Tests/MapbookTestSupport"),
         .testTarget(
             name: "MapbookPackageTests",
-            dependencies: ["MapbookPackage", "MapbookTestSupport", "CZlib"]),
+            dependencies: ["MapbookPackage", "MapbookTestSupport"]),
         .testTarget(
             name: "MapbookPackagerTests",
             dependencies: ["MapbookPackager", "MapbookPackage", "MapbookTestSupport"]),
@@ -67,6 +67,6 @@ let package = Package(
         // `swift test` build it first.
         .testTarget(
             name: "MapbookCLITests",
-            dependencies: ["mapbook", "MapbookPackage", "MapbookTestSupport", "CZlib"]),
+            dependencies: ["mapbook", "MapbookPackage", "MapbookTestSupport"]),
     ]
 )

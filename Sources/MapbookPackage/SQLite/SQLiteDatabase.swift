@@ -107,10 +107,17 @@ public final class SQLiteDatabase {
 
     /// Closes the connection, reporting failure.
     ///
-    /// The corresponding C function is `sqlite3_close`.
+    /// Statements still alive are reset, which ends any read or write they had under way;
+    /// SQLite frees the connection once the last of them is finalized.
+    /// The corresponding C function is `sqlite3_close_v2`.
     public func close() throws(SQLiteError) {
         guard let handle else { return }
-        let status = sqlite3_close(handle)
+        var statement = sqlite3_next_stmt(handle, nil)
+        while let s = statement {
+            sqlite3_reset(s)
+            statement = sqlite3_next_stmt(handle, s)
+        }
+        let status = sqlite3_close_v2(handle)
         guard status == SQLITE_OK else {
             throw SQLiteError(path: path, operation: "close", message: String(cString: sqlite3_errmsg(handle)), code: status)
         }

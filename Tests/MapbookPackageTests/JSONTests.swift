@@ -1,0 +1,94 @@
+import MapbookPackage
+import Testing
+
+@Suite struct JSONTests {
+    @Test func keepsKeyOrderAndIntegerness() throws {
+        let text = #"{"z": 1, "a": [1, 2.5, -0, 1e3], "m": {"y": null, "b": true}}"#
+        let value = try JSONParser.parse(text)
+        #expect(value.objectValue?.keys == ["z", "a", "m"])
+        #expect(value.objectValue?["a"]?.arrayValue?[0] == .integer(1))
+        #expect(value.objectValue?["a"]?.arrayValue?[3] == .number(1000))
+        #expect(JSONWriter.string(value, style: .compact) == #"{"z":1,"a":[1,2.5,0,1000],"m":{"y":null,"b":true}}"#)
+    }
+
+    @Test(arguments: [0.1, 1e-7, 123456.789, -2.5e300, 0.2985821417799085, 78271.516964])
+    func numbersReadBackExactly(_ d: Double) throws {
+        let text = JSONWriter.string(.number(d), style: .compact)
+        #expect(try JSONParser.parse(text).doubleValue == d)
+    }
+
+    @Test func decodesEscapesAndSurrogatePairs() throws {
+        let value = try JSONParser.parse(#""a\"b\\c\/d\n\u00e9\ud83d\ude00""#)
+        #expect(value.stringValue == "a\"b\\c/d\né😀")
+        let written = JSONWriter.string(.string("tab\there \u{1}"), style: .compact)
+        #expect(written == #""tab\there \u0001""#)
+    }
+
+    @Test(arguments: [
+        ("{\"a\": 1,}", 1, 9), ("[1, 2", 1, 6), ("{\"a\" 1}", 1, 6), ("\n\n  nul", 3, 3), ("\"abc", 1, 1), ("01", 1, 2),
+    ])
+    func reportsWhereTheSyntaxIsWrong(_ input: (String, Int, Int)) {
+        #expect {
+            try JSONParser.parse(input.0)
+        } throws: { error in
+            let e = error as! JSONSyntaxError
+            return e.line == input.1 && e.column == input.2
+        }
+    }
+
+    @Test func refusesHostileNestingWithoutCrashing() {
+        let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        #expect(throws: JSONSyntaxError.self) { try JSONParser.parse(deep) }
+    }
+
+    @Test func objectEqualityIgnoresOrderButWriterKeepsIt() throws {
+        let a = try JSONParser.parse(#"{"x": 1, "y": 2}"#)
+        let b = try JSONParser.parse(#"{"y": 2, "x": 1.0}"#)
+        #expect(a == b)
+        #expect(JSONWriter.string(b, style: .compact) == #"{"y":2,"x":1}"#)
+    }
+
+    @Test func largeObjectsLookUpByIndex() {
+        var object = JSONObject()
+        for i in 0..<1000 { object["k\(i)"] = .int(i) }
+        object["k500"] = "replaced"
+        object["k10"] = nil
+        #expect(object.count == 999)
+        #expect(object["k500"] == "replaced")
+        #expect(object["k10"] == nil)
+        #expect(object["k999"] == .int(999))
+        #expect(object.keys[499] == "k500")
+    }
+}
+
+@Suite struct SupportTests {
+    @Test(arguments: [
+        ("2026-11-22", Int64(1_795_305_600)), ("1970-01-01T00:00:00Z", 0), ("2000-02-29T12:30:15Z", 951_827_415),
+        ("2027-01-01T01:00:00+01:00", 1_798_761_600), ("1969-12-31T23:59:59Z", -1),
+    ])
+    func parsesAndFormatsISODates(_ input: (String, Int64)) {
+        #expect(ISODate.parse(input.0) == input.1)
+        if input.0.hasSuffix("Z") { #expect(ISODate.format(seconds: input.1) == input.0) }
+    }
+
+    @Test(arguments: ["2026-13-01", "2026-02-30", "2026-1-1", "tomorrow", "2026-01-01T25:00Z"])
+    func refusesImpossibleDates(_ text: String) {
+        #expect(ISODate.parse(text) == nil)
+    }
+
+    @Test func base64RoundTripsEveryLength() {
+        for n in 0..<40 {
+            let bytes = (0..<n).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+            #expect(Base64.decode(Base64.encode(bytes)) == bytes)
+        }
+        #expect(Base64.encode(Array("Man".utf8)) == "TWFu")
+        #expect(Base64.decode("not base64!") == nil)
+    }
+
+    @Test func webMercatorRoundTrips() {
+        let (x, y) = WebMercator.project(longitude: -88.15, latitude: 41.75)
+        let back = WebMercator.unproject(x: x, y: y)
+        #expect(abs(back.longitude + 88.15) < 1e-9 && abs(back.latitude - 41.75) < 1e-9)
+        #expect(abs(WebMercator.project(longitude: 180, latitude: 0).x - WebMercator.halfWorld) < 1e-6)
+    }
+}
