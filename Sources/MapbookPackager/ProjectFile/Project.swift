@@ -201,6 +201,9 @@ extension Project {
             .composer(let context, let problem, let mark, _):
             let detail = context.map { "\(problem) \($0.text)" } ?? problem
             return ProjectError(file: file, key: "", line: mark.line, column: mark.column, message: "not valid YAML or JSON: \(detail)")
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            let keys = duplicates.map { "'\($0)'" }.joined(separator: ", ")
+            return ProjectError(file: file, key: "", line: context.mark.line, column: context.mark.column, message: "key \(keys) appears twice in the same mapping")
         default:
             return ProjectError(file: file, key: "", line: nil, message: "not valid YAML or JSON: \(error)")
         }

@@ -1,14 +1,14 @@
+import Foundation
 import MapbookPackage
-import MapbookTestSupport
 
 /// The bad inputs of the foundation issue, each built from a valid package with one defect.
-enum BadPackage: String, CaseIterable, CustomStringConvertible {
+public enum BadPackage: String, CaseIterable, Sendable, CustomStringConvertible {
     case truncated, wrongCRC, zipSlip, absoluteName, symlink, zipBomb, duplicateNames, missingInfo, mapNotJSON, pathToNowhere, notAZip
 
-    var description: String { rawValue }
+    public var description: String { rawValue }
 
     /// The validate finding that must be reported, by code.
-    var expectedCode: String {
+    public var expectedCode: String {
         switch self {
         case .truncated: return "zip.structure"
         case .wrongCRC: return "zip.crc"
@@ -24,7 +24,7 @@ enum BadPackage: String, CaseIterable, CustomStringConvertible {
     }
 
     /// Words the user-facing message must contain.
-    var expectedWords: String {
+    public var expectedWords: String {
         switch self {
         case .truncated: return "truncated"
         case .wrongCRC: return "CRC"
@@ -41,7 +41,7 @@ enum BadPackage: String, CaseIterable, CustomStringConvertible {
     }
 
     /// Writes the bad package into `directory` and returns its path.
-    func make(in directory: String) throws -> String {
+    public func make(in directory: String) throws -> String {
         let good = try TestPackages.makePackage(in: directory, name: "good.mmpk")
         let path = directory + "/\(rawValue).mmpk"
         var entries = try TestPackages.rawEntries(of: good)
@@ -81,4 +81,3 @@ enum BadPackage: String, CaseIterable, CustomStringConvertible {
     }
 }
 
-import Foundation

@@ -1,0 +1,151 @@
+import Foundation
+import MapbookPackage
+import MapbookTestSupport
+import Testing
+
+/// End-to-end: the built `mapbook` binary, its output and exit status.
+@Suite struct CommandTests {
+    /// A project over a GeoPackage made in code.
+    func makeProject(in dir: String) throws -> String {
+        try TestPackages.makeGeoPackage(at: dir + "/data.gpkg")
+        try writeFile(dir + "/thumb.png", TestPackages.png)
+        try writeFile(dir + "/project.yaml", """
+            title: Command Test
+            summary: Built by the end-to-end tests
+            thumbnail: thumb.png
+            expiration: { date: 2099-01-01, message: Ask GIS for a new copy }
+            sources:
+              points: { path: data.gpkg, table: points }
+            maps:
+              - name: Alpha
+                layers:
+                  - source: points
+                    renderer:
+                      type: uniqueValue
+                      field1: KIND
+                      uniqueValueInfos:
+                        - { value: even, symbol: { type: esriSMS, color: "#0072b2", size: 8 } }
+                        - { value: odd, symbol: { type: esriSMS, color: "#d55e00", size: 8 } }
+                bookmarks:
+                  - { name: Centre, center: [-88.15, 41.75], scale: 5000 }
+              - name: Beta
+                layers: [{ source: points, visible: false }]
+            """)
+        return dir + "/project.yaml"
+    }
+
+    @Test func createInspectValidateExtract() throws {
+        try withTemporaryDirectory { dir in
+            let project = try makeProject(in: dir)
+            let create = try MapbookBinary.run(["create", project, "-o", dir + "/t.mmpk", "--fixed-time", "2026-11-22T00:00:00Z"])
+            #expect(create.status == 0, "\(create.stderr)")
+            #expect(create.stdout.contains("2 maps"))
+
+            let inspect = try MapbookBinary.run(["inspect", dir + "/t.mmpk"])
+            #expect(inspect.status == 0, "\(inspect.stderr)")
+            for expected in ["Command Test", "Created:     2026-11-22T00:00:00Z", "1. Alpha", "2. Beta", "uniqueValue by KIND, 2 classes",
+                "data.gpkg › points (3 rows)", "[ ] points", "Centre", "1:5,000", "Expires:", "p20/data.gpkg", "Total: 7 entries"] {
+                #expect(inspect.stdout.contains(expected), "missing '\(expected)' in:\n\(inspect.stdout)")
+            }
+
+            let json = try MapbookBinary.run(["inspect", "--json", dir + "/t.mmpk"])
+            let value = try JSONParser.parse(json.stdout).objectValue
+            #expect(value?.string("kind") == "Mobile Map Package")
+            #expect(value?.array("maps")?.count == 2)
+            #expect(value?.object("item")?.string("modifiedISO") == "2026-11-22T00:00:00Z")
+
+            let validate = try MapbookBinary.run(["validate", dir + "/t.mmpk"])
+            #expect(validate.status == 0, "\(validate.stdout)")
+            #expect(validate.stdout.contains("valid (0 errors, 0 warnings"))
+            let validateJSON = try JSONParser.parse(try MapbookBinary.run(["validate", "--json", dir + "/t.mmpk"]).stdout)
+            #expect(validateJSON.objectValue?.int("errors") == 0)
+
+            let extract = try MapbookBinary.run(["extract", dir + "/t.mmpk", dir + "/unpacked"])
+            #expect(extract.status == 0, "\(extract.stderr)")
+            #expect(FileManager.default.fileExists(atPath: dir + "/unpacked/p20/Alpha.mmap"))
+            #expect(try readFile(dir + "/unpacked/p20/data.gpkg") == readFile(dir + "/data.gpkg"))
+        }
+    }
+
+    @Test func packagesAreIdenticalInEveryTimeZone() throws {
+        try withTemporaryDirectory { dir in
+            let project = try makeProject(in: dir)
+            let tokyo = try MapbookBinary.run(["create", project, "-o", dir + "/a.mmpk"], environment: ["TZ": "Asia/Tokyo", "SOURCE_DATE_EPOCH": "1795305600"])
+            let chicago = try MapbookBinary.run(["create", project, "-o", dir + "/b.mmpk", "--fixed-time", "1795305600"], environment: ["TZ": "America/Chicago"])
+            #expect(tokyo.status == 0 && chicago.status == 0)
+            #expect(try readFile(dir + "/a.mmpk") == readFile(dir + "/b.mmpk"))
+        }
+    }
+
+    @Test(arguments: BadPackage.allCases)
+    func everyBadInputGivesAClearMessageAndExitStatusOne(_ bad: BadPackage) throws {
+        try withTemporaryDirectory { dir in
+            let path = try bad.make(in: dir)
+            let name = (path as NSString).lastPathComponent
+
+            let validate = try MapbookBinary.run(["validate", path])
+            #expect(validate.status == 1)
+            #expect(validate.stdout.contains("[\(bad.expectedCode)]"), "\(validate.stdout)")
+            #expect(validate.stdout.contains(name) && validate.stdout.contains("NOT valid"))
+
+            let inspect = try MapbookBinary.run(["inspect", path])
+            #expect(inspect.status == 1 || bad.inspectSucceeds, "\(inspect.stdout)\n\(inspect.stderr)")
+            if inspect.status != 0 { #expect(inspect.stderr.contains(name), "\(inspect.stderr)") }
+            #expect(!inspect.stderr.contains("Fatal error"))
+
+            let before = listTree(dir)
+            let extract = try MapbookBinary.run(["extract", path, dir + "/out"])
+            if bad.extractRefuses {
+                #expect(extract.status == 1)
+                #expect(extract.stderr.contains(name) || extract.stderr.contains(path), "\(extract.stderr)")
+                #expect(listTree(dir) == before, "extract wrote something")
+            }
+        }
+    }
+
+    @Test func usageErrorsExitWith64() throws {
+        #expect(try MapbookBinary.run(["validate"]).status == 64)
+        #expect(try MapbookBinary.run(["create", "x.yaml", "--fixed-time", "someday"]).status == 64)
+        #expect(try MapbookBinary.run(["extract", "a.mmpk", "b", "--max-ratio", "0"]).status == 64)
+        #expect(try MapbookBinary.run(["frobnicate"]).status == 64)
+    }
+
+    @Test func projectMistakesNameTheFileKeyAndLine() throws {
+        try withTemporaryDirectory { dir in
+            try writeFile(dir + "/p.yaml", "title: T\nmaps:\n  - name: M\n    layers: [ghost]\n")
+            let result = try MapbookBinary.run(["create", dir + "/p.yaml"])
+            #expect(result.status == 1)
+            #expect(result.stderr.contains("p.yaml:4"))
+            #expect(result.stderr.contains("maps[0].layers[0]: no source named 'ghost'"))
+            #expect(listTree(dir) == ["p.yaml"])
+        }
+    }
+
+    @Test(Fixtures.required)
+    func inspectsRealEsriFiles() throws {
+        let gdb = try MapbookBinary.run(["inspect", Fixtures.path("esri-runtime-data/usa.geodatabase")])
+        #expect(gdb.status == 0)
+        #expect(gdb.stdout.contains("USStates") && gdb.stdout.contains("49 rows"))
+        let bundle = try MapbookBinary.run(["inspect", "--json", Fixtures.path("esri-compactcache")])
+        #expect(bundle.status == 0)
+        #expect(try JSONParser.parse(bundle.stdout).objectValue?.array("tilePackages")?.first?.objectValue?.int("tiles") == 4)
+    }
+}
+
+extension BadPackage {
+    /// Inspect still shows a package whose damage is inside one map or entry, with a warning.
+    var inspectSucceeds: Bool {
+        switch self {
+        case .wrongCRC, .zipSlip, .absoluteName, .symlink, .zipBomb, .duplicateNames: return true
+        default: return false
+        }
+    }
+
+    /// What extract refuses: everything that breaks the archive, not a map's content.
+    var extractRefuses: Bool {
+        switch self {
+        case .missingInfo, .mapNotJSON, .pathToNowhere: return false
+        default: return true
+        }
+    }
+}

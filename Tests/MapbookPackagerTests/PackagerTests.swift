@@ -1,0 +1,136 @@
+import Foundation
+import MapbookPackage
+import MapbookPackager
+import MapbookTestSupport
+import Testing
+
+@Suite struct PackagerTests {
+    /// A project over a GeoPackage made in code and, when present, the real Esri geodatabase.
+    func project(in dir: String, sources: String = "", extra: String = "", layers: String = "[points]") throws -> Project {
+        try TestPackages.makeGeoPackage(at: dir + "/data.gpkg")
+        try writeFile(dir + "/thumb.png", TestPackages.png)
+        let text = """
+            title: Test Town
+            summary: Prepared data
+            thumbnail: thumb.png
+            sources:
+              points: { path: data.gpkg, table: points, title: Points }
+            \(sources)
+            \(extra)
+            maps:
+              - name: First
+                layers: \(layers)
+                bookmarks:
+                  - { name: Here, extent: [-88.16, 41.74, -88.14, 41.76] }
+                  - { name: There, center: [-88.15, 41.75], scale: 4000 }
+              - name: Second
+                layers: [points]
+            """
+        try writeFile(dir + "/project.yaml", text)
+        return try Project.load(path: dir + "/project.yaml")
+    }
+
+    @Test func buildsAValidPackageFromPreparedData() throws {
+        try withTemporaryDirectory { dir in
+            let summary = try Packager.build(try project(in: dir), output: dir + "/out.mmpk", timestamp: 1_795_305_600)
+            #expect(summary.maps.map(\.name) == ["First", "Second"])
+            let report = PackageValidator.validate(path: dir + "/out.mmpk", options: ValidationOptions(now: 1_795_305_600_000))
+            #expect(report.diagnostics.isEmpty, "\(report.diagnostics)")
+            let package = try MobileMapPackage(path: dir + "/out.mmpk")
+            #expect(package.manifest.title == "Test Town")
+            #expect(package.manifest.created == 1_795_305_600_000)
+            // The extent comes from the table's recorded extent, in WGS84.
+            let extent = try #require(package.manifest.extent)
+            #expect(abs(extent.xmin - WebMercator.unproject(x: -9_814_000, y: 0).longitude) < 1e-9)
+            let first = try package.map(package.mapEntries[0])
+            #expect(first.map.spatialReference?.latestWkid == 3857)
+            #expect(first.map.bookmarks?.count == 2)
+            let tower = try #require(first.map.bookmarks?[1])
+            #expect(tower.viewpoint?.scale == 4000)
+            #expect(tower.viewpoint?.targetPoint != nil)
+            let layer = try #require(first.map.operationalLayers?.first)
+            #expect(layer.path == "file:./data.gpkg?table=points")
+            #expect(layer.popupInfo?.fieldInfos?.map(\.fieldName) == ["NAME", "KIND", "SIZE"])
+            if case .simple(let r)? = layer.renderer, case .simpleMarker? = r.symbol {} else {
+                Issue.record("a point layer without a renderer gets a simple marker")
+            }
+            #expect(first.item.thumbnail?.hasPrefix("data:image/png;base64,") == true)
+        }
+    }
+
+    @Test func sameProjectAndTimeGiveTheSameBytes() throws {
+        try withTemporaryDirectory { dir in
+            let p = try project(in: dir)
+            _ = try Packager.build(p, output: dir + "/a.mmpk", timestamp: 1_700_000_000)
+            _ = try Packager.build(p, output: dir + "/b.mmpk", timestamp: 1_700_000_000)
+            #expect(try readFile(dir + "/a.mmpk") == readFile(dir + "/b.mmpk"))
+        }
+    }
+
+    @Test(arguments: [
+        ("", "[{ source: points, renderer: { type: uniqueValue, field1: MATERAL } }]", "'MATERAL' is not a column of points"),
+        ("", "[{ source: points, definition_expression: \"NAME = \" }]", "is not a valid filter on points"),
+        ("", "[{ source: points, popup: { fields: [NOPE] } }]", "'NOPE' is not a column"),
+        ("backdrop: { path: data.gpkg }", "[points]", "not a readable vector tile package"),
+        ("", "[points]\n    thumbnail: data.gpkg", "not a PNG or JPEG image"),
+    ])
+    func checksEveryNameAgainstTheData(_ input: (String, String, String)) throws {
+        try withTemporaryDirectory { dir in
+            let p = try project(in: dir, extra: input.0, layers: input.1)
+            #expect {
+                try Packager.build(p, output: dir + "/out.mmpk")
+            } throws: { "\($0)".contains(input.2) }
+            #expect(!FileManager.default.fileExists(atPath: dir + "/out.mmpk"))
+        }
+    }
+
+    @Test func explainsWhatItCannotPackage() throws {
+        try withTemporaryDirectory { dir in
+            try writeFile(dir + "/mains.geojson", #"{"type": "FeatureCollection", "features": []}"#)
+            try writeFile(dir + "/p.yaml", "title: T\nsources:\n  mains: mains.geojson\nmaps:\n  - name: M\n    layers: [mains]\n")
+            #expect {
+                try Packager.build(try Project.load(path: dir + "/p.yaml"), output: dir + "/o.mmpk")
+            } throws: { e in
+                let text = "\(e)"
+                return text.contains("p.yaml:3") && text.contains("sources.mains") && text.contains("GeoJSON") && text.contains("ogr2ogr")
+            }
+            try writeFile(dir + "/p2.yaml", "title: T\nsources:\n  a: { path: missing.gpkg }\nmaps: [{ name: M, layers: [a] }]\n")
+            #expect { try Packager.build(try Project.load(path: dir + "/p2.yaml"), output: dir + "/o.mmpk") } throws: { "\($0)".contains("cannot open 'missing.gpkg'") }
+        }
+    }
+
+    @Test func refusesToOverwriteAnInput() throws {
+        try withTemporaryDirectory { dir in
+            let p = try project(in: dir)
+            #expect { try Packager.build(p, output: dir + "/data.gpkg") } throws: { "\($0)".contains("is one of the project's inputs") }
+        }
+    }
+
+    @Test(Fixtures.required)
+    func packagesRealEsriDataAndAVectorTileBackdrop() throws {
+        try withTemporaryDirectory { dir in
+            try zipStored(folder: Fixtures.path("vtpk-basemapde/sample_cache"), to: dir + "/basemap.vtpk")
+            let gdb = Fixtures.path("esri-runtime-data/usa.geodatabase")
+            let sources = """
+                  states: { path: \(gdb), table: USStates }
+                  cities: { path: \(gdb), table: US-Major-Cities }
+                  nulls: { path: \(Fixtures.path("pyogrio/test_gpkg_nulls.gpkg")) }
+                """
+            let extra = "backdrop: { path: basemap.vtpk, title: Basemap DE }\nextent: [-125, 24, -66, 50]"
+            let layers = "[states, { source: cities, renderer: { type: classBreaks, field: RuleID, classBreakInfos: [] } }, nulls]"
+            let p = try project(in: dir, sources: sources, extra: extra, layers: layers)
+            _ = try Packager.build(p, output: dir + "/usa.mmpk", timestamp: 1_795_305_600)
+            let report = PackageValidator.validate(path: dir + "/usa.mmpk", options: ValidationOptions(now: 1_795_305_600_000))
+            #expect(report.diagnostics.isEmpty, "\(report.diagnostics)")
+            let inspection = try PackageInspector.inspect(path: dir + "/usa.mmpk")
+            let layers0 = try #require(inspection.maps.first?.layers)
+            #expect(layers0.first { $0.title == "states" }?.data == "usa.geodatabase › USStates")
+            #expect(layers0.first { $0.title == "cities" }?.rowCount == 118)
+            #expect(layers0.first { $0.title == "nulls" }?.rowCount == 4)
+            #expect(layers0.first { $0.isBasemap }?.title == "Basemap DE")
+            #expect(inspection.tilePackages.first?.levels.count == 5)
+            // The geodatabase is packaged once although two sources use it.
+            #expect(inspection.entries.filter { $0.name.hasSuffix(".geodatabase") }.count == 1)
+        }
+    }
+}

@@ -1,0 +1,130 @@
+import MapbookPackage
+import MapbookPackager
+import Testing
+
+@Suite struct ProjectFileTests {
+    let base = """
+        title: Water
+        sources:
+          mains: { path: data.gpkg, table: mains }
+        maps:
+          - name: Map
+            layers: [mains]
+
+        """
+
+    func error(_ yaml: String) -> ProjectError? {
+        do {
+            _ = try Project.parse(yaml, file: "project.yaml")
+            return nil
+        } catch let e as ProjectError {
+            return e
+        } catch {
+            Issue.record("not a ProjectError: \(error)")
+            return nil
+        }
+    }
+
+    @Test func readsEveryKey() throws {
+        let project = try Project.parse("""
+            name: Water
+            title: Naperville Water Company
+            summary: Field maps
+            description: "<p>HTML</p>"
+            tags: [water, utilities]
+            credits: City GIS
+            use_limitations: Internal
+            crs: EPSG:3857
+            extent: [-88.2, 41.7, -88.1, 41.8]
+            thumbnail: thumb.png
+            expiration: { date: 2027-01-01, type: preventExpiredAccess, message: Renew }
+            sources:
+              mains: { path: data/water.gpkg, table: mains, title: Water Mains }
+              valves: data/valves.gpkg
+            backdrop: { path: data/ref.vtpk, title: Reference }
+            maps:
+              - name: 811 Map
+                title: Locates
+                extent: [-88.16, 41.74, -88.14, 41.76]
+                layers:
+                  - source: mains
+                    visible: false
+                    opacity: 0.5
+                    min_scale: 50000
+                    max_scale: 100
+                    definition_expression: DIAMETER > 6
+                    renderer: { type: simple, symbol: { type: esriSLS, color: "#0072b2", width: 2 } }
+                    popup: { title: "{FACILITYID}", fields: [FACILITYID, { name: MATERIAL, label: Material }] }
+                  - valves
+                bookmarks:
+                  - { name: Downtown, extent: [-88.16, 41.74, -88.14, 41.76] }
+                  - { name: Tower, center: [-88.15, 41.75], scale: 4000 }
+              - name: CIP Map
+                backdrop: false
+            """, file: "/p/project.yaml")
+        #expect(project.name == "Water")
+        #expect(project.directory == "/p")
+        #expect(project.tags == ["water", "utilities"])
+        #expect(project.extent == BoundingBox(xmin: -88.2, ymin: 41.7, xmax: -88.1, ymax: 41.8))
+        #expect(project.expiration?.date == 1_798_761_600)
+        #expect(project.expiration?.kind == .preventExpiredAccess)
+        #expect(project.sources.map(\.name) == ["mains", "valves"])
+        #expect(project.sources[1].path == "data/valves.gpkg")
+        #expect(project.maps.count == 2)
+        let layer = project.maps[0].layers[0]
+        #expect(layer.visible == false && layer.opacity == 0.5 && layer.minScale == 50000)
+        #expect(layer.renderer?.objectValue?.object("symbol")?["color"] == [0, 114, 178, 255])
+        #expect(layer.popup?.fields?.map(\.name) == ["FACILITYID", "MATERIAL"])
+        #expect(project.maps[0].bookmarks.count == 2)
+        #expect(project.maps[1].showBackdrop == false)
+    }
+
+    @Test func defaultsTheNameFromTheTitle() throws {
+        let project = try Project.parse("title: Naperville Water Company\nmaps: [{name: A}]\n", file: "p.yaml")
+        #expect(project.name == "NapervilleWaterCompany")
+        #expect(project.crs == 3857)
+    }
+
+    @Test func jsonProjectFilesReportLinesToo() {
+        let e = error("""
+            {
+              "title": "T",
+              "maps": [
+                {"name": "A", "layers": ["nope"]}
+              ]
+            }
+            """)
+        #expect(e?.line == 4)
+        #expect(e?.key == "maps[0].layers[0]")
+        #expect(e?.description.contains("no source named 'nope'") == true)
+    }
+
+    @Test(arguments: [
+        // (change to the base project, key named, line, words in the message)
+        ("title: Water\nsources:\n  mains: { path: data.gpkg, tabel: mains }\nmaps: [{name: M}]\n", "sources.mains.tabel", 3, "did you mean 'table'"),
+        ("titel: Water\nmaps: [{name: M}]\n", "titel", 1, "did you mean 'title'"),
+        ("maps: [{name: M}]\n", "", 1, "'title' is required"),
+        ("title: W\nmaps: []\n", "maps", 2, "at least one map"),
+        ("title: W\nextent: [10, 0, 5, 1]\nmaps: [{name: M}]\n", "extent", 2, "empty or inverted"),
+        ("title: W\nextent: [0, 0, 500, 1]\nmaps: [{name: M}]\n", "extent", 2, "WGS84"),
+        ("title: W\ncrs: EPSG:2154\nmaps: [{name: M}]\n", "crs", 2, "EPSG:3857"),
+        ("title: W\nexpiration: { date: soon }\nmaps: [{name: M}]\n", "expiration.date", 2, "not a date"),
+        ("title: W\nexpiration: { date: 2027-01-01, type: never }\nmaps: [{name: M}]\n", "expiration.type", 2, "preventExpiredAccess"),
+        ("title: W\nmaps:\n  - name: M\n  - name: m\n", "maps[1]", 4, "two maps are named"),
+        ("title: W\nsources: {a: x.gpkg}\nmaps:\n  - name: M\n    layers:\n      - { source: a, opacity: 2 }\n", "maps[0].layers[0].opacity", 6, "between 0 and 1"),
+        ("title: W\nsources: {a: x.gpkg}\nmaps:\n  - name: M\n    layers:\n      - { source: a, renderer: { type: heatmap } }\n", "maps[0].layers[0].renderer.type", 6, "not one of"),
+        ("title: W\nsources: {a: x.gpkg}\nmaps:\n  - name: M\n    layers:\n      - { source: a, renderer: { type: simple, symbol: { color: \"#zz0000\" } } }\n", "maps[0].layers[0].renderer", 6, "#rrggbb"),
+        ("title: W\nmaps:\n  - name: M\n    bookmarks:\n      - { name: B }\n", "maps[0].bookmarks[0]", 5, "needs 'extent"),
+        ("title: W\nmaps:\n  - name: M\n    bookmarks:\n      - { name: B, center: [1, 2] }\n", "maps[0].bookmarks[0]", 5, "'scale' is required"),
+        ("title: W\nmaps:\n  - name: ../M\n", "maps[0].name", 3, "cannot be a map file name"),
+        ("title: W\nmaps: [{name: M}\n", "", 3, "not valid YAML"),
+        ("title: W\nsources:\n  mains: { path: data.gpkg }\n  mains: { path: other.gpkg }\nmaps: [{name: M}]\n", "", 3, "appears twice"),
+    ])
+    func namesTheKeyAndLineOfEachMistake(_ input: (String, String, Int, String)) throws {
+        let e = try #require(error(input.0))
+        #expect(e.key == input.1)
+        #expect(e.line == input.2)
+        #expect(e.description.contains(input.3), "\(e)")
+        #expect(e.description.hasPrefix("project.yaml:\(input.2)"))
+    }
+}
