@@ -13,10 +13,10 @@ setup:
 	@tools/setup
 
 build: setup
-	$(SWIFT) build
+	$(SWIFT) build --product mapbook
 
 release: setup
-	$(SWIFT) build -c release --static-swift-stdlib
+	$(SWIFT) build -c release --static-swift-stdlib --product mapbook
 
 test: setup
 	$(SWIFT) build --build-tests

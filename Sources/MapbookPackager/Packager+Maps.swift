@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import MapbookPackage
 
 extension Packager.Context {
@@ -49,8 +46,16 @@ extension Packager.Context {
 
     /// A WGS84 box as an envelope in the map's spatial reference.
     func envelope(_ box: BoundingBox, in spatialReference: SpatialReference) -> Envelope {
-        let b = spatialReference.isWebMercator ? WebMercator.project(box) : box
-        return Envelope(xmin: b.xmin, ymin: b.ymin, xmax: b.xmax, ymax: b.ymax, spatialReference: spatialReference)
+        rounded(spatialReference.isWebMercator ? WebMercator.project(box) : box, in: spatialReference)
+    }
+
+    /// `b` (already in the map's units) as an envelope, rounded.
+    func rounded(_ b: BoundingBox, in spatialReference: SpatialReference) -> Envelope {
+        // Centimetres (or 1e-9 degrees) are finer than any map needs; rounding keeps the
+        // projection's floating-point noise out of the files.
+        let step = spatialReference.isWebMercator ? 100.0 : 1e9
+        func r(_ v: Double) -> Double { (v * step).rounded() / step }
+        return Envelope(xmin: r(b.xmin), ymin: r(b.ymin), xmax: r(b.xmax), ymax: r(b.ymax), spatialReference: spatialReference)
     }
 
     func bookmark(for spec: Project.BookmarkSpec, in spatialReference: SpatialReference) -> Bookmark {
@@ -59,22 +64,15 @@ extension Packager.Context {
             let e = envelope(box, in: spatialReference)
             return Bookmark(name: spec.name, extent: e, viewpoint: Viewpoint(extent: e))
         case .center(let lon, let lat, let scale):
-            // The extent a 1024 x 768 pixel view at 96 dpi shows at this scale.
+            // The extent a 1024 x 768 pixel view at 96 dpi shows at this scale. Esri measures
+            // map scale in projected units (Web Mercator metres, as the tiling scheme's level
+            // scales are), and for geographic maps in degrees of 111,319.49 m at the equator.
             let metresPerPixel = scale * 0.0254 / 96
             let (x, y) = spatialReference.isWebMercator ? WebMercator.project(longitude: lon, latitude: lat) : (lon, lat)
-            var halfWidth = 512 * metresPerPixel
-            var halfHeight = 384 * metresPerPixel
-            if !spatialReference.isWebMercator {
-                // Degrees: metres over the length of a degree at this latitude.
-                halfWidth /= 111_320 * max(cos(lat * .pi / 180), 0.01)
-                halfHeight /= 110_574
-            } else {
-                // Web Mercator stretches distances by 1 / cos(latitude).
-                let stretch = 1 / max(cos(lat * .pi / 180), 0.01)
-                halfWidth *= stretch
-                halfHeight *= stretch
-            }
-            let e = Envelope(xmin: x - halfWidth, ymin: y - halfHeight, xmax: x + halfWidth, ymax: y + halfHeight, spatialReference: spatialReference)
+            let unitsPerPixel = spatialReference.isWebMercator ? metresPerPixel : metresPerPixel / 111_319.490_793
+            let e = rounded(
+                BoundingBox(xmin: x - 512 * unitsPerPixel, ymin: y - 384 * unitsPerPixel, xmax: x + 512 * unitsPerPixel, ymax: y + 384 * unitsPerPixel),
+                in: spatialReference)
             let center = MapPoint(x: x, y: y, spatialReference: spatialReference)
             return Bookmark(name: spec.name, extent: e, viewpoint: Viewpoint(center: center, scale: scale))
         }

@@ -157,6 +157,7 @@ struct InspectCommand: ParsableCommand {
                 out.line(Format.padLeft(Format.count(entry.size), 15) + "  " + entry.name + method)
             }
         }
+        guard !report.entries.isEmpty else { return }
         out.line()
         out.line("Total: \(Format.count(report.entries.count)) entries, \(Format.count(report.totalEntryBytes)) bytes (\(Format.bytes(report.totalEntryBytes))); file \(Format.count(report.fileSize)) bytes")
     }

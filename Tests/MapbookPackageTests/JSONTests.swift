@@ -48,6 +48,15 @@ import Testing
         #expect(JSONWriter.string(b, style: .compact) == #"{"y":2,"x":1}"#)
     }
 
+    @Test(arguments: [3, 40])
+    func aRepeatedKeyKeepsItsPlaceAndTheLastValue(_ size: Int) throws {
+        let members = (0..<size).map { "\"k\($0)\": \($0)" } + ["\"k1\": \"last\""]
+        let object = try #require(try JSONParser.parse("{" + members.joined(separator: ", ") + "}").objectValue)
+        #expect(object.count == size)
+        #expect(object.keys[1] == "k1")
+        #expect(object["k1"] == "last")
+    }
+
     @Test func largeObjectsLookUpByIndex() {
         var object = JSONObject()
         for i in 0..<1000 { object["k\(i)"] = .int(i) }

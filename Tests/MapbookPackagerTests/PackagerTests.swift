@@ -48,6 +48,9 @@ import Testing
             let tower = try #require(first.map.bookmarks?[1])
             #expect(tower.viewpoint?.scale == 4000)
             #expect(tower.viewpoint?.targetPoint != nil)
+            // Scale is in projected metres (as Esri's tiling scheme levels are): 1024 px at 96 dpi.
+            let width = try #require(tower.extent?.bounds?.width)
+            #expect(abs(width - 1024 * 4000 * 0.0254 / 96) < 0.02)
             let layer = try #require(first.map.operationalLayers?.first)
             #expect(layer.path == "file:./data.gpkg?table=points")
             #expect(layer.popupInfo?.fieldInfos?.map(\.fieldName) == ["NAME", "KIND", "SIZE"])

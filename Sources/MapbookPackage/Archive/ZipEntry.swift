@@ -46,6 +46,24 @@ public struct ZipEntry: Sendable, Hashable {
 
     public var isDirectory: Bool { name.hasSuffix("/") }
 
+    /// Whether the name ends with `suffix`, ignoring ASCII case (`.GPKG` matches `.gpkg`).
+    ///
+    /// Compares the stored name bytes without allocating, as it runs on every entry.
+    public func hasSuffix(ignoringCase suffix: String) -> Bool {
+        let tail = suffix.utf8
+        guard rawName.count >= tail.count else { return false }
+        var i = rawName.count - tail.count
+        for expected in tail {
+            var byte = rawName[i]
+            if byte >= 0x41 && byte <= 0x5A { byte |= 0x20 }
+            var want = expected
+            if want >= 0x41 && want <= 0x5A { want |= 0x20 }
+            guard byte == want else { return false }
+            i += 1
+        }
+        return true
+    }
+
     /// Whether the entry is encrypted (general purpose flag bit 0).
     public var isEncrypted: Bool { flags & 0x0001 != 0 }
 

@@ -57,19 +57,26 @@ public struct JSONObject: Sendable, Hashable, Sequence {
         positions = map
     }
 
-    /// Appends `value` under `key` even when the key already exists, as a parser must when a
-    /// document repeats a key; lookups then find the last one, like most JSON readers.
-    mutating func appendParsed(_ key: String, _ value: JSONValue) {
-        if let i = position(of: key) {
-            entries[i].value = value
+    /// An object from parsed members in document order. A repeated key keeps its first
+    /// position and its last value, as most JSON readers do.
+    init(parsed pairs: [(key: String, value: JSONValue)]) {
+        guard pairs.count > Self.indexThreshold else {
+            for (key, value) in pairs { self[key] = value }
             return
         }
-        entries.append((key, value))
-        if positions != nil {
-            positions![key] = entries.count - 1
-        } else if entries.count > Self.indexThreshold {
-            rebuildPositions()
+        var map = [String: Int](minimumCapacity: pairs.count)
+        var unique: [(key: String, value: JSONValue)] = []
+        unique.reserveCapacity(pairs.count)
+        for pair in pairs {
+            if let i = map[pair.key] {
+                unique[i].value = pair.value
+            } else {
+                map[pair.key] = unique.count
+                unique.append(pair)
+            }
         }
+        entries = unique
+        positions = map
     }
 
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {

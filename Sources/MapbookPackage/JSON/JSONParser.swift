@@ -99,11 +99,11 @@ private struct Cursor {
     mutating func parseObject(depth: Int) throws(JSONSyntaxError) -> JSONValue {
         guard depth <= JSONParser.maximumDepth else { throw error("nesting deeper than \(JSONParser.maximumDepth) levels") }
         index += 1
-        var object = JSONObject()
+        var members: [(key: String, value: JSONValue)] = []
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
-            return .object(object)
+            return .object(JSONObject())
         }
         while true {
             skipWhitespace()
@@ -117,14 +117,14 @@ private struct Cursor {
             index += 1
             skipWhitespace()
             let value = try parseValue(depth: depth)
-            object.appendParsed(key, value)
+            members.append((key, value))
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of data inside an object") }
             if bytes[index] == UInt8(ascii: ",") {
                 index += 1
             } else if bytes[index] == UInt8(ascii: "}") {
                 index += 1
-                return .object(object)
+                return .object(JSONObject(parsed: members))
             } else {
                 throw error("expected ',' or '}' in an object")
             }

@@ -194,8 +194,6 @@ public struct MapbookSection: JSONModel {
     /// The folder holding maps and data (`p20`).
     public var folder: String?
     public var generator: String?
-    /// Entry path -> size and hash.
-    public var entries: [String: EntryDigest]?
     public var original: JSONObject
 
     public static let currentFormatVersion = 1
@@ -205,29 +203,32 @@ public struct MapbookSection: JSONModel {
         formatVersion = json.int("formatVersion")
         folder = json.string("folder")
         generator = json.string("generator")
-        if let object = json.object("entries") {
-            var map: [String: EntryDigest] = [:]
-            map.reserveCapacity(object.count)
-            for (path, value) in object {
-                guard let o = value.objectValue else { continue }
-                map[path] = EntryDigest(size: o.int64("size"), sha256: o.string("sha256"))
-            }
-            entries = map
-        }
     }
 
+    /// `entries` in archive order.
     public init(folder: String, generator: String, entries: [(String, EntryDigest)]) {
         self.init(json: JSONObject())
         self.formatVersion = Self.currentFormatVersion
         self.folder = folder
         self.generator = generator
-        self.entries = Dictionary(entries, uniquingKeysWith: { a, _ in a })
-        // Keep the entries in archive order in the written JSON.
         var ordered = JSONObject()
         for (path, digest) in entries {
             ordered[path] = ["size": .integer(digest.size ?? 0), "sha256": .string(digest.sha256 ?? "")]
         }
-        self.original["entries"] = .object(ordered)
+        original["entries"] = .object(ordered)
+    }
+
+    /// Entry path -> size and hash, decoded when asked for: opening a package does not need
+    /// them, and a large package lists tens of thousands.
+    public var entries: [String: EntryDigest]? {
+        guard let object = original.object("entries") else { return nil }
+        var map: [String: EntryDigest] = [:]
+        map.reserveCapacity(object.count)
+        for (path, value) in object {
+            guard let o = value.objectValue else { continue }
+            map[path] = EntryDigest(size: o.int64("size"), sha256: o.string("sha256"))
+        }
+        return map
     }
 
     public var json: JSONObject {
@@ -235,17 +236,6 @@ public struct MapbookSection: JSONModel {
         o.set("formatVersion", formatVersion)
         o.set("folder", folder)
         o.set("generator", generator)
-        if let entries {
-            let current = MapbookSection(json: original).entries
-            if current != entries {
-                var ordered = JSONObject()
-                for path in entries.keys.sorted() {
-                    let d = entries[path]!
-                    ordered[path] = ["size": .integer(d.size ?? 0), "sha256": .string(d.sha256 ?? "")]
-                }
-                o["entries"] = .object(ordered)
-            }
-        }
         return o
     }
 }

@@ -56,8 +56,7 @@ public enum PackageInspector {
         // Data files first, so layers can say what they point at.
         var dataFiles: [String: InspectionReport.DataFileSummary] = [:]
         for entry in archive.entries {
-            let lower = entry.name.lowercased()
-            guard lower.hasSuffix(".gpkg") || lower.hasSuffix(".geodatabase") else { continue }
+            guard entry.hasSuffix(ignoringCase: ".gpkg") || entry.hasSuffix(ignoringCase: ".geodatabase") else { continue }
             do {
                 let summary = try dataFileSummary(package, entry)
                 dataFiles[entry.name] = summary
@@ -79,8 +78,7 @@ public enum PackageInspector {
         }
 
         for entry in archive.entries {
-            let lower = entry.name.lowercased()
-            guard lower.hasSuffix(".vtpk") || lower.hasSuffix(".tpkx") else { continue }
+            guard entry.hasSuffix(ignoringCase: ".vtpk") || entry.hasSuffix(ignoringCase: ".tpkx") else { continue }
             do {
                 let tiles = try package.tilePackage(entry)
                 report.tilePackages.append(try tileSummary(tiles, entry: entry.name, bytes: entry.uncompressedSize))
@@ -214,13 +212,14 @@ public enum PackageInspector {
     static func locators(in archive: ZipArchive, manifest: PackageManifest?, notes: inout [String]) -> [LocatorDescription] {
         var found: [LocatorDescription] = []
         for entry in archive.entries {
-            let lower = entry.name.lowercased()
+            let isEsri = entry.hasSuffix(ignoringCase: ".loc")
+            guard isEsri || entry.hasSuffix(ignoringCase: ".loc.json") else { continue }
             let path = "\(archive.displayPath)[\(entry.name)]"
             do {
-                if lower.hasSuffix(".loc") {
+                if isEsri {
                     let xml = archive.entry(named: entry.name + ".xml").flatMap { try? archive.read($0, limit: 64 << 20) }
                     found.append(LocatorDescription.esri(try archive.read(entry, limit: 16 << 20), path: entry.name, styleXML: xml))
-                } else if lower.hasSuffix(".loc.json") {
+                } else {
                     found.append(try LocatorDescription.mapbook(try archive.read(entry, limit: 16 << 20), path: entry.name))
                 }
             } catch {

@@ -523,8 +523,7 @@ private struct Run {
 
     mutating func checkTilePackages() {
         for entry in archive.entries where readable(entry) {
-            let lower = entry.name.lowercased()
-            guard lower.hasSuffix(".vtpk") || lower.hasSuffix(".tpkx"), entry.method == .stored else { continue }
+            guard entry.hasSuffix(ignoringCase: ".vtpk") || entry.hasSuffix(ignoringCase: ".tpkx"), entry.method == .stored else { continue }
             do {
                 let nested = try ZipArchive(range: try archive.dataRange(of: entry), displayPath: entry.name)
                 for issue in nested.issues { add(.warning, "tiles.structure", entry: entry.name, issue) }
@@ -558,9 +557,8 @@ private struct Run {
     mutating func checkDatabases() {
         guard let package = try? MobileMapPackage(archive: archive) else { return }
         for entry in archive.entries where readable(entry) {
-            let lower = entry.name.lowercased()
-            let isGeoPackage = lower.hasSuffix(".gpkg")
-            guard isGeoPackage || lower.hasSuffix(".geodatabase"), entry.method == .stored else { continue }
+            let isGeoPackage = entry.hasSuffix(ignoringCase: ".gpkg")
+            guard isGeoPackage || entry.hasSuffix(ignoringCase: ".geodatabase"), entry.method == .stored else { continue }
             guard let db = database(for: entry, package: package) else { continue }
             do {
                 if isGeoPackage {
@@ -586,7 +584,7 @@ private struct Run {
         for listed in manifest.locators ?? [] where archive.entry(named: listed) == nil {
             add(.error, "locator.missing", entry: MobileMapPackage.findManifest(in: archive)?.name, "lists locator '\(listed)', which is not in the package")
         }
-        for entry in archive.entries where entry.name.lowercased().hasSuffix(".loc.json") && readable(entry) {
+        for entry in archive.entries where entry.hasSuffix(ignoringCase: ".loc.json") && readable(entry) {
             guard let json = (try? JSONParser.parse(try archive.read(entry)))?.objectValue else {
                 add(.error, "locator.invalid", entry: entry.name, "not a JSON object")
                 continue

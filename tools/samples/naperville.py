@@ -1,0 +1,1345 @@
+#!/usr/bin/env python3
+"""Generates the data of the naperville-water sample: a fictional water utility.
+
+    python3 tools/samples/naperville.py OUTDIR        (normally samples/naperville-water)
+
+writes, from a fixed seed and byte-identical on every run:
+
+    OUTDIR/data/naperville.gpkg    GeoPackage 1.4, EPSG:3857: streets, parcels, address_points,
+                                   water_mains, water_laterals, water_valves (R-tree indexed)
+    OUTDIR/data/reference.vtpk     vector tile package (streets, parcels), levels 12-16
+    OUTDIR/images/thumbnail.png    200 x 133 picture of the town
+
+The town is modelled in ground metres east and north of a centre near downtown Naperville,
+Illinois, and projected to Web Mercator only when written. Everything in it is made up.
+Standard library only, so `make samples` needs nothing but Python 3.11.
+"""
+
+import gzip
+import json
+import math
+import os
+import random
+import sqlite3
+import struct
+import sys
+import zipfile
+import zlib
+from dataclasses import dataclass, field
+
+SEED = "naperville-water-1"
+LON0, LAT0 = -88.1535, 41.7508          # the town centre: Washington St and Chicago Ave
+EARTH_RADIUS = 6378137.0                 # the Web Mercator sphere
+FIXED_TIME = "2026-01-01T00:00:00.000Z"  # every date written, so reruns are identical
+FIXED_UNIX = 1767225600                  # the same instant in Unix seconds
+ZIP_TIME = (2026, 1, 1, 0, 0, 0)
+
+# The grid: 15 north-south streets 200 m apart, 25 east-west streets 125 m apart, running
+# STUB metres past the outermost cross street (where they leave town).
+NS_SPACING, EW_SPACING, STUB = 200.0, 125.0, 60.0
+NS_STREETS = [  # west to east; the 8th (Washington St) divides addresses into W and E
+    ("Brainard St", "local"), ("Columbia St", "collector"), ("Loomis St", "local"),
+    ("Ellsworth St", "local"), ("Eagle St", "collector"), ("Webster St", "local"),
+    ("Main St", "local"), ("Washington St", "arterial"), ("Center St", "local"),
+    ("Wright St", "local"), ("Sleight St", "collector"), ("Mill St", "local"),
+    ("Julian St", "local"), ("Ewing St", "collector"), ("Huffman St", "local"),
+]
+EW_STREETS = [  # south to north; the 13th (Chicago Ave) divides addresses into S and N
+    ("Royce Rd", "arterial"), ("Tuthill Ave", "local"), ("Plank Ave", "local"),
+    ("Knoch Ave", "local"), ("Wehrli Ave", "local"), ("Osler Ave", "local"),
+    ("Olesen Ave", "collector"), ("Prairie Ave", "local"), ("Hillside Ave", "local"),
+    ("Bailey Ave", "local"), ("Gartner Ave", "local"), ("Douglas Ave", "local"),
+    ("Chicago Ave", "arterial"), ("Jackson Ave", "local"), ("Jefferson Ave", "collector"),
+    ("Van Buren Ave", "local"), ("Benton Ave", "local"), ("Franklin Ave", "local"),
+    ("Spring Ave", "collector"), ("Porter Ave", "local"), ("Highland Ave", "local"),
+    ("Bauer Ave", "local"), ("Martin Ave", "local"), ("Diehl Ave", "local"),
+    ("Warrenville Rd", "arterial"),
+]
+ROW_HALF_WIDTH = {"arterial": 15.0, "collector": 12.0, "local": 10.0}
+MAIN_OFFSET = 3.5  # mains run this far right of the street centreline (south or east side)
+
+# Blocks are named by the index of the north-south street on their west side (0-13) and of
+# the east-west street on their south side (0-23).
+PARK_BLOCKS = [(2, 3), (9, 6), (5, 19), (11, 16)]
+SCHOOL_BLOCKS = [(4, 9), (10, 15), (1, 21)]
+TOWER_BLOCK = (11, 11)                      # fronts Chicago Ave, east of downtown
+DOWNTOWN = range(5, 9), range(12, 16)       # blocks around Washington St and Jefferson Ave
+DEVELOPMENT = range(11, 14), range(0, 2)    # south-east corner: platted, mains proposed
+
+# Every value the renderers of samples/naperville-water/project.yaml classify; the generator
+# refuses to write any other, so the maps never fall back to "Other" by accident.
+DOMAINS = {
+    ("water_mains", "MATERIAL"): {"Ductile Iron", "Cast Iron", "PVC", "Asbestos Cement", "HDPE"},
+    ("water_mains", "DIAMETER"): {4, 6, 8, 12, 16},
+    ("water_mains", "PROPSTATUS"): {"Existing", "Proposed Replacement", "Proposed New"},
+    ("water_laterals", "MATERIAL"): {"Copper", "PVC", "Galvanized", "Lead"},
+    ("water_laterals", "DIAMETER"): {1, 2},
+    ("water_laterals", "PROPSTATUS"): {"Existing", "Proposed Replacement", "Proposed New"},
+    ("water_valves", "VALVETYPE"): {"Gate", "Butterfly", "Check", "Air Release"},
+}
+
+
+# ---------------------------------------------------------------------------------------------
+# Plane geometry in local metres
+
+def cross(ax, ay, bx, by):
+    return ax * by - ay * bx
+
+
+def segment_hit(p1, p2, q1, q2):
+    """(t, u, point) where segment p1-p2 meets q1-q2 at p1 + t(p2-p1) = q1 + u(q2-q1), or None."""
+    rx, ry = p2[0] - p1[0], p2[1] - p1[1]
+    sx, sy = q2[0] - q1[0], q2[1] - q1[1]
+    denom = cross(rx, ry, sx, sy)
+    if abs(denom) < 1e-12:
+        return None
+    qpx, qpy = q1[0] - p1[0], q1[1] - p1[1]
+    t = cross(qpx, qpy, sx, sy) / denom
+    u = cross(qpx, qpy, rx, ry) / denom
+    if 0 <= t <= 1 and 0 <= u <= 1:
+        return t, u, (p1[0] + t * rx, p1[1] + t * ry)
+    return None
+
+
+def line_intersection(p, d, q, e):
+    """Where the infinite lines p + s*d and q + t*e meet."""
+    s = cross(q[0] - p[0], q[1] - p[1], e[0], e[1]) / cross(d[0], d[1], e[0], e[1])
+    return (p[0] + s * d[0], p[1] + s * d[1])
+
+
+def closest_on_segment(p, a, b):
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length2 = dx * dx + dy * dy
+    t = 0.0 if length2 == 0 else max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / length2))
+    return (a[0] + t * dx, a[1] + t * dy)
+
+
+def closest_on_polyline(p, pts):
+    best, best_d = None, math.inf
+    for a, b in zip(pts, pts[1:]):
+        c = closest_on_segment(p, a, b)
+        d = math.dist(p, c)
+        if d < best_d:
+            best, best_d = c, d
+    return best, best_d
+
+
+def polyline_length(pts):
+    return sum(math.dist(a, b) for a, b in zip(pts, pts[1:]))
+
+
+def point_along(pts, distance):
+    """The point `distance` metres from the start of a polyline (clamped to its end)."""
+    for a, b in zip(pts, pts[1:]):
+        step = math.dist(a, b)
+        if distance <= step and step > 0:
+            t = distance / step
+            return (a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1]))
+        distance -= step
+    return pts[-1]
+
+
+def offset_polyline(pts, d):
+    """The polyline moved d metres to its right, each vertex mitred so both sides stay d away."""
+    normals = []
+    for a, b in zip(pts, pts[1:]):
+        length = math.dist(a, b)
+        normals.append(((b[1] - a[1]) / length, -(b[0] - a[0]) / length))
+    out = []
+    for k, (x, y) in enumerate(pts):
+        adjacent = normals[max(k - 1, 0):k + 1]
+        nx, ny = sum(n[0] for n in adjacent), sum(n[1] for n in adjacent)
+        length = math.hypot(nx, ny)
+        nx, ny = nx / length, ny / length
+        mitre = nx * adjacent[0][0] + ny * adjacent[0][1]
+        out.append((x + nx * d / mitre, y + ny * d / mitre))
+    return out
+
+
+def split_at_crossings(polylines):
+    """Splits every polyline where it crosses another one.
+
+    Returns, per input polyline, its pieces as (points, start_node, end_node); a node is the
+    crossing point (the same tuple object for every piece meeting there) or None at a free end.
+    """
+    cuts = [[] for _ in polylines]
+    for ia, a in enumerate(polylines):
+        for ib in range(ia + 1, len(polylines)):
+            b = polylines[ib]
+            for ka, (a1, a2) in enumerate(zip(a, a[1:])):
+                for kb, (b1, b2) in enumerate(zip(b, b[1:])):
+                    hit = segment_hit(a1, a2, b1, b2)
+                    # A crossing through a shared vertex is counted on the earlier segment only.
+                    if hit and (hit[0] < 1 or ka == len(a) - 2) and (hit[1] < 1 or kb == len(b) - 2):
+                        cuts[ia].append((ka + hit[0], hit[2]))
+                        cuts[ib].append((kb + hit[1], hit[2]))
+    result = []
+    for pts, polyline_cuts in zip(polylines, cuts):
+        polyline_cuts.sort(key=lambda c: c[0])
+        stops = [(0.0, pts[0], None)] + [(p, pt, pt) for p, pt in polyline_cuts] + [(len(pts) - 1.0, pts[-1], None)]
+        pieces = []
+        for (p0, pt0, n0), (p1, pt1, n1) in zip(stops, stops[1:]):
+            inner = [pts[k] for k in range(len(pts)) if p0 < k < p1]
+            piece = [pt0] + inner + [pt1]
+            if polyline_length(piece) >= 0.5:  # drop slivers where three streets nearly meet
+                pieces.append((piece, n0, n1))
+        result.append(pieces)
+    return result
+
+
+def segment_boxes(pts):
+    """[(xmin, xmax, ymin, ymax, a, b)] for each segment of a polyline."""
+    return [(min(a[0], b[0]), max(a[0], b[0]), min(a[1], b[1]), max(a[1], b[1]), a, b) for a, b in zip(pts, pts[1:])]
+
+
+def polygon_distance_to_polyline(ring, boxes, horizon):
+    """0 when a ring and a polyline (as segment_boxes) touch or cross, else the shortest
+    distance between their edges; inf when that is surely more than `horizon`."""
+    xmin, xmax = min(p[0] for p in ring) - horizon, max(p[0] for p in ring) + horizon
+    ymin, ymax = min(p[1] for p in ring) - horizon, max(p[1] for p in ring) + horizon
+    near = [(c, d) for x0, x1, y0, y1, c, d in boxes if x0 <= xmax and x1 >= xmin and y0 <= ymax and y1 >= ymin]
+    best = math.inf
+    for a, b in zip(ring, ring[1:]):
+        for c, d in near:
+            if segment_hit(a, b, c, d):
+                return 0.0
+            best = min(best, math.dist(a, closest_on_segment(a, c, d)), math.dist(c, closest_on_segment(c, a, b)))
+    return best
+
+
+# ---------------------------------------------------------------------------------------------
+# Projection
+
+def to_lonlat(e, n):
+    lat = LAT0 + math.degrees(n / EARTH_RADIUS)
+    lon = LON0 + math.degrees(e / (EARTH_RADIUS * math.cos(math.radians(LAT0))))
+    return lon, lat
+
+
+def mercator_to_lonlat(x, y):
+    return math.degrees(x / EARTH_RADIUS), math.degrees(2 * math.atan(math.exp(y / EARTH_RADIUS)) - math.pi / 2)
+
+
+def to_mercator(p):
+    """Local metres to EPSG:3857, rounded to the centimetre so float noise cannot leak out."""
+    lon, lat = to_lonlat(*p)
+    x = EARTH_RADIUS * math.radians(lon)
+    y = EARTH_RADIUS * math.log(math.tan(math.pi / 4 + math.radians(lat) / 2))
+    return (round(x, 2), round(y, 2))
+
+
+# ---------------------------------------------------------------------------------------------
+# The town
+
+@dataclass(eq=False)
+class Street:
+    name: str          # "Jefferson Ave": the direction prefix depends on the side of town
+    cls: str           # arterial, collector, local
+    axis: str          # "ew": prefixed W/E by Washington St; "ns": N/S by Chicago Ave
+    points: list       # west to east, or south to north
+    main: list = None  # the water main under it
+
+
+@dataclass
+class Parcel:
+    ring: list                     # closed, counter-clockwise
+    block: tuple                   # (i, j) of its block
+    landuse: str
+    year: int                      # when it was built (or will be)
+    proposed: bool = False         # in the development area: nothing built yet
+    front: Street = None           # the street it is addressed on and served from
+    front_point: tuple = None      # middle of the lot line along that street
+    pin: str = ""
+    housenum: int = 0
+    streetname: str = ""
+    zip: str = ""
+
+    @property
+    def centroid(self):
+        pts = self.ring[:-1]
+        return (sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts))
+
+    @property
+    def fulladdr(self):
+        return f"{self.housenum} {self.streetname}" if self.front else None
+
+
+class Town:
+    """Streets, parcels and the water system, all in local metres."""
+
+    def __init__(self):
+        self.ns, self.ew = self.grid_streets(random.Random(SEED + ":grid"))
+        self.washington, self.chicago = self.ns[7], self.ew[12]
+        self.ogden = Street("Ogden Ave", "arterial", "ew", [(-1460.0, 420.0), (1460.0, 1380.0)])
+        self.hobson = Street("Hobson Rd", "arterial", "ew", self.hobson_curve())
+        self.arterials = [self.ogden, self.hobson]
+        self.streets = self.ns + self.ew + self.arterials
+        self.street_pieces = split_at_crossings([s.points for s in self.streets])
+        self.parcels = self.build_parcels(random.Random(SEED + ":parcels"))
+        self.address_parcels()
+        self.mains, self.valves = self.build_water_system(random.Random(SEED + ":mains"))
+        self.laterals = self.build_laterals(random.Random(SEED + ":laterals"))
+
+    # Streets ---------------------------------------------------------------------------------
+
+    @staticmethod
+    def grid_streets(rng):
+        """Straight streets, each shifted and turned a little so the grid is not a lattice."""
+        half_ns = (len(EW_STREETS) - 1) / 2 * EW_SPACING + STUB
+        half_ew = (len(NS_STREETS) - 1) / 2 * NS_SPACING + STUB
+        ns, ew = [], []
+        for k, (name, cls) in enumerate(NS_STREETS):
+            x0 = (k - 7) * NS_SPACING + (0 if k == 7 else rng.uniform(-14, 14))
+            slope = rng.uniform(-0.012, 0.012)
+            ns.append(Street(name, cls, "ns", [(x0 - slope * half_ns, -half_ns), (x0 + slope * half_ns, half_ns)]))
+        for k, (name, cls) in enumerate(EW_STREETS):
+            y0 = (k - 12) * EW_SPACING + (0 if k == 12 else rng.uniform(-10, 10))
+            slope = rng.uniform(-0.008, 0.008)
+            ew.append(Street(name, cls, "ew", [(-half_ew, y0 - slope * half_ew), (half_ew, y0 + slope * half_ew)]))
+        return ns, ew
+
+    @staticmethod
+    def hobson_curve():
+        """A road that swings south across the lower third of town, as a river road would."""
+        pts = []
+        for k in range(74):
+            e = -1460.0 + k * 40.0
+            u = (e + 1460.0) / 2920.0
+            pts.append((e, round(-800.0 - 250.0 * math.sin(math.pi * u) + 80.0 * math.sin(3 * math.pi * u), 2)))
+        return pts
+
+    def prefixed(self, street, p):
+        """The street's name with the direction prefix for point p ("W Jefferson Ave")."""
+        if street.axis == "ew":
+            a, b = self.washington.points
+            side = cross(b[0] - a[0], b[1] - a[1], p[0] - a[0], p[1] - a[1])  # > 0: west
+            return ("W " if side > 0 else "E ") + street.name
+        a, b = self.chicago.points
+        side = cross(b[0] - a[0], b[1] - a[1], p[0] - a[0], p[1] - a[1])      # > 0: north
+        return ("N " if side > 0 else "S ") + street.name
+
+    def house_number(self, street, p, even_side):
+        """Chicago-style numbering: 100 per 200 m block east-west, per 125 m block north-south."""
+        if street.axis == "ew":
+            a, b = self.washington.points
+            distance = abs(p[0] - (a[0] + (b[0] - a[0]) * (p[1] - a[1]) / (b[1] - a[1])))
+            number = 2 * round(distance / 4)
+        else:
+            a, b = self.chicago.points
+            distance = abs(p[1] - (a[1] + (b[1] - a[1]) * (p[0] - a[0]) / (b[0] - a[0])))
+            number = 2 * round(distance / 2.5)
+        return max(number, 2) + (0 if even_side else 1)
+
+    def north_of_ogden(self, p):
+        a, b = self.ogden.points
+        return cross(b[0] - a[0], b[1] - a[1], p[0] - a[0], p[1] - a[1]) > 0
+
+    def south_of_hobson(self, p):
+        pts = self.hobson.points
+        k = min(max(int((p[0] - pts[0][0]) // 40), 0), len(pts) - 2)  # vertices are 40 m apart
+        (e0, n0), (e1, n1) = pts[k], pts[k + 1]
+        return p[1] < n0 + (n1 - n0) * (p[0] - e0) / (e1 - e0)
+
+    def in_development(self, p):
+        """Inside the south-east development, 20 m clear of the streets around it."""
+        sw = self.block_corners(DEVELOPMENT[0][0], DEVELOPMENT[1][0])[0]
+        ne = self.block_corners(DEVELOPMENT[0][-1], DEVELOPMENT[1][-1])[2]
+        return sw[0] + 20 < p[0] < ne[0] - 20 and sw[1] + 20 < p[1] < ne[1] - 20
+
+    def era(self, p, rng):
+        """When an area was built: outward from the 1890s core to the 1970s edge of the grid;
+        north of Ogden Ave in the 1980s and 1990s."""
+        distance_km = math.hypot(p[0], p[1] - 250) / 1000
+        if self.north_of_ogden(p):
+            year = 1984 + 10 * distance_km + rng.gauss(0, 4)
+        else:
+            year = 1890 + 42 * distance_km + rng.gauss(0, 6)
+        return int(min(year, 2015))
+
+    @staticmethod
+    def replaced(year, rng):
+        """Many pipes older than 1960 have since been relaid."""
+        return rng.randint(1966, 2018) if year < 1960 and rng.random() < 0.3 else year
+
+    # Parcels ---------------------------------------------------------------------------------
+
+    def block_corners(self, i, j):
+        """South-west, south-east, north-east, north-west corners of block (i, j)."""
+        def corner(ns, ew):
+            (p, q), (r, s) = ns.points, ew.points
+            return line_intersection(p, (q[0] - p[0], q[1] - p[1]), r, (s[0] - r[0], s[1] - r[1]))
+        west, east, south, north = self.ns[i], self.ns[i + 1], self.ew[j], self.ew[j + 1]
+        return corner(west, south), corner(east, south), corner(east, north), corner(west, north)
+
+    def build_parcels(self, rng):
+        """Lots in two back-to-back rows per block, fronting the east-west streets."""
+        parcels = []
+        for i in range(len(self.ns) - 1):
+            for j in range(len(self.ew) - 1):
+                parcels += self.block_parcels(i, j, rng)
+        # Lots the diagonal and curved arterials run through were never platted.
+        kept = []
+        arterial_boxes = [segment_boxes(a.points) for a in self.arterials]
+        for parcel in parcels:
+            clearances = [polygon_distance_to_polyline(parcel.ring, boxes, 60) for boxes in arterial_boxes]
+            if min(clearances) < ROW_HALF_WIDTH["arterial"]:
+                continue
+            if clearances[0] < 60 and parcel.landuse == "Residential":
+                parcel.landuse = "Commercial"  # Ogden Ave frontage
+            kept.append(parcel)
+        return kept
+
+    def block_parcels(self, i, j, rng):
+        sw, se, ne, nw = self.block_corners(i, j)
+        west, east, south, north = self.ns[i], self.ns[i + 1], self.ew[j], self.ew[j + 1]
+        width, height = math.dist(sw, se), math.dist(sw, nw)
+        u0, u1 = ROW_HALF_WIDTH[west.cls] / width, 1 - ROW_HALF_WIDTH[east.cls] / width
+        v0, v1 = ROW_HALF_WIDTH[south.cls] / height, 1 - ROW_HALF_WIDTH[north.cls] / height
+
+        def at(u, v):  # bilinear: blocks are near-rectangles
+            return (
+                round((1 - u) * (1 - v) * sw[0] + u * (1 - v) * se[0] + u * v * ne[0] + (1 - u) * v * nw[0], 2),
+                round((1 - u) * (1 - v) * sw[1] + u * (1 - v) * se[1] + u * v * ne[1] + (1 - u) * v * nw[1], 2),
+            )
+
+        def lot(ua, ub, va, vb, landuse, year):
+            corners = [at(ua, va), at(ub, va), at(ub, vb), at(ua, vb)]
+            return Parcel(corners + [corners[0]], (i, j), landuse, year)
+
+        centre = at(0.5, 0.5)
+        year = self.era(centre, rng)
+        block = (i, j)
+        if block in PARK_BLOCKS:
+            return [lot(u0, u1, v0, v1, "Park", year)]
+        if block in SCHOOL_BLOCKS or block == TOWER_BLOCK:
+            parcel = lot(u0, u1, v0, v1, "Institutional" if block in SCHOOL_BLOCKS else "Utility", year)
+            parcel.front, parcel.front_point = (north, at(0.5, v1)) if block == TOWER_BLOCK else (south, at(0.5, v0))
+            return [parcel]
+        downtown = i in DOWNTOWN[0] and j in DOWNTOWN[1]
+        development = i in DEVELOPMENT[0] and j in DEVELOPMENT[1]
+        block_use = "Commercial" if downtown else "Multi-Family" if rng.random() < 0.07 else "Residential"
+        vm = (v0 + v1) / 2 + rng.uniform(-0.04, 0.04)
+        parcels = []
+        for va, vb, street, v_front in [(v0, vm, south, v0), (vm, v1, north, v1)]:
+            landuse = "Commercial" if street.cls == "arterial" and block_use == "Residential" else block_use
+            target = {"Commercial": 16 if downtown else 34, "Multi-Family": 36, "Residential": 20}[landuse]
+            count = max(1, round(width * (u1 - u0) / target))
+            weights = [rng.uniform(0.85, 1.15) for _ in range(count)]
+            edges = [u0]
+            for w in weights:
+                edges.append(edges[-1] + (u1 - u0) * w / sum(weights))
+            edges[-1] = u1
+            for k in range(count):
+                parcel = lot(edges[k], edges[k + 1], va, vb, landuse, year + round(rng.gauss(0, 3)))
+                if development:
+                    parcel.proposed, parcel.year = True, 2027
+                # Corner lots of longer rows are addressed on the side street.
+                if count >= 3 and k == 0:
+                    parcel.front, parcel.front_point = west, at(u0, (va + vb) / 2)
+                elif count >= 3 and k == count - 1:
+                    parcel.front, parcel.front_point = east, at(u1, (va + vb) / 2)
+                else:
+                    parcel.front, parcel.front_point = street, at((edges[k] + edges[k + 1]) / 2, v_front)
+                parcels.append(parcel)
+        return parcels
+
+    def address_parcels(self):
+        """House numbers, street names, ZIP codes and DuPage-style PINs (township 07)."""
+        block_numbers, lots_in_block = {}, {}
+        for parcel in self.parcels:
+            i, j = parcel.block
+            # Four survey sections meet at Washington St and Chicago Ave.
+            section = {(True, True): 13, (False, True): 18, (True, False): 24, (False, False): 19}[(i < 7, j >= 12)]
+            numbers = block_numbers.setdefault(section, {})
+            block = numbers.setdefault(parcel.block, 101 + len(numbers))
+            lots_in_block[parcel.block] = lots_in_block.get(parcel.block, 0) + 1
+            parcel.pin = f"07-{section:02d}-{block:03d}-{lots_in_block[parcel.block]:03d}"
+            if parcel.front is None:
+                continue
+            street, p, c = parcel.front, parcel.front_point, parcel.centroid
+            a, b = street.points[0], street.points[-1]
+            # Even numbers on the north and west sides of a street (its left), as in Chicago.
+            even = cross(b[0] - a[0], b[1] - a[1], c[0] - a[0], c[1] - a[1]) > 0
+            parcel.housenum = self.house_number(street, p, even)
+            parcel.streetname = self.prefixed(street, p)
+            if self.north_of_ogden(c):
+                parcel.zip = "60563"
+            elif self.south_of_hobson(c):
+                parcel.zip = "60564" if c[0] < 0 else "60565"
+            else:
+                parcel.zip = "60540"
+
+    # Water system ----------------------------------------------------------------------------
+
+    def main_attributes(self, street, collector_diameter, midpoint, rng):
+        """Diameter, install year, material and proposal status of one main piece."""
+        if self.in_development(midpoint):
+            return {"diameter": 8, "year": None, "material": "PVC", "status": "Proposed New"}
+        year = self.replaced(self.era(midpoint, rng), rng)
+        if street is self.ogden or street is self.washington:
+            diameter, year = 16, max(year, 1958)  # the transmission mains were laid later
+        elif street.cls == "arterial":
+            diameter = 12
+        elif street.cls == "collector":
+            diameter = collector_diameter
+        else:
+            diameter = 4 if year < 1935 and rng.random() < 0.35 else 6
+        if year < 1950:
+            material = "Cast Iron"
+        elif year < 1970:
+            material = rng.choice(["Cast Iron", "Asbestos Cement"])
+        elif year < 1985:
+            material = "Ductile Iron" if rng.random() < 0.7 else "Asbestos Cement"
+        elif year < 2000:
+            material = "Ductile Iron" if rng.random() < 0.6 else "PVC"
+        else:
+            material = rng.choices(["PVC", "HDPE", "Ductile Iron"], [5, 2, 3])[0]
+        replace_odds = {"Cast Iron": 0.55 if year < 1935 else 0.1, "Asbestos Cement": 0.15}.get(material, 0.0)
+        if diameter == 4:
+            replace_odds = 0.8
+        status = "Proposed Replacement" if rng.random() < replace_odds else "Existing"
+        return {"diameter": diameter, "year": year, "material": material, "status": status}
+
+    def build_water_system(self, rng):
+        """Mains under every street, split where they cross; valves near each junction."""
+        valves = []
+
+        def valve(main, distance, kind=None):
+            if main["status"] == "Proposed New":
+                return
+            if kind is None:
+                big = main["diameter"] >= 16 or (main["diameter"] == 12 and rng.random() < 0.3)
+                kind = "Butterfly" if big else "Gate"
+            valves.append({"point": point_along(main["points"], distance), "type": kind,
+                           "diameter": main["diameter"], "year": main["year"]})
+
+        for street in self.streets:
+            street.main = offset_polyline(street.points, MAIN_OFFSET)
+        mains, junctions = [], {}
+        for street, pieces in zip(self.streets, split_at_crossings([s.main for s in self.streets])):
+            collector_diameter = rng.choice([8, 8, 12])  # one size along the whole street
+            for pts, start, end in pieces:
+                midpoint = point_along(pts, polyline_length(pts) / 2)
+                main = dict(self.main_attributes(street, collector_diameter, midpoint, rng), points=pts)
+                mains.append(main)
+                for node, ends_here in ((start, False), (end, True)):
+                    if node is not None:
+                        junctions.setdefault(node, []).append((main, ends_here))
+                # Where a large main leaves town it meets the neighbouring system: a check valve.
+                if main["diameter"] >= 12 and (start is None or end is None):
+                    length = polyline_length(pts)
+                    valve(main, 10.0 if start is None else length - 10.0, "Check")
+        mains.append(self.tower_feed())
+
+        # At each junction every main but one gets a valve 5 m out, so any block can be shut.
+        for node, incident in junctions.items():
+            skipped = rng.randrange(len(incident))
+            for k, (main, ends_here) in enumerate(incident):
+                if k == skipped:
+                    continue
+                length = polyline_length(main["points"])
+                distance = min(5.0, length / 2)
+                valve(main, length - distance if ends_here else distance)
+        for main in mains:
+            length = polyline_length(main["points"])
+            if length > 150 and rng.random() < 0.3:
+                valve(main, length / 2)
+            if main["diameter"] >= 12 and length > 100 and rng.random() < 0.15:
+                valve(main, length / 3, "Air Release")
+        tower = mains[-1]
+        valve(tower, 6.0, "Check")
+        valve(tower, polyline_length(tower["points"]) - 6.0, "Butterfly")
+        return mains, valves
+
+    def tower_feed(self):
+        """The 16-inch main from the water tower (middle of its block) to the Chicago Ave main."""
+        sw, se, ne, nw = self.block_corners(*TOWER_BLOCK)
+        tower = ((sw[0] + ne[0]) / 2, (sw[1] + ne[1]) / 2)
+        self.water_tower = tower
+        joint, _ = closest_on_polyline(tower, self.ew[TOWER_BLOCK[1] + 1].main)
+        return {"points": [tower, joint], "diameter": 16, "year": 1962, "material": "Ductile Iron", "status": "Existing"}
+
+    def build_laterals(self, rng):
+        """A service line from the main under each lot's street to the house."""
+        laterals = []
+        for parcel in self.parcels:
+            if parcel.front is None:
+                continue
+            house = ((parcel.front_point[0] + parcel.centroid[0]) / 2, (parcel.front_point[1] + parcel.centroid[1]) / 2)
+            tap, _ = closest_on_polyline(house, parcel.front.main)
+            if parcel.proposed:
+                year, material, status = None, "PVC", "Proposed New"
+            else:
+                year = self.replaced(parcel.year, rng)
+                if year < 1930:
+                    material = rng.choices(["Lead", "Galvanized", "Copper"], [50, 35, 15])[0]
+                elif year < 1960:
+                    material = rng.choices(["Galvanized", "Copper", "Lead"], [40, 50, 10])[0]
+                elif year < 1990:
+                    material = "Copper" if rng.random() < 0.85 else "PVC"
+                else:
+                    material = "PVC" if rng.random() < 0.55 else "Copper"
+                replace_odds = {"Lead": 0.9, "Galvanized": 0.4}.get(material, 0.0)
+                status = "Proposed Replacement" if rng.random() < replace_odds else "Existing"
+            diameter = 1 if parcel.landuse == "Residential" else 2
+            laterals.append({"points": [tap, house], "material": material, "diameter": diameter,
+                             "year": year, "status": status})
+        return laterals
+
+
+# ---------------------------------------------------------------------------------------------
+# GeoPackage
+
+SRS_4326_WKT = (
+    'GEOGCS["WGS 84",DATUM["WGS_1984",SPHEROID["WGS 84",6378137,298.257223563,AUTHORITY["EPSG","7030"]],'
+    'AUTHORITY["EPSG","6326"]],PRIMEM["Greenwich",0,AUTHORITY["EPSG","8901"]],'
+    'UNIT["degree",0.0174532925199433,AUTHORITY["EPSG","9122"]],AXIS["Latitude",NORTH],AXIS["Longitude",EAST],'
+    'AUTHORITY["EPSG","4326"]]'
+)
+SRS_3857_WKT = (
+    'PROJCS["WGS 84 / Pseudo-Mercator",GEOGCS["WGS 84",DATUM["WGS_1984",SPHEROID["WGS 84",6378137,298.257223563,'
+    'AUTHORITY["EPSG","7030"]],AUTHORITY["EPSG","6326"]],PRIMEM["Greenwich",0,AUTHORITY["EPSG","8901"]],'
+    'UNIT["degree",0.0174532925199433,AUTHORITY["EPSG","9122"]],AUTHORITY["EPSG","4326"]],'
+    'PROJECTION["Mercator_1SP"],PARAMETER["central_meridian",0],PARAMETER["scale_factor",1],'
+    'PARAMETER["false_easting",0],PARAMETER["false_northing",0],UNIT["metre",1,AUTHORITY["EPSG","9001"]],'
+    'AXIS["Easting",EAST],AXIS["Northing",NORTH],'
+    'EXTENSION["PROJ4","+proj=merc +a=6378137 +b=6378137 +lat_ts=0 +lon_0=0 +x_0=0 +y_0=0 +k=1 +units=m '
+    '+nadgrids=@null +wktext +no_defs"],AUTHORITY["EPSG","3857"]]'
+)
+
+GPKG_CORE_TABLES = """
+CREATE TABLE gpkg_spatial_ref_sys (
+  srs_name TEXT NOT NULL, srs_id INTEGER NOT NULL PRIMARY KEY, organization TEXT NOT NULL,
+  organization_coordsys_id INTEGER NOT NULL, definition TEXT NOT NULL, description TEXT);
+CREATE TABLE gpkg_contents (
+  table_name TEXT NOT NULL PRIMARY KEY, data_type TEXT NOT NULL, identifier TEXT UNIQUE,
+  description TEXT DEFAULT '', last_change DATETIME NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),
+  min_x DOUBLE, min_y DOUBLE, max_x DOUBLE, max_y DOUBLE, srs_id INTEGER,
+  CONSTRAINT fk_gc_r_srs_id FOREIGN KEY (srs_id) REFERENCES gpkg_spatial_ref_sys(srs_id));
+CREATE TABLE gpkg_geometry_columns (
+  table_name TEXT NOT NULL, column_name TEXT NOT NULL, geometry_type_name TEXT NOT NULL,
+  srs_id INTEGER NOT NULL, z TINYINT NOT NULL, m TINYINT NOT NULL,
+  CONSTRAINT pk_geom_cols PRIMARY KEY (table_name, column_name),
+  CONSTRAINT uk_gc_table_name UNIQUE (table_name),
+  CONSTRAINT fk_gc_tn FOREIGN KEY (table_name) REFERENCES gpkg_contents(table_name),
+  CONSTRAINT fk_gc_srs FOREIGN KEY (srs_id) REFERENCES gpkg_spatial_ref_sys (srs_id));
+CREATE TABLE gpkg_extensions (
+  table_name TEXT, column_name TEXT, extension_name TEXT NOT NULL, definition TEXT NOT NULL,
+  scope TEXT NOT NULL, CONSTRAINT ge_tce UNIQUE (table_name, column_name, extension_name));
+"""
+
+# The R-tree triggers of GeoPackage 1.4 (annex F.3): update1 and update3 are deprecated there
+# and replaced by update5, update6 and update7.
+RTREE_TRIGGERS = """
+CREATE TRIGGER "rtree_{t}_geom_insert" AFTER INSERT ON "{t}"
+  WHEN (new."geom" NOT NULL AND NOT ST_IsEmpty(NEW."geom"))
+BEGIN
+  INSERT OR REPLACE INTO "rtree_{t}_geom" VALUES (NEW."fid",
+    ST_MinX(NEW."geom"), ST_MaxX(NEW."geom"), ST_MinY(NEW."geom"), ST_MaxY(NEW."geom"));
+END;
+CREATE TRIGGER "rtree_{t}_geom_update2" AFTER UPDATE OF "geom" ON "{t}"
+  WHEN OLD."fid" = NEW."fid" AND (NEW."geom" ISNULL OR ST_IsEmpty(NEW."geom"))
+BEGIN
+  DELETE FROM "rtree_{t}_geom" WHERE id = OLD."fid";
+END;
+CREATE TRIGGER "rtree_{t}_geom_update4" AFTER UPDATE ON "{t}"
+  WHEN OLD."fid" != NEW."fid" AND (NEW."geom" ISNULL OR ST_IsEmpty(NEW."geom"))
+BEGIN
+  DELETE FROM "rtree_{t}_geom" WHERE id IN (OLD."fid", NEW."fid");
+END;
+CREATE TRIGGER "rtree_{t}_geom_update5" AFTER UPDATE ON "{t}"
+  WHEN OLD."fid" != NEW."fid" AND (NEW."geom" NOTNULL AND NOT ST_IsEmpty(NEW."geom"))
+BEGIN
+  DELETE FROM "rtree_{t}_geom" WHERE id = OLD."fid";
+  INSERT OR REPLACE INTO "rtree_{t}_geom" VALUES (NEW."fid",
+    ST_MinX(NEW."geom"), ST_MaxX(NEW."geom"), ST_MinY(NEW."geom"), ST_MaxY(NEW."geom"));
+END;
+CREATE TRIGGER "rtree_{t}_geom_update6" AFTER UPDATE OF "geom" ON "{t}"
+  WHEN OLD."fid" = NEW."fid" AND (NEW."geom" NOTNULL AND NOT ST_IsEmpty(NEW."geom"))
+    AND (OLD."geom" NOTNULL AND NOT ST_IsEmpty(OLD."geom"))
+BEGIN
+  UPDATE "rtree_{t}_geom" SET minx = ST_MinX(NEW."geom"), maxx = ST_MaxX(NEW."geom"),
+    miny = ST_MinY(NEW."geom"), maxy = ST_MaxY(NEW."geom") WHERE id = NEW."fid";
+END;
+CREATE TRIGGER "rtree_{t}_geom_update7" AFTER UPDATE OF "geom" ON "{t}"
+  WHEN OLD."fid" = NEW."fid" AND (NEW."geom" NOTNULL AND NOT ST_IsEmpty(NEW."geom"))
+    AND (OLD."geom" ISNULL OR ST_IsEmpty(OLD."geom"))
+BEGIN
+  INSERT INTO "rtree_{t}_geom" VALUES (NEW."fid",
+    ST_MinX(NEW."geom"), ST_MaxX(NEW."geom"), ST_MinY(NEW."geom"), ST_MaxY(NEW."geom"));
+END;
+CREATE TRIGGER "rtree_{t}_geom_delete" AFTER DELETE ON "{t}"
+  WHEN old."geom" NOT NULL
+BEGIN
+  DELETE FROM "rtree_{t}_geom" WHERE id = OLD."fid";
+END;
+"""
+
+
+@dataclass
+class Layer:
+    table: str
+    title: str
+    description: str
+    geometry_type: str   # POINT, LINESTRING, POLYGON
+    columns: list        # [(name, SQL type)]
+    features: list = field(default_factory=list)  # [(mercator geometry, attribute tuple)]
+
+
+def envelope(geometry_type, geometry):
+    pts = [geometry] if geometry_type == "POINT" else geometry if geometry_type == "LINESTRING" else geometry[0]
+    xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+    return min(xs), max(xs), min(ys), max(ys)
+
+
+def gpkg_blob(geometry_type, geometry):
+    """GeoPackage binary: 'GP', version 0, flags (little-endian, [minx,maxx,miny,maxy]), srs_id, ISO WKB."""
+    header = b"GP" + bytes([0, 0b0000_0011]) + struct.pack("<i4d", 3857, *envelope(geometry_type, geometry))
+    if geometry_type == "POINT":
+        wkb = struct.pack("<BIdd", 1, 1, *geometry)
+    elif geometry_type == "LINESTRING":
+        wkb = struct.pack("<BII", 1, 2, len(geometry)) + b"".join(struct.pack("<dd", *p) for p in geometry)
+    else:
+        wkb = struct.pack("<BII", 1, 3, len(geometry))
+        for ring in geometry:
+            wkb += struct.pack("<I", len(ring)) + b"".join(struct.pack("<dd", *p) for p in ring)
+    return header + wkb
+
+
+def write_geopackage(path, layers):
+    tmp = path + ".tmp"
+    for leftover in (tmp, tmp + "-journal"):
+        if os.path.exists(leftover):
+            os.remove(leftover)
+    db = sqlite3.connect(tmp, isolation_level=None)
+    db.execute("PRAGMA application_id = 1196444487")  # 0x47504B47, 'GPKG'
+    db.execute("PRAGMA user_version = 10400")
+    db.execute("BEGIN")
+    for statement in GPKG_CORE_TABLES.split(";"):
+        if statement.strip():
+            db.execute(statement)
+    db.executemany("INSERT INTO gpkg_spatial_ref_sys VALUES (?, ?, ?, ?, ?, ?)", [
+        ("Undefined cartesian SRS", -1, "NONE", -1, "undefined", "undefined cartesian coordinate reference system"),
+        ("Undefined geographic SRS", 0, "NONE", 0, "undefined", "undefined geographic coordinate reference system"),
+        ("WGS 84 geodetic", 4326, "EPSG", 4326, SRS_4326_WKT, "longitude/latitude coordinates in decimal degrees on the WGS 84 spheroid"),
+        ("WGS 84 / Pseudo-Mercator", 3857, "EPSG", 3857, SRS_3857_WKT, "Web Mercator, as used by web maps and ArcGIS basemaps"),
+    ])
+    for layer in layers:
+        t = layer.table
+        columns = "".join(f', "{name}" {kind}' for name, kind in layer.columns)
+        db.execute(f'CREATE TABLE "{t}" ("fid" INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, "geom" {layer.geometry_type}{columns})')
+        placeholders = ", ".join("?" * (len(layer.columns) + 1))
+        names = ", ".join(f'"{name}"' for name, _ in layer.columns)
+        db.executemany(f'INSERT INTO "{t}" ("geom", {names}) VALUES ({placeholders})',
+                       [(gpkg_blob(layer.geometry_type, g), *attributes) for g, attributes in layer.features])
+        envelopes = [envelope(layer.geometry_type, g) for g, _ in layer.features]
+        bounds = (min(e[0] for e in envelopes), min(e[2] for e in envelopes), max(e[1] for e in envelopes), max(e[3] for e in envelopes))
+        db.execute("INSERT INTO gpkg_contents VALUES (?, 'features', ?, ?, ?, ?, ?, ?, ?, 3857)",
+                   (t, layer.title, layer.description, FIXED_TIME, *bounds))
+        db.execute("INSERT INTO gpkg_geometry_columns VALUES (?, 'geom', ?, 3857, 0, 0)", (t, layer.geometry_type))
+        # The R-tree is filled directly: its triggers call ST_* functions that only GeoPackage
+        # readers such as GDAL provide, so they are created after the data is in.
+        db.execute(f'CREATE VIRTUAL TABLE "rtree_{t}_geom" USING rtree(id, minx, maxx, miny, maxy)')
+        db.executemany(f'INSERT INTO "rtree_{t}_geom" VALUES (?, ?, ?, ?, ?)',
+                       [(fid, *e) for fid, e in enumerate(envelopes, start=1)])
+        db.execute("INSERT INTO gpkg_extensions VALUES (?, 'geom', 'gpkg_rtree_index', "
+                   "'http://www.geopackage.org/spec120/#extension_rtree', 'write-only')", (t,))
+        for statement in RTREE_TRIGGERS.format(t=t).split("END;"):
+            if statement.strip():
+                db.execute(statement + "END;")
+    db.execute("COMMIT")
+    db.execute("VACUUM")  # a fresh page layout, the same on every run
+    db.close()
+    os.replace(tmp, path)
+
+
+def town_layers(town):
+    """The six feature tables, with geometry in Web Mercator."""
+    def line(pts):
+        return [to_mercator(p) for p in pts]
+
+    streets = Layer("streets", "Streets", "Street centrelines, split at intersections", "LINESTRING",
+                    [("STREETNAME", "TEXT"), ("CLASS", "TEXT")])
+    for street, pieces in zip(town.streets, town.street_pieces):
+        for pts, _, _ in pieces:
+            streets.features.append((line(pts), (town.prefixed(street, point_along(pts, polyline_length(pts) / 2)), street.cls)))
+
+    parcels = Layer("parcels", "Parcels", "Tax parcels", "POLYGON", [("PIN", "TEXT"), ("ADDRESS", "TEXT"), ("LANDUSE", "TEXT")])
+    addresses = Layer("address_points", "Address Points", "Site addresses at parcel centres", "POINT",
+                      [("FULLADDR", "TEXT"), ("HOUSENUM", "INTEGER"), ("STREETNAME", "TEXT"), ("ZIP", "TEXT")])
+    for parcel in town.parcels:
+        parcels.features.append(([line(parcel.ring)], (parcel.pin, parcel.fulladdr, parcel.landuse)))
+        if parcel.front is not None:
+            addresses.features.append((to_mercator(parcel.centroid), (parcel.fulladdr, parcel.housenum, parcel.streetname, parcel.zip)))
+
+    mains = Layer("water_mains", "Water Mains", "Distribution and transmission mains", "LINESTRING",
+                  [("FACILITYID", "TEXT"), ("MATERIAL", "TEXT"), ("DIAMETER", "INTEGER"), ("INSTALLYEAR", "INTEGER"), ("PROPSTATUS", "TEXT")])
+    for n, m in enumerate(town.mains, start=1):
+        mains.features.append((line(m["points"]), (f"WM-{n:06d}", m["material"], m["diameter"], m["year"], m["status"])))
+
+    laterals = Layer("water_laterals", "Water Lateral Lines", "Service lines from the main to each building", "LINESTRING",
+                     [("FACILITYID", "TEXT"), ("MATERIAL", "TEXT"), ("DIAMETER", "INTEGER"), ("INSTALLYEAR", "INTEGER"), ("PROPSTATUS", "TEXT")])
+    for n, s in enumerate(town.laterals, start=1):
+        laterals.features.append((line(s["points"]), (f"WL-{n:06d}", s["material"], s["diameter"], s["year"], s["status"])))
+
+    valves = Layer("water_valves", "Water System Valves", "Isolation, air release and check valves", "POINT",
+                   [("FACILITYID", "TEXT"), ("VALVETYPE", "TEXT"), ("DIAMETER", "INTEGER"), ("INSTALLYEAR", "INTEGER")])
+    for n, v in enumerate(town.valves, start=1):
+        valves.features.append((to_mercator(v["point"]), (f"WV-{n:06d}", v["type"], v["diameter"], v["year"])))
+
+    layers = [streets, parcels, addresses, mains, laterals, valves]
+    for layer in layers:
+        for k, (column, _) in enumerate(layer.columns):
+            allowed = DOMAINS.get((layer.table, column))
+            stray = allowed and {attributes[k] for _, attributes in layer.features} - allowed
+            if stray:
+                raise ValueError(f"{layer.table}.{column} has values the project's renderers do not list: {sorted(stray)}")
+    return layers
+
+
+# ---------------------------------------------------------------------------------------------
+# Mapbox Vector Tiles 2.1
+
+TILE_EXTENT = 4096
+TILE_BUFFER = 64          # tile units kept around each tile, so lines join without seams
+ORIGIN = (-20037508.342787, 20037508.342787)
+RESOLUTION_0 = 78271.516964
+SCALE_0 = 295828763.7957775
+MIN_LEVEL, MAX_LEVEL = 12, 16
+
+
+def encode_varint(n):
+    out = bytearray()
+    while n > 0x7F:
+        out.append((n & 0x7F) | 0x80)
+        n >>= 7
+    out.append(n)
+    return bytes(out)
+
+
+SHORT_VARINTS = [encode_varint(n) for n in range(1 << 14)]  # one or two bytes: nearly every value in a tile
+
+
+def varint(n):
+    return SHORT_VARINTS[n] if n < 16384 else encode_varint(n)
+
+
+def varints(values):
+    return b"".join([SHORT_VARINTS[v] if v < 16384 else encode_varint(v) for v in values])
+
+
+def pb_bytes(number, data):
+    return varint(number << 3 | 2) + varint(len(data)) + data
+
+
+def pb_varint(number, value):
+    return varint(number << 3) + varint(value)
+
+
+def zigzag(n):
+    return (n << 1) ^ (n >> 31)
+
+
+def command(cmd, count):
+    return cmd | (count << 3)
+
+
+def encode_geometry(parts, closed):
+    """MoveTo / LineTo / ClosePath commands with zigzag deltas from a running cursor."""
+    out, cx, cy = [], 0, 0
+    for part in parts:
+        out.append(command(1, 1))
+        for k, (x, y) in enumerate(part):
+            if k == 1:
+                out.append(command(2, len(part) - 1))
+            out += [zigzag(x - cx), zigzag(y - cy)]
+            cx, cy = x, y
+        if closed:
+            out.append(command(7, 1))
+    return varints(out)
+
+
+def encode_layer(name, features):
+    """features: [(id, type 2 line / 3 polygon, parts, {key: string value})]."""
+    keys, values, body = {}, {}, []
+    for fid, geom_type, parts, props in features:
+        tags = []
+        for key, value in props.items():
+            tags += [keys.setdefault(key, len(keys)), values.setdefault(value, len(values))]
+        feature = (pb_varint(1, fid) + pb_bytes(2, varints(tags))
+                   + pb_varint(3, geom_type) + pb_bytes(4, encode_geometry(parts, geom_type == 3)))
+        body.append(pb_bytes(2, feature))
+    return (pb_varint(15, 2) + pb_bytes(1, name.encode()) + b"".join(body)
+            + b"".join(pb_bytes(3, k.encode()) for k in keys)
+            + b"".join(pb_bytes(4, pb_bytes(1, v.encode())) for v in values)
+            + pb_varint(5, TILE_EXTENT))
+
+
+def clip_segment(a, b, lo, hi):
+    """Liang-Barsky: the part of segment a-b inside the square [lo, hi]^2, or None."""
+    t0, t1 = 0.0, 1.0
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    for p, q in ((-dx, a[0] - lo), (dx, hi - a[0]), (-dy, a[1] - lo), (dy, hi - a[1])):
+        if p == 0:
+            if q < 0:
+                return None
+        else:
+            t = q / p
+            if p < 0:
+                t0 = max(t0, t)
+            else:
+                t1 = min(t1, t)
+    if t0 > t1:
+        return None
+    return (a[0] + t0 * dx, a[1] + t0 * dy), (a[0] + t1 * dx, a[1] + t1 * dy)
+
+
+def clip_polygon(ring, lo, hi):
+    """Sutherland-Hodgman against the square [lo, hi]^2; ring without its closing point."""
+    def clip_edge(pts, inside, cut):
+        out = []
+        for k, cur in enumerate(pts):
+            prev = pts[k - 1]
+            if inside(cur):
+                if not inside(prev):
+                    out.append(cut(prev, cur))
+                out.append(cur)
+            elif inside(prev):
+                out.append(cut(prev, cur))
+        return out
+
+    def at_x(x):
+        return lambda p, q: (x, p[1] + (q[1] - p[1]) * (x - p[0]) / (q[0] - p[0]))
+
+    def at_y(y):
+        return lambda p, q: (p[0] + (q[0] - p[0]) * (y - p[1]) / (q[1] - p[1]), y)
+
+    pts = ring
+    for inside, cut in ((lambda p: p[0] >= lo, at_x(lo)), (lambda p: p[0] <= hi, at_x(hi)),
+                        (lambda p: p[1] >= lo, at_y(lo)), (lambda p: p[1] <= hi, at_y(hi))):
+        if not pts:
+            break
+        pts = clip_edge(pts, inside, cut)
+    return pts
+
+
+def quantize(pts):
+    out = []
+    for x, y in pts:
+        p = (round(x), round(y))
+        if not out or out[-1] != p:
+            out.append(p)
+    return out
+
+
+def tile_features(kind, pts, to_tile):
+    """Clipped parts in tile units, or [] when nothing is left."""
+    lo, hi = -TILE_BUFFER, TILE_EXTENT + TILE_BUFFER
+    local = [to_tile(p) for p in pts]
+    inside = all(lo <= x <= hi and lo <= y <= hi for x, y in local)
+    if kind == 2 and inside:
+        part = quantize(local)
+        return [part] if len(part) >= 2 else []
+    if kind == 2:
+        parts, current = [], []
+        for a, b in zip(local, local[1:]):
+            seg = clip_segment(a, b, lo, hi)
+            if seg is None:
+                continue
+            if current and current[-1] == seg[0]:
+                current.append(seg[1])
+            else:
+                parts.append(current)
+                current = list(seg)
+        parts.append(current)
+        return [q for q in (quantize(p) for p in parts if p) if len(q) >= 2]
+    ring = quantize(local[:-1] if inside else clip_polygon(local[:-1], lo, hi))
+    if len(ring) > 1 and ring[0] == ring[-1]:
+        ring.pop()
+    area = sum(cross(*a, *b) for a, b in zip(ring, ring[1:] + ring[:1]))
+    if len(ring) < 3 or area == 0:
+        return []
+    # An exterior ring has positive area in tile coordinates (y down): clockwise on screen.
+    return [ring if area > 0 else ring[::-1]]
+
+
+def build_tiles(layers):
+    """{(z, x, y): gzip-compressed MVT} for every tile of levels 12-16 the data reaches.
+
+    layers: [(layer name, [(id, geometry type, mercator points, properties)])]
+    """
+    tiles = {}
+    for z in range(MIN_LEVEL, MAX_LEVEL + 1):
+        span = 512 * RESOLUTION_0 / 2 ** z
+        pad = TILE_BUFFER / TILE_EXTENT * span
+        buckets = {}
+        for layer_index, (_, features) in enumerate(layers):
+            for feature in features:
+                xs, ys = [p[0] for p in feature[2]], [p[1] for p in feature[2]]
+                for tx in range(int((min(xs) - pad - ORIGIN[0]) // span), int((max(xs) + pad - ORIGIN[0]) // span) + 1):
+                    for ty in range(int((ORIGIN[1] - max(ys) - pad) // span), int((ORIGIN[1] - min(ys) + pad) // span) + 1):
+                        buckets.setdefault((tx, ty), [[] for _ in layers])[layer_index].append(feature)
+        for (tx, ty), per_layer in sorted(buckets.items()):
+            left, top = ORIGIN[0] + tx * span, ORIGIN[1] - ty * span
+
+            def to_tile(p):
+                return ((p[0] - left) / span * TILE_EXTENT, (top - p[1]) / span * TILE_EXTENT)
+
+            body = b""
+            for (name, _), features in zip(layers, per_layer):
+                encoded = []
+                for fid, kind, pts, props in features:
+                    parts = tile_features(kind, pts, to_tile)
+                    if parts:
+                        encoded.append((fid, kind, parts, props))
+                if encoded:
+                    body += pb_bytes(3, encode_layer(name, encoded))
+            if body:
+                tiles[(z, tx, ty)] = gzip.compress(body, compresslevel=9, mtime=0)
+    return tiles
+
+
+# ---------------------------------------------------------------------------------------------
+# Compact Cache V2 bundles and the vector tile package
+
+PACKET = 128
+
+
+def bundle_bytes(tiles):
+    """One bundle: {(row, column) within it: tile bytes} -> header + index + size-prefixed tiles."""
+    index = [0] * (PACKET * PACKET)
+    data = bytearray()
+    fixed = 64 + 8 * PACKET * PACKET
+    for (row, column), tile in sorted(tiles.items()):
+        data += struct.pack("<I", len(tile))
+        index[row * PACKET + column] = (fixed + len(data)) | (len(tile) << 40)
+        data += tile
+    header = struct.pack(
+        "<4I3Q6I", 3, PACKET * PACKET, max(len(t) for t in tiles.values()), 5, 0, fixed + len(data), 40,
+        20 + 8 * PACKET * PACKET, 3, 16, PACKET * PACKET, 5, 8 * PACKET * PACKET)
+    return header + struct.pack(f"<{len(index)}Q", *index) + bytes(data)
+
+
+def bundles(tiles):
+    """{entry path under p12/: bundle bytes}, one bundle per 128 x 128 tiles of a level."""
+    grouped = {}
+    for (z, x, y), tile in tiles.items():
+        key = (z, y // PACKET * PACKET, x // PACKET * PACKET)
+        grouped.setdefault(key, {})[(y % PACKET, x % PACKET)] = tile
+    return {f"tile/L{z:02d}/R{row:04x}C{column:04x}.bundle": bundle_bytes(group)
+            for (z, row, column), group in sorted(grouped.items())}
+
+
+def tilemap(tiles):
+    """Esri's quadtree of existing tiles: per node 0 (none), 1 (a tile, no children) or [NW, NE, SW, SE].
+
+    Levels below 12 hold no tiles (minLOD says so); their nodes only lead to the ones that exist.
+    """
+    ancestors = set()
+    for z, x, y in tiles:
+        for level in range(z + 1):
+            ancestors.add((level, x >> (z - level), y >> (z - level)))
+
+    def node(z, x, y):
+        if (z, x, y) not in ancestors:
+            return 0
+        if z == MAX_LEVEL:
+            return 1
+        return [node(z + 1, 2 * x, 2 * y), node(z + 1, 2 * x + 1, 2 * y),
+                node(z + 1, 2 * x, 2 * y + 1), node(z + 1, 2 * x + 1, 2 * y + 1)]
+
+    return {"index": node(0, 0, 0)}
+
+
+def web_mercator_extent(bounds):
+    return {"xmin": bounds[0], "ymin": bounds[1], "xmax": bounds[2], "ymax": bounds[3],
+            "spatialReference": {"wkid": 102100, "latestWkid": 3857}}
+
+
+def vtpk_root(bounds):
+    lods = [{"level": z, "resolution": RESOLUTION_0 / 2 ** z, "scale": SCALE_0 / 2 ** z} for z in range(MAX_LEVEL + 1)]
+    return {
+        "currentVersion": 11.3,
+        "name": "Naperville Reference",
+        "copyrightText": "Fictional data generated by tools/samples/naperville.py",
+        "capabilities": "TilesOnly,Tilemap",
+        "type": "indexedVector",
+        "tileMap": "tilemap",
+        "defaultStyles": "resources/styles",
+        "tiles": ["tile/{z}/{y}/{x}.pbf"],
+        "exportTilesAllowed": False,
+        "initialExtent": web_mercator_extent(bounds),
+        "fullExtent": web_mercator_extent(bounds),
+        "minScale": SCALE_0 / 2 ** MIN_LEVEL,
+        "maxScale": 0,
+        "tileInfo": {
+            "rows": 512, "cols": 512, "dpi": 96, "format": "pbf",
+            "origin": {"x": ORIGIN[0], "y": ORIGIN[1]},
+            "spatialReference": {"wkid": 102100, "latestWkid": 3857},
+            "lods": lods,
+        },
+        "maxzoom": MAX_LEVEL,
+        "minLOD": MIN_LEVEL,
+        "maxLOD": MAX_LEVEL,
+        "resourceInfo": {
+            "styleVersion": 8,
+            "tileCompression": "gzip",
+            "cacheInfo": {"storageInfo": {"packetSize": PACKET, "storageFormat": "compactV2"}},
+        },
+    }
+
+
+def vtpk_style():
+    """A MapLibre style with no fonts or sprites: light parcels, grey streets by class."""
+    def width(low, high):
+        return {"base": 1.4, "stops": [[MIN_LEVEL, low], [MAX_LEVEL + 2, high]]}
+
+    layers = [
+        {"id": "background", "type": "background", "paint": {"background-color": "#f2efe9"}},
+        {"id": "parcels/park", "type": "fill", "source": "esri", "source-layer": "parcels",
+         "filter": ["==", "landuse", "Park"], "paint": {"fill-color": "#cfe3bd"}},
+        {"id": "parcels/fill", "type": "fill", "source": "esri", "source-layer": "parcels",
+         "filter": ["!=", "landuse", "Park"], "paint": {"fill-color": "#fbf9f4"}},
+        {"id": "parcels/outline", "type": "line", "source": "esri", "source-layer": "parcels", "minzoom": 14,
+         "paint": {"line-color": "#cdc6b8", "line-width": 0.6}},
+    ]
+    for cls, colour, low, high in (("local", "#a8a39a", 0.5, 6), ("collector", "#8c877e", 1, 9), ("arterial", "#6e6a63", 1.5, 14)):
+        layers.append({"id": f"streets/{cls}", "type": "line", "source": "esri", "source-layer": "streets",
+                       "filter": ["==", "class", cls], "layout": {"line-cap": "round", "line-join": "round"},
+                       "paint": {"line-color": colour, "line-width": width(low, high)}})
+    return {
+        "version": 8,
+        "name": "Naperville Reference",
+        "sources": {"esri": {"type": "vector", "url": "../../", "minzoom": MIN_LEVEL, "maxzoom": MAX_LEVEL,
+                             "attribution": "Fictional data: Mapbook sample"}},
+        "layers": layers,
+    }
+
+
+VTPK_GUID = "6E1C0D2A-57B4-4F0E-9A51-3B0C5D8E2F17"
+
+
+def vtpk_iteminfo(lonlat_bounds):
+    xmin, ymin, xmax, ymax = lonlat_bounds
+    return f"""<?xml version="1.0" encoding="utf-8" ?>
+<ESRI_ItemInformation Culture='en-US'>
+<name>NapervilleReference</name>
+<guid>{VTPK_GUID}</guid>
+<version>1.0</version>
+<created>{FIXED_UNIX}</created>
+<modified>{FIXED_UNIX}</modified>
+<catalogpath></catalogpath>
+<snippet>Streets and parcels of the fictional Naperville Water Company sample</snippet>
+<description>&lt;p&gt;Reference backdrop for the Mapbook Naperville sample: streets and parcels, levels {MIN_LEVEL} to {MAX_LEVEL}. Generated by tools/samples/naperville.py; the data is fictional.&lt;/p&gt;</description>
+<summary>Streets and parcels of the fictional Naperville Water Company sample</summary>
+<title>Naperville Reference</title>
+<tags>Naperville,reference,streets,parcels</tags>
+<type>Vector Tile Package</type>
+<typekeywords>
+<typekeyword>Data</typekeyword>
+<typekeyword>Vector Tile Package</typekeyword>
+<typekeyword>vtpk</typekeyword>
+</typekeywords>
+<thumbnail>thumbnail/thumbnail.png</thumbnail>
+<documentation></documentation>
+<url></url>
+<extent>
+<xmin>{xmin:.6f}</xmin>
+<ymin>{ymin:.6f}</ymin>
+<xmax>{xmax:.6f}</xmax>
+<ymax>{ymax:.6f}</ymax>
+</extent>
+<spatialreference>WGS_1984_Web_Mercator_Auxiliary_Sphere</spatialreference>
+<minScale>{SCALE_0 / 2 ** MIN_LEVEL}</minScale>
+<maxScale>{SCALE_0 / 2 ** MAX_LEVEL}</maxScale>
+<datalastModifiedTime></datalastModifiedTime>
+<accessinformation>Mapbook sample data (fictional)</accessinformation>
+<licenseinfo>Generated sample data; free to use for any purpose.</licenseinfo>
+</ESRI_ItemInformation>
+"""
+
+
+VTPK_PKINFO = f"""<?xml version="1.0" encoding="utf-8" ?>
+<?xml-stylesheet type="text/xsl" href="http://www.arcgisonline.com/home/pkinfostylesheet.xsl"?>
+<pkinfo Culture='en-US'>
+<ID>{VTPK_GUID}</ID>
+<name>NapervilleReference</name>
+<version>11.3</version>
+<size>-1</size>
+<created>{FIXED_TIME}</created>
+<type>Vector Tile Package</type>
+<servable>false</servable>
+<packagelocation></packagelocation>
+<pkinfolocation></pkinfolocation>
+<documenttypes>
+<documenttype>Lyr</documenttype>
+</documenttypes>
+</pkinfo>
+"""
+
+
+def json_bytes(value):
+    return json.dumps(value, indent=1, ensure_ascii=False).encode() + b"\n"
+
+
+def write_stored_zip(path, entries):
+    """A ZIP with every entry stored and fixed metadata, so it is identical on every run."""
+    tmp = path + ".tmp"
+    with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_STORED) as archive:
+        for name, data in entries:
+            info = zipfile.ZipInfo(name, date_time=ZIP_TIME)
+            info.compress_type = zipfile.ZIP_STORED
+            info.create_system = 3
+            info.external_attr = 0o100644 << 16
+            archive.writestr(info, data)
+    os.replace(tmp, path)
+
+
+def write_vtpk(path, streets, parcels, thumbnail):
+    """The backdrop from the streets and parcels tables; tile feature ids are their fids."""
+    street_features = [(fid, 2, pts, {"name": name, "class": cls})
+                       for fid, (pts, (name, cls)) in enumerate(streets.features, start=1)]
+    parcel_features = [(fid, 3, rings[0], {"landuse": landuse})
+                       for fid, (rings, (_, _, landuse)) in enumerate(parcels.features, start=1)]
+    tiles = build_tiles([("parcels", parcel_features), ("streets", street_features)])
+
+    pts = [p for _, _, feature_pts, _ in street_features + parcel_features for p in feature_pts]
+    bounds = (min(p[0] for p in pts), min(p[1] for p in pts), max(p[0] for p in pts), max(p[1] for p in pts))
+    lonlat = mercator_to_lonlat(bounds[0], bounds[1]) + mercator_to_lonlat(bounds[2], bounds[3])
+
+    entries = [
+        ("esriinfo/iteminfo.xml", vtpk_iteminfo(lonlat).encode()),
+        ("esriinfo/item.pkinfo", VTPK_PKINFO.encode()),
+        ("esriinfo/thumbnail/thumbnail.png", thumbnail),
+        ("p12/root.json", json_bytes(vtpk_root(bounds))),
+        ("p12/resources/styles/root.json", json_bytes(vtpk_style())),
+        ("p12/tilemap/root.json", json.dumps(tilemap(tiles), separators=(",", ":")).encode()),
+    ]
+    entries += [("p12/" + name, data) for name, data in bundles(tiles).items()]
+    write_stored_zip(path, entries)
+    return tiles
+
+
+# ---------------------------------------------------------------------------------------------
+# Thumbnail
+
+class Canvas:
+    """An RGB picture filled row span by row span (pixel centres inside a shape are painted)."""
+
+    def __init__(self, width, height, colour):
+        self.width, self.height = width, height
+        self.pixels = bytearray(bytes(colour) * (width * height))
+
+    def span(self, y, xa, xb, colour):
+        x0, x1 = max(0, math.ceil(xa - 0.5)), min(self.width - 1, math.floor(xb - 0.5))
+        if 0 <= y < self.height and x0 <= x1:
+            self.pixels[(y * self.width + x0) * 3:(y * self.width + x1 + 1) * 3] = bytes(colour) * (x1 - x0 + 1)
+
+    def rows(self, ys):
+        return range(max(0, math.floor(min(ys))), min(self.height, math.ceil(max(ys)) + 1))
+
+    def polygon(self, pts, colour):
+        """A closed ring, even-odd filled."""
+        for y in self.rows([p[1] for p in pts]):
+            yc = y + 0.5
+            xs = sorted(a[0] + (yc - a[1]) * (b[0] - a[0]) / (b[1] - a[1])
+                        for a, b in zip(pts, pts[1:]) if (a[1] <= yc) != (b[1] <= yc))
+            for xa, xb in zip(xs[::2], xs[1::2]):
+                self.span(y, xa, xb, colour)
+
+    def line(self, pts, width, colour):
+        """Each segment as a capsule (round caps): convex, so one span per row."""
+        r = width / 2
+        for a, b in zip(pts, pts[1:]):
+            length = math.dist(a, b)
+            nx, ny = (a[1] - b[1]) / length * r, (b[0] - a[0]) / length * r
+            body = [(a[0] + nx, a[1] + ny), (b[0] + nx, b[1] + ny), (b[0] - nx, b[1] - ny), (a[0] - nx, a[1] - ny)]
+            body.append(body[0])
+            for y in self.rows([a[1] - r, a[1] + r, b[1] - r, b[1] + r]):
+                yc = y + 0.5
+                xs = [p[0] + (yc - p[1]) * (q[0] - p[0]) / (q[1] - p[1]) for p, q in zip(body, body[1:]) if (p[1] <= yc) != (q[1] <= yc)]
+                for cx, cy in (a, b):
+                    if abs(yc - cy) <= r:
+                        half = math.sqrt(r * r - (yc - cy) ** 2)
+                        xs += [cx - half, cx + half]
+                if xs:
+                    self.span(y, min(xs), max(xs), colour)
+
+    def downsampled(self, factor):
+        """Rows of RGB bytes, each output pixel the mean of factor x factor pixels."""
+        w = self.width
+        sums = []
+        for y in range(self.height):
+            row = self.pixels[y * w * 3:(y + 1) * w * 3]
+            channels = [row[c::3] for c in range(3)]
+            sums.append([[sum(ch[x:x + factor]) for x in range(0, w, factor)] for ch in channels])
+        out, area = [], factor * factor
+        for y in range(0, self.height - factor + 1, factor):
+            block = sums[y:y + factor]
+            channels = [[sum(v) // area for v in zip(*(r[c] for r in block))] for c in range(3)]
+            out.append(bytes(v for pixel in zip(*channels) for v in pixel))
+        return out
+
+
+def png_bytes(width, height, rows):
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    raw = b"".join(b"\x00" + row for row in rows)  # filter type 0 on every row
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b""))
+
+
+def thumbnail_png(town, width=200, height=133, supersample=3):
+    """The town drawn at 3x and box-filtered down: blocks, parks, streets, big mains, the tower."""
+    canvas = Canvas(width * supersample, height * supersample, (242, 239, 233))
+    scale = canvas.width / 3500.0  # metres across the picture
+    centre = (0.0, 60.0)
+
+    def px(pts):
+        return [((p[0] - centre[0]) * scale + canvas.width / 2, (centre[1] - p[1]) * scale + canvas.height / 2) for p in pts]
+
+    for parcel in town.parcels:
+        canvas.polygon(px(parcel.ring), (190, 221, 163) if parcel.landuse == "Park" else (226, 220, 208))
+    for street in town.streets:
+        canvas.line(px(street.points), {"local": 0.7, "collector": 1.0, "arterial": 1.6}[street.cls] * supersample, (85, 85, 85))
+    for main in town.mains:
+        if main["diameter"] >= 12:
+            canvas.line(px(main["points"]), 1.3 * supersample, (0, 114, 178))
+    tower = px([town.water_tower])[0]
+    canvas.line([tower, (tower[0] + 0.01, tower[1])], 5 * supersample, (0, 62, 110))
+    return png_bytes(width, height, canvas.downsampled(supersample))
+
+
+# ---------------------------------------------------------------------------------------------
+
+def main(argv):
+    if len(argv) != 2:
+        print("usage: python3 tools/samples/naperville.py OUTDIR", file=sys.stderr)
+        return 64
+    out = argv[1]
+    os.makedirs(os.path.join(out, "data"), exist_ok=True)
+    os.makedirs(os.path.join(out, "images"), exist_ok=True)
+
+    town = Town()
+    thumbnail = thumbnail_png(town)
+    with open(os.path.join(out, "images", "thumbnail.png"), "wb") as f:
+        f.write(thumbnail)
+
+    layers = town_layers(town)
+    gpkg = os.path.join(out, "data", "naperville.gpkg")
+    write_geopackage(gpkg, layers)
+    vtpk = os.path.join(out, "data", "reference.vtpk")
+    tiles = write_vtpk(vtpk, layers[0], layers[1], thumbnail)
+
+    print(f"{gpkg}: {os.path.getsize(gpkg):,} bytes")
+    for layer in layers:
+        print(f"  {layer.table:<15} {len(layer.features):>6,} features")
+    print(f"{vtpk}: {os.path.getsize(vtpk):,} bytes")
+    for z in range(MIN_LEVEL, MAX_LEVEL + 1):
+        sizes = [len(t) for (level, _, _), t in tiles.items() if level == z]
+        print(f"  level {z}: {len(sizes):>4} tiles, {sum(sizes):>9,} bytes, largest {max(sizes):,}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
