@@ -124,8 +124,12 @@ static int range_open(sqlite3_vfs *vfs, sqlite3_filename name, sqlite3_file *fil
     (void)vfs;
     RangeFile *p = (RangeFile *)file;
     memset(p, 0, sizeof(*p));
-    // Only the main database is a range; SQLite asks for nothing else when immutable=1.
-    if (name == 0 || (flags & SQLITE_OPEN_MAIN_DB) == 0) return SQLITE_CANTOPEN;
+    // Only the main database is a range. Temporary files (sorts and indexes that spill
+    // out of memory, temp databases) are ordinary files of the default VFS, which fit in
+    // our larger file object.
+    if (name == 0 || (flags & SQLITE_OPEN_MAIN_DB) == 0) {
+        return default_vfs()->xOpen(default_vfs(), name, file, flags, out_flags);
+    }
     if (flags & (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)) {
         if ((flags & SQLITE_OPEN_READONLY) == 0) return SQLITE_READONLY;
     }

@@ -14,6 +14,8 @@ extension Packager {
         var geometryType: String?
         /// The table's extent in WGS84, when its CRS allows computing it here.
         var extent: BoundingBox?
+        /// A table without geometry: it goes in the web map's `tables`, not its layers.
+        var isTable: Bool
         /// Opens the source's database, read-only.
         var open: @Sendable () throws -> SQLiteDatabase
     }
@@ -84,6 +86,13 @@ extension Packager {
                 let kind = ["geojson": "a GeoJSON file", "json": "a JSON file", "csv": "a CSV file", "shp": "a Shapefile", "zip": "a ZIP file"][ext] ?? "not a GeoPackage or mobile geodatabase"
                 throw self.error(spec.key, spec.line, "'\(spec.path)' is \(kind); this version of mapbook packages prepared data only: a table of a GeoPackage (.gpkg) or Esri mobile geodatabase (.geodatabase). Convert it first, e.g. ogr2ogr -f GPKG out.gpkg '\(spec.path)'")
             }
+            // The package copies the database file alone; changes still in a write-ahead log or
+            // a hot journal would be lost, so refuse rather than package stale data.
+            for (suffix, what) in [("-wal", "write-ahead log"), ("-journal", "rollback journal")] {
+                if let side = try? RandomAccessFile(path: file + suffix), side.size > 0 {
+                    throw self.error(spec.key, spec.line, "'\(spec.path)' has changes in its \(what) '\(spec.path)\(suffix)' that are not in the file itself (is it open in QGIS, ArcGIS or another program?). Close that program, or run: sqlite3 '\(spec.path)' 'PRAGMA wal_checkpoint(TRUNCATE)', then try again")
+                }
+            }
             let database: SQLiteDatabase
             do {
                 database = try SQLiteDatabase(readOnlyPath: file)
@@ -135,7 +144,8 @@ extension Packager {
             let entry = entryName(for: file)
             return ResolvedSource(
                 spec: spec, file: file, entry: entry, dataPath: LayerDataPath(file: entry, table: table.name),
-                table: table.name, columns: columns, geometryType: table.geometryType, extent: extent, open: open)
+                table: table.name, columns: columns, geometryType: table.geometryType, extent: extent,
+                isTable: table.dataType == "attributes", open: open)
         }
 
         mutating func resolveGeodatabase(_ spec: Project.SourceSpec, file: String, database: SQLiteDatabase, open: @escaping @Sendable () throws -> SQLiteDatabase) throws -> ResolvedSource {
@@ -167,7 +177,7 @@ extension Packager {
             path.parameters = [(name: "itemId", value: String(itemId))]
             return ResolvedSource(
                 spec: spec, file: file, entry: entry, dataPath: path, table: table.name, columns: columns,
-                geometryType: table.geometryType, extent: nil, open: open)
+                geometryType: table.geometryType, extent: nil, isTable: table.kind == "Table", open: open)
         }
 
         mutating func resolveBackdrop() throws -> ResolvedBackdrop? {

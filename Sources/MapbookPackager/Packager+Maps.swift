@@ -9,6 +9,7 @@ extension Packager.Context {
         var map = WebMap(spatialReference: spatialReference)
         var usedIDs = Set<String>()
         var layers: [OperationalLayer] = []
+        var tables: [OperationalLayer] = []
         for (index, layerSpec) in spec.layers.enumerated() {
             guard let source = sources[layerSpec.source] else {
                 throw error(layerSpec.key + ".source", layerSpec.line, "no source named '\(layerSpec.source)'")
@@ -19,9 +20,11 @@ extension Packager.Context {
                 id = "\(layerSpec.source)-\(n)"
                 n += 1
             }
-            layers.append(try buildLayer(layerSpec, id: id, index: index, source: source))
+            let layer = try buildLayer(layerSpec, id: id, index: index, source: source)
+            if source.isTable { tables.append(layer) } else { layers.append(layer) }
         }
         map.operationalLayers = layers
+        if !tables.isEmpty { map.tables = tables }
         if let backdrop, spec.showBackdrop {
             map.baseMap = BaseMap(title: backdrop.title, layers: [BaseMap.vectorTileLayer(id: "backdrop", title: backdrop.title, file: backdrop.entry)])
         } else {
@@ -92,6 +95,9 @@ extension Packager.Context {
             }
         }
 
+        if source.isTable && spec.renderer != nil {
+            throw error(spec.key + ".renderer", spec.line, "\(source.table) is a table without geometry; it has no renderer")
+        }
         var renderer: Renderer
         if let json = spec.renderer {
             renderer = Renderer(value: json)
@@ -107,7 +113,13 @@ extension Packager.Context {
                 throw error(spec.key + ".definition_expression", spec.line, "'\(expression)' is not a valid filter on \(source.table): \(e.message)")
             }
         }
-        layer.layerDefinition = LayerDefinition(drawingInfo: DrawingInfo(renderer: renderer), definitionExpression: spec.definitionExpression)
+        layer.layerDefinition = LayerDefinition(drawingInfo: source.isTable ? nil : DrawingInfo(renderer: renderer), definitionExpression: spec.definitionExpression)
+        if source.isTable {
+            // Web map tables have no layer type, visibility or opacity.
+            layer.layerType = nil
+            layer.visibility = nil
+            layer.opacity = nil
+        }
 
         // Pop-ups show every attribute by default, the geometry and feature id excluded.
         let geometryTypes = ["geometry", "point", "linestring", "polygon", "multipoint", "multilinestring", "multipolygon", "geometrycollection", "geometryblob", "blob"]

@@ -35,8 +35,14 @@ public enum Packager {
         public var mapCounts: [(name: String, layers: Int, bookmarks: Int)]
     }
 
+    /// The latest time a package may carry: 9999-12-31T23:59:59Z.
+    public static let latestTimestamp: Int64 = 253_402_300_799
+
     public static func plan(_ project: Project, output: String, timestamp: Int64? = nil) throws -> Plan {
         let now = timestamp ?? currentTime()
+        guard (0...latestTimestamp).contains(now) else {
+            throw ProjectError(file: project.file, key: "", line: nil, message: "the package time \(now) is not between 1970 and 9999 (Unix seconds)")
+        }
         var context = Context(project: project)
         let sources = try context.resolveSources()
         let backdrop = try context.resolveBackdrop()

@@ -34,13 +34,14 @@ struct CreateCommand: ParsableCommand {
 
     func validate() throws {
         if let fixedTime, Self.parseTime(fixedTime) == nil {
-            throw ValidationError("--fixed-time '\(fixedTime)' is neither an ISO 8601 date nor Unix seconds")
+            throw ValidationError("--fixed-time '\(fixedTime)' is neither an ISO 8601 date nor Unix seconds between 1970 and 9999")
         }
     }
 
+    /// Unix seconds or an ISO 8601 date, from 1970 to 9999.
     static func parseTime(_ text: String) -> Int64? {
-        if let seconds = Int64(text), seconds >= 0 { return seconds }
-        return ISODate.parse(text)
+        guard let seconds = Int64(text) ?? ISODate.parse(text), (0...Packager.latestTimestamp).contains(seconds) else { return nil }
+        return seconds
     }
 
     func run() throws {
@@ -48,8 +49,8 @@ struct CreateCommand: ParsableCommand {
         let target = output ?? spec.directory + "/" + spec.name + ".mmpk"
         var timestamp = fixedTime.flatMap(Self.parseTime)
         if timestamp == nil, let epoch = getenv("SOURCE_DATE_EPOCH").map({ String(cString: $0) }) {
-            guard let seconds = Int64(epoch) else {
-                throw ValidationError("SOURCE_DATE_EPOCH '\(epoch)' is not Unix seconds")
+            guard let seconds = Int64(epoch), (0...Packager.latestTimestamp).contains(seconds) else {
+                throw ValidationError("SOURCE_DATE_EPOCH '\(epoch)' is not Unix seconds between 1970 and 9999")
             }
             timestamp = seconds
         }

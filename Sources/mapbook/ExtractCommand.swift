@@ -25,7 +25,7 @@ struct ExtractCommand: ParsableCommand {
     var maxRatio: Double = 200
 
     func validate() throws {
-        guard maxSize > 0 else { throw ValidationError("--max-size must be positive") }
+        guard maxSize > 0, maxSize <= Int64.max >> 20 else { throw ValidationError("--max-size must be between 1 and \(Int64.max >> 20) MiB") }
         guard maxRatio >= 1 else { throw ValidationError("--max-ratio must be at least 1") }
     }
 

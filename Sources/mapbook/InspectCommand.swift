@@ -88,7 +88,7 @@ struct InspectCommand: ParsableCommand {
                         var line = "       \(b.name)"
                         if let extent = b.extent { line += "  \(extent)" }
                         if let wkid = b.wkid { line += " wkid \(wkid)" }
-                        if let scale = b.scale { line += "  1:\(Format.count(Int64(scale.rounded())))" }
+                        if let scale = b.scale { line += "  1:\(Format.scale(scale))" }
                         out.line(line)
                     }
                 }

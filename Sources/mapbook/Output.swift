@@ -66,6 +66,12 @@ enum Format {
         return "\(scaled)"
     }
 
+    /// A map scale denominator: 5000 -> "5,000"; nonsense values as they are.
+    static func scale(_ d: Double) -> String {
+        guard let whole = Int64(exactly: d.rounded()), whole > 0 else { return "\(d)" }
+        return count(whole)
+    }
+
     static func pad(_ s: String, _ width: Int) -> String {
         s.count >= width ? s : s + String(repeating: " ", count: width - s.count)
     }

@@ -89,8 +89,8 @@ import Testing
             #expect(validate.stdout.contains(name) && validate.stdout.contains("NOT valid"))
 
             let inspect = try MapbookBinary.run(["inspect", path])
-            #expect(inspect.status == 1 || bad.inspectSucceeds, "\(inspect.stdout)\n\(inspect.stderr)")
-            if inspect.status != 0 { #expect(inspect.stderr.contains(name), "\(inspect.stderr)") }
+            #expect(inspect.status == 1, "\(inspect.stdout)\n\(inspect.stderr)")
+            #expect(inspect.stderr.contains(name), "\(inspect.stderr)")
             #expect(!inspect.stderr.contains("Fatal error"))
 
             let before = listTree(dir)
@@ -103,11 +103,24 @@ import Testing
         }
     }
 
+    @Test func extractsIntoTheCurrentFolder() throws {
+        try withTemporaryDirectory { dir in
+            let package = try TestPackages.makePackage(in: dir)
+            try FileManager.default.createDirectory(atPath: dir + "/here", withIntermediateDirectories: true)
+            let result = try MapbookBinary.run(["extract", package, "."], in: dir + "/here")
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(listTree(dir + "/here").contains("p20/Second Map.mmap"))
+            #expect(!listTree(dir + "/here").contains { $0.hasPrefix(".mapbook-extract") })
+        }
+    }
+
     @Test func usageErrorsExitWith64() throws {
         #expect(try MapbookBinary.run(["validate"]).status == 64)
         #expect(try MapbookBinary.run(["create", "x.yaml", "--fixed-time", "someday"]).status == 64)
         #expect(try MapbookBinary.run(["extract", "a.mmpk", "b", "--max-ratio", "0"]).status == 64)
         #expect(try MapbookBinary.run(["frobnicate"]).status == 64)
+        #expect(try MapbookBinary.run(["create", "x.yaml", "--fixed-time", "9223372036854776"]).status == 64)
+        #expect(try MapbookBinary.run(["extract", "a.mmpk", "b", "--max-size", "9000000000000"]).status == 64)
     }
 
     @Test func projectMistakesNameTheFileKeyAndLine() throws {
@@ -133,19 +146,26 @@ import Testing
 }
 
 extension BadPackage {
-    /// Inspect still shows a package whose damage is inside one map or entry, with a warning.
-    var inspectSucceeds: Bool {
-        switch self {
-        case .wrongCRC, .zipSlip, .absoluteName, .symlink, .zipBomb, .duplicateNames: return true
-        default: return false
-        }
-    }
-
     /// What extract refuses: everything that breaks the archive, not a map's content.
     var extractRefuses: Bool {
         switch self {
         case .missingInfo, .mapNotJSON, .pathToNowhere: return false
         default: return true
+        }
+    }
+}
+
+@Suite struct HostileCommandTests {
+    @Test func inspectAndValidateSurviveAbsurdNumbers() throws {
+        try withTemporaryDirectory { dir in
+            try HostilePackages.absurdNumbers(at: dir + "/p.mmpk")
+            let inspect = try MapbookBinary.run(["inspect", dir + "/p.mmpk"])
+            #expect(inspect.status == 0, "\(inspect.stderr)")
+            #expect(inspect.stdout.contains("far") && inspect.stdout.contains("1e+300"))
+            let validate = try MapbookBinary.run(["validate", "--json", dir + "/p.mmpk"])
+            #expect(validate.status == 1)
+            let codes = (try JSONParser.parse(validate.stdout).objectValue?.array("diagnostics") ?? []).compactMap { $0.objectValue?.string("code") }
+            #expect(codes.contains("bookmark.extent") && codes.contains("map.symbol") && codes.contains("manifest.date"), "\(codes)")
         }
     }
 }

@@ -86,6 +86,24 @@ import Testing
         }
     }
 
+    @Test func saysWhenThereIsNoFile() {
+        let report = PackageValidator.validate(path: "/nonexistent/nowhere.mmpk")
+        #expect(report.diagnostics.map(\.code) == ["file.open"])
+        #expect(report.diagnostics.first?.message.contains("nowhere.mmpk") == true)
+    }
+
+    @Test func mapNotesWithInlineFeaturesNeedNoPath() throws {
+        try withTemporaryDirectory { dir in
+            try TestPackages.makeGeoPackage(at: dir + "/data.gpkg")
+            var contents = TestPackages.contents(geoPackage: dir + "/data.gpkg")
+            var notes = OperationalLayer(json: ["id": "notes", "title": "Map Notes", "layerType": "ArcGISFeatureLayer", "featureCollection": ["layers": []]])
+            notes.visibility = true
+            contents.maps[0].map.map.operationalLayers!.append(notes)
+            _ = try PackageWriter.write(contents, to: dir + "/n.mmpk")
+            #expect(PackageValidator.validate(path: dir + "/n.mmpk").count(.error) == 0)
+        }
+    }
+
     @Test func anEsriStylePackageWithoutHashesHasNoErrors() throws {
         try withTemporaryDirectory { dir in
             // The shape of a package made by ArcGIS Pro: a p14 folder, no mapbook section,

@@ -102,6 +102,38 @@ import Testing
         }
     }
 
+    @Test func refusesADatabaseWithUnsavedChangesInItsLog() throws {
+        try withTemporaryDirectory { dir in
+            let p = try project(in: dir)
+            // What a program editing the GeoPackage in WAL mode leaves beside it.
+            try writeFile(dir + "/data.gpkg-wal", [UInt8](repeating: 1, count: 4096))
+            #expect {
+                try Packager.build(p, output: dir + "/out.mmpk")
+            } throws: { "\($0)".contains("data.gpkg-wal") && "\($0)".contains("wal_checkpoint") }
+            #expect(!FileManager.default.fileExists(atPath: dir + "/out.mmpk"))
+        }
+    }
+
+    @Test func tablesWithoutGeometryGoToTheWebMapsTables() throws {
+        try withTemporaryDirectory { dir in
+            let p = try project(in: dir, sources: "  inspections: { path: data.gpkg, table: inspections }", layers: "[points, inspections]")
+            let db = try SQLiteDatabase(writablePath: dir + "/data.gpkg", create: false)
+            try db.execute("""
+                CREATE TABLE inspections (id INTEGER PRIMARY KEY, VALVE TEXT, RESULT TEXT);
+                INSERT INTO inspections (VALVE, RESULT) VALUES ('WV-1', 'ok');
+                INSERT INTO gpkg_contents (table_name, data_type, identifier) VALUES ('inspections', 'attributes', 'inspections');
+                """)
+            try db.close()
+            _ = try Packager.build(p, output: dir + "/t.mmpk", timestamp: 1_795_305_600)
+            let package = try MobileMapPackage(path: dir + "/t.mmpk")
+            let map = try package.map(package.mapEntries[0]).map
+            #expect(map.operationalLayers?.map(\.displayName) == ["Points"])
+            #expect(map.tables?.first?.path == "file:./data.gpkg?table=inspections")
+            #expect(map.tables?.first?.layerType == nil && map.tables?.first?.renderer == nil)
+            #expect(PackageValidator.validate(path: dir + "/t.mmpk").count(.error) == 0)
+        }
+    }
+
     @Test func refusesToOverwriteAnInput() throws {
         try withTemporaryDirectory { dir in
             let p = try project(in: dir)

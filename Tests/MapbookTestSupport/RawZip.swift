@@ -13,6 +13,12 @@ public struct RawZip {
         public var uncompressedSize: UInt32? = nil
         /// Unix mode in the high 16 bits of the external attributes (host Unix).
         public var unixMode: UInt32 = 0o100644
+        /// When set, the central directory records the local header offset as 0xFFFFFFFF and
+        /// gives this value in a ZIP64 extra field (to forge impossible offsets).
+        public var zip64Offset: UInt64? = nil
+        /// When set, nothing is written for this entry but its central directory record, which
+        /// points at this offset: data already there (inside another entry) is claimed twice.
+        public var centralOnlyAt: UInt32? = nil
 
         public init(name: String, data: [UInt8], method: UInt16 = 0, crc: UInt32? = nil, uncompressedSize: UInt32? = nil, unixMode: UInt32 = 0o100644) {
             self.name = name
@@ -47,17 +53,22 @@ public struct RawZip {
             let name = Array(e.name.utf8)
             let crc = e.crc ?? Self.crc32(e.data)
             let size = e.uncompressedSize ?? UInt32(e.data.count)
-            let offset = UInt32(out.count)
-            u32(0x0403_4B50, &out); u16(20, &out); u16(0x0800, &out); u16(e.method, &out)
-            u16(0, &out); u16(0x5B21, &out); u32(crc, &out); u32(UInt32(e.data.count), &out); u32(size, &out)
-            u16(UInt16(name.count), &out); u16(0, &out)
-            out += name
-            out += e.data
+            let offset = e.centralOnlyAt ?? UInt32(out.count)
+            if e.centralOnlyAt == nil {
+                out += Self.localHeader(name: e.name, method: e.method, crc: crc, compressedSize: UInt32(e.data.count), size: size)
+                out += e.data
+            }
             u32(0x0201_4B50, &central); u16(0x0314, &central); u16(20, &central); u16(0x0800, &central); u16(e.method, &central)
             u16(0, &central); u16(0x5B21, &central); u32(crc, &central); u32(UInt32(e.data.count), &central); u32(size, &central)
-            u16(UInt16(name.count), &central); u16(0, &central); u16(0, &central); u16(0, &central); u16(0, &central)
-            u32(e.unixMode << 16, &central); u32(offset, &central)
+            var extra: [UInt8] = []
+            if let forged = e.zip64Offset {
+                u16(0x0001, &extra); u16(8, &extra)
+                u32(UInt32(forged & 0xFFFF_FFFF), &extra); u32(UInt32(forged >> 32), &extra)
+            }
+            u16(UInt16(name.count), &central); u16(UInt16(extra.count), &central); u16(0, &central); u16(0, &central); u16(0, &central)
+            u32(e.unixMode << 16, &central); u32(e.zip64Offset == nil ? offset : 0xFFFF_FFFF, &central)
             central += name
+            central += extra
         }
         let cdOffset = UInt32(out.count)
         out += central
@@ -65,6 +76,16 @@ public struct RawZip {
         u16(UInt16(entries.count), &out); u16(UInt16(entries.count), &out)
         u32(UInt32(central.count), &out); u32(cdOffset, &out); u16(0, &out)
         return out
+    }
+
+    /// A local file header (APPNOTE 4.3.7) as this builder writes it, 30 bytes plus the name.
+    public static func localHeader(name: String, method: UInt16 = 0, crc: UInt32, compressedSize: UInt32, size: UInt32) -> [UInt8] {
+        var out: [UInt8] = []
+        func u16(_ v: UInt16) { out += [UInt8(v & 0xFF), UInt8(v >> 8)] }
+        func u32(_ v: UInt32) { out += [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24)] }
+        u32(0x0403_4B50); u16(20); u16(0x0800); u16(method); u16(0); u16(0x5B21)
+        u32(crc); u32(compressedSize); u32(size); u16(UInt16(name.utf8.count)); u16(0)
+        return out + Array(name.utf8)
     }
 
     public func write(to path: String) throws {

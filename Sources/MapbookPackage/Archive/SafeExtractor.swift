@@ -21,7 +21,10 @@ public struct ExtractionError: Error, Sendable, CustomStringConvertible {
 
     public var description: String {
         if problems.count == 1 { return "Refusing to extract '\(path)': \(problems[0]); nothing was written" }
-        return "Refusing to extract '\(path)'; nothing was written:\n" + problems.map { "  - \($0)" }.joined(separator: "\n")
+        // Twenty reasons are plenty to act on; a hostile archive can produce millions.
+        var lines = problems.prefix(20).map { "  - \($0)" }
+        if problems.count > 20 { lines.append("  - and \(problems.count - 20) more problems") }
+        return "Refusing to extract '\(path)'; nothing was written:\n" + lines.joined(separator: "\n")
     }
 }
 
@@ -35,34 +38,52 @@ public struct ExtractionSummary: Sendable {
 /// Unpacks a ZIP archive without trusting it.
 ///
 /// Before writing anything it refuses absolute names, `..` components, backslashes, links and
-/// special files, encrypted or unknown compression, names that collide, and archives past the
-/// size or ratio limits. It then extracts into a fresh temporary folder beside the target,
-/// verifying each entry's size and CRC-32 as it goes, and renames that folder into place only
-/// when everything succeeded; on any failure the temporary folder is removed. So it writes
+/// special files, encrypted or unknown compression, names that collide, local headers that
+/// disagree with the central directory, overlapping entries, and archives past the size or
+/// ratio limits (per entry and in all). It then extracts into a fresh hidden folder inside the
+/// target, verifying each entry's size and CRC-32 as it goes, and moves the files into place
+/// only when everything succeeded; on any failure what it wrote is removed. So it writes
 /// nothing outside the target, and nothing at all when it refuses.
 public enum SafeExtractor {
     public static func extract(archivePath: String, to destination: String, limits: ExtractionLimits = ExtractionLimits()) throws -> ExtractionSummary {
         let archive = try ZipArchive(path: archivePath)
-        let plan = try preflight(archive, destination: destination, limits: limits)
+        var target = destination
+        while target.count > 1 && target.hasSuffix("/") { target.removeLast() }
+        let plan = try preflight(archive, destination: target, limits: limits)
 
-        let parent = AtomicFile.directory(of: destination)
-        let base = destination.split(separator: "/").last.map(String.init) ?? "extract"
-        var template = Array("\(parent)/.\(base).partial-XXXXXX".utf8CString)
+        // Stage inside the target, so nothing is ever written outside it; a target that did
+        // not exist is created here and removed again on failure.
+        var created = false
+        var info = stat()
+        if lstat(target, &info) != 0 {
+            guard mkdir(target, 0o777 & ~currentUmask()) == 0 else {
+                throw ExtractionError(path: archivePath, problems: ["cannot create '\(target)': \(RandomAccessFile.errnoMessage())"])
+            }
+            created = true
+        }
+        var template = Array("\(target)/.mapbook-extract-XXXXXX".utf8CString)
         guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
-            throw ExtractionError(path: archivePath, problems: ["cannot create a temporary folder in '\(parent)': \(RandomAccessFile.errnoMessage())"])
+            let message = RandomAccessFile.errnoMessage()
+            if created { rmdir(target) }
+            throw ExtractionError(path: archivePath, problems: ["cannot create a temporary folder in '\(target)': \(message)"])
         }
         let staging = String(cString: template.withUnsafeBufferPointer { $0.baseAddress! })
-        chmod(staging, 0o755 & ~currentUmask())
+        var moved: [String] = []
         do {
             let summary = try write(plan, from: archive, into: staging, archivePath: archivePath)
-            // rename(2) replaces an empty directory, and fails on a non-empty one, which
-            // preflight already refused.
-            guard rename(staging, destination) == 0 else {
-                throw ExtractionError(path: archivePath, problems: ["cannot move the extracted files to '\(destination)': \(RandomAccessFile.errnoMessage())"])
+            // Everything is verified: move the top-level items into place.
+            for name in directoryEntries(staging) {
+                guard rename(staging + "/" + name, target + "/" + name) == 0 else {
+                    throw ExtractionError(path: archivePath, problems: ["cannot move '\(name)' into '\(target)': \(RandomAccessFile.errnoMessage())"])
+                }
+                moved.append(name)
             }
+            rmdir(staging)
             return summary
         } catch {
             removeTree(staging)
+            for name in moved { removeTree(target + "/" + name) }
+            if created { rmdir(target) }
             throw error
         }
     }
@@ -146,13 +167,22 @@ public enum SafeExtractor {
             files[name] = entry.name
             let ratio = Double(entry.uncompressedSize) / Double(max(entry.compressedSize, 1))
             if entry.method == .deflated, entry.uncompressedSize > 1 << 20, ratio > limits.maximumCompressionRatio {
-                problems.append("\(label) expands \(Int(ratio)) times (\(entry.compressedSize) to \(entry.uncompressedSize) bytes), past the limit of \(Int(limits.maximumCompressionRatio)): a ZIP bomb?")
+                problems.append("\(label) expands \(Int(ratio.rounded())) times (\(entry.compressedSize) to \(entry.uncompressedSize) bytes), past the limit of \(Int(limits.maximumCompressionRatio)): a ZIP bomb?")
             }
-            total += entry.uncompressedSize
+            let (sum, overflow) = total.addingReportingOverflow(entry.uncompressedSize)
+            total = overflow ? .max : sum
             plan.files.append(entry)
         }
         if total > limits.maximumTotalSize {
             problems.append("it expands to \(total) bytes, more than the \(limits.maximumTotalSize) allowed")
+        }
+        // Overlapping entries share compressed bytes, which a per-entry ratio cannot see.
+        let overall = Double(total) / Double(max(archive.range.length, 1))
+        if total > 1 << 20, overall > limits.maximumCompressionRatio {
+            problems.append("it expands \(Int(min(overall, 1e15))) times in all (\(archive.range.length) to \(total) bytes), past the limit of \(Int(limits.maximumCompressionRatio)): a ZIP bomb?")
+        }
+        for (entry, message) in archive.layoutProblems() {
+            problems.append("entry '\(entry.name)': \(message)")
         }
         if !problems.isEmpty {
             throw ExtractionError(path: archive.displayPath, problems: problems)
@@ -209,12 +239,20 @@ public enum SafeExtractor {
 
     static func isEmptyDirectory(_ path: String) -> Bool {
         guard let dir = opendir(path) else { return false }
+        closedir(dir)
+        return directoryEntries(path).isEmpty
+    }
+
+    /// The names in a folder, without `.` and `..`.
+    static func directoryEntries(_ path: String) -> [String] {
+        guard let dir = opendir(path) else { return [] }
         defer { closedir(dir) }
+        var names: [String] = []
         while let entry = readdir(dir) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-            if name != "." && name != ".." { return false }
+            if name != "." && name != ".." { names.append(name) }
         }
-        return true
+        return names
     }
 
     /// Removes a folder this extractor created, without following links.
@@ -222,15 +260,7 @@ public enum SafeExtractor {
         var info = stat()
         guard lstat(path, &info) == 0 else { return }
         if (info.st_mode & S_IFMT) == S_IFDIR {
-            if let dir = opendir(path) {
-                var names: [String] = []
-                while let entry = readdir(dir) {
-                    let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-                    if name != "." && name != ".." { names.append(name) }
-                }
-                closedir(dir)
-                for name in names { removeTree(path + "/" + name) }
-            }
+            for name in directoryEntries(path) { removeTree(path + "/" + name) }
             rmdir(path)
         } else {
             unlink(path)

@@ -26,6 +26,8 @@ public final class ZipArchive: Sendable {
 
     /// The most entries we accept; each costs a few hundred bytes of memory.
     public static let maximumEntryCount = 10_000_000
+    /// Deflate's largest possible expansion (RFC 1951: 258 bytes from a 2-bit code, about 1032:1).
+    public static let maximumExpansion: Int64 = 1032
 
     /// Opens the ZIP file at `path`.
     public convenience init(path: String) throws(ArchiveError) {
@@ -89,7 +91,7 @@ public final class ZipArchive: Sendable {
         let locatorAt = eocd - 20
         if locatorAt >= 0, tail.u32(locatorAt) == 0x0706_4B50 {
             let zip64EndOffset = Int64(bitPattern: tail.u64(locatorAt + 8))
-            guard zip64EndOffset >= 0, zip64EndOffset + 56 <= eocdOffset else {
+            guard zip64EndOffset >= 0, zip64EndOffset <= eocdOffset - 56 else {
                 throw fail("the ZIP64 end-of-central-directory locator points outside the file")
             }
             let record = try range.read(at: zip64EndOffset, count: 56)
@@ -110,7 +112,10 @@ public final class ZipArchive: Sendable {
         guard entryCount >= 0, entryCount <= Int64(Self.maximumEntryCount) else {
             throw fail("the central directory claims \(entryCount) entries, more than the \(Self.maximumEntryCount) accepted")
         }
-        guard cdSize >= 0, cdOffset >= 0 else { throw fail("the central directory's size or offset is negative") }
+        // Every later sum of offsets and sizes stays far from overflow once both are in the file.
+        guard cdSize >= 0, cdOffset >= 0, cdSize <= range.length, cdOffset <= range.length else {
+            throw fail("the central directory (\(cdSize) bytes at offset \(cdOffset)) lies outside the \(range.length)-byte file: truncated or damaged")
+        }
 
         // The directory should end where the end records begin; if it ends earlier, bytes were
         // prepended to the archive and every recorded offset is short by the same amount.
@@ -183,6 +188,14 @@ public final class ZipArchive: Sendable {
             }
             guard compressed >= 0, uncompressed >= 0, localOffset >= 0 else {
                 throw fail("entry '\(name)' has a negative size or offset")
+            }
+            guard compressed <= range.length, localOffset <= range.length else {
+                throw fail("entry '\(name)' claims \(compressed) bytes at offset \(localOffset), beyond the \(range.length)-byte file: truncated or damaged")
+            }
+            // Deflate expands at most 1032 times; a larger claim is forged, and bounding it
+            // keeps every sum of sizes far from overflow.
+            guard uncompressed <= compressed * Self.maximumExpansion + 1024 else {
+                throw fail("entry '\(name)' claims to expand \(compressed) bytes to \(uncompressed), more than any supported compression can: a forged size")
             }
             let entry = ZipEntry(
                 name: name, rawName: rawName, nameIsUTF8: isUTF8,
@@ -277,22 +290,32 @@ public final class ZipArchive: Sendable {
         return range.slice(offset: header.dataOffset, length: entry.compressedSize)
     }
 
-    /// Reads a whole entry into memory, stored or deflated, refusing more than `limit` bytes.
-    ///
-    /// Does not check the CRC; `verify(_:)` does.
+    /// Reads a whole entry into memory, stored or deflated, refusing more than `limit` bytes,
+    /// and checks its size and CRC-32 against the central directory.
     public func read(_ entry: ZipEntry, limit: Int64 = 256 << 20) throws(ArchiveError) -> [UInt8] {
         let path = "\(displayPath)[\(entry.name)]"
         guard entry.uncompressedSize <= limit else {
             throw ArchiveError(operation: "read entry", path: path, message: "it is \(entry.uncompressedSize) bytes, more than the \(limit) bytes allowed here")
         }
         var out: [UInt8] = []
-        out.reserveCapacity(Int(entry.uncompressedSize))
+        var crc = CRC32()
         do {
-            try stream(entry, limit: limit) { out.append(contentsOf: $0) }
+            // The size is bounded by the file's (see init), so reserving it is safe.
+            out.reserveCapacity(Int(entry.uncompressedSize))
+            try stream(entry, limit: limit) {
+                crc.update($0)
+                out.append(contentsOf: $0)
+            }
         } catch let error as ArchiveError {
             throw error
         } catch {
             throw ArchiveError(operation: "read entry", path: path, message: "\(error)")
+        }
+        guard Int64(out.count) == entry.uncompressedSize else {
+            throw ArchiveError(operation: "read entry", path: path, message: "it holds \(out.count) bytes, the central directory says \(entry.uncompressedSize): truncated or damaged")
+        }
+        guard crc.value == entry.crc32 else {
+            throw ArchiveError(operation: "read entry", path: path, message: "it fails its CRC-32 check: the data is damaged")
         }
         return out
     }
@@ -307,6 +330,9 @@ public final class ZipArchive: Sendable {
             throw ArchiveError(operation: "read entry", path: path, message: "it is encrypted")
         }
         let header = try localHeader(of: entry)
+        guard header.rawName == entry.rawName else {
+            throw ArchiveError(operation: "read entry", path: path, message: "its local header names a different file than the central directory")
+        }
         guard header.dataOffset + entry.compressedSize <= range.length else {
             throw ArchiveError(operation: "read entry", path: path, message: "its data lies past the end of the archive (truncated?)")
         }
@@ -325,6 +351,54 @@ public final class ZipArchive: Sendable {
         case .other(let m):
             throw ArchiveError(operation: "read entry", path: path, message: "unsupported compression method \(m)")
         }
+    }
+
+    /// Entries whose local header is missing or disagrees with the central directory, or whose
+    /// data runs into the directory or into another entry's (overlapping entries are how
+    /// ZIP bombs get past per-entry ratio limits). Reads every local header once.
+    public func layoutProblems() -> [(entry: ZipEntry, message: String)] {
+        var problems: [(ZipEntry, String)] = []
+        var spans: [(start: Int64, end: Int64, entry: ZipEntry)] = []
+        spans.reserveCapacity(entries.count)
+        for entry in entries {
+            let header: LocalHeader
+            do {
+                header = try localHeader(of: entry)
+            } catch {
+                problems.append((entry, error.message))
+                continue
+            }
+            if header.rawName != entry.rawName {
+                problems.append((entry, "the local header names '\(String(decoding: header.rawName, as: UTF8.self))', the central directory '\(entry.name)'"))
+            }
+            if header.method != entry.method.code {
+                problems.append((entry, "the local header and the central directory disagree on the compression method"))
+            }
+            let end = header.dataOffset + entry.compressedSize
+            if end > centralDirectoryOffset {
+                problems.append((entry, "its data (\(entry.compressedSize) bytes at \(header.dataOffset)) runs into the central directory at \(centralDirectoryOffset): truncated or damaged"))
+            }
+            spans.append((entry.localHeaderOffset, end, entry))
+        }
+        spans.sort { $0.start < $1.start }
+        // A running maximum, so an entry inside a long one is caught even past its neighbour.
+        var reach: (end: Int64, name: String)? = nil
+        for span in spans {
+            if let r = reach, span.start < r.end {
+                problems.append((span.entry, "overlaps the data of '\(r.name)'; overlapping entries are a ZIP bomb technique"))
+            }
+            if reach == nil || span.end > reach!.end { reach = (span.end, span.entry.name) }
+        }
+        return problems
+    }
+
+    /// How many times each duplicated name occurs.
+    public func duplicateCounts() -> [String: Int] {
+        guard !duplicateNames.isEmpty else { return [:] }
+        let wanted = Set(duplicateNames)
+        var counts: [String: Int] = [:]
+        for entry in entries where wanted.contains(entry.name) { counts[entry.name, default: 0] += 1 }
+        return counts
     }
 
     /// Computes the CRC-32 of an entry's contents and compares it with the central directory.

@@ -14,6 +14,15 @@ public struct ZipEntry: Sendable, Hashable {
             }
         }
 
+        /// The method number of APPNOTE 4.4.5.
+        public var code: UInt16 {
+            switch self {
+            case .stored: return 0
+            case .deflated: return 8
+            case .other(let m): return m
+            }
+        }
+
         public var description: String {
             switch self {
             case .stored: return "stored"

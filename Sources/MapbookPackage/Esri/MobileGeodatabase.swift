@@ -60,6 +60,10 @@ public struct MobileGeodatabase: Sendable {
             }
             for name in order {
                 do {
+                    guard try database.isPlainTable(name) else {
+                        tables[name]?.problem = "not a plain table; its rows are not counted"
+                        continue
+                    }
                     tables[name]?.rowCount = try database.scalar("SELECT count(*) FROM \(SQLiteDatabase.quote(name))")?.int64
                 } catch {
                     tables[name]?.problem = error.message

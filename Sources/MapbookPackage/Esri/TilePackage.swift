@@ -99,23 +99,16 @@ public struct TilePackage: Sendable {
     public func index(of bundle: Bundle) throws(PackageFormatError) -> CompactCacheBundle {
         let path = "\(archive.displayPath)[\(bundle.entry.name)]"
         if bundle.entry.method == .stored {
+            let range: ByteRange
             do {
-                return try CompactCacheBundle(range: try archive.dataRange(of: bundle.entry), path: path)
-            } catch let error as PackageFormatError {
-                throw error
+                range = try archive.dataRange(of: bundle.entry)
             } catch {
-                throw PackageFormatError(path: path, message: "\(error)")
+                throw PackageFormatError(path: path, message: error.message)
             }
+            return try CompactCacheBundle(range: range, path: path)
         }
-        // A compressed bundle cannot be read in place; read it whole instead.
-        do {
-            let bytes = try archive.read(bundle.entry, limit: 4 << 30)
-            return try CompactCacheBundle(headerAndIndex: Array(bytes.prefix(CompactCacheBundle.fixedSize)), length: Int64(bytes.count), path: path)
-        } catch let error as PackageFormatError {
-            throw error
-        } catch {
-            throw PackageFormatError(path: path, message: "\(error)")
-        }
+        // Reading a compressed bundle would mean inflating all of it, sized by what it claims.
+        throw PackageFormatError(path: path, message: "the bundle is \(bundle.entry.method), not stored; tiles are read in place only from stored bundles")
     }
 
     /// Tiles and bytes per level, from every bundle's index.

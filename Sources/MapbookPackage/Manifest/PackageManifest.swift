@@ -125,7 +125,7 @@ public struct PackageManifest: JSONModel {
     static func milliseconds(_ value: JSONValue?) -> Int64? {
         switch value {
         case .integer(let i)?: return i
-        case .number(let d)? where d.isFinite: return Int64(d)
+        case .number(let d)?: return Int64(exactly: d.rounded())
         case .string(let s)?: return Int64(s)
         default: return nil
         }

@@ -21,7 +21,12 @@ public struct InspectionReport: Sendable {
     }
 
     /// The sum of the entries' uncompressed sizes.
-    public var totalEntryBytes: Int64 { entries.reduce(0) { $0 + $1.size } }
+    public var totalEntryBytes: Int64 {
+        entries.reduce(0) { total, entry in
+            let (sum, overflow) = total.addingReportingOverflow(entry.size)
+            return overflow ? .max : sum
+        }
+    }
 
     public struct ItemSummary: Sendable {
         public var title: String?

@@ -49,6 +49,7 @@ public enum PackageInspector {
         report.entries = archive.entries.map {
             .init(name: $0.name, size: $0.uncompressedSize, compressedSize: $0.compressedSize, method: $0.method.description)
         }
+        report.notes += archiveProblems(archive)
         var itemInfo: ItemInfo?
         do { itemInfo = try package.itemInfo() } catch { report.notes.append("\(error)") }
         report.item = itemSummary(package.manifest, itemInfo, archive: archive)
@@ -89,6 +90,25 @@ public enum PackageInspector {
 
         report.locators = locators(in: archive, manifest: package.manifest, notes: &report.notes)
         return report
+    }
+
+    /// What is wrong with the archive itself, from the central directory alone (`validate`
+    /// also reads every local header and checks every CRC).
+    static func archiveProblems(_ archive: ZipArchive) -> [String] {
+        var notes = archive.issues.map { "'\(archive.displayPath)': \($0)" }
+        for entry in archive.entries {
+            let path = "'\(archive.displayPath)[\(entry.name)]'"
+            if let problem = EntryName.problem(entry.name) { notes.append("\(path): unsafe entry name: \(problem)") }
+            if entry.isSymbolicLink { notes.append("\(path): a symbolic link; packages hold only files") }
+            if entry.isEncrypted { notes.append("\(path): encrypted") }
+            if entry.method != .stored {
+                notes.append("\(path): \(entry.method) (\(entry.compressedSize) bytes for \(entry.uncompressedSize)), not stored: it cannot be read in place")
+            }
+        }
+        for name in archive.duplicateNames {
+            notes.append("'\(archive.displayPath)[\(name)]': the name occurs more than once; readers would pick different copies")
+        }
+        return notes
     }
 
     static func itemSummary(_ manifest: PackageManifest?, _ itemInfo: ItemInfo?, archive: ZipArchive) -> InspectionReport.ItemSummary {

@@ -80,8 +80,15 @@ private struct Run {
     }
 
     mutating func run() {
+        let file: RandomAccessFile
         do {
-            archive = try ZipArchive(path: path)
+            file = try RandomAccessFile(path: path)
+        } catch {
+            add(.error, "file.open", error.description)
+            return
+        }
+        do {
+            archive = try ZipArchive(range: ByteRange(file: file), displayPath: path)
         } catch {
             add(.error, "zip.structure", error.message)
             return
@@ -140,7 +147,7 @@ private struct Run {
                 add(.error, "entry.not-stored", entry: entry.name, "deflated; every package entry must be stored (uncompressed) so it can be read in place; rebuild the package")
                 let ratio = Double(entry.uncompressedSize) / Double(max(entry.compressedSize, 1))
                 if ratio > options.maximumCompressionRatio && entry.uncompressedSize > 1 << 20 {
-                    add(.error, "zip.ratio", entry: entry.name, "expands \(Int(ratio)) times (\(entry.compressedSize) to \(entry.uncompressedSize) bytes), past the limit of \(Int(options.maximumCompressionRatio)): a ZIP bomb? Not decompressed")
+                    add(.error, "zip.ratio", entry: entry.name, "expands \(Int(ratio.rounded())) times (\(entry.compressedSize) to \(entry.uncompressedSize) bytes), past the limit of \(Int(options.maximumCompressionRatio)): a ZIP bomb? Not decompressed")
                     skipped.insert(entry.name)
                 }
             case .other(let m):
@@ -157,50 +164,18 @@ private struct Run {
             }
             folded[n.lowercased()] = folded[n.lowercased()] ?? n
         }
+        let counts = archive.duplicateCounts()
         for name in archive.duplicateNames {
-            add(.error, "name.duplicate", entry: name, "occurs \(archive.entries.filter { $0.name == name }.count) times; readers would pick different copies")
+            add(.error, "name.duplicate", entry: name, "occurs \(counts[name] ?? 2) times; readers would pick different copies")
         }
     }
 
     /// Local headers agree with the central directory; entries do not overlap each other or it.
     mutating func checkLayout() {
-        var spans: [(start: Int64, end: Int64, name: String)] = []
-        for entry in archive.entries {
-            let header: ZipArchive.LocalHeader
-            do {
-                header = try archive.localHeader(of: entry)
-            } catch {
-                add(.error, "zip.local-header", entry: entry.name, error.message)
-                skipped.insert(entry.name)
-                continue
-            }
-            if header.rawName != entry.rawName {
-                add(.error, "zip.local-header", entry: entry.name, "the local header names '\(String(decoding: header.rawName, as: UTF8.self))', the central directory '\(entry.name)'")
-                skipped.insert(entry.name)
-            }
-            if header.method != methodCode(entry.method) {
-                add(.error, "zip.local-header", entry: entry.name, "the local header and the central directory disagree on the compression method")
-                skipped.insert(entry.name)
-            }
-            let end = header.dataOffset + entry.compressedSize
-            if end > archive.centralDirectoryOffset {
-                add(.error, "zip.bounds", entry: entry.name, "its data (\(entry.compressedSize) bytes at \(header.dataOffset)) runs into the central directory at \(archive.centralDirectoryOffset): truncated or damaged")
-                skipped.insert(entry.name)
-            }
-            spans.append((entry.localHeaderOffset, end, entry.name))
-        }
-        spans.sort { $0.start < $1.start }
-        for (a, b) in zip(spans, spans.dropFirst()) where b.start < a.end {
-            add(.error, "zip.overlap", entry: b.name, "overlaps the data of '\(a.name)'; overlapping entries are a ZIP bomb technique")
-            skipped.insert(b.name)
-        }
-    }
-
-    func methodCode(_ method: ZipEntry.Method) -> UInt16 {
-        switch method {
-        case .stored: return 0
-        case .deflated: return 8
-        case .other(let m): return m
+        for (entry, message) in archive.layoutProblems() {
+            let code = message.contains("overlaps") ? "zip.overlap" : message.contains("central directory at") ? "zip.bounds" : "zip.local-header"
+            add(.error, code, entry: entry.name, message)
+            skipped.insert(entry.name)
         }
     }
 
@@ -224,6 +199,11 @@ private struct Run {
         }
         if manifest.type != PackageManifest.mobileMapPackageType {
             add(.warning, "manifest.type", entry: entry.name, "type is \(manifest.type.map { "'\($0)'" } ?? "missing"), expected '\(PackageManifest.mobileMapPackageType)'")
+        }
+        for (key, value) in [("created", manifest.created), ("modified", manifest.modified)] {
+            if let ms = value, !(0...253_402_300_799_000).contains(ms) {
+                add(.warning, "manifest.date", entry: entry.name, "'\(key)' is \(ms), not a time between 1970 and 9999 in epoch milliseconds")
+            }
         }
         if (manifest.title ?? "").isEmpty { add(.warning, "manifest.title", entry: entry.name, "no title: portals and the library show the file name instead") }
         if (manifest.guid ?? "").isEmpty { add(.warning, "manifest.guid", entry: entry.name, "no guid") }
@@ -369,9 +349,14 @@ private struct Run {
                     add(.warning, "bookmark.name", entry: entry.name, "\(label) has no name")
                 }
                 guard let extent = bookmark.effectiveExtent else {
-                    if let point = bookmark.viewpoint?.targetPoint, point.x != nil, point.y != nil {
-                        if let scale = bookmark.viewpoint?.scale, scale > 0, scale.isFinite { continue }
-                        add(.error, "bookmark.extent", entry: entry.name, "\(label) is centred on a point but has no positive scale")
+                    if let point = bookmark.viewpoint?.targetPoint, let x = point.x, let y = point.y {
+                        let sr = point.spatialReference ?? mapSR
+                        let limit = sr?.isGeographic == true ? (180.000001, 90.000001) : sr?.isWebMercator == true ? (40_075_016.7, 20_037_508.35) : (Double.greatestFiniteMagnitude, Double.greatestFiniteMagnitude)
+                        if !(x.isFinite && y.isFinite && abs(x) <= limit.0 && abs(y) <= limit.1) {
+                            add(.error, "bookmark.extent", entry: entry.name, "\(label) is centred on (\(x), \(y)), outside the world of its spatial reference")
+                        } else if !(bookmark.viewpoint?.scale.map { $0 > 0 && $0 < 1e10 } ?? false) {
+                            add(.error, "bookmark.extent", entry: entry.name, "\(label) is centred on a point but has no sensible scale (\(bookmark.viewpoint?.scale.map { "\($0)" } ?? "none"))")
+                        }
                     } else {
                         add(.error, "bookmark.extent", entry: entry.name, "\(label) has neither an extent nor a viewpoint to show")
                     }
@@ -390,7 +375,15 @@ private struct Run {
 
     mutating func checkLayer(_ layer: OperationalLayer, mapEntry: ZipEntry, package: MobileMapPackage) {
         let label = "layer '\(layer.displayName)'"
+        if let renderer = layer.renderer {
+            let bad = Self.invalidColors(renderer.jsonValue)
+            if !bad.isEmpty {
+                add(.warning, "map.symbol", entry: mapEntry.name, "\(label) has \(bad.count) symbol colour\(bad.count == 1 ? "" : "s") that are not [r, g, b, a] in 0-255, e.g. \(JSONWriter.string(bad[0], style: .compact))")
+            }
+        }
         guard let path = layer.path else {
+            // Map notes and sketches carry their features inline.
+            if layer.original.contains("featureCollection") { return }
             let needsSource = ["ArcGISFeatureLayer", "VectorTileLayer", "ArcGISTiledMapServiceLayer"].contains(layer.layerType ?? "")
             if needsSource && layer.url == nil && layer.itemId == nil {
                 add(.error, "map.path", entry: mapEntry.name, "\(label) has no path, url or itemId: it has no data")
@@ -421,6 +414,21 @@ private struct Run {
             }
         } catch {
             add(.error, "data.invalid", entry: dataEntry.name, error.message)
+        }
+    }
+
+    /// Every `color` value under `value` that is neither null nor 3 or 4 channels in 0-255.
+    static func invalidColors(_ value: JSONValue) -> [JSONValue] {
+        switch value {
+        case .object(let object):
+            return object.entries.flatMap { entry -> [JSONValue] in
+                if entry.key == "color", !entry.value.isNull, RGBAColor(entry.value) == nil { return [entry.value] }
+                return invalidColors(entry.value)
+            }
+        case .array(let items):
+            return items.flatMap(invalidColors)
+        default:
+            return []
         }
     }
 

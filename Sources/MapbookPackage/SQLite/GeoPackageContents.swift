@@ -34,6 +34,14 @@ public struct GeoPackageContents: Sendable {
                     if let t = row[0].text, let g = row[1].text { geometryTypes[t] = g }
                 }
             }
+            // GDAL keeps feature counts in gpkg_ogr_contents; reading them avoids walking
+            // every table.
+            var featureCounts: [String: Int64] = [:]
+            if try database.tableExists("gpkg_ogr_contents") {
+                for row in try database.query("SELECT table_name, feature_count FROM gpkg_ogr_contents WHERE feature_count IS NOT NULL") {
+                    if let t = row[0].text, let n = row[1].int64 { featureCounts[t.lowercased()] = n }
+                }
+            }
             var tables: [Table] = []
             for row in try database.query("SELECT table_name, data_type, identifier, srs_id, min_x, min_y, max_x, max_y FROM gpkg_contents ORDER BY rowid") {
                 guard let name = row[0].text else { continue }
@@ -45,7 +53,13 @@ public struct GeoPackageContents: Sendable {
                     name: name, dataType: row[1].text ?? "", identifier: row[2].text,
                     srsID: row[3].int64.map { Int($0) }, bounds: bounds, geometryType: geometryTypes[name])
                 do {
-                    table.rowCount = try database.scalar("SELECT count(*) FROM \(SQLiteDatabase.quote(name))")?.int64
+                    if let cached = featureCounts[name.lowercased()] {
+                        table.rowCount = cached
+                    } else if try database.isPlainTable(name) {
+                        table.rowCount = try database.scalar("SELECT count(*) FROM \(SQLiteDatabase.quote(name))")?.int64
+                    } else {
+                        table.problem = "a view or virtual table; its rows are not counted"
+                    }
                 } catch {
                     table.problem = error.message
                 }

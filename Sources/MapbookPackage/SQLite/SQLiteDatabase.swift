@@ -60,6 +60,7 @@ public final class SQLiteDatabase {
     /// The corresponding C function is `sqlite3_open_v2`.
     public convenience init(readOnlyPath path: String) throws(SQLiteError) {
         try self.init(uri: "file:\(Self.uriEscape(path))?immutable=1", displayPath: path, flags: SQLITE_OPEN_READONLY)
+        try distrustSchema()
     }
 
     /// Opens a database stored as a byte range of a larger file (a stored package entry),
@@ -71,6 +72,21 @@ public final class SQLiteDatabase {
         }
         let uri = "file:\(Self.uriEscape(range.file.path))?vfs=mapbook-range&offset=\(range.offset)&length=\(range.length)&immutable=1"
         try self.init(uri: uri, displayPath: displayPath, flags: SQLITE_OPEN_READONLY)
+        try distrustSchema()
+    }
+
+    /// Stops SQL functions with side effects from running inside views and triggers of a file
+    /// someone else wrote (https://sqlite.org/pragma.html#pragma_trusted_schema).
+    private func distrustSchema() throws(SQLiteError) {
+        try execute("PRAGMA trusted_schema = OFF")
+    }
+
+    /// Whether `name` is a real table (not a view or a virtual table), whose rows can be
+    /// counted without running anything the file defines.
+    public func isPlainTable(_ name: String) throws(SQLiteError) -> Bool {
+        let sql = try scalar("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(name)])?.text
+        guard let sql else { return false }
+        return !sql.uppercased().hasPrefix("CREATE VIRTUAL")
     }
 
     /// Opens or creates a database for writing.

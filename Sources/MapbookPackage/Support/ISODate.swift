@@ -4,12 +4,15 @@
 public enum ISODate {
     /// `2026-11-22T10:15:00Z` for Unix milliseconds.
     public static func format(milliseconds: Int64) -> String {
+        guard milliseconds.magnitude < 100_000_000_000_000_000 else { return "\(milliseconds) ms" }
         let seconds = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
         return format(seconds: seconds)
     }
 
     /// `2026-11-22T10:15:00Z` for Unix seconds.
     public static func format(seconds: Int64) -> String {
+        // Beyond the year ±3 million the calendar arithmetic below could overflow.
+        guard seconds.magnitude < 100_000_000_000_000 else { return "\(seconds) s" }
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
         let (y, m, d) = civil(fromDays: days)

@@ -48,7 +48,8 @@ public struct RGBAColor: Sendable, Hashable, CustomStringConvertible {
     public init?(_ value: JSONValue?) {
         guard let items = value?.arrayValue, items.count == 3 || items.count == 4 else { return nil }
         let channels = items.compactMap(\.doubleValue)
-        guard channels.count == items.count else { return nil }
+        // Channels are 0-255; anything else is not a colour (and must not trap on conversion).
+        guard channels.count == items.count, channels.allSatisfy({ $0 >= 0 && $0 <= 255 }) else { return nil }
         let c = channels.map { Int($0.rounded()) }
         self.init(red: c[0], green: c[1], blue: c[2], alpha: c.count == 4 ? c[3] : 255)
     }

@@ -312,7 +312,7 @@ extension Project {
         layer.minScale = try node["min_scale"]?.double()
         layer.maxScale = try node["max_scale"]?.double()
         if let lo = layer.minScale, let hi = layer.maxScale, lo > 0, hi > 0, hi >= lo {
-            throw node.error("min_scale (\(Int(lo))) must be larger than max_scale (\(Int(hi))): min_scale is the most zoomed-out scale")
+            throw node.error("min_scale (\(JSONWriter.formatNumber(lo))) must be larger than max_scale (\(JSONWriter.formatNumber(hi))): min_scale is the most zoomed-out scale")
         }
         layer.definitionExpression = try node["definition_expression"]?.string()
         if let renderer = node["renderer"] {
