@@ -64,6 +64,31 @@ import Testing
     }
 
     @Test(Fixtures.required)
+    func readsACompactTilePackageLaidOutAsTheTpkxSpecSays() throws {
+        try withTemporaryDirectory { dir in
+            // github.com/Esri/tile-package-spec: root.json, iteminfo.json and tile/Lnn/ at the top.
+            let root = #"{"name": "Raster", "tileBundlesPath": "./tile", "tileImageInfo": {"format": "JPEG"}, "tileInfo": {"rows": 256, "cols": 256, "lods": [{"level": 0}, {"level": 1}]}, "storageInfo": {"storageFormat": "esriMapCacheStorageModeCompactV2", "packetSize": 128}}"#
+            let item = #"{"name": "Raster", "title": "Raster tiles", "type": "Compact Tile Package", "tags": "a, b", "thumbnail": "./thumbnail.png", "extent": {"xmin": -10, "ymin": -10, "xmax": 10, "ymax": 10}}"#
+            try RawZip([
+                .init(name: "iteminfo.json", text: item),
+                .init(name: "root.json", text: root),
+                .init(name: "thumbnail.png", data: TestPackages.png),
+                .init(name: "tile/L01/R0000C0000.bundle", data: try readFile(Fixtures.path("esri-compactcache/L01_R0000C0000.bundle"))),
+            ]).write(to: dir + "/raster.tpkx")
+            let report = try PackageInspector.inspect(path: dir + "/raster.tpkx")
+            #expect(report.kind == "Compact Tile Package")
+            #expect(report.item?.title == "Raster tiles")
+            #expect(report.item?.tags == ["a", "b"])
+            #expect(report.item?.hasThumbnail == true)
+            let tiles = try #require(report.tilePackages.first)
+            #expect(tiles.format == "JPEG")
+            #expect(tiles.levels.map(\.level) == [1])
+            #expect(tiles.tiles == 4)
+            #expect(report.notes.isEmpty)
+        }
+    }
+
+    @Test(Fixtures.required)
     func readsARealEsriLocatorDescription() throws {
         let loc = LocatorDescription.esri(
             try readFile(Fixtures.path("esri-runtime-data/san-diego-locator.loc")), path: "san-diego-locator.loc",

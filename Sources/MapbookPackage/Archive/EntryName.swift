@@ -5,18 +5,31 @@ public enum EntryName {
     /// Refuses absolute paths, Windows drive letters, backslashes (a second separator on some
     /// systems), `..` components, empty names and control characters including NUL.
     public static func problem(_ name: String) -> String? {
-        if name.isEmpty { return "the name is empty" }
-        if name.hasPrefix("/") { return "the name is an absolute path" }
-        if name.contains("\\") { return "the name contains a backslash, a path separator on Windows" }
-        let scalars = Array(name.unicodeScalars)
-        if scalars.count >= 2, scalars[1] == ":", scalars[0].properties.isAlphabetic {
+        // One pass over the UTF-8 bytes, allocating nothing: this runs on every entry of
+        // every package opened. Bytes of multi-byte characters are all 0x80 or above, so
+        // the ASCII tests below cannot match inside them.
+        let bytes = Array(name.utf8)
+        if bytes.isEmpty { return "the name is empty" }
+        if bytes[0] == UInt8(ascii: "/") { return "the name is an absolute path" }
+        if bytes.count >= 2, bytes[1] == UInt8(ascii: ":"),
+            (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(bytes[0] & 0xDF)
+        {
             return "the name starts with a drive letter"
         }
-        if scalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
-            return "the name contains a control character"
+        var componentStart = 0
+        var backslash = false
+        for i in 0...bytes.count {
+            let byte = i < bytes.count ? bytes[i] : UInt8(ascii: "/")
+            if byte < 0x20 || byte == 0x7F { return "the name contains a control character" }
+            if byte == UInt8(ascii: "\\") { backslash = true }
+            if byte == UInt8(ascii: "/") {
+                if i - componentStart == 2, bytes[componentStart] == UInt8(ascii: "."), bytes[componentStart + 1] == UInt8(ascii: ".") {
+                    return "the name has a '..' component that climbs out of the target folder"
+                }
+                componentStart = i + 1
+            }
         }
-        let components = name.split(separator: "/", omittingEmptySubsequences: false)
-        if components.contains("..") { return "the name has a '..' component that climbs out of the target folder" }
+        if backslash { return "the name contains a backslash, a path separator on Windows" }
         return nil
     }
 
