@@ -50,12 +50,19 @@ public final class AtomicFile {
     ///
     /// The corresponding C function is `write`.
     public func write(_ bytes: UnsafeRawBufferPointer) throws(ArchiveError) {
+        try Self.writeAll(bytes, to: descriptor, path: temporaryPath)
+    }
+
+    /// Writes all of `bytes` to `descriptor`, retrying short and interrupted writes.
+    ///
+    /// The corresponding C function is `write`.
+    static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, path: String) throws(ArchiveError) {
         var done = 0
         while done < bytes.count {
             let n = Glibc.write(descriptor, bytes.baseAddress! + done, bytes.count - done)
             if n < 0 {
                 if errno == EINTR { continue }
-                throw ArchiveError(operation: "write", path: temporaryPath, message: RandomAccessFile.errnoMessage())
+                throw ArchiveError(operation: "write", path: path, message: RandomAccessFile.errnoMessage())
             }
             done += n
         }

@@ -212,15 +212,7 @@ public enum SafeExtractor {
             do {
                 try archive.stream(entry, limit: entry.uncompressedSize) { chunk in
                     crc.update(chunk)
-                    var done = 0
-                    while done < chunk.count {
-                        let n = Glibc.write(fd, chunk.baseAddress! + done, chunk.count - done)
-                        if n < 0 {
-                            if errno == EINTR { continue }
-                            throw ArchiveError(operation: "write", path: target, message: RandomAccessFile.errnoMessage())
-                        }
-                        done += n
-                    }
+                    try AtomicFile.writeAll(chunk, to: fd, path: target)
                     written += Int64(chunk.count)
                 }
             } catch {

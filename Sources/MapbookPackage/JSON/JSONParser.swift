@@ -28,6 +28,20 @@ public struct JSONParser {
         }
     }
 
+    /// Parses a package file that must hold a JSON object; errors name the file.
+    public static func parseObject(_ bytes: [UInt8], path: String, expecting what: String = "a JSON object") throws(PackageFormatError) -> JSONObject {
+        let value: JSONValue
+        do {
+            value = try parse(bytes)
+        } catch {
+            throw PackageFormatError(path: path, message: "not valid JSON (\(error))")
+        }
+        guard let object = value.objectValue else {
+            throw PackageFormatError(path: path, message: "expected \(what), found \(value.kindName)")
+        }
+        return object
+    }
+
     public static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
         try parse(Array(text.utf8))
     }

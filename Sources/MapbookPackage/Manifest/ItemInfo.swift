@@ -47,16 +47,7 @@ public struct ItemInfo: Sendable, Equatable {
 
     /// Parses the XML.
     public static func parse(_ bytes: [UInt8], path: String) throws(PackageFormatError) -> ItemInfo {
-        let root: XMLElement
-        do {
-            root = try XMLDocumentIO.parse(bytes, path: path)
-        } catch {
-            throw PackageFormatError(path: path, message: error.message)
-        }
-        guard root.name == rootName else {
-            throw PackageFormatError(path: path, message: "the root element is <\(root.name)>, expected <\(rootName)>")
-        }
-        return ItemInfo(element: root)
+        ItemInfo(element: try XMLDocumentIO.parseItemFile(bytes, path: path, rootName: rootName))
     }
 
     public init(element root: XMLElement) {

@@ -26,16 +26,7 @@ public struct PackageInfo: Sendable, Equatable {
     }
 
     public static func parse(_ bytes: [UInt8], path: String) throws(PackageFormatError) -> PackageInfo {
-        let root: XMLElement
-        do {
-            root = try XMLDocumentIO.parse(bytes, path: path)
-        } catch {
-            throw PackageFormatError(path: path, message: error.message)
-        }
-        guard root.name == rootName else {
-            throw PackageFormatError(path: path, message: "the root element is <\(root.name)>, expected <\(rootName)>")
-        }
-        return PackageInfo(element: root)
+        PackageInfo(element: try XMLDocumentIO.parseItemFile(bytes, path: path, rootName: rootName))
     }
 
     public init(element root: XMLElement) {

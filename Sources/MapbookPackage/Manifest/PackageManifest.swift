@@ -105,16 +105,7 @@ public struct PackageManifest: JSONModel {
 
     /// Parses `.info` bytes.
     public static func parse(_ bytes: [UInt8], path: String) throws(PackageFormatError) -> PackageManifest {
-        let value: JSONValue
-        do {
-            value = try JSONParser.parse(bytes)
-        } catch {
-            throw PackageFormatError(path: path, message: "not valid JSON (\(error))")
-        }
-        guard let object = value.objectValue else {
-            throw PackageFormatError(path: path, message: "expected a JSON object, found \(value.kindName)")
-        }
-        return PackageManifest(json: object)
+        PackageManifest(json: try JSONParser.parseObject(bytes, path: path))
     }
 
     static func splitTags(_ s: String) -> [String] {

@@ -25,15 +25,7 @@ public struct MobileMap: JSONModel {
 
     /// Parses a `.mmap` file's bytes.
     public static func parse(_ bytes: [UInt8], path: String) throws(PackageFormatError) -> MobileMap {
-        let value: JSONValue
-        do {
-            value = try JSONParser.parse(bytes)
-        } catch {
-            throw PackageFormatError(path: path, message: "not valid JSON (\(error))")
-        }
-        guard let object = value.objectValue else {
-            throw PackageFormatError(path: path, message: "expected a JSON object with \"map\" and \"item\", found \(value.kindName)")
-        }
+        let object = try JSONParser.parseObject(bytes, path: path, expecting: "a JSON object with \"map\" and \"item\"")
         guard object.object("map") != nil else {
             throw PackageFormatError(path: path, message: "no \"map\" object: not a mobile map")
         }

@@ -105,6 +105,20 @@ public enum XMLDocumentIO {
         return convert(root)
     }
 
+    /// Parses a package's item file, requiring its root element to be `rootName`.
+    public static func parseItemFile(_ bytes: [UInt8], path: String, rootName: String) throws(PackageFormatError) -> XMLElement {
+        let root: XMLElement
+        do {
+            root = try parse(bytes, path: path)
+        } catch {
+            throw PackageFormatError(path: path, message: error.message)
+        }
+        guard root.name == rootName else {
+            throw PackageFormatError(path: path, message: "the root element is <\(root.name)>, expected <\(rootName)>")
+        }
+        return root
+    }
+
     private static func convert(_ node: xmlNodePtr) -> XMLElement {
         var element = XMLElement(String(cString: node.pointee.name))
         var attribute = node.pointee.properties
