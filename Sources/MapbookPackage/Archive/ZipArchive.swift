@@ -1,5 +1,3 @@
-import CZlib
-
 /// A ZIP archive read through its central directory, with random access to entries.
 ///
 /// Opening reads the end-of-central-directory records and the central directory, nothing else
@@ -418,66 +416,5 @@ public final class ZipArchive: Sendable {
             return "CRC-32 is \(String(crc.value, radix: 16)), the central directory says \(String(entry.crc32, radix: 16))"
         }
         return nil
-    }
-}
-
-/// Raw deflate decompression (RFC 1951) through zlib, with an output cap.
-enum Inflater {
-    static func inflate(_ data: ByteRange, path: String, limit: Int64, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
-        var stream = z_stream()
-        // Negative window bits: raw deflate, no zlib header, as in ZIP.
-        guard inflateInit2_(&stream, -15, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-            throw ArchiveError(operation: "read entry", path: path, message: "cannot initialise zlib")
-        }
-        defer { inflateEnd(&stream) }
-        var output = [UInt8](repeating: 0, count: 1 << 18)
-        var produced: Int64 = 0
-        var finished = false
-        try data.forEachChunk(chunkSize: 1 << 18) { input in
-            guard !finished else { return }
-            stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress!.assumingMemoryBound(to: Bytef.self))
-            stream.avail_in = uInt(input.count)
-            repeat {
-                let status: Int32 = output.withUnsafeMutableBytes { out in
-                    stream.next_out = out.baseAddress!.assumingMemoryBound(to: Bytef.self)
-                    stream.avail_out = uInt(out.count)
-                    return CZlib.inflate(&stream, Z_NO_FLUSH)
-                }
-                let n = output.count - Int(stream.avail_out)
-                if n > 0 {
-                    produced += Int64(n)
-                    if produced > limit {
-                        throw ArchiveError(operation: "read entry", path: path, message: "it inflates to more than \(limit) bytes, more than it declares or is allowed (a ZIP bomb?)")
-                    }
-                    try output.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
-                }
-                if status == Z_STREAM_END {
-                    finished = true
-                    return
-                }
-                guard status == Z_OK || status == Z_BUF_ERROR else {
-                    let reason = stream.msg.map { String(cString: $0) } ?? "error \(status)"
-                    throw ArchiveError(operation: "read entry", path: path, message: "its deflate data is damaged (\(reason))")
-                }
-                if status == Z_BUF_ERROR && stream.avail_in == 0 { break }
-            } while stream.avail_out == 0 || stream.avail_in > 0
-        }
-        if !finished {
-            throw ArchiveError(operation: "read entry", path: path, message: "its deflate data ends early (truncated?)")
-        }
-    }
-}
-
-extension Array where Element == UInt8 {
-    @inline(__always) func u16(_ at: Int) -> UInt16 {
-        UInt16(self[at]) | UInt16(self[at + 1]) << 8
-    }
-
-    @inline(__always) func u32(_ at: Int) -> UInt32 {
-        UInt32(self[at]) | UInt32(self[at + 1]) << 8 | UInt32(self[at + 2]) << 16 | UInt32(self[at + 3]) << 24
-    }
-
-    @inline(__always) func u64(_ at: Int) -> UInt64 {
-        UInt64(u32(at)) | UInt64(u32(at + 4)) << 32
     }
 }
