@@ -65,6 +65,8 @@ private struct Run {
     var entriesChecked = 0
     var bytesChecked: Int64 = 0
     var archive: ZipArchive!
+    /// The package, once its manifest has been read.
+    var package: MobileMapPackage?
     /// Entries whose contents must not be read (bombs, unreadable, not stored).
     var skipped = Set<String>()
     var databases: [String: SQLiteDatabase] = [:]
@@ -187,16 +189,13 @@ private struct Run {
             return nil
         }
         guard !skipped.contains(entry.name) else { return nil }
-        let manifest: PackageManifest
         do {
-            manifest = try PackageManifest.parse(try archive.read(entry, limit: 512 << 20), path: entry.name)
-        } catch let error as PackageFormatError {
+            package = try MobileMapPackage(archive: archive)
+        } catch {
             add(.error, "manifest.invalid", entry: entry.name, error.message)
             return nil
-        } catch {
-            add(.error, "manifest.invalid", entry: entry.name, "\(error)")
-            return nil
         }
+        let manifest = package!.manifest
         if manifest.type != PackageManifest.mobileMapPackageType {
             add(.warning, "manifest.type", entry: entry.name, "type is \(manifest.type.map { "'\($0)'" } ?? "missing"), expected '\(PackageManifest.mobileMapPackageType)'")
         }
@@ -310,12 +309,7 @@ private struct Run {
     // MARK: Maps
 
     mutating func checkMaps(manifest: PackageManifest) {
-        let package: MobileMapPackage
-        do {
-            package = try MobileMapPackage(archive: archive)
-        } catch {
-            return  // already reported by readManifest
-        }
+        guard let package else { return }
         let entries = package.mapEntries
         if entries.isEmpty {
             add(.error, "map.none", "the package holds no maps (.mmap)")
@@ -563,7 +557,7 @@ private struct Run {
     }
 
     mutating func checkDatabases() {
-        guard let package = try? MobileMapPackage(archive: archive) else { return }
+        guard let package else { return }
         for entry in archive.entries where readable(entry) {
             let isGeoPackage = entry.hasSuffix(ignoringCase: ".gpkg")
             guard isGeoPackage || entry.hasSuffix(ignoringCase: ".geodatabase"), entry.method == .stored else { continue }
