@@ -97,28 +97,4 @@ public enum ImageKind: String, Sendable {
     }
 
     public var mimeType: String { self == .png ? "image/png" : "image/jpeg" }
-
-    /// Width and height of a PNG (from IHDR) or JPEG (from the first SOF marker).
-    public static func dimensions(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
-        switch ImageKind(bytes) {
-        case .png?:
-            guard bytes.count >= 24 else { return nil }
-            func be32(_ i: Int) -> Int { Int(bytes[i]) << 24 | Int(bytes[i + 1]) << 16 | Int(bytes[i + 2]) << 8 | Int(bytes[i + 3]) }
-            return (be32(16), be32(20))
-        case .jpeg?:
-            var i = 2
-            while i + 9 < bytes.count {
-                guard bytes[i] == 0xFF else { return nil }
-                let marker = bytes[i + 1]
-                let length = Int(bytes[i + 2]) << 8 | Int(bytes[i + 3])
-                if (0xC0...0xCF).contains(marker) && marker != 0xC4 && marker != 0xC8 && marker != 0xCC {
-                    return (Int(bytes[i + 7]) << 8 | Int(bytes[i + 8]), Int(bytes[i + 5]) << 8 | Int(bytes[i + 6]))
-                }
-                i += 2 + length
-            }
-            return nil
-        case nil:
-            return nil
-        }
-    }
 }

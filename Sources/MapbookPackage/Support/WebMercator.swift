@@ -35,11 +35,4 @@ public enum WebMercator {
         let b = unproject(x: box.xmax, y: box.ymax)
         return BoundingBox(xmin: a.longitude, ymin: a.latitude, xmax: b.longitude, ymax: b.latitude)
     }
-
-    /// The map scale at which `box` (in metres) fills a view `pixels` wide at 96 dpi, at the
-    /// box's centre latitude.
-    public static func scale(toFit box: BoundingBox, pixels: Double = 1024) -> Double {
-        let metresPerPixel = box.width / pixels
-        return metresPerPixel * 96 / 0.0254
-    }
 }

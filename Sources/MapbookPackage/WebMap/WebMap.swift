@@ -43,12 +43,6 @@ public struct WebMap: JSONModel {
         o.setModels("tables", tables)
         return o
     }
-
-    /// Every layer, operational and base map, sublayers included, depth first.
-    public var allLayers: [OperationalLayer] {
-        ((operationalLayers ?? []) + (baseMap?.baseMapLayers ?? []) + (tables ?? []))
-            .flatMap { $0.flattened().map(\.layer) }
-    }
 }
 
 /// A web map's initial state: the viewpoint it opens at.
