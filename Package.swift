@@ -1,14 +1,16 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// Layering (DESIGN.md section 1): the C shims at the bottom, MapbookPackage on them,
-// MapbookPackager above, the `mapbook` CLI on top. Lower targets never import higher ones.
+// Layering (DESIGN.md section 1): the C shims at the bottom, MapbookPackage and MapbookData on
+// them, MapbookRender above, MapbookPackager above that, the `mapbook` CLI on top. Lower targets never import higher ones.
 let package = Package(
     name: "MapbookToolkit",
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "mapbook", targets: ["mapbook"]),
         .library(name: "MapbookPackage", targets: ["MapbookPackage"]),
+        .library(name: "MapbookData", targets: ["MapbookData"]),
+        .library(name: "MapbookRender", targets: ["MapbookRender"]),
         .library(name: "MapbookPackager", targets: ["MapbookPackager"]),
     ],
     dependencies: [
@@ -28,6 +30,12 @@ let package = Package(
             name: "CLibXML2", pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(
+            name: "CProj", pkgConfig: "proj",
+            providers: [.apt(["libproj-dev"])]),
+        .systemLibrary(
+            name: "CCairo", pkgConfig: "cairo",
+            providers: [.apt(["libcairo2-dev"])]),
+        .systemLibrary(
             name: "CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]),
         // A read-only SQLite VFS over a byte range of a file, written in C because SQLite's
@@ -40,16 +48,24 @@ let package = Package(
                 "CArchive", "CSQLite", "CLibXML2", "CZlib", "CMapbookVFS",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
+        // Geometry, coordinate systems, importers and the GeoPackage feature store.
+        .target(
+            name: "MapbookData",
+            dependencies: ["MapbookPackage", "CProj", "CArchive", "CSQLite"]),
+        // Drawing web-map renderers with Cairo: thumbnails now, map views and legends later.
+        .target(
+            name: "MapbookRender",
+            dependencies: ["MapbookData", "MapbookPackage", "CCairo"]),
         .target(
             name: "MapbookPackager",
             dependencies: [
-                "MapbookPackage",
+                "MapbookPackage", "MapbookData", "MapbookRender",
                 .product(name: "Yams", package: "Yams"),
             ]),
         .executableTarget(
             name: "mapbook",
             dependencies: [
-                "MapbookPackage", "MapbookPackager",
+                "MapbookPackage", "MapbookData", "MapbookPackager",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -60,6 +76,12 @@ let package = Package(
         .testTarget(
             name: "MapbookPackageTests",
             dependencies: ["MapbookPackage", "MapbookTestSupport"]),
+        .testTarget(
+            name: "MapbookDataTests",
+            dependencies: ["MapbookData", "MapbookPackage", "MapbookTestSupport"]),
+        .testTarget(
+            name: "MapbookRenderTests",
+            dependencies: ["MapbookRender", "MapbookData", "MapbookPackage", "MapbookTestSupport"]),
         .testTarget(
             name: "MapbookPackagerTests",
             dependencies: ["MapbookPackager", "MapbookPackage", "MapbookTestSupport"]),

@@ -1,0 +1,55 @@
+/// The GeoPackage geometry blob: the "GP" header (version, flags, SRS id, envelope) followed by
+/// ISO WKB (GeoPackage 1.4, clause 2.1.3, "GeoPackageBinary").
+public enum GeoPackageBinary {
+    public struct Error: Swift.Error, Sendable, CustomStringConvertible {
+        public var message: String
+        public var description: String { "GeoPackage geometry: \(message)" }
+    }
+
+    /// Encodes `geometry` with an XY envelope (empty geometries get the empty flag and no
+    /// envelope, as the standard asks).
+    public static func encode(_ geometry: Geometry, srsID: Int32) -> [UInt8] {
+        var out: [UInt8] = [0x47, 0x50, 0]
+        let envelope = geometry.envelope
+        let isEmpty = envelope == nil
+        // Flags: bit 0 little-endian, bits 1-3 envelope (1 = XY), bit 4 empty.
+        var flags: UInt8 = 1
+        if isEmpty { flags |= 0x10 } else { flags |= 0x02 }
+        out.append(flags)
+        withUnsafeBytes(of: srsID.littleEndian) { out.append(contentsOf: $0) }
+        if let e = envelope {
+            for v in [e.minX, e.maxX, e.minY, e.maxY] { WKB.appendDouble(v, to: &out) }
+        }
+        WKB.append(geometry, to: &out)
+        return out
+    }
+
+    /// Reads the header and the WKB; returns the geometry and the SRS id.
+    public static func decode(_ bytes: [UInt8]) throws(Error) -> (geometry: Geometry, srsID: Int32) {
+        guard bytes.count >= 8, bytes[0] == 0x47, bytes[1] == 0x50 else {
+            throw Error(message: "no GP magic")
+        }
+        let flags = bytes[3]
+        if flags & 0x20 != 0 { throw Error(message: "extended GeoPackage geometry types are not supported") }
+        let little = flags & 1 == 1
+        var raw: UInt32 = 0
+        for i in 0..<4 { raw |= UInt32(bytes[4 + i]) << (8 * i) }
+        let srsID = Int32(bitPattern: little ? raw : raw.byteSwapped)
+        let envelopeDoubles: Int
+        switch (flags >> 1) & 0x07 {
+        case 0: envelopeDoubles = 0
+        case 1: envelopeDoubles = 4
+        case 2, 3: envelopeDoubles = 6
+        case 4: envelopeDoubles = 8
+        default: throw Error(message: "invalid envelope code \((flags >> 1) & 0x07)")
+        }
+        let start = 8 + envelopeDoubles * 8
+        guard start <= bytes.count else { throw Error(message: "header longer than the blob") }
+        do {
+            let (geometry, _) = try WKB.decode(bytes[start...])
+            return (geometry, srsID)
+        } catch {
+            throw Error(message: error.description)
+        }
+    }
+}
