@@ -174,6 +174,24 @@ public final class CoordinateTransform {
         return nil
     }
 
+    /// The CRS's name and its WKT 1 definition (GDAL flavour, what GeoPackage readers expect in
+    /// `gpkg_spatial_ref_sys.definition`), or nil when PROJ cannot read it.
+    ///
+    /// The corresponding C functions are `proj_get_name` and `proj_as_wkt`.
+    public static func describe(_ crs: CoordinateReferenceSystem) -> (name: String, wkt: String)? {
+        let context = proj_context_create()
+        defer { proj_context_destroy(context) }
+        proj_context_set_enable_network(context, 0)
+        proj_log_level(context, PJ_LOG_NONE)
+        guard let object = proj_create(context, crs.projDefinition) else { return nil }
+        defer { proj_destroy(object) }
+        let name = proj_get_name(object).map { String(cString: $0) } ?? crs.description
+        guard let wkt = proj_as_wkt(context, object, PJ_WKT1_GDAL, nil) ?? proj_as_wkt(context, object, PJ_WKT2_2019, nil) else {
+            return nil
+        }
+        return (name, String(cString: wkt))
+    }
+
     /// Whether PROJ can read `crs` at all.
     public static func isKnown(_ crs: CoordinateReferenceSystem) -> String? {
         if crs.isWGS84 || crs.isWebMercator { return nil }

@@ -11,6 +11,9 @@ public struct ImportReport: Sendable, Equatable {
         case unclosedRing = "unclosed ring"
         case unsupportedGeometry = "unsupported geometry type"
         case badCoordinate = "bad coordinate"
+        case badFeature = "not a feature"
+        case badMember = "malformed member, ignored"
+        case windingOrder = "ring winding reversed to the right-hand rule"
         case badValue = "bad value"
         case coercedValue = "coerced value"
         case outsideExtent = "outside the extent"
@@ -25,7 +28,7 @@ public struct ImportReport: Sendable, Equatable {
         /// Whether the feature was dropped (as opposed to kept with a change).
         public var drops: Bool {
             switch self {
-            case .nullGeometry, .emptyGeometry, .invalidGeometry, .unsupportedGeometry, .badCoordinate, .outsideExtent: return true
+            case .nullGeometry, .emptyGeometry, .invalidGeometry, .unsupportedGeometry, .badCoordinate, .badFeature, .outsideExtent: return true
             default: return false
             }
         }

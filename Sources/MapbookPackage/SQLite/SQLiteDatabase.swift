@@ -237,6 +237,33 @@ public final class SQLiteStatement {
         }
     }
 
+    /// Binds one value to the 1-based parameter `index`, without resetting the statement.
+    ///
+    /// The corresponding C functions are the `sqlite3_bind_*` family.
+    public func bind(_ value: SQLiteValue, at index: Int32) throws(SQLiteError) {
+        let status: Int32
+        switch value {
+        case .null: status = sqlite3_bind_null(handle, index)
+        case .integer(let v): status = sqlite3_bind_int64(handle, index, v)
+        case .real(let v): status = sqlite3_bind_double(handle, index, v)
+        case .text(let v): status = sqlite3_bind_text(handle, index, v, -1, Self.transient)
+        case .blob(let v):
+            status = v.withUnsafeBytes { sqlite3_bind_blob64(handle, index, $0.baseAddress, sqlite3_uint64($0.count), Self.transient) }
+        }
+        guard status == SQLITE_OK else { throw database.error("bind a value on", status) }
+    }
+
+    /// Runs a statement that returns no rows (an INSERT) with the values bound so far, then
+    /// resets it for the next use, keeping the bindings.
+    public func run() throws(SQLiteError) {
+        let status = sqlite3_step(handle)
+        sqlite3_reset(handle)
+        guard status == SQLITE_DONE || status == SQLITE_ROW else { throw database.error("write", status) }
+    }
+
+    /// The rowid of the last row inserted through this statement's connection.
+    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(database.handle) }
+
     /// Advances to the next row; false when done.
     public func step() throws(SQLiteError) -> Bool {
         let status = sqlite3_step(handle)

@@ -1,0 +1,230 @@
+/// Cuts geometries at an axis-aligned rectangle: points outside are dropped, lines are cut into
+/// the pieces inside, polygon rings are clipped with Sutherland-Hodgman (concave rings may gain
+/// edges along the rectangle's border, which draw and measure correctly).
+public struct RectangleClipper: Sendable {
+    public var box: Envelope2D
+
+    public init(_ box: Envelope2D) { self.box = box }
+
+    /// The part of `g` inside the rectangle, or nil when nothing is inside.
+    public func clip(_ g: Geometry) -> Geometry? {
+        guard let e = g.envelope, e.intersects(box) else { return nil }
+        if box.contains(e) { return g }
+        let shape: Geometry.Shape?
+        switch g.shape {
+        case .point(let p):
+            shape = box.contains(x: p.x, y: p.y) ? g.shape : nil
+        case .multiPoint(let a):
+            let kept = a.filter { box.contains(x: $0.x, y: $0.y) }
+            shape = kept.isEmpty ? nil : .multiPoint(kept)
+        case .lineString(let a):
+            let pieces = clipLine(a)
+            shape = pieces.isEmpty ? nil : (pieces.count == 1 ? .lineString(pieces[0]) : .multiLineString(pieces))
+        case .multiLineString(let lines):
+            let pieces = lines.flatMap(clipLine)
+            shape = pieces.isEmpty ? nil : .multiLineString(pieces)
+        case .polygon(let rings):
+            shape = clipPolygon(rings).map { .polygon($0) }
+        case .multiPolygon(let polygons):
+            let kept = polygons.compactMap(clipPolygon)
+            shape = kept.isEmpty ? nil : .multiPolygon(kept)
+        case .geometryCollection(let members):
+            let kept = members.compactMap(clip)
+            shape = kept.isEmpty ? nil : .geometryCollection(kept)
+        }
+        return shape.map { Geometry($0, hasZ: g.hasZ, hasM: g.hasM) }
+    }
+
+    /// Pieces of a line inside the box (Liang-Barsky per segment, joined while contiguous).
+    func clipLine(_ line: [Position]) -> [[Position]] {
+        var pieces: [[Position]] = []
+        var current: [Position] = []
+        for i in 0..<max(line.count - 1, 0) {
+            let a = line[i], b = line[i + 1]
+            guard let (p, q, clippedEnd) = clipSegment(a, b) else {
+                if current.count >= 2 { pieces.append(current) }
+                current = []
+                continue
+            }
+            if current.isEmpty || current.last! != p {
+                if current.count >= 2 { pieces.append(current) }
+                current = [p]
+            }
+            current.append(q)
+            if clippedEnd {
+                if current.count >= 2 { pieces.append(current) }
+                current = []
+            }
+        }
+        if current.count >= 2 { pieces.append(current) }
+        return pieces
+    }
+
+    /// The segment's part inside the box; `clippedEnd` when b was outside.
+    private func clipSegment(_ a: Position, _ b: Position) -> (Position, Position, Bool)? {
+        var t0 = 0.0, t1 = 1.0
+        let dx = b.x - a.x, dy = b.y - a.y
+        for (p, q) in [(-dx, a.x - box.minX), (dx, box.maxX - a.x), (-dy, a.y - box.minY), (dy, box.maxY - a.y)] {
+            if p == 0 {
+                if q < 0 { return nil }
+            } else {
+                let r = q / p
+                if p < 0 {
+                    if r > t1 { return nil }
+                    if r > t0 { t0 = r }
+                } else {
+                    if r < t0 { return nil }
+                    if r < t1 { t1 = r }
+                }
+            }
+        }
+        let start = t0 == 0 ? a : Self.interpolate(a, b, t0)
+        let end = t1 == 1 ? b : Self.interpolate(a, b, t1)
+        return (start, end, t1 < 1)
+    }
+
+    static func interpolate(_ a: Position, _ b: Position, _ t: Double) -> Position {
+        Position(x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t, z: a.z + (b.z - a.z) * t, m: a.m + (b.m - a.m) * t)
+    }
+
+    /// The polygon's rings clipped; nil when the exterior vanishes. Holes that vanish are dropped.
+    func clipPolygon(_ rings: [[Position]]) -> [[Position]]? {
+        guard let exterior = rings.first, let outer = clipRing(exterior) else { return nil }
+        return [outer] + rings.dropFirst().compactMap(clipRing)
+    }
+
+    func clipRing(_ ring: [Position]) -> [Position]? {
+        var points = ring
+        if points.count > 1 && points.first! == points.last! { points.removeLast() }
+        // Left, right, bottom, top.
+        for edge in 0..<4 {
+            guard !points.isEmpty else { return nil }
+            var out: [Position] = []
+            out.reserveCapacity(points.count + 4)
+            func inside(_ p: Position) -> Bool {
+                switch edge {
+                case 0: return p.x >= box.minX
+                case 1: return p.x <= box.maxX
+                case 2: return p.y >= box.minY
+                default: return p.y <= box.maxY
+                }
+            }
+            func crossing(_ a: Position, _ b: Position) -> Position {
+                let t: Double
+                switch edge {
+                case 0: t = (box.minX - a.x) / (b.x - a.x)
+                case 1: t = (box.maxX - a.x) / (b.x - a.x)
+                case 2: t = (box.minY - a.y) / (b.y - a.y)
+                default: t = (box.maxY - a.y) / (b.y - a.y)
+                }
+                var p = Self.interpolate(a, b, t)
+                // Land exactly on the edge despite rounding.
+                switch edge {
+                case 0: p.x = box.minX
+                case 1: p.x = box.maxX
+                case 2: p.y = box.minY
+                default: p.y = box.maxY
+                }
+                return p
+            }
+            var previous = points[points.count - 1]
+            for current in points {
+                let cin = inside(current), pin = inside(previous)
+                if cin {
+                    if !pin { out.append(crossing(previous, current)) }
+                    out.append(current)
+                } else if pin {
+                    out.append(crossing(previous, current))
+                }
+                previous = current
+            }
+            points = out
+        }
+        guard points.count >= 3 else { return nil }
+        points.append(points[0])
+        // A ring reduced to a line along the border has no area.
+        return GeoJSONReader.signedArea(points) == 0 ? nil : points
+    }
+}
+
+/// Puts WGS 84 geometries that cross the antimeridian, or use longitudes beyond ±180, back in
+/// range: lines and rings are made continuous (a jump of more than 180° between two positions
+/// is a crossing), then cut at ±180° and the pieces shifted by 360°, as GDAL's
+/// `-wrapdateline` does. A polygon around the antimeridian becomes a multipolygon of two parts.
+public enum Antimeridian {
+    /// The geometry in [-180, 180], and whether it changed.
+    public static func normalize(_ g: Geometry) -> (Geometry, Bool) {
+        guard let e = g.envelope else { return (g, false) }
+        var needs = e.minX < -180 || e.maxX > 180
+        if !needs && e.width > 180 { needs = hasJump(g) }
+        guard needs else { return (g, false) }
+        let unwrapped = unwrap(g)
+        guard let ue = unwrapped.envelope else { return (g, false) }
+        var parts: [Geometry] = []
+        var k = Int(((ue.minX + 180) / 360).rounded(.down))
+        while Double(k) * 360 - 180 < ue.maxX {
+            let window = Envelope2D(minX: Double(k) * 360 - 180, minY: -.infinity, maxX: Double(k) * 360 + 180, maxY: .infinity)
+            if let piece = RectangleClipper(window).clip(unwrapped) {
+                let shift = Double(k) * 360
+                parts.append(piece.mapPositions { Position(x: $0.x - shift, y: $0.y, z: $0.z, m: $0.m) })
+            }
+            k += 1
+            if parts.count > 8 { break }
+        }
+        guard !parts.isEmpty else { return (g, false) }
+        return (GeoJSONReader.merge(GeoJSONReader.flatten(parts), family: g.type.family ?? .point, hasZ: g.hasZ), true)
+    }
+
+    static func hasJump(_ g: Geometry) -> Bool {
+        func jumps(_ a: [Position]) -> Bool {
+            for i in 1..<max(a.count, 1) where abs(a[i].x - a[i - 1].x) > 180 { return true }
+            return false
+        }
+        switch g.shape {
+        case .point, .multiPoint: return false
+        case .lineString(let a): return jumps(a)
+        case .polygon(let r), .multiLineString(let r): return r.contains(where: jumps)
+        case .multiPolygon(let p): return p.contains { $0.contains(where: jumps) }
+        case .geometryCollection(let m): return m.contains(where: hasJump)
+        }
+    }
+
+    /// Makes each line and ring continuous in longitude; holes follow their exterior.
+    static func unwrap(_ g: Geometry) -> Geometry {
+        func line(_ a: [Position]) -> [Position] {
+            guard var previous = a.first else { return a }
+            var out = [previous]
+            out.reserveCapacity(a.count)
+            for p in a.dropFirst() {
+                var q = p
+                while q.x - previous.x > 180 { q.x -= 360 }
+                while previous.x - q.x > 180 { q.x += 360 }
+                out.append(q)
+                previous = q
+            }
+            return out
+        }
+        func polygon(_ rings: [[Position]]) -> [[Position]] {
+            guard let first = rings.first else { return rings }
+            let outer = line(first)
+            let center = outer.reduce(0) { $0 + $1.x } / Double(max(outer.count, 1))
+            return [outer] + rings.dropFirst().map { ring in
+                var r = line(ring)
+                let c = r.reduce(0) { $0 + $1.x } / Double(max(r.count, 1))
+                let shift = ((center - c) / 360).rounded() * 360
+                if shift != 0 { r = r.map { Position(x: $0.x + shift, y: $0.y, z: $0.z, m: $0.m) } }
+                return r
+            }
+        }
+        let shape: Geometry.Shape
+        switch g.shape {
+        case .point, .multiPoint: return g
+        case .lineString(let a): shape = .lineString(line(a))
+        case .multiLineString(let r): shape = .multiLineString(r.map(line))
+        case .polygon(let r): shape = .polygon(polygon(r))
+        case .multiPolygon(let p): shape = .multiPolygon(p.map(polygon))
+        case .geometryCollection(let m): shape = .geometryCollection(m.map(unwrap))
+        }
+        return Geometry(shape, hasZ: g.hasZ, hasM: g.hasM)
+    }
+}

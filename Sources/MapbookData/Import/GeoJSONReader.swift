@@ -1,0 +1,680 @@
+/// Reads a GeoJSON file (RFC 7946): a FeatureCollection, a single Feature or a bare geometry,
+/// feature by feature with bounded memory.
+///
+/// Policies, stated once:
+/// - `Feature.id` is kept as an attribute named `id`; when `properties` also has an `id`, the
+///   property keeps that name and `Feature.id` becomes `feature_id`. Row ids in the package
+///   (`fid`) are always 1, 2, 3... in file order, whatever the ids say.
+/// - Coordinates are WGS 84 longitude/latitude (RFC 7946 section 4), unless the file carries
+///   the pre-RFC `crs` member naming an EPSG code, which is honoured as GDAL does.
+/// - A layer holds one family (points, lines or polygons): the most frequent one; features of
+///   another family are dropped and reported. Polygon and MultiPolygon together make a
+///   MultiPolygon layer. GeometryCollections keep their members of the layer's family.
+/// - Rings are rewound to the right-hand rule, unclosed rings closed, positions beyond three
+///   numbers cut to x, y, z; each is reported. Malformed members (bbox, properties, id) are
+///   ignored and reported; features that cannot be read are dropped and reported.
+public final class GeoJSONReader: FeatureReader {
+    public let path: String
+    public private(set) var schema: LayerSchema
+    public private(set) var report = ImportReport()
+
+    private let stream: ByteStream
+    private let parser: JSONStreamParser
+    private var family: GeometryFamily?
+    /// Points, lines and polygons together: kept as they are in a layer of generic type, as
+    /// GDAL does ("Unknown (any)"); the project can pick one family per layer.
+    private var mixed = false
+    /// Problems of the root object, found by the first pass and reported once.
+    private var rootReport = ImportReport()
+    /// The root value when it is a Feature or a geometry (read by the first pass).
+    private var rootFeature: JSONStreamParser.Value?
+    private var idField: String?
+    /// The one feature of a file whose root is a Feature or a geometry.
+    private var single: JSONStreamParser.Value?
+    private var singleDone = false
+    private var inFeatures = false
+    private var finished = false
+    private var index = 0
+
+    /// Reads the whole file once to learn its fields and geometry type.
+    public init(path: String, layerName: String? = nil) throws {
+        self.path = path
+        stream = try ByteStream(path: path)
+        parser = JSONStreamParser(stream: stream)
+        schema = LayerSchema(name: layerName ?? "layer", fields: [], geometryType: nil, crs: .wgs84)
+        var scan = SchemaScan()
+        try walk { value, row in
+            scan.add(self.interpretForScan(value, row: row))
+        }
+        family = scan.familyCounts.count == 1 ? scan.dominantFamily : nil
+        mixed = scan.familyCounts.count > 1
+        idField = scan.sawFeatureID ? (scan.fieldOrder.contains("id") ? "feature_id" : "id") : nil
+        var fields: [Field] = []
+        if let idField { fields.append(Field(name: idField, type: scan.featureIDsAllIntegers ? .integer : .text)) }
+        for name in scan.fieldOrder { fields.append(Field(name: name, type: scan.kinds[name]!.fieldType)) }
+        schema.fields = fields
+        schema.geometryType = mixed ? .geometry : family.map { $0.type(multi: scan.multi[$0] ?? false) }
+        schema.hasZ = scan.hasZ
+        schema.crs = rootCRS ?? .wgs84
+        // The scan's findings about features are reported again, once, by the second pass;
+        // those about the root object only by the first.
+        report = rootReport
+        stream.rewind()
+        if let rootFeature {
+            single = rootFeature
+        } else {
+            try openFeatures()
+        }
+    }
+
+    // MARK: - Walking the document
+
+    /// Calls `body` with each feature value and its 1-based position, in one pass.
+    private func walk(_ body: (JSONStreamParser.Value, Int) throws -> Void) throws {
+        guard try parser.peekToken() == UInt8(ascii: "{") else {
+            throw parser.error("the root of a GeoJSON file must be an object")
+        }
+        _ = try stream.next()
+        var members: [(String, JSONStreamParser.Value)] = []
+        var sawFeatures = false
+        if try parser.peekToken() == UInt8(ascii: "}") { _ = try stream.next() } else {
+            while true {
+                try stream.skipWhitespace()
+                let key = try parser.string()
+                try parser.expect(UInt8(ascii: ":"), "':' after a member name")
+                if key == "features", try parser.peekToken() == UInt8(ascii: "[") {
+                    sawFeatures = true
+                    _ = try stream.next()
+                    var row = 0
+                    if try parser.peekToken() == UInt8(ascii: "]") { _ = try stream.next() } else {
+                        while true {
+                            row += 1
+                            parser.duplicateKeys.removeAll()
+                            let value = try parser.value(depth: 1)
+                            try body(value, row)
+                            try stream.skipWhitespace()
+                            guard let c = try stream.next() else { throw parser.error("the file ends inside the features array") }
+                            if c == UInt8(ascii: "]") { break }
+                            guard c == UInt8(ascii: ",") else { throw parser.error("expected ',' or ']' between features") }
+                        }
+                    }
+                } else {
+                    if members.contains(where: { $0.0 == key }) || (key == "features" && sawFeatures) {
+                        rootReport.note(.badMember, row: 0, "the root object contains the member \"\(key)\" twice; the last one is used")
+                    }
+                    members.append((key, try parser.value(depth: 1)))
+                }
+                try stream.skipWhitespace()
+                guard let c = try stream.next() else { throw parser.error("the file ends inside the root object") }
+                if c == UInt8(ascii: "}") { break }
+                guard c == UInt8(ascii: ",") else { throw parser.error("expected ',' or '}' in the root object") }
+            }
+        }
+        try stream.skipWhitespace()
+        if try stream.peek() != nil { throw parser.error("text after the root object") }
+        let root = JSONStreamParser.Value.object(members)
+        let type = root["type"]
+        if let crs = root["crs"] { rootCRS = Self.crs(from: crs) }
+        guard case .string(let typeName)? = type else {
+            throw DataError(path: path, message: type == nil ? "the root object has no \"type\" member" : "the root \"type\" member must be a string, not \(type!.kindName)")
+        }
+        switch typeName {
+        case "FeatureCollection":
+            guard sawFeatures else {
+                if let f = root["features"] {
+                    throw DataError(path: path, message: "\"features\" must be an array, not \(f.kindName)")
+                }
+                throw DataError(path: path, message: "a FeatureCollection needs a \"features\" array")
+            }
+            for reserved in ["properties", "coordinates", "geometry", "geometries"] where root[reserved] != nil {
+                rootReport.note(.badMember, row: 0, "a FeatureCollection cannot contain a \"\(reserved)\" member")
+            }
+        case "Feature":
+            rootFeature = root
+            try body(root, 1)
+        case _ where Self.geometryTypes.contains(typeName):
+            rootFeature = .object([("type", .string("Feature")), ("properties", .null), ("geometry", root)])
+            try body(rootFeature!, 1)
+        default:
+            let known = (["FeatureCollection", "Feature"] + Self.geometryTypes).first { $0.lowercased() == typeName.lowercased() }
+            throw DataError(path: path, message: known.map { "expected \($0) but got \(typeName) (GeoJSON types are case-sensitive)" } ?? "unknown GeoJSON type \"\(typeName)\"")
+        }
+    }
+
+    private var rootCRS: CoordinateReferenceSystem?
+
+    /// Positions the stream inside the features array (or keeps the single feature).
+    private func openFeatures() throws {
+        guard try parser.peekToken() == UInt8(ascii: "{") else { throw parser.error("the root of a GeoJSON file must be an object") }
+        _ = try stream.next()
+        var members: [(String, JSONStreamParser.Value)] = []
+        if try parser.peekToken() == UInt8(ascii: "}") {
+            finished = true
+            return
+        }
+        while true {
+            try stream.skipWhitespace()
+            let key = try parser.string()
+            try parser.expect(UInt8(ascii: ":"), "':' after a member name")
+            if key == "features", try parser.peekToken() == UInt8(ascii: "[") {
+                _ = try stream.next()
+                inFeatures = true
+                return
+            }
+            members.append((key, try parser.value(depth: 1)))
+            try stream.skipWhitespace()
+            guard let c = try stream.next(), c == UInt8(ascii: ",") else { break }
+        }
+        let root = JSONStreamParser.Value.object(members)
+        if case .string(let t)? = root["type"], t == "Feature" {
+            single = root
+        } else if case .string(let t)? = root["type"], Self.geometryTypes.contains(t) {
+            single = .object([("type", .string("Feature")), ("properties", .null), ("geometry", root)])
+        } else {
+            finished = true
+        }
+    }
+
+    public func next() throws -> Feature? {
+        while true {
+            guard let (value, row) = try nextValue() else { return nil }
+            if let feature = makeFeature(value, row: row) { return feature }
+        }
+    }
+
+    private func nextValue() throws -> (JSONStreamParser.Value, Int)? {
+        if let single {
+            guard !singleDone else { return nil }
+            singleDone = true
+            return (single, 1)
+        }
+        guard inFeatures, !finished else { return nil }
+        if index == 0, try parser.peekToken() == UInt8(ascii: "]") {
+            finished = true
+            return nil
+        }
+        index += 1
+        parser.duplicateKeys.removeAll()
+        let value = try parser.value(depth: 1)
+        try stream.skipWhitespace()
+        let c = try stream.next()
+        if c != UInt8(ascii: ",") { finished = true }
+        return (value, index)
+    }
+
+    // MARK: - Features
+
+    static let geometryTypes = ["Point", "LineString", "Polygon", "MultiPoint", "MultiLineString", "MultiPolygon", "GeometryCollection"]
+
+    private struct ScanResult {
+        var properties: [(String, JSONStreamParser.Value)] = []
+        var featureID: JSONStreamParser.Value?
+        var geometry: Geometry?
+        var families: [GeometryFamily] = []
+    }
+
+    private func interpretForScan(_ value: JSONStreamParser.Value, row: Int) -> ScanResult? {
+        guard let (properties, id, geometryValue) = checkFeature(value, row: row) else { return nil }
+        var result = ScanResult(properties: properties, featureID: id)
+        if let geometryValue, let g = geometry(geometryValue, row: row, depth: 0) {
+            result.geometry = g
+            result.families = Self.families(of: g)
+        }
+        return result
+    }
+
+    /// Checks the Feature object; nil (reported) when it is not one.
+    private func checkFeature(_ value: JSONStreamParser.Value, row: Int) -> ([(String, JSONStreamParser.Value)], JSONStreamParser.Value?, JSONStreamParser.Value?)? {
+        guard case .object(let members) = value else {
+            report.note(.badFeature, row: row, "every feature must be an object, not \(value.kindName)")
+            return nil
+        }
+        for key in parser.duplicateKeys {
+            report.note(.badMember, row: row, "an object contains the member \"\(key)\" twice; the last one is used")
+        }
+        guard case .string(let type)? = value["type"], type == "Feature" else {
+            report.note(.badFeature, row: row, "a feature needs \"type\": \"Feature\"")
+            return nil
+        }
+        for reserved in ["features", "coordinates", "geometries"] where members.contains(where: { $0.0 == reserved }) {
+            report.note(.badMember, row: row, "a Feature cannot contain a \"\(reserved)\" member")
+        }
+        var properties: [(String, JSONStreamParser.Value)] = []
+        switch value["properties"] {
+        case .object(let p)?: properties = p
+        case .null?: break
+        case nil: report.note(.badMember, row: row, "the \"properties\" member is missing")
+        case let other?: report.note(.badMember, row: row, "\"properties\" must be an object, not \(other.kindName)")
+        }
+        var id = value["id"]
+        switch id {
+        case .string?, .integer?, .number?, nil: break
+        case let other?:
+            report.note(.badMember, row: row, "a feature \"id\" must be a string or a number, not \(other.kindName)")
+            id = nil
+        }
+        if let bbox = value["bbox"] { checkBBox(bbox, row: row) }
+        let geometryValue = value["geometry"]
+        if geometryValue == nil { report.note(.badMember, row: row, "the \"geometry\" member is missing") }
+        if case .null? = geometryValue { return (properties, id, nil) }
+        return (properties, id, geometryValue)
+    }
+
+    private func checkBBox(_ bbox: JSONStreamParser.Value, row: Int) {
+        guard case .array(let items) = bbox else {
+            report.note(.badMember, row: row, "bbox must be an array of numbers, not \(bbox.kindName)")
+            return
+        }
+        if !items.allSatisfy({ $0.double != nil }) {
+            report.note(.badMember, row: row, "every element of a bbox must be a number")
+        } else if items.count != 4 && items.count != 6 {
+            report.note(.badMember, row: row, "a bbox has 4 elements (2D) or 6 (3D), not \(items.count)")
+        }
+    }
+
+    private func makeFeature(_ value: JSONStreamParser.Value, row: Int) -> Feature? {
+        guard let (properties, id, geometryValue) = checkFeature(value, row: row) else { return nil }
+        var shape: Geometry?
+        if let geometryValue {
+            guard let g = geometry(geometryValue, row: row, depth: 0) else { return nil }
+            guard let fitted = fit(g, row: row) else { return nil }
+            shape = fitted
+        } else if schema.geometryType != nil {
+            report.note(.nullGeometry, row: row, "the feature has no geometry")
+        }
+        var values = [FieldValue](repeating: .null, count: schema.fields.count)
+        if idField != nil {
+            if let id { values[0] = convert(id, to: schema.fields[0], row: row) }
+        }
+        for (key, v) in properties {
+            if let i = fieldPositions[key] { values[i] = convert(v, to: schema.fields[i], row: row) }
+        }
+        return Feature(row: row, geometry: shape, values: values)
+    }
+
+    private lazy var fieldPositions: [String: Int] = {
+        var positions: [String: Int] = [:]
+        for (i, f) in schema.fields.enumerated() where i > 0 || idField == nil { positions[f.name] = i }
+        return positions
+    }()
+
+    /// The geometry as the layer's family and multi-ness, or nil (reported) when it cannot be.
+    private func fit(_ g: Geometry, row: Int) -> Geometry? {
+        if mixed {
+            if g.isEmpty {
+                report.note(.emptyGeometry, row: row, "the geometry has no coordinates")
+                return nil
+            }
+            return g.withDimensions(z: schema.hasZ, m: false)
+        }
+        guard let family, let layerType = schema.geometryType else { return g }
+        var g = g
+        if case .geometryCollection(let members) = g.shape {
+            let flat = Self.flatten(members)
+            let kept = flat.filter { $0.type.family == family }
+            guard !kept.isEmpty else {
+                report.note(.unsupportedGeometry, row: row, "a GeometryCollection without \(family.rawValue)s in a \(family.rawValue) layer")
+                return nil
+            }
+            if kept.count < flat.count {
+                report.note(.coercedValue, row: row, "GeometryCollection members that are not \(family.rawValue)s were dropped")
+            }
+            g = Self.merge(kept, family: family, hasZ: g.hasZ)
+        }
+        guard g.type.family == family else {
+            report.note(.unsupportedGeometry, row: row, "a \(g.type.gpkgName) in a layer of \(family.rawValue)s")
+            return nil
+        }
+        if g.isEmpty {
+            report.note(.emptyGeometry, row: row, "the geometry has no coordinates")
+            return nil
+        }
+        if layerType.isMulti { g = g.promotedToMulti() }
+        return g.withDimensions(z: schema.hasZ, m: false)
+    }
+
+    static func flatten(_ members: [Geometry]) -> [Geometry] {
+        members.flatMap { m -> [Geometry] in
+            if case .geometryCollection(let inner) = m.shape { return flatten(inner) }
+            return [m]
+        }
+    }
+
+    static func merge(_ parts: [Geometry], family: GeometryFamily, hasZ: Bool) -> Geometry {
+        if parts.count == 1 { return parts[0] }
+        switch family {
+        case .point:
+            return Geometry(.multiPoint(parts.flatMap { g -> [Position] in
+                switch g.shape { case .point(let p): return [p]; case .multiPoint(let a): return a; default: return [] }
+            }), hasZ: hasZ)
+        case .line:
+            return Geometry(.multiLineString(parts.flatMap { g -> [[Position]] in
+                switch g.shape { case .lineString(let a): return [a]; case .multiLineString(let r): return r; default: return [] }
+            }), hasZ: hasZ)
+        case .polygon:
+            return Geometry(.multiPolygon(parts.flatMap { g -> [[[Position]]] in
+                switch g.shape { case .polygon(let r): return [r]; case .multiPolygon(let p): return p; default: return [] }
+            }), hasZ: hasZ)
+        }
+    }
+
+    static func families(of g: Geometry) -> [GeometryFamily] {
+        if case .geometryCollection(let members) = g.shape { return flatten(members).compactMap(\.type.family) }
+        return g.type.family.map { [$0] } ?? []
+    }
+
+    private func convert(_ v: JSONStreamParser.Value, to field: Field, row: Int) -> FieldValue {
+        switch (v, field.type) {
+        case (.null, _): return .null
+        case (.integer(let i), .integer): return .integer(i)
+        case (.integer(let i), .real): return .real(Double(i))
+        case (.number(let d), .real): return .real(d)
+        case (.bool(let b), .boolean): return .integer(b ? 1 : 0)
+        case (.string(let s), .text), (.string(let s), .date), (.string(let s), .dateTime): return .text(s)
+        case (_, .text): return .text(Self.jsonText(v))
+        default:
+            report.note(.coercedValue, row: row, "\(field.name): \(v.kindName) stored as text")
+            return .text(Self.jsonText(v))
+        }
+    }
+
+    /// Compact JSON for values stored as text (objects, arrays, mixed columns).
+    static func jsonText(_ v: JSONStreamParser.Value) -> String {
+        switch v {
+        case .null: return "null"
+        case .bool(let b): return b ? "true" : "false"
+        case .integer(let i): return String(i)
+        case .number(let d): return String(d)
+        case .string(let s): return s
+        case .array(let a): return "[" + a.map(jsonQuoted).joined(separator: ",") + "]"
+        case .object(let o): return "{" + o.map { "\(jsonQuoted(.string($0.0))):\(jsonQuoted($0.1))" }.joined(separator: ",") + "}"
+        }
+    }
+
+    static func jsonQuoted(_ v: JSONStreamParser.Value) -> String {
+        guard case .string(let s) = v else { return jsonText(v) }
+        var out = "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where u.value < 0x20: out += "\\u" + String(repeating: "0", count: 4 - String(u.value, radix: 16).count) + String(u.value, radix: 16)
+            default: out.unicodeScalars.append(u)
+            }
+        }
+        return out + "\""
+    }
+
+    // MARK: - Geometry
+
+    /// Reads a geometry object; nil (reported) when it cannot be used.
+    private func geometry(_ value: JSONStreamParser.Value, row: Int, depth: Int) -> Geometry? {
+        guard case .object(let members) = value else {
+            report.note(.invalidGeometry, row: row, "a geometry must be an object, not \(value.kindName)")
+            return nil
+        }
+        guard case .string(let type)? = value["type"] else {
+            report.note(.invalidGeometry, row: row, "a geometry needs a \"type\" string")
+            return nil
+        }
+        for reserved in ["properties", "geometry", "features"] where members.contains(where: { $0.0 == reserved }) {
+            report.note(.badMember, row: row, "a geometry cannot contain a \"\(reserved)\" member")
+        }
+        if let bbox = value["bbox"] { checkBBox(bbox, row: row) }
+        if type == "GeometryCollection" {
+            guard case .array(let items)? = value["geometries"] else {
+                report.note(.invalidGeometry, row: row, "a GeometryCollection needs a \"geometries\" array")
+                return nil
+            }
+            var children: [Geometry] = []
+            for item in items {
+                guard case .object = item else {
+                    report.note(.invalidGeometry, row: row, "the geometries of a GeometryCollection must be geometry objects")
+                    return nil
+                }
+                if case .string("GeometryCollection")? = item["type"] {
+                    report.note(.coercedValue, row: row, "a GeometryCollection nested in another was flattened")
+                }
+                guard depth < 16, let child = geometry(item, row: row, depth: depth + 1) else { return nil }
+                children.append(child)
+            }
+            if children.count == 1 {
+                report.note(.coercedValue, row: row, "a GeometryCollection of one geometry was stored as that geometry")
+                return children[0]
+            }
+            return Geometry(.geometryCollection(children), hasZ: children.contains { $0.hasZ })
+        }
+        guard Self.geometryTypes.contains(type) else {
+            report.note(.invalidGeometry, row: row, "unknown geometry type \"\(type)\"")
+            return nil
+        }
+        guard let coordinates = value["coordinates"] else {
+            report.note(.invalidGeometry, row: row, "a \(type) needs a \"coordinates\" member")
+            return nil
+        }
+        var hasZ = false
+        func position(_ v: JSONStreamParser.Value) -> Position? {
+            guard case .array(let items) = v else {
+                report.note(.badCoordinate, row: row, "a position must be an array, not \(v.kindName)")
+                return nil
+            }
+            guard items.count >= 2 else {
+                report.note(.badCoordinate, row: row, "a position needs 2 or more numbers")
+                return nil
+            }
+            var numbers: [Double] = []
+            for item in items {
+                guard let d = item.double else {
+                    report.note(.badCoordinate, row: row, "each element of a position must be a number, not \(item.kindName)")
+                    return nil
+                }
+                numbers.append(d)
+            }
+            if numbers.count > 3 { report.note(.coercedValue, row: row, "a position of \(numbers.count) numbers cut to x, y, z") }
+            if numbers.count >= 3 { hasZ = true }
+            return Position(x: numbers[0], y: numbers[1], z: numbers.count >= 3 ? numbers[2] : .nan)
+        }
+        func positions(_ v: JSONStreamParser.Value) -> [Position]? {
+            guard case .array(let items) = v else {
+                report.note(.invalidGeometry, row: row, "a number was found where an array of positions belongs")
+                return nil
+            }
+            var out: [Position] = []
+            out.reserveCapacity(items.count)
+            for item in items {
+                guard let p = position(item) else { return nil }
+                out.append(p)
+            }
+            return out
+        }
+        func nested(_ v: JSONStreamParser.Value) -> [JSONStreamParser.Value]? {
+            guard case .array(let items) = v else {
+                report.note(.invalidGeometry, row: row, "a number was found where a coordinate array belongs: this needs to be nested more deeply")
+                return nil
+            }
+            for item in items {
+                if case .array = item { continue }
+                report.note(.invalidGeometry, row: row, "a number was found where a coordinate array belongs: this needs to be nested more deeply")
+                return nil
+            }
+            return items
+        }
+        func line(_ v: JSONStreamParser.Value) -> [Position]? {
+            guard let a = positions(v) else { return nil }
+            guard a.count >= 2 else {
+                report.note(.invalidGeometry, row: row, "a line needs two or more positions")
+                return nil
+            }
+            return a
+        }
+        func polygon(_ v: JSONStreamParser.Value) -> [[Position]]? {
+            guard let ringValues = nested(v) else { return nil }
+            var rings: [[Position]] = []
+            for (i, rv) in ringValues.enumerated() {
+                guard let items = nested(rv) else { return nil }
+                guard var ring = positions(.array(items)) else { return nil }
+                let given = ring.count
+                if let first = ring.first, first != ring.last! {
+                    report.note(.unclosedRing, row: row, "the first and last positions of a ring differ; the ring was closed")
+                    ring.append(first)
+                }
+                if given < 4 {
+                    report.note(.invalidGeometry, row: row, "a linear ring needs four or more positions")
+                    return nil
+                }
+                // RFC 7946 section 3.1.6: exteriors counterclockwise, holes clockwise.
+                let ccw = Self.signedArea(ring) > 0
+                if ccw != (i == 0) {
+                    report.note(.windingOrder, row: row, "a ring did not follow the right-hand rule")
+                    ring.reverse()
+                }
+                rings.append(ring)
+            }
+            return rings
+        }
+        let shape: Geometry.Shape
+        switch type {
+        case "Point":
+            if case .array(let items) = coordinates, items.isEmpty {
+                shape = .point(Position(x: .nan, y: .nan))
+            } else {
+                guard let p = position(coordinates) else { return nil }
+                shape = .point(p)
+            }
+        case "MultiPoint":
+            guard let a = positions(coordinates) else { return nil }
+            shape = .multiPoint(a)
+        case "LineString":
+            if case .array(let items) = coordinates, items.isEmpty { shape = .lineString([]) } else {
+                guard let a = line(coordinates) else { return nil }
+                shape = .lineString(a)
+            }
+        case "MultiLineString":
+            guard let parts = nested(coordinates) else { return nil }
+            var lines: [[Position]] = []
+            for part in parts {
+                guard let a = line(part) else { return nil }
+                lines.append(a)
+            }
+            shape = .multiLineString(lines)
+        case "Polygon":
+            guard let rings = polygon(coordinates) else { return nil }
+            shape = .polygon(rings)
+        default:
+            guard let parts = nested(coordinates) else { return nil }
+            var polygons: [[[Position]]] = []
+            for part in parts {
+                guard let rings = polygon(part) else { return nil }
+                polygons.append(rings)
+            }
+            shape = .multiPolygon(polygons)
+        }
+        return Geometry(shape, hasZ: hasZ)
+    }
+
+    /// Twice the signed area of a ring (positive when counterclockwise).
+    static func signedArea(_ ring: [Position]) -> Double {
+        guard ring.count > 2 else { return 0 }
+        var sum = 0.0
+        let x0 = ring[0].x, y0 = ring[0].y
+        for i in 0..<(ring.count - 1) {
+            sum += (ring[i].x - x0) * (ring[i + 1].y - y0) - (ring[i + 1].x - x0) * (ring[i].y - y0)
+        }
+        return sum
+    }
+
+    static func crs(from value: JSONStreamParser.Value) -> CoordinateReferenceSystem? {
+        guard case .string(let name)? = value["properties"]?["name"] else { return nil }
+        let upper = name.uppercased()
+        if upper.contains("CRS84") { return .wgs84 }
+        if let range = upper.firstRange(of: "EPSG") {
+            let digits = upper[range.upperBound...].drop { !$0.isNumber }.prefix { $0.isNumber }
+            if let code = Int(digits) { return CoordinateReferenceSystem(epsg: code) }
+        }
+        return nil
+    }
+
+    // MARK: - Schema inference
+
+    private struct SchemaScan {
+        var fieldOrder: [String] = []
+        var kinds: [String: Kind] = [:]
+        var familyCounts: [GeometryFamily: Int] = [:]
+        var firstFamily: [GeometryFamily] = []
+        var multi: [GeometryFamily: Bool] = [:]
+        var hasZ = false
+        var sawFeatureID = false
+        var featureIDsAllIntegers = true
+        struct Kind {
+            var integer = false, real = false, string = false, bool = false, complex = false
+            var allDates = true, allDateTimes = true, nonNull = 0
+
+            var fieldType: FieldType {
+                if complex || (string && (integer || real || bool)) { return .text }
+                if string { return nonNull > 0 && allDates ? .date : (nonNull > 0 && allDateTimes ? .dateTime : .text) }
+                if real { return bool ? .text : .real }
+                if integer { return bool ? .text : .integer }
+                if bool { return .boolean }
+                return .text
+            }
+        }
+
+        mutating func add(_ result: ScanResult?) {
+            guard let result else { return }
+            if let id = result.featureID {
+                sawFeatureID = true
+                if case .integer = id {} else { featureIDsAllIntegers = false }
+            }
+            for (key, value) in result.properties {
+                if kinds[key] == nil {
+                    fieldOrder.append(key)
+                    kinds[key] = Kind()
+                }
+                switch value {
+                case .null: continue
+                case .integer: kinds[key]!.integer = true
+                case .number: kinds[key]!.real = true
+                case .bool: kinds[key]!.bool = true
+                case .string(let s):
+                    kinds[key]!.string = true
+                    if kinds[key]!.allDates && !Self.isDate(s) { kinds[key]!.allDates = false }
+                    if kinds[key]!.allDateTimes && !Self.isDateTime(s) { kinds[key]!.allDateTimes = false }
+                case .array, .object: kinds[key]!.complex = true
+                }
+                kinds[key]!.nonNull += 1
+            }
+            if let g = result.geometry {
+                if g.hasZ { hasZ = true }
+                let fams = result.families
+                for f in fams {
+                    if familyCounts[f] == nil { firstFamily.append(f) }
+                    familyCounts[f, default: 0] += 1
+                }
+                if g.type.isMulti || fams.count > 1, let f = fams.first { multi[f] = true }
+                if g.type.isMulti, let f = g.type.family { multi[f] = true }
+            }
+        }
+
+        var dominantFamily: GeometryFamily? {
+            firstFamily.max { a, b in
+                let (ca, cb) = (familyCounts[a]!, familyCounts[b]!)
+                return ca != cb ? ca < cb : firstFamily.firstIndex(of: a)! > firstFamily.firstIndex(of: b)!
+            }
+        }
+
+        static func isDate(_ s: String) -> Bool {
+            let u = Array(s.utf8)
+            guard u.count == 10, u[4] == 45, u[7] == 45 else { return false }
+            return [0, 1, 2, 3, 5, 6, 8, 9].allSatisfy { u[$0] >= 48 && u[$0] <= 57 }
+        }
+
+        static func isDateTime(_ s: String) -> Bool {
+            let u = Array(s.utf8)
+            guard u.count >= 19, isDate(String(decoding: u[0..<10], as: UTF8.self)), u[10] == 84 || u[10] == 32, u[13] == 58, u[16] == 58 else { return false }
+            return true
+        }
+    }
+}
