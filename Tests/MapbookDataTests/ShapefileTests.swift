@@ -424,6 +424,27 @@ import Testing
         #expect(error?.message.hasPrefix("the .shp holds 1 records and the .dbf 0: they do not belong together") == true)
     }
 
+    @Test func saysWhenTheDBFIsCutShortOrTheCpgIsUnknown() throws {
+        let file = TestShapefile(
+            type: 1, records: [Shp.point(0, 0), Shp.point(1, 1), Shp.point(2, 2)], fields: [.init("N", "N", 3)],
+            rows: [["1"], ["2"], ["3"]], cpg: "EBCDIC-KLINGON")
+        var dbf = file.dbf()
+        dbf.removeLast(5)  // the end-of-file mark and most of record 3
+        let reader = try withTemporaryDirectory { dir in
+            let (shp, shx) = file.mainAndIndex()
+            try writeFile("\(dir)/cut.shp", shp)
+            try writeFile("\(dir)/cut.shx", shx)
+            try writeFile("\(dir)/cut.dbf", dbf)
+            try writeFile("\(dir)/cut.cpg", "EBCDIC-KLINGON\r\n")
+            return try ShapefileReader(path: "\(dir)/cut.shp")
+        }
+        #expect(try readAll(reader).map(\.values) == [[.integer(1)], [.integer(2)]])
+        #expect(reader.textEncoding == "UTF-8, Latin-1 where not valid UTF-8 (the default: no .cpg or language driver id names a known encoding)")
+        #expect(reader.report.entries[.encoding]?.example.hasSuffix("cut.dbf: the .cpg names the encoding 'EBCDIC-KLINGON', which this system does not know; text is read as UTF-8, or Latin-1 where it is not valid UTF-8") == true)
+        #expect(reader.report.entries[.badValue]?.count == 2)
+        #expect(reader.report.entries[.badValue]?.rows == [3, 3])
+    }
+
     @Test func findsSiblingFilesWhateverTheirCase() throws {
         try withTemporaryDirectory { dir in
             let file = TestShapefile(type: 1, records: [Shp.point(5, 6)], fields: [.init("ID", "N", 4)], rows: [["7"]])

@@ -26,8 +26,8 @@ final class DBFReader {
     let decoder: DBFTextDecoder
     /// Where the encoding came from, in words: "given", "from the .cpg", ...
     let encodingSource: String
-    /// Problems found in the header that do not stop reading, in words.
-    private(set) var warnings: [String] = []
+    /// Problems found in the header that do not stop reading, for the import report.
+    let warnings: [(issue: ImportReport.Issue, row: Int, message: String)]
 
     private let file: BufferedFileReader
     private let headerLength: Int
@@ -60,9 +60,9 @@ final class DBFReader {
             throw DataError(path: displayPath, message: "the header gives a record length of 0")
         }
 
-        var warnings: [String] = []
+        var warnings: [(issue: ImportReport.Issue, row: Int, message: String)] = []
         var chosen: DBFTextDecoder?
-        var source = "no .cpg and no language driver id, the default"
+        var source = "the default: no .cpg or language driver id names a known encoding"
         if let encoding {
             guard let decoder = DBFTextDecoder(name: encoding) else {
                 throw DataError(path: displayPath, message: "unknown text encoding '\(encoding)'; name one iconv knows, such as UTF-8, windows-1252, ISO-8859-1 or CP850")
@@ -73,7 +73,7 @@ final class DBFReader {
         if chosen == nil, let cpg, !cpg.trimmingSpaces.isEmpty {
             chosen = DBFTextDecoder(name: cpg)
             if chosen == nil {
-                warnings.append("the .cpg names the encoding '\(cpg.trimmingSpaces)', which this system does not know; text is read as UTF-8, or Latin-1 where it is not valid UTF-8")
+                warnings.append((.encoding, 1, "the .cpg names the encoding '\(cpg.trimmingSpaces)', which this system does not know; text is read as UTF-8, or Latin-1 where it is not valid UTF-8"))
             } else {
                 source = "from the .cpg"
             }
@@ -111,7 +111,7 @@ final class DBFReader {
 
         let available = Int((file.size - Int64(headerLength)) / Int64(recordLength))
         if claimedRecords > available {
-            warnings.append("the header claims \(claimedRecords) records, but the file ends after \(available) (truncated?)")
+            warnings.append((.badValue, available + 1, "the header claims \(claimedRecords) records, but the file ends after \(available) (truncated?)"))
         }
         recordCount = min(claimedRecords, available)
         self.warnings = warnings

@@ -27,7 +27,7 @@ final class DBFTextDecoder {
         case .utf8: return "UTF-8"
         case .latin1: return "ISO-8859-1"
         case .windows1252: return "windows-1252"
-        case .utf8OrLatin1: return "UTF-8 (Latin-1 where not valid UTF-8)"
+        case .utf8OrLatin1: return "UTF-8, Latin-1 where not valid UTF-8"
         case .iconv(let name): return name
         }
     }

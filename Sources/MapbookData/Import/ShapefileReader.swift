@@ -96,7 +96,8 @@ public final class ShapefileReader: FeatureReader {
         var cpg: String?
         if let cpgPath = files["cpg"] {
             let file = try BufferedFileReader(path: cpgPath, displayPath: display["cpg"] ?? cpgPath)
-            // GDAL reads at most the first line of the first 31 bytes; a longer .cpg is not one.
+            // A .cpg names one encoding on its first line (GDAL reads 31 bytes); a file of
+            // kilobytes is something else and is ignored.
             if let bytes = try file.readAll(limit: 4096) {
                 cpg = String(decoding: bytes.prefix { $0 != 0x0A && $0 != 0x0D && $0 != 0 }, as: UTF8.self)
             }
@@ -127,7 +128,7 @@ public final class ShapefileReader: FeatureReader {
         var warnings: [(ImportReport.Issue, Int, String)] = []
         if let table {
             for warning in table.warnings {
-                warnings.append((warning.hasPrefix("the .cpg") ? .encoding : .badValue, 1, "\(table.displayPath): \(warning)"))
+                warnings.append((warning.issue, warning.row, "\(table.displayPath): \(warning.message)"))
             }
             if table.recordCount != scan.count {
                 // Records pair up by position, so past the shorter file there is nothing to
