@@ -30,6 +30,8 @@ extension Packager {
     /// State while planning a package: the files it will hold and their entry names.
     struct Context {
         let project: Project
+        /// The sources imported into data.gpkg (all but mobile geodatabases).
+        var imported: Packager.ImportResult?
         var files: [PackageContents.File] = []
         /// Input file -> entry name, so a file used by several sources is packaged once.
         var entries: [String: String] = [:]
@@ -47,9 +49,9 @@ extension Packager {
         }
 
         /// The entry name for an input file: its base name, made unique.
-        mutating func entryName(for file: String) -> String {
+        mutating func entryName(for file: String, named preferred: String? = nil) -> String {
             if let existing = entries[file] { return existing }
-            let base = file.split(separator: "/").last.map(String.init) ?? file
+            let base = preferred ?? file.split(separator: "/").last.map(String.init) ?? file
             var name = base
             var n = 2
             let taken = Set(entries.values)
@@ -64,6 +66,16 @@ extension Packager {
             return name
         }
 
+        /// Refuses a database with changes still in a write-ahead log or a hot journal: it is
+        /// read (or copied) as the file alone, so they would be lost.
+        func checkNoPendingChanges(_ spec: Project.SourceSpec, file: String) throws {
+            for (suffix, what) in [("-wal", "write-ahead log"), ("-journal", "rollback journal")] {
+                if let side = try? RandomAccessFile(path: file + suffix), side.size > 0 {
+                    throw self.error(spec.key, spec.line, "'\(spec.path)' has changes in its \(what) '\(spec.path)\(suffix)' that are not in the file itself (is it open in QGIS, ArcGIS or another program?). Close that program, or run: sqlite3 '\(spec.path)' 'PRAGMA wal_checkpoint(TRUNCATE)', then try again")
+                }
+            }
+        }
+
         mutating func resolveSources() throws -> [String: ResolvedSource] {
             var out: [String: ResolvedSource] = [:]
             for spec in project.sources {
@@ -73,6 +85,12 @@ extension Packager {
         }
 
         mutating func resolveSource(_ spec: Project.SourceSpec) throws -> ResolvedSource {
+            if let imported, let layer = imported.layers[spec.name], let dataFile = imported.dataFile {
+                var inStore = spec
+                inStore.table = layer.table
+                let database = try SQLiteDatabase(readOnlyPath: dataFile)
+                return try resolveGeoPackage(inStore, file: dataFile, database: database, open: { try SQLiteDatabase(readOnlyPath: dataFile) }, entry: "data.gpkg")
+            }
             let file = resolve(spec.path)
             let handle: RandomAccessFile
             do {
@@ -86,13 +104,7 @@ extension Packager {
                 let kind = ["geojson": "a GeoJSON file", "json": "a JSON file", "csv": "a CSV file", "shp": "a Shapefile", "zip": "a ZIP file"][ext] ?? "not a GeoPackage or mobile geodatabase"
                 throw self.error(spec.key, spec.line, "'\(spec.path)' is \(kind); this version of mapbook packages prepared data only: a table of a GeoPackage (.gpkg) or Esri mobile geodatabase (.geodatabase). Convert it first, e.g. ogr2ogr -f GPKG out.gpkg '\(spec.path)'")
             }
-            // The package copies the database file alone; changes still in a write-ahead log or
-            // a hot journal would be lost, so refuse rather than package stale data.
-            for (suffix, what) in [("-wal", "write-ahead log"), ("-journal", "rollback journal")] {
-                if let side = try? RandomAccessFile(path: file + suffix), side.size > 0 {
-                    throw self.error(spec.key, spec.line, "'\(spec.path)' has changes in its \(what) '\(spec.path)\(suffix)' that are not in the file itself (is it open in QGIS, ArcGIS or another program?). Close that program, or run: sqlite3 '\(spec.path)' 'PRAGMA wal_checkpoint(TRUNCATE)', then try again")
-                }
-            }
+            try checkNoPendingChanges(spec, file: file)
             let database: SQLiteDatabase
             do {
                 database = try SQLiteDatabase(readOnlyPath: file)
@@ -109,7 +121,7 @@ extension Packager {
             return try resolveGeoPackage(spec, file: file, database: database, open: open)
         }
 
-        mutating func resolveGeoPackage(_ spec: Project.SourceSpec, file: String, database: SQLiteDatabase, open: @escaping @Sendable () throws -> SQLiteDatabase) throws -> ResolvedSource {
+        mutating func resolveGeoPackage(_ spec: Project.SourceSpec, file: String, database: SQLiteDatabase, open: @escaping @Sendable () throws -> SQLiteDatabase, entry preferredEntry: String? = nil) throws -> ResolvedSource {
             let contents: GeoPackageContents
             do {
                 contents = try GeoPackageContents(database: database)
@@ -130,7 +142,7 @@ extension Packager {
                 table = usable[0]
             }
             var extent: BoundingBox?
-            if let bounds = table.bounds, !bounds.isEmpty, let srs = table.srsID {
+            if let bounds = table.bounds, bounds.xmax >= bounds.xmin, bounds.ymax >= bounds.ymin, let srs = table.srsID {
                 let epsg = try database.scalar(
                     "SELECT CASE WHEN upper(organization) = 'EPSG' THEN organization_coordsys_id END FROM gpkg_spatial_ref_sys WHERE srs_id = ?",
                     [.integer(Int64(srs))])?.int64
@@ -141,7 +153,7 @@ extension Packager {
                 }
             }
             let columns = try database.query("SELECT name, type FROM pragma_table_info(?)", [.text(table.name)]).map { ($0[0].text ?? "", $0[1].text ?? "") }
-            let entry = entryName(for: file)
+            let entry = entryName(for: file, named: preferredEntry)
             return ResolvedSource(
                 spec: spec, file: file, entry: entry, dataPath: LayerDataPath(file: entry, table: table.name),
                 table: table.name, columns: columns, geometryType: table.geometryType, extent: extent,
@@ -215,7 +227,11 @@ extension Packager {
             let used = Set(project.maps.flatMap { $0.layers.map(\.source) })
             let extents = sources.filter { used.contains($0.spec.name) }.compactMap(\.extent)
             if let first = extents.first {
-                return extents.dropFirst().reduce(first) { $0.union($1) }
+                var box = extents.dropFirst().reduce(first) { $0.union($1) }
+                // A single point, or points on one line, still needs an area to show.
+                if box.xmax - box.xmin < 0.001 { box.xmin -= 0.005; box.xmax += 0.005 }
+                if box.ymax - box.ymin < 0.001 { box.ymin -= 0.005; box.ymax += 0.005 }
+                return box
             }
             if let backdrop = backdrop?.extent { return backdrop }
             throw error("extent", nil, "cannot work out the package extent from the layers (their tables record no extent in EPSG:4326 or EPSG:3857); give 'extent: [xmin, ymin, xmax, ymax]' in WGS84 degrees")

@@ -99,7 +99,9 @@ extension Packager.Context {
             throw error(spec.key + ".renderer", spec.line, "\(source.table) is a table without geometry; it has no renderer")
         }
         var renderer: Renderer
-        if let json = spec.renderer {
+        if let short = try self.renderer(for: spec, source: source, index: index, columnNames: columnNames) {
+            renderer = short
+        } else if let json = spec.renderer {
             renderer = Renderer(value: json)
             for field in renderer.fields { try checkField(field, "renderer field") }
         } else {

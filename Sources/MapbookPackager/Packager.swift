@@ -10,6 +10,8 @@ public struct PackagerSummary: Sendable {
     public var entries: [(name: String, size: Int64)]
     public var fileSize: Int64
     public var extent: BoundingBox
+    /// Per imported source: features read, kept, dropped, clipped, and the warnings.
+    public var layers: [Packager.ImportedLayer]
 }
 
 /// Turns a project into a package: checks every source, table, field and path it names,
@@ -20,12 +22,34 @@ public enum Packager {
     /// Builds the package described by `project` at `output`.
     ///
     /// `timestamp` (Unix seconds) fixes every date in the package, for byte-identical rebuilds;
-    /// nil means now.
-    public static func build(_ project: Project, output: String, timestamp: Int64? = nil) throws -> PackagerSummary {
-        let plan = try plan(project, output: output, timestamp: timestamp)
+    /// nil means now. `progress` hears (source, features read) during long imports. The
+    /// feature store is built in a hidden file beside `output`, removed whatever happens.
+    public static func build(_ project: Project, output: String, timestamp: Int64? = nil, progress: ((String, Int) -> Void)? = nil) throws -> PackagerSummary {
+        let work = workFile(beside: output)
+        defer { unlink(work) }
+        let plan = try plan(project, output: output, timestamp: timestamp, dataFile: work, progress: progress)
         let written = try PackageWriter.write(plan.contents, to: output)
         return PackagerSummary(
-            path: output, maps: plan.mapCounts, entries: written.entries, fileSize: written.fileSize, extent: plan.extent)
+            path: output, maps: plan.mapCounts, entries: written.entries, fileSize: written.fileSize, extent: plan.extent,
+            layers: plan.layers)
+    }
+
+    /// Everything `build` would do, without writing the package: the sources are imported into
+    /// a scratch GeoPackage in the system's temporary folder (removed before returning), so the
+    /// counts, warnings and sizes are those of a real build.
+    public static func dryRun(_ project: Project, output: String, timestamp: Int64? = nil, progress: ((String, Int) -> Void)? = nil) throws -> Plan {
+        let folder = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+        let work = workFile(beside: folder + "/x")
+        defer { unlink(work) }
+        return try plan(project, output: output, timestamp: timestamp, dataFile: work, progress: progress)
+    }
+
+    /// A hidden, unique file name in the folder of `path`.
+    static func workFile(beside path: String) -> String {
+        let folder = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return "\(folder)/.mapbook-data-\(getpid())-\(ts.tv_nsec).gpkg"
     }
 
     /// Everything `build` would write, without writing it.
@@ -33,28 +57,32 @@ public enum Packager {
         public var contents: PackageContents
         public var extent: BoundingBox
         public var mapCounts: [(name: String, layers: Int, bookmarks: Int)]
+        public var layers: [ImportedLayer]
+        /// The size the package will have, from the files it will hold.
+        public var estimatedSize: Int64
     }
 
     /// The latest time a package may carry: 9999-12-31T23:59:59Z.
     public static let latestTimestamp: Int64 = 253_402_300_799
 
-    public static func plan(_ project: Project, output: String, timestamp: Int64? = nil) throws -> Plan {
+    static func plan(_ project: Project, output: String, timestamp: Int64?, dataFile: String, progress: ((String, Int) -> Void)?) throws -> Plan {
         let now = timestamp ?? currentTime()
         guard (0...latestTimestamp).contains(now) else {
             throw ProjectError(file: project.file, key: "", line: nil, message: "the package time \(now) is not between 1970 and 9999 (Unix seconds)")
         }
         var context = Context(project: project)
-        let sources = try context.resolveSources()
-        let backdrop = try context.resolveBackdrop()
-
         // The output must not overwrite an input.
         let outputKey = canonicalPath(output) ?? output
-        for file in sources.values.map(\.file) + (backdrop.map { [$0.file] } ?? []) where canonicalPath(file) == outputKey {
+        let inputs = project.sources.map { context.resolve($0.path) } + (project.backdrop.map { [context.resolve($0.path)] } ?? [])
+        for file in inputs where canonicalPath(file) == outputKey {
             throw ProjectError(file: project.file, key: "", line: nil, message: "the output '\(output)' is one of the project's inputs; choose another output path")
         }
 
+        context.imported = try importSources(project, context: context, dataFile: dataFile, timestamp: now, progress: progress)
+        let sources = try context.resolveSources()
+        let backdrop = try context.resolveBackdrop()
         let extent = try context.packageExtent(sources: Array(sources.values), backdrop: backdrop)
-        let thumbnail = try project.thumbnail.map { try context.readImage($0, key: "thumbnail") }
+        var thumbnail = try project.thumbnail.map { try context.readImage($0, key: "thumbnail") }
         let guid = project.guid ?? derivedGUID(project.name + "\n" + project.title)
         let spatialReference = project.crs == 4326 ? SpatialReference.wgs84 : SpatialReference.webMercator
 
@@ -66,6 +94,13 @@ public enum Packager {
                 packageGUID: guid, packageThumbnail: thumbnail)
             maps.append((spec.name, map))
             counts.append((spec.name, spec.layers.count, spec.bookmarks.count))
+        }
+        // Thumbnails drawn from the data, where the project gives none.
+        let tables = context.imported?.layers.mapValues(\.table) ?? [:]
+        for (i, spec) in project.maps.enumerated() where spec.thumbnail == nil {
+            let png = try drawThumbnail(maps[i].map, dataFile: dataFile, tables: tables, extent: spec.extent ?? extent, spatialReference: spatialReference)
+            if let png { maps[i].map.item.thumbnail = DataURI.encode(png, mimeType: "image/png") }
+            if thumbnail == nil { thumbnail = png }
         }
 
         var manifest = PackageManifest()
@@ -124,7 +159,16 @@ public enum Packager {
         if let entry = contents.thumbnailEntry {
             contents.itemInfo.thumbnail = String(entry.dropFirst("esriinfo/".count))
         }
-        return Plan(contents: contents, extent: extent, mapCounts: counts)
+        let layers = context.imported.map { r in r.order.compactMap { r.layers[$0] } } ?? []
+        var estimate: Int64 = 4096
+        for file in contents.files {
+            switch file.source {
+            case .file(let path): estimate += (try? RandomAccessFile(path: path).size) ?? 0
+            default: estimate += 1024
+            }
+        }
+        estimate += Int64(maps.count) * 8192 + Int64(thumbnail?.count ?? 0) * Int64(1 + maps.count)
+        return Plan(contents: contents, extent: extent, mapCounts: counts, layers: layers, estimatedSize: estimate)
     }
 
     static func currentTime() -> Int64 {

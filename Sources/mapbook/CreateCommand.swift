@@ -11,10 +11,12 @@ struct CreateCommand: ParsableCommand {
         commandName: "create",
         abstract: "Build a mobile map package from a project file (YAML or JSON).",
         discussion: """
-            The project file names the package's metadata, its data sources (tables of \
-            GeoPackages or mobile geodatabases, packaged as they are), the maps with their \
-            layers, renderers and bookmarks, a .vtpk backdrop, a thumbnail and an expiration. \
-            See docs/PROJECT.md. The package is written to a temporary file and renamed, so a \
+            The project file names the package's metadata, its data sources (GeoJSON, CSV, \
+            Shapefiles and GeoPackage tables, imported into the package's data.gpkg in its \
+            coordinate system; Esri mobile geodatabases, packaged as they are), the maps with \
+            their layers, renderers and bookmarks, a .vtpk backdrop, a thumbnail and an \
+            expiration. See docs/PROJECT.md. Features the importers drop or change are \
+            reported per source. The package is written to a temporary file and renamed, so a \
             failed build leaves nothing behind.
             """)
 
@@ -29,8 +31,11 @@ struct CreateCommand: ParsableCommand {
         valueName: "time"))
     var fixedTime: String?
 
-    @Flag(name: .long, help: "Check the project and print what would be written, without writing.")
+    @Flag(name: .long, help: "Import and check everything, print per layer what would be kept, dropped and clipped and the estimated package size, and write nothing.")
     var dryRun = false
+
+    @Flag(name: .long, help: "Fail when an importer drops or changes any feature.")
+    var strict = false
 
     func validate() throws {
         if let fixedTime, Self.parseTime(fixedTime) == nil {
@@ -54,11 +59,16 @@ struct CreateCommand: ParsableCommand {
             }
             timestamp = seconds
         }
+        var spec2 = spec
+        spec2.strict = strict
+        let progress = ProgressReporter()
         var out = Output()
         if dryRun {
-            let plan = try Packager.plan(spec, output: target, timestamp: timestamp)
-            out.line("\(spec.title): would write \(target)")
+            let plan = try Packager.dryRun(spec2, output: target, timestamp: timestamp, progress: progress.update)
+            progress.finish()
+            out.line("\(spec.title): would write \(target), about \(Format.count(plan.estimatedSize)) bytes")
             out.line("  extent \(plan.extent) (WGS84)")
+            Self.printLayers(plan.layers, to: &out)
             for (name, layers, bookmarks) in plan.mapCounts {
                 out.line("  map \(name): \(layers) layer\(layers == 1 ? "" : "s"), \(bookmarks) bookmark\(bookmarks == 1 ? "" : "s")")
             }
@@ -68,12 +78,53 @@ struct CreateCommand: ParsableCommand {
             out.flush()
             return
         }
-        let summary = try Packager.build(spec, output: target, timestamp: timestamp)
+        let summary = try Packager.build(spec2, output: target, timestamp: timestamp, progress: progress.update)
+        progress.finish()
         out.line("Wrote \(summary.path): \(summary.maps.count) map\(summary.maps.count == 1 ? "" : "s"), \(summary.entries.count) entries, \(Format.count(summary.fileSize)) bytes")
+        Self.printLayers(summary.layers, to: &out)
         for (name, layers, bookmarks) in summary.maps {
             out.line("  \(name): \(layers) layer\(layers == 1 ? "" : "s"), \(bookmarks) bookmark\(bookmarks == 1 ? "" : "s")")
         }
         out.line("  extent \(summary.extent) (WGS84)")
         out.flush()
+    }
+
+    /// One line per imported source, then its warnings, indented.
+    static func printLayers(_ layers: [Packager.ImportedLayer], to out: inout Output) {
+        for layer in layers {
+            let s = layer.summary
+            let type = s.schema.geometryType?.gpkgName ?? "table"
+            out.line("  layer \(layer.source) (\(layer.file) -> data.gpkg \(layer.table), \(type)): \(s.kept) kept, \(s.dropped) dropped, \(s.clipped) clipped")
+            for line in s.report.lines {
+                out.line("    warning: \(line)")
+            }
+        }
+    }
+}
+
+/// Prints import progress on a terminal (stderr), rewriting one line; silent otherwise.
+final class ProgressReporter: @unchecked Sendable {
+    // Used from the importing thread only; the class exists to hold the last line's length.
+    private let isTerminal = isatty(2) == 1
+    private var shown = false
+
+    func update(_ source: String, _ count: Int) {
+        guard isTerminal else {
+            // Logs get a plain line now and then rather than carriage returns.
+            if count % 100_000 == 0 {
+                let text = "importing \(source): \(count) features\n"
+                _ = text.withCString { write(2, $0, strlen($0)) }
+            }
+            return
+        }
+        let text = "\r  importing \(source): \(Format.count(Int64(count))) features\u{1B}[K"
+        _ = text.withCString { write(2, $0, strlen($0)) }
+        shown = true
+    }
+
+    func finish() {
+        guard shown else { return }
+        _ = "\r\u{1B}[K".withCString { write(2, $0, strlen($0)) }
+        shown = false
     }
 }

@@ -32,6 +32,8 @@ public struct Project: Sendable {
     public var sources: [SourceSpec] = []
     public var backdrop: BackdropSpec?
     public var maps: [MapSpec] = []
+    /// Whether any dropped or changed feature fails the build (`create --strict`).
+    public var strict = false
 
     public struct ExpirationSpec: Sendable {
         /// Unix seconds.
@@ -41,7 +43,9 @@ public struct Project: Sendable {
         public var line: Int?
     }
 
-    /// A data source, given as it is: a table of an existing GeoPackage or mobile geodatabase.
+    /// A data source: a GeoJSON, CSV, Shapefile (or zipped Shapefile) or GeoPackage table,
+    /// imported into the package's data.gpkg; or a table of an Esri mobile geodatabase,
+    /// packaged as it is.
     public struct SourceSpec: Sendable {
         public var name: String
         public var path: String
@@ -49,6 +53,22 @@ public struct Project: Sendable {
         public var title: String?
         public var line: Int?
         public var key: String
+        /// The source's coordinate system when the file does not say (CSV, a Shapefile
+        /// without .prj): "EPSG:n" or WKT.
+        public var crs: String?
+        /// CSV: the coordinate columns, or a column of WKT / hex WKB.
+        public var x: String?
+        public var y: String?
+        public var geometry: String?
+        public var delimiter: String?
+        /// Text encoding of a CSV or DBF ("utf-8", "latin1", "windows-1252").
+        public var encoding: String?
+        /// Column types that override inference: name -> integer|real|text|date|datetime|boolean.
+        public var types: [(name: String, type: String)] = []
+        /// Field aliases (gpkg_data_columns titles and pop-up labels): name -> alias.
+        public var aliases: [(name: String, alias: String)] = []
+        /// The shapefile to read in a zip holding several.
+        public var layer: String?
     }
 
     /// The reference backdrop: an existing vector tile package.
@@ -256,10 +276,32 @@ extension Project {
         if node.node.scalar != nil {
             return SourceSpec(name: name, path: try node.string(), table: nil, title: nil, line: node.line, key: node.path)
         }
-        try node.checkKeys(["path", "table", "title"])
-        return SourceSpec(
+        try node.checkKeys(["path", "table", "title", "crs", "x", "y", "geometry", "delimiter", "encoding", "types", "aliases", "layer"])
+        var spec = SourceSpec(
             name: name, path: try node.required("path").string(), table: try node["table"]?.string(),
             title: try node["title"]?.string(), line: node.line, key: node.path)
+        if let n = node["crs"] {
+            if let code = n.node.int { spec.crs = "EPSG:\(code)" } else { spec.crs = try n.string() }
+        }
+        spec.x = try node["x"]?.string()
+        spec.y = try node["y"]?.string()
+        spec.geometry = try node["geometry"]?.string()
+        spec.delimiter = try node["delimiter"]?.string()
+        spec.encoding = try node["encoding"]?.string()
+        spec.layer = try node["layer"]?.string()
+        if let types = node["types"] {
+            for (field, value) in try types.entries() {
+                let type = try value.string()
+                guard ["integer", "real", "text", "date", "datetime", "boolean"].contains(type.lowercased()) else {
+                    throw value.error("'\(type)' is not a field type; use integer, real, text, date, datetime or boolean")
+                }
+                spec.types.append((field, type.lowercased()))
+            }
+        }
+        if let aliases = node["aliases"] {
+            for (field, value) in try aliases.entries() { spec.aliases.append((field, try value.string())) }
+        }
+        return spec
     }
 
     static func parseMap(_ node: ProjectNode, sources: Set<String>) throws(ProjectError) -> MapSpec {
@@ -341,6 +383,24 @@ extension Project {
     /// A web map renderer written in the project file, with `#rrggbb` colours allowed.
     static func parseRenderer(_ node: ProjectNode) throws(ProjectError) -> JSONValue {
         let json = try node.json()
+        // The short form ({uniqueValue: {field: F}}, ...) is completed from the data later.
+        if let object = json.objectValue, object.count == 1, let kind = object.keys.first,
+            ["uniqueValue", "classBreaks", "simple"].contains(kind)
+        {
+            guard object[kind]?.objectValue != nil else {
+                throw node.error("'\(kind)' takes options, e.g. \(kind): { field: NAME }")
+            }
+            if case .object(let options)? = object[kind] {
+                let known: [String: [String]] = [
+                    "uniqueValue": ["field", "values"], "classBreaks": ["field", "breaks", "method", "classes"],
+                    "simple": ["color", "size", "width"],
+                ]
+                for key in options.keys where !known[kind]!.contains(key) {
+                    throw node.error("unknown \(kind) option '\(key)'; it takes \(known[kind]!.joined(separator: ", "))")
+                }
+            }
+            return json
+        }
         guard let object = json.objectValue, let type = object.string("type") else {
             throw node.error("a renderer is a web map renderer with a 'type' (simple, uniqueValue or classBreaks)")
         }

@@ -1,0 +1,164 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import MapbookData
+import MapbookPackage
+
+extension Packager {
+    /// What importing the sources did, per source, for `create` and `--dry-run` to print.
+    public struct ImportedLayer: Sendable {
+        public var source: String
+        public var file: String
+        public var table: String
+        public var summary: LayerImporter.Summary
+    }
+
+    /// The imported sources: the temporary data.gpkg (nil in a dry run) and what each layer held.
+    struct ImportResult {
+        var dataFile: String?
+        var layers: [String: ImportedLayer] = [:]
+        var order: [String] = []
+    }
+
+    /// Whether a source is an Esri mobile geodatabase, which is packaged as it is.
+    static func isGeodatabase(_ file: String) -> Bool {
+        guard let handle = try? RandomAccessFile(path: file), handle.size >= 16,
+            let head = try? handle.read(at: 0, count: 16), head.starts(with: Array("SQLite format 3".utf8)),
+            let db = try? SQLiteDatabase(readOnlyPath: file)
+        else { return false }
+        return (try? db.tableExists("GDB_Items")) ?? false
+    }
+
+    /// The table name a source gets in data.gpkg: its project name, made a plain identifier.
+    static func tableName(_ source: String) -> String {
+        var out = ""
+        for u in source.unicodeScalars {
+            if (u >= "a" && u <= "z") || (u >= "A" && u <= "Z") || (u >= "0" && u <= "9") || u == "_" {
+                out.unicodeScalars.append(u)
+            } else {
+                out += "_"
+            }
+        }
+        if out.isEmpty || out.first!.isNumber { out = "t_" + out }
+        if out.lowercased().hasPrefix("gpkg_") || out.lowercased().hasPrefix("sqlite_") || out.lowercased().hasPrefix("rtree_") { out = "t_" + out }
+        return out
+    }
+
+    /// Opens the reader that fits a source file.
+    static func reader(for spec: Project.SourceSpec, file: String, context: Context) throws -> FeatureReader {
+        let lower = file.lowercased()
+        let crs = try spec.crs.map { text -> CoordinateReferenceSystem in
+            guard let crs = CoordinateReferenceSystem(userText: text) else {
+                throw context.error(spec.key + ".crs", spec.line, "'\(text)' is not a coordinate system; use EPSG:n or WKT")
+            }
+            if let problem = CoordinateTransform.isKnown(crs) {
+                throw context.error(spec.key + ".crs", spec.line, "PROJ does not know the coordinate system '\(text)': \(problem)")
+            }
+            return crs
+        }
+        var reader: FeatureReader
+        if lower.hasSuffix(".geojson") || lower.hasSuffix(".json") {
+            reader = try GeoJSONReader(path: file, layerName: spec.name)
+        } else if lower.hasSuffix(".csv") || lower.hasSuffix(".tsv") || lower.hasSuffix(".txt") {
+            var options = CSVOptions(x: spec.x, y: spec.y, geometry: spec.geometry, crs: crs)
+            if let d = spec.delimiter {
+                let bytes = Array((d == "\\t" || d.lowercased() == "tab" ? "\t" : d).utf8)
+                guard bytes.count == 1 else { throw context.error(spec.key + ".delimiter", spec.line, "the delimiter must be one character, not '\(d)'") }
+                options.delimiter = bytes[0]
+            } else if lower.hasSuffix(".tsv") {
+                options.delimiter = 9
+            }
+            if let e = spec.encoding {
+                guard let encoding = CSVOptions.Encoding(name: e) else {
+                    throw context.error(spec.key + ".encoding", spec.line, "unknown encoding '\(e)'; use utf-8, latin1 or windows-1252")
+                }
+                options.encoding = encoding
+            }
+            for (name, type) in spec.types { options.types[name] = FieldType(rawValue: type) ?? .text }
+            reader = try CSVReader(path: file, options: options)
+        } else if lower.hasSuffix(".shp") || lower.hasSuffix(".zip") {
+            reader = try ShapefileReader(path: file, encoding: spec.encoding, layer: spec.layer)
+        } else if lower.hasSuffix(".gpkg") {
+            reader = try GeoPackageReader(path: file, table: spec.table)
+        } else {
+            throw context.error(spec.key + ".path", spec.line, "'\(spec.path)' is not a format mapbook reads; give a .geojson, .json, .csv, .tsv, .shp, a zipped shapefile (.zip), a .gpkg or an Esri .geodatabase")
+        }
+        if let crs, reader.schema.crs == nil || lower.hasSuffix(".csv") || lower.hasSuffix(".tsv") || lower.hasSuffix(".txt") {
+            reader = OverridingCRS(reader, crs: crs)
+        }
+        return reader
+    }
+
+    /// Imports every source that is not a mobile geodatabase into one GeoPackage at `dataFile`
+    /// (or, when nil, reads and counts everything without writing).
+    static func importSources(
+        _ project: Project, context: Context, dataFile: String?, timestamp: Int64,
+        progress: ((String, Int) -> Void)?
+    ) throws -> ImportResult {
+        var result = ImportResult(dataFile: dataFile)
+        let target = project.crs == 4326 ? CoordinateReferenceSystem.wgs84 : .webMercator
+        let writer = try dataFile.map { try GeoPackageWriter(path: $0, crs: target, timestamp: timestamp) }
+        var importer = LayerImporter(target: target)
+        if let e = project.extent {
+            importer.extent = Envelope2D(minX: e.xmin, minY: e.ymin, maxX: e.xmax, maxY: e.ymax)
+        }
+        var tables: Set<String> = []
+        for spec in project.sources {
+            let file = context.resolve(spec.path)
+            guard access(file, R_OK) == 0 else {
+                throw context.error(spec.key + ".path", spec.line, "cannot read '\(spec.path)': \(String(cString: strerror(errno)))")
+            }
+            if file.lowercased().hasSuffix(".gpkg") { try context.checkNoPendingChanges(spec, file: file) }
+            if isGeodatabase(file) { continue }
+            let reader: FeatureReader
+            do {
+                reader = try Self.reader(for: spec, file: file, context: context)
+            } catch let error as DataError {
+                throw context.error(spec.key, spec.line, error.description)
+            }
+            var table = tableName(spec.name)
+            while tables.contains(table.lowercased()) { table += "_2" }
+            tables.insert(table.lowercased())
+            var layerImporter = importer
+            layerImporter.progress = progress.map { p in { count in p(spec.name, count) } }
+            let aliases = Dictionary(spec.aliases.map { ($0.name, $0.alias) }, uniquingKeysWith: { $1 })
+            for (name, _) in spec.aliases where reader.schema.fieldIndex(name) == nil {
+                throw context.error(spec.key + ".aliases", spec.line, "'\(name)' is not a field of '\(spec.path)'; its fields are: \(reader.schema.fields.map(\.name).joined(separator: ", "))")
+            }
+            for (name, _) in spec.types where reader.schema.fieldIndex(name) == nil {
+                throw context.error(spec.key + ".types", spec.line, "'\(name)' is not a field of '\(spec.path)'; its fields are: \(reader.schema.fields.map(\.name).joined(separator: ", "))")
+            }
+            let summary: LayerImporter.Summary
+            do {
+                summary = try layerImporter.run(
+                    reader, table: table, writer: writer, identifier: spec.title ?? spec.name,
+                    description: "Imported from \(spec.path.split(separator: "/").last.map(String.init) ?? spec.path)",
+                    aliases: aliases, metadata: nil)
+            } catch let error as DataError {
+                throw context.error(spec.key, spec.line, error.description)
+            }
+            if project.strict && !summary.report.isEmpty {
+                throw context.error(spec.key, spec.line, "'\(spec.path)' has problems and --strict is on:\n  " + summary.report.lines.joined(separator: "\n  "))
+            }
+            result.layers[spec.name] = ImportedLayer(source: spec.name, file: spec.path, table: table, summary: summary)
+            result.order.append(spec.name)
+        }
+        try writer?.close()
+        return result
+    }
+}
+
+/// A reader whose coordinate system the project file gives.
+final class OverridingCRS: FeatureReader {
+    let base: FeatureReader
+    let schema: LayerSchema
+    init(_ base: FeatureReader, crs: CoordinateReferenceSystem) {
+        self.base = base
+        var s = base.schema
+        s.crs = crs
+        schema = s
+    }
+    var path: String { base.path }
+    var report: ImportReport { base.report }
+    func next() throws -> Feature? { try base.next() }
+}

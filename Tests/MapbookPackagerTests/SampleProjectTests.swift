@@ -1,0 +1,105 @@
+import Foundation
+import MapbookData
+import MapbookPackage
+import MapbookTestSupport
+import Testing
+@testable import MapbookPackager
+
+/// The sample projects of samples/portland-trees and samples/world, built from the shared
+/// fixtures (linked into a temporary data/ folder, read in place).
+@Suite struct SampleProjectTests {
+    func build(sample: String, files: [String: String]) throws -> (PackagerSummary, MobileMapPackage, String) {
+        let dir = try TemporaryDirectory()
+        let project = Fixtures.repositoryRoot.appendingPathComponent("samples/\(sample)/project.yaml").path
+        try FileManager.default.createDirectory(atPath: dir.path + "/data", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: project, toPath: dir.path + "/project.yaml")
+        for (name, fixture) in files {
+            try FileManager.default.createSymbolicLink(atPath: dir.path + "/data/" + name, withDestinationPath: Fixtures.path(fixture))
+        }
+        let output = dir.path + "/out.mmpk"
+        let summary = try Packager.build(try Project.load(path: dir.path + "/project.yaml"), output: output, timestamp: 1_700_000_000)
+        return (summary, try MobileMapPackage(path: output), dir.path)
+    }
+
+    @Test(Fixtures.required)
+    func worldBuildsFromNaturalEarthWithComputedRenderers() throws {
+        let ne = "natural-earth/110m/"
+        let (summary, package, dir) = try build(sample: "world", files: [
+            "ne_110m_admin_0_countries.json": ne + "ne_110m_admin_0_countries.json",
+            "ne_110m_lakes.json": ne + "ne_110m_lakes.json",
+            "ne_110m_rivers_lake_centerlines.json": ne + "ne_110m_rivers_lake_centerlines.json",
+            "ne_110m_populated_places_simple.json": ne + "ne_110m_populated_places_simple.json",
+        ])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let countries = try #require(summary.layers.first { $0.source == "countries" })
+        #expect(countries.summary.kept == 177)
+        #expect(summary.layers.first { $0.source == "places" }?.summary.kept == 243)
+        let maps = try package.mapEntries.map { try package.map($0) }
+        #expect(maps.map(\.item.name) == ["Political", "Population"])
+        let political = maps[0].map
+        guard case .uniqueValue(let byContinent)? = political.operationalLayers?[0].layerDefinition?.drawingInfo?.renderer else {
+            Issue.record("countries are drawn by continent")
+            return
+        }
+        let continents = Set((byContinent.uniqueValueInfos ?? []).compactMap(\.valueText))
+        #expect(continents.isSuperset(of: ["Africa", "Europe", "Asia", "South America"]))
+        guard case .classBreaks(let byPopulation)? = maps[1].map.operationalLayers?[0].layerDefinition?.drawingInfo?.renderer else {
+            Issue.record("countries are classed by population")
+            return
+        }
+        #expect(byPopulation.classBreakInfos?.count == 6)
+        #expect(maps.allSatisfy { $0.item.thumbnail?.hasPrefix("data:image/png;base64,") ?? false })
+        // Every feature layer lives in data.gpkg, read in place.
+        #expect(political.operationalLayers?.allSatisfy { $0.path?.hasPrefix("file:./data.gpkg?table=") ?? false } ?? false)
+        // No temporary file is left beside the output.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix(".") }.isEmpty)
+    }
+
+    @Test(Fixtures.required)
+    func portlandTreesBuildsFromTheCSVWithHexEWKB() throws {
+        let (summary, package, dir) = try build(sample: "portland-trees", files: [
+            "Neighborhood_Boundaries.geojson": "portland/Neighborhood_Boundaries.geojson",
+            "pdx_street_trees.csv": "portland/pdx_street_trees.csv",
+        ])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        #expect(summary.layers.first { $0.source == "trees" }?.summary.kept == 676)
+        #expect(summary.layers.first { $0.source == "neighborhoods" }?.summary.kept == 99)
+        let trees = try #require(summary.layers.first { $0.source == "trees" })
+        #expect(trees.summary.schema.geometryType == .point)
+        #expect(try package.mapEntries.map { try package.map($0) }.count == 2)
+    }
+
+    @Test func aFailedBuildLeavesNoPackageAndNoTemporaryFile() throws {
+        try withTemporaryDirectory { dir in
+            try writeFile(dir + "/a.geojson", "{\"type\":\"FeatureCollection\",\"features\":[{\"type\":\"Feature\",\"properties\":{\"k\":1},\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2]}}]}")
+            try writeFile(dir + "/p.yaml", """
+                title: T
+                sources: { a: a.geojson }
+                maps:
+                  - name: M
+                    layers: [ { source: a, renderer: { uniqueValue: { field: nope } } } ]
+                """)
+            #expect {
+                _ = try Packager.build(try Project.load(path: dir + "/p.yaml"), output: dir + "/out.mmpk")
+            } throws: { error in
+                let text = String(describing: error)
+                return text.contains("p.yaml") && text.contains("nope") && text.contains("k")
+            }
+            #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["a.geojson", "p.yaml"])
+        }
+    }
+
+    @Test func strictTurnsImportWarningsIntoErrors() throws {
+        try withTemporaryDirectory { dir in
+            try writeFile(dir + "/a.geojson", "{\"type\":\"FeatureCollection\",\"features\":[{\"type\":\"Feature\",\"properties\":{},\"geometry\":null},{\"type\":\"Feature\",\"properties\":{},\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2]}}]}")
+            try writeFile(dir + "/p.yaml", "title: T\nsources: { a: a.geojson }\nmaps: [ { name: M, layers: [ { source: a } ] } ]\n")
+            var project = try Project.load(path: dir + "/p.yaml")
+            let summary = try Packager.build(project, output: dir + "/ok.mmpk")
+            #expect(summary.layers[0].summary.kept == 1)
+            #expect(summary.layers[0].summary.report.count(.nullGeometry) == 1)
+            project.strict = true
+            #expect(throws: ProjectError.self) { _ = try Packager.build(project, output: dir + "/strict.mmpk") }
+            #expect(!FileManager.default.fileExists(atPath: dir + "/strict.mmpk"))
+        }
+    }
+}
