@@ -162,3 +162,45 @@ final class OverridingCRS: FeatureReader {
     var report: ImportReport { base.report }
     func next() throws -> Feature? { try base.next() }
 }
+
+extension Packager {
+    /// Records each imported layer's defaults in data.gpkg's `gpkg_metadata` (DESIGN.md 3.3):
+    /// its fields with types and aliases, and the renderer and pop-up of the first map that
+    /// shows it, as JSON, so a GIS opening data.gpkg alone finds how the package draws it.
+    static func writeLayerDefaults(dataFile: String, imported: ImportResult, maps: [(fileName: String, map: MobileMap)], timestamp: Int64) throws {
+        let database = try SQLiteDatabase(writablePath: dataFile, create: false)
+        let time = String(ISODate.format(seconds: timestamp).dropLast()) + ".000Z"
+        try database.execute("BEGIN")
+        var id: Int64 = 0
+        for name in imported.order {
+            guard let layer = imported.layers[name] else { continue }
+            var object = JSONObject()
+            object["table"] = .string(layer.table)
+            object["source"] = .string(layer.file)
+            object["fields"] = .array(layer.summary.schema.fields.map { f in
+                var o = JSONObject()
+                o["name"] = .string(f.name)
+                o["type"] = .string(f.type.esriFieldType)
+                if let alias = f.alias { o["alias"] = .string(alias) }
+                return .object(o)
+            })
+            let path = "file:./data.gpkg?table=\(layer.table)"
+            for (_, map) in maps {
+                let all = (map.map.operationalLayers ?? []) + (map.map.tables ?? [])
+                guard let used = all.first(where: { $0.path == path }) else { continue }
+                if let renderer = used.layerDefinition?.drawingInfo?.renderer { object["renderer"] = .object(renderer.json) }
+                if let popup = used.popupInfo { object["popupInfo"] = .object(popup.json) }
+                break
+            }
+            id += 1
+            try database.query(
+                "INSERT INTO gpkg_metadata (id, md_scope, md_standard_uri, mime_type, metadata) VALUES (?, 'dataset', 'https://mapbook.dev/layer-defaults', 'application/json', ?)",
+                [.integer(id), .text(JSONWriter.string(.object(object), style: .compact))])
+            try database.query(
+                "INSERT INTO gpkg_metadata_reference (reference_scope, table_name, timestamp, md_file_id) VALUES ('table', ?, ?, ?)",
+                [.text(layer.table), .text(time), .integer(id)])
+        }
+        try database.execute("COMMIT")
+        try database.close()
+    }
+}

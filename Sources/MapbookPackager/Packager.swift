@@ -102,6 +102,9 @@ public enum Packager {
             if let png { maps[i].map.item.thumbnail = DataURI.encode(png, mimeType: "image/png") }
             if thumbnail == nil { thumbnail = png }
         }
+        if let imported = context.imported {
+            try writeLayerDefaults(dataFile: dataFile, imported: imported, maps: maps, timestamp: now)
+        }
 
         var manifest = PackageManifest()
         manifest.name = project.name

@@ -51,6 +51,12 @@ import Testing
         #expect(maps.allSatisfy { $0.item.thumbnail?.hasPrefix("data:image/png;base64,") ?? false })
         // Every feature layer lives in data.gpkg, read in place.
         #expect(political.operationalLayers?.allSatisfy { $0.path?.hasPrefix("file:./data.gpkg?table=") ?? false } ?? false)
+        // data.gpkg, read in place, carries each layer's defaults for other GIS software.
+        let data = try #require(package.archive.entries.first { $0.name.hasSuffix("/data.gpkg") })
+        let db = try package.database(data)
+        let defaults = try db.query("SELECT m.metadata FROM gpkg_metadata m JOIN gpkg_metadata_reference r ON r.md_file_id = m.id WHERE r.table_name = 'countries'")
+        let json = try #require(defaults.first?[0].text)
+        #expect(json.contains("\"renderer\"") && json.contains("CONTINENT") && json.contains("\"alias\":\"Name\""))
         // No temporary file is left beside the output.
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix(".") }.isEmpty)
     }

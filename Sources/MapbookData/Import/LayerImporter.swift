@@ -55,6 +55,9 @@ public struct LayerImporter {
             return RectangleClipper(Envelope2D(minX: min(a.x, b.x), minY: min(a.y, b.y), maxX: max(a.x, b.x), maxY: max(a.y, b.y)))
         }
         schema.crs = target
+        for i in schema.fields.indices {
+            if let alias = aliases[schema.fields[i].name] { schema.fields[i].alias = alias }
+        }
         var summary = Summary(table: table, schema: schema)
         var extentSeen = Envelope2D.empty
         var local = ImportReport()
