@@ -13,5 +13,8 @@ let package = Package(
         .executableTarget(
             name: "make-large-package",
             dependencies: [.product(name: "MapbookPackage", package: "MapbookToolkit")]),
+        .executableTarget(
+            name: "csv-read",
+            dependencies: [.product(name: "MapbookData", package: "MapbookToolkit")]),
     ]
 )

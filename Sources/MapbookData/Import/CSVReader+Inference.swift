@@ -121,19 +121,27 @@ extension CSVReader {
     /// records there are.
     static func scan(_ tokenizer: CSVTokenizer, into profiles: inout [ColumnProfile]) throws(DataError) -> Int {
         var records = 0
-        while try tokenizer.nextRecord() {
-            records += 1
-            let count = min(tokenizer.cells.count, profiles.count)
-            for k in 0..<count where profiles[k].candidates != 0 || profiles[k].sniffing {
-                tokenizer.withCell(k) { bytes, _ in
-                    let cell = DecimalText.trimmed(bytes)
-                    guard !cell.isEmpty else { return }
-                    profiles[k].nonEmpty += 1
-                    if profiles[k].candidates != 0 { profiles[k].infer(cell) }
-                    if profiles[k].sniffing { profiles[k].sniff(cell) }
+        var failure: DataError?
+        profiles.withUnsafeMutableBufferPointer { profiles in
+            do throws(DataError) {
+                while try tokenizer.nextRecord() {
+                    records += 1
+                    let count = min(tokenizer.cellCount, profiles.count)
+                    for k in 0..<count where profiles[k].candidates != 0 || profiles[k].sniffing {
+                        tokenizer.withCell(k) { bytes, _ in
+                            let cell = DecimalText.trimmed(bytes)
+                            guard !cell.isEmpty else { return }
+                            profiles[k].nonEmpty += 1
+                            if profiles[k].candidates != 0 { profiles[k].infer(cell) }
+                            if profiles[k].sniffing { profiles[k].sniff(cell) }
+                        }
+                    }
                 }
+            } catch {
+                failure = error
             }
         }
+        if let failure { throw failure }
         return records
     }
 }

@@ -94,7 +94,7 @@ public final class CSVReader: FeatureReader {
             throw DataError(path: path, message: "the file is empty; a CSV file needs a header row naming its columns")
         }
         var rawNames: [String] = []
-        for k in tokenizer.cells.indices {
+        for k in 0..<tokenizer.cellCount {
             rawNames.append(tokenizer.withCell(k) { bytes, _ in options.encoding.decode(bytes).text.trimmingSpaces })
         }
         let columns = Self.uniqueNames(rawNames)
@@ -115,7 +115,10 @@ public final class CSVReader: FeatureReader {
         var geometryColumn = try options.geometry.map { try column($0, "geometry") }
         var xColumn = try options.x.map { try column($0, "x") }
         var yColumn = try options.y.map { try column($0, "y") }
-        if geometryColumn == nil, (xColumn == nil) != (yColumn == nil) {
+        if geometryColumn != nil, xColumn != nil || yColumn != nil {
+            throw DataError(path: path, message: "set either `x:` and `y:` or `geometry:`, not both")
+        }
+        if (xColumn == nil) != (yColumn == nil) {
             throw DataError(path: path, message: "`x:` and `y:` go together; set both, or `geometry:`")
         }
         var overrides = [FieldType?](repeating: nil, count: columns.count)
@@ -206,7 +209,7 @@ public final class CSVReader: FeatureReader {
     public func next() throws -> Feature? {
         guard try tokenizer.nextRecord() else { return nil }
         let row = tokenizer.recordLine
-        let cellCount = tokenizer.cells.count
+        let cellCount = tokenizer.cellCount
         var noted = false
         if cellCount != columns.count {
             let fate = cellCount < columns.count ? "the missing ones are null" : "the extra ones are dropped"
@@ -257,7 +260,10 @@ public final class CSVReader: FeatureReader {
         if type == .text {
             if bytes.isEmpty { return .success(quoted ? .text("") : .null) }
             let (text, valid) = options.encoding.decode(bytes)
-            if !valid { report.note(.encoding, row: tokenizer.recordLine, "line \(tokenizer.recordLine): '\(text)' is not valid UTF-8; set `encoding:` (latin1 or windows-1252)") }
+            if !valid {
+                let row = tokenizer.recordLine
+                report.note(.encoding, row: row, "line \(row): '\(text.prefix(60))' is not valid UTF-8; set `encoding:` (latin1 or windows-1252)")
+            }
             return .success(.text(text))
         }
         let t = DecimalText.trimmed(bytes)

@@ -25,8 +25,12 @@ final class CSVTokenizer {
 
     let file: RandomAccessFile
     let delimiter: UInt8
-    /// The cells of the current record.
-    private(set) var cells: [Cell] = []
+    /// How many cells the current record has.
+    private(set) var cellCount = 0
+    /// The cells of the current record, kept out of an array so that splitting a record
+    /// pays no exclusivity or uniqueness checks per cell.
+    private var cells: UnsafeMutablePointer<Cell>
+    private var cellCapacity = 64
     /// The line the current record starts on, 1-based.
     private(set) var recordLine = 0
 
@@ -52,6 +56,7 @@ final class CSVTokenizer {
         self.delimiter = delimiter
         capacity = max(chunkSize, 16)
         buffer = .allocate(capacity: capacity)
+        cells = .allocate(capacity: cellCapacity)
         special = .allocate(capacity: 256)
         special.initialize(repeating: false, count: 256)
         for byte in [delimiter, Self.quote, Self.cr, Self.lf] { special[Int(byte)] = true }
@@ -60,6 +65,7 @@ final class CSVTokenizer {
 
     deinit {
         buffer.deallocate()
+        cells.deallocate()
         special.deallocate()
     }
 
@@ -74,7 +80,7 @@ final class CSVTokenizer {
         position = 0
         atEnd = offset >= file.size
         self.line = line
-        cells.removeAll(keepingCapacity: true)
+        cellCount = 0
     }
 
     /// The file offset just past the current record.
@@ -90,7 +96,7 @@ final class CSVTokenizer {
                 position = end
                 recordLine = line
                 line += lines
-                if cells.count == 1 && cells[0].start == cells[0].end { continue }
+                if cellCount == 1 && cells[0].start == cells[0].end { continue }
                 return true
             case .needMore:
                 try refill()
@@ -104,6 +110,7 @@ final class CSVTokenizer {
     /// removed and doubled quotes undoubled, and whether the cell was quoted. The bytes are
     /// valid during the call only.
     func withCell<R>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>, _ quoted: Bool) throws -> R) rethrows -> R {
+        precondition(index >= 0 && index < cellCount, "cell \(index) of a record of \(cellCount)")
         let cell = cells[index]
         let raw = UnsafeBufferPointer(start: buffer + cell.start, count: cell.end - cell.start)
         guard raw.count > 0, raw[0] == Self.quote else { return try body(raw, false) }
@@ -145,29 +152,47 @@ final class CSVTokenizer {
         let n = filled
         var i = position
         if i == n { return atEnd ? .endOfFile : .needMore }
-        cells.removeAll(keepingCapacity: true)
         var cellStart = i
         var lines = 0
         let special = self.special
+        var cells = self.cells
+        var capacity = cellCapacity
+        var count = 0
+        defer {
+            self.cells = cells
+            cellCapacity = capacity
+            cellCount = count
+        }
+        func add(_ start: Int, _ end: Int) {
+            if count == capacity {
+                let grown = UnsafeMutablePointer<Cell>.allocate(capacity: capacity * 2)
+                grown.moveInitialize(from: cells, count: count)
+                cells.deallocate()
+                cells = grown
+                capacity *= 2
+            }
+            cells[count] = Cell(start: start, end: end)
+            count += 1
+        }
         while true {
             // The hot loop: ordinary bytes of an unquoted cell.
             while i < n && !special[Int(b[i])] { i += 1 }
             if i == n {
                 if !atEnd { return .needMore }
-                cells.append(Cell(start: cellStart, end: i))
+                add(cellStart, i)
                 return .record(end: i, lines: 1)
             }
             let c = b[i]
             if c == delimiter {
-                cells.append(Cell(start: cellStart, end: i))
+                add(cellStart, i)
                 i += 1
                 cellStart = i
             } else if c == Self.lf {
-                cells.append(Cell(start: cellStart, end: i))
+                add(cellStart, i)
                 return .record(end: i + 1, lines: lines + 1)
             } else if c == Self.cr {
                 if i + 1 == n && !atEnd { return .needMore }
-                cells.append(Cell(start: cellStart, end: i))
+                add(cellStart, i)
                 let end = i + 1 < n && b[i + 1] == Self.lf ? i + 2 : i + 1
                 return .record(end: end, lines: lines + 1)
             } else if i == cellStart {

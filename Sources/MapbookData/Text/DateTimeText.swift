@@ -85,14 +85,17 @@ enum DateTimeText {
         var out: [UInt8] = []
         out.reserveCapacity(32)
         func digits(_ v: Int, _ width: Int) {
-            var buffer: [UInt8] = []
-            var x = v
-            repeat {
-                buffer.append(UInt8(48 + x % 10))
-                x /= 10
-            } while x > 0
-            for _ in buffer.count..<max(width, buffer.count) { out.append(48) }
-            out.append(contentsOf: buffer.reversed())
+            var divisor = 1
+            var places = 1
+            while divisor <= v / 10 {
+                divisor *= 10
+                places += 1
+            }
+            for _ in places..<max(width, places) { out.append(48) }
+            while divisor > 0 {
+                out.append(UInt8(48 + v / divisor % 10))
+                divisor /= 10
+            }
         }
         // Year 0000 with a positive offset falls into year -1.
         if y < 0 { out.append(UInt8(ascii: "-")) }
