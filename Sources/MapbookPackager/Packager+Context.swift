@@ -32,6 +32,8 @@ extension Packager {
         let project: Project
         /// The sources imported into data.gpkg (all but mobile geodatabases).
         var imported: Packager.ImportResult?
+        /// Things the build did that the user should hear about (printed by `create`).
+        let warnings = Packager.Warnings()
         var files: [PackageContents.File] = []
         /// Input file -> entry name, so a file used by several sources is packaged once.
         var entries: [String: String] = [:]

@@ -126,16 +126,24 @@ extension Packager.Context {
         // Pop-ups show every attribute by default, the geometry and feature id excluded.
         let geometryTypes = ["geometry", "point", "linestring", "polygon", "multipoint", "multilinestring", "multipolygon", "geometrycollection", "geometryblob", "blob"]
         var fields: [FieldInfo] = []
+        // Labels default to the field aliases (gpkg_data_columns titles: the project's
+        // `aliases:` and those the source GeoPackage carried).
+        var aliases: [String: String] = [:]
+        if let database = try? source.open(), (try? database.tableExists("gpkg_data_columns")) == true,
+            let rows = try? database.query("SELECT column_name, title FROM gpkg_data_columns WHERE table_name = ?", [.text(source.table)])
+        {
+            for row in rows { if let c = row[0].text, let t = row[1].text, !t.isEmpty { aliases[c] = t } }
+        }
         if let given = spec.popup?.fields {
             for (name, label) in given {
                 guard columnNames.contains(name) else {
                     throw error(spec.key + ".popup.fields", spec.line, "'\(name)' is not a column of \(source.table); its columns are: \(columnNames.joined(separator: ", "))")
                 }
-                fields.append(FieldInfo(fieldName: name, label: label))
+                fields.append(FieldInfo(fieldName: name, label: label ?? aliases[name]))
             }
         } else {
             for column in source.columns where !geometryTypes.contains(column.type.lowercased()) && column.name.lowercased() != "fid" {
-                fields.append(FieldInfo(fieldName: column.name))
+                fields.append(FieldInfo(fieldName: column.name, label: aliases[column.name]))
             }
         }
         layer.popupInfo = PopupInfo(title: spec.popup?.title ?? title, fieldInfos: fields)

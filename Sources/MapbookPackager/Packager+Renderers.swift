@@ -175,10 +175,23 @@ extension Packager.Context {
                 let names = Set(given.map(\.0))
                 found = given.map(\.0) + found.filter { !names.contains($0) }
             }
-            let palette = RendererShorthand.qualitative
+            // Colours given in the project are not handed out again to other values.
+            let taken = Set(given.map { "\($0.1.red),\($0.1.green),\($0.1.blue)" })
+            let palette = RendererShorthand.qualitative.filter { !taken.contains("\($0.red),\($0.green),\($0.blue)") }
+            let limit = given.count + palette.count
+            if found.count > limit {
+                warnings.add("\(spec.key).renderer: '\(f)' has \(found.count)\(found.count == 1000 ? "+" : "") values; the \(limit) most frequent get their own colour, the rest share \"Other\" (list colours with `values:` or use classBreaks)")
+            }
             var infos: [UniqueValueInfo] = []
-            for (i, value) in found.prefix(given.isEmpty ? palette.count : max(given.count, palette.count)).enumerated() {
-                let color = given.first { $0.0 == value }?.1 ?? palette[i % palette.count]
+            var next = 0
+            for value in found.prefix(limit) {
+                let color: RGBAColor
+                if let c = given.first(where: { $0.0 == value })?.1 {
+                    color = c
+                } else {
+                    color = palette[next % max(palette.count, 1)]
+                    next += 1
+                }
                 infos.append(UniqueValueInfo(value: value, label: value, symbol: RendererShorthand.symbol(color, geometryType: source.geometryType)))
             }
             infos.sort { a, b in (a.valueText ?? "").localizedStandardLess(b.valueText ?? "") }
@@ -209,7 +222,10 @@ extension Packager.Context {
             var lower = min(minimum, upper[0])
             var infos: [ClassBreakInfo] = []
             for (i, top) in upper.enumerated() {
-                infos.append(ClassBreakInfo(classMaxValue: top, label: "\(RendererShorthand.label(lower)) – \(RendererShorthand.label(top))", symbol: RendererShorthand.symbol(colors[i], geometryType: source.geometryType)))
+                // Classes include their upper bound: the first runs from the minimum, the next
+                // ones from just above the previous bound.
+                let label = i == 0 ? "\(RendererShorthand.label(lower)) – \(RendererShorthand.label(top))" : "> \(RendererShorthand.label(lower)) – \(RendererShorthand.label(top))"
+                infos.append(ClassBreakInfo(classMaxValue: top, label: label, symbol: RendererShorthand.symbol(colors[i], geometryType: source.geometryType)))
                 lower = top
             }
             return .classBreaks(ClassBreaksRenderer(field: f, minValue: min(minimum, upper[0]), infos: infos))

@@ -12,6 +12,8 @@ public struct PackagerSummary: Sendable {
     public var extent: BoundingBox
     /// Per imported source: features read, kept, dropped, clipped, and the warnings.
     public var layers: [Packager.ImportedLayer]
+    /// Warnings about the maps (renderers that could not colour every value, ...).
+    public var warnings: [String]
 }
 
 /// Turns a project into a package: checks every source, table, field and path it names,
@@ -31,7 +33,7 @@ public enum Packager {
         let written = try PackageWriter.write(plan.contents, to: output)
         return PackagerSummary(
             path: output, maps: plan.mapCounts, entries: written.entries, fileSize: written.fileSize, extent: plan.extent,
-            layers: plan.layers)
+            layers: plan.layers, warnings: plan.warnings)
     }
 
     /// Everything `build` would do, without writing the package: the sources are imported into
@@ -60,6 +62,14 @@ public enum Packager {
         public var layers: [ImportedLayer]
         /// The size the package will have, from the files it will hold.
         public var estimatedSize: Int64
+        public var warnings: [String]
+    }
+
+    /// Collects warnings while a plan is made. Used from one task; a class so the value-type
+    /// context can add to it from non-mutating methods.
+    final class Warnings: @unchecked Sendable {
+        private(set) var list: [String] = []
+        func add(_ warning: String) { list.append(warning) }
     }
 
     /// The latest time a package may carry: 9999-12-31T23:59:59Z.
@@ -171,7 +181,7 @@ public enum Packager {
             }
         }
         estimate += Int64(maps.count) * 8192 + Int64(thumbnail?.count ?? 0) * Int64(1 + maps.count)
-        return Plan(contents: contents, extent: extent, mapCounts: counts, layers: layers, estimatedSize: estimate)
+        return Plan(contents: contents, extent: extent, mapCounts: counts, layers: layers, estimatedSize: estimate, warnings: context.warnings.list)
     }
 
     static func currentTime() -> Int64 {

@@ -69,11 +69,13 @@ struct CreateCommand: ParsableCommand {
             out.line("\(spec.title): would write \(target), about \(Format.count(plan.estimatedSize)) bytes")
             out.line("  extent \(plan.extent) (WGS84)")
             Self.printLayers(plan.layers, to: &out)
+            for warning in plan.warnings { out.line("  warning: \(warning)") }
             for (name, layers, bookmarks) in plan.mapCounts {
                 out.line("  map \(name): \(layers) layer\(layers == 1 ? "" : "s"), \(bookmarks) bookmark\(bookmarks == 1 ? "" : "s")")
             }
+            out.line("  data files:")
             for file in plan.contents.files {
-                out.line("  \(plan.contents.folder)/\(file.path)")
+                out.line("    \(plan.contents.folder)/\(file.path)")
             }
             out.flush()
             return
@@ -82,6 +84,7 @@ struct CreateCommand: ParsableCommand {
         progress.finish()
         out.line("Wrote \(summary.path): \(summary.maps.count) map\(summary.maps.count == 1 ? "" : "s"), \(summary.entries.count) entries, \(Format.count(summary.fileSize)) bytes")
         Self.printLayers(summary.layers, to: &out)
+        for warning in summary.warnings { out.line("  warning: \(warning)") }
         for (name, layers, bookmarks) in summary.maps {
             out.line("  \(name): \(layers) layer\(layers == 1 ? "" : "s"), \(bookmarks) bookmark\(bookmarks == 1 ? "" : "s")")
         }

@@ -3,29 +3,39 @@
 
     python3 tools/samples/naperville.py OUTDIR        (normally samples/naperville-water)
 
-writes, from a fixed seed and byte-identical on every run:
+writes, from a fixed seed and byte-identical on every run, the files a utility's GIS staff
+would hand over, each in a format the packager imports:
 
-    OUTDIR/data/naperville.gpkg    GeoPackage 1.4, EPSG:3857: streets, parcels, address_points,
-                                   water_mains, water_laterals, water_valves (R-tree indexed)
-    OUTDIR/data/reference.vtpk     vector tile package (streets, parcels), levels 12-16
-    OUTDIR/images/thumbnail.png    200 x 133 picture of the town
+    OUTDIR/data/mains.geojson      Water Mains: GeoJSON (RFC 7946), WGS84 lon/lat to 7 decimals
+    OUTDIR/data/laterals.zip       Water Lateral Lines: a zipped polyline shapefile
+                                   (laterals.shp/.shx/.dbf/.prj/.cpg), WGS84, UTF-8 attributes
+    OUTDIR/data/valves.shp         Water System Valves: a point shapefile with .shx, .dbf
+                                   (dBASE III: C, N and D fields), .prj (WGS84), .cpg (UTF-8)
+    OUTDIR/data/addresses.csv      Address Points: CSV (RFC 4180, UTF-8) with lon/lat columns
+    OUTDIR/data/reference.vtpk     the backdrop: a vector tile package of the streets and
+                                   parcels, levels 12-16
 
-The town is modelled in ground metres east and north of a centre near downtown Naperville,
-Illinois, and projected to Web Mercator only when written. Everything in it is made up.
-Standard library only, so `make samples` needs nothing but Python 3.11.
+The shapefiles are in WGS84 (GCS_WGS_1984), not State Plane: projecting to NAD83 / Illinois
+East (ftUS) properly needs PROJ, and the generator stays standard-library only. The town is
+modelled in ground metres east and north of a centre near downtown Naperville, Illinois, and
+converted to longitude and latitude (or Web Mercator, for the tiles) only when written.
+Everything in it is made up. Standard library only, so `make samples` needs nothing but
+Python 3.11.
 """
 
+import csv
+import datetime
 import gzip
+import io
 import json
 import math
 import os
 import random
-import sqlite3
 import struct
 import sys
 import zipfile
 import zlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 SEED = "naperville-water-1"
 LON0, LAT0 = -88.1535, 41.7508          # the town centre: Washington St and Chicago Ave
@@ -33,12 +43,14 @@ EARTH_RADIUS = 6378137.0                 # the Web Mercator sphere
 FIXED_TIME = "2026-01-01T00:00:00.000Z"  # every date written, so reruns are identical
 FIXED_UNIX = 1767225600                  # the same instant in Unix seconds
 ZIP_TIME = (2026, 1, 1, 0, 0, 0)
+FIXED_DATE = datetime.date(2026, 1, 1)   # the .dbf "last update"
+EXERCISE_START, EXERCISE_DAYS = datetime.date(2021, 3, 1), 1740   # valve exercising, to 2025-12
 
 # The grid: 15 north-south streets 200 m apart, 25 east-west streets 125 m apart, running
 # STUB metres past the outermost cross street (where they leave town).
 NS_SPACING, EW_SPACING, STUB = 200.0, 125.0, 60.0
 NS_STREETS = [  # west to east; the 8th (Washington St) divides addresses into W and E
-    ("Brainard St", "local"), ("Columbia St", "collector"), ("Loomis St", "local"),
+    ("Brainard St", "local"), ("Columbia St", "collector"), ("Beaupré St", "local"),
     ("Ellsworth St", "local"), ("Eagle St", "collector"), ("Webster St", "local"),
     ("Main St", "local"), ("Washington St", "arterial"), ("Center St", "local"),
     ("Wright St", "local"), ("Sleight St", "collector"), ("Mill St", "local"),
@@ -48,11 +60,11 @@ EW_STREETS = [  # south to north; the 13th (Chicago Ave) divides addresses into 
     ("Royce Rd", "arterial"), ("Tuthill Ave", "local"), ("Plank Ave", "local"),
     ("Knoch Ave", "local"), ("Wehrli Ave", "local"), ("Osler Ave", "local"),
     ("Olesen Ave", "collector"), ("Prairie Ave", "local"), ("Hillside Ave", "local"),
-    ("Bailey Ave", "local"), ("Gartner Ave", "local"), ("Douglas Ave", "local"),
+    ("Bailey Ave", "local"), ("O'Brien Ave", "local"), ("Douglas Ave", "local"),
     ("Chicago Ave", "arterial"), ("Jackson Ave", "local"), ("Jefferson Ave", "collector"),
     ("Van Buren Ave", "local"), ("Benton Ave", "local"), ("Franklin Ave", "local"),
     ("Spring Ave", "collector"), ("Porter Ave", "local"), ("Highland Ave", "local"),
-    ("Bauer Ave", "local"), ("Martin Ave", "local"), ("Diehl Ave", "local"),
+    ("Bauer Ave", "local"), ("Martin Ave", "local"), ("Müller Ave", "local"),
     ("Warrenville Rd", "arterial"),
 ]
 ROW_HALF_WIDTH = {"arterial": 15.0, "collector": 12.0, "local": 10.0}
@@ -66,16 +78,25 @@ TOWER_BLOCK = (11, 11)                      # fronts Chicago Ave, east of downto
 DOWNTOWN = range(5, 9), range(12, 16)       # blocks around Washington St and Jefferson Ave
 DEVELOPMENT = range(11, 14), range(0, 2)    # south-east corner: platted, mains proposed
 
-# Every value the renderers of samples/naperville-water/project.yaml classify; the generator
+SCHOOL_NAMES = ["Beaupré Elementary School", "Jefferson Junior High School", "Highland Elementary School"]
+BUSINESS_NAMES = ["Kroehler", "Egermann", "Hiltscher", "O'Malley", "Sindt", "Peña", "Nguyen", "Scott",
+                  "Müller", "Beaumont", "Ritzert", "Nichols", "Kowalski", "D'Angelo", "Larsen", "Yamada"]
+BUSINESS_TRADES = ["Hardware", "Bakery", "Dry Cleaning", "Pharmacy", "Insurance", "Dental Care", "Tavern",
+                   "Flowers", "Café", "Books", "Auto Repair", "Tailoring"]
+BUSINESS_TEMPLATES = ["{name}'s {trade}", "{name}'s {trade}", "{name} {trade}", "{name} & Sons, Inc.",
+                      "{name} & Partners, LLP", 'The "Old {name}" Tap']
+
+# Every value the renderers of samples/naperville-water/project.yaml list; the generator
 # refuses to write any other, so the maps never fall back to "Other" by accident.
+STATUSES = {"Existing", "Proposed Replacement", "Proposed New"}
 DOMAINS = {
-    ("water_mains", "MATERIAL"): {"Ductile Iron", "Cast Iron", "PVC", "Asbestos Cement", "HDPE"},
-    ("water_mains", "DIAMETER"): {4, 6, 8, 12, 16},
-    ("water_mains", "PROPSTATUS"): {"Existing", "Proposed Replacement", "Proposed New"},
-    ("water_laterals", "MATERIAL"): {"Copper", "PVC", "Galvanized", "Lead"},
-    ("water_laterals", "DIAMETER"): {1, 2},
-    ("water_laterals", "PROPSTATUS"): {"Existing", "Proposed Replacement", "Proposed New"},
-    ("water_valves", "VALVETYPE"): {"Gate", "Butterfly", "Check", "Air Release"},
+    ("mains", "MATERIAL"): {"Ductile Iron", "Cast Iron", "PVC", "Asbestos Cement", "HDPE"},
+    ("mains", "DIAMETER"): {4, 6, 8, 12, 16},
+    ("mains", "PROPSTATUS"): STATUSES,
+    ("laterals", "MATERIAL"): {"Copper", "PVC", "Galvanized", "Lead"},
+    ("laterals", "DIAMETER"): {0.75, 1.0, 1.5, 2.0},
+    ("laterals", "PROPSTATUS"): STATUSES,
+    ("valves", "VALVETYPE"): {"Gate", "Butterfly", "Check", "Air Release"},
 }
 
 
@@ -253,6 +274,7 @@ class Parcel:
     housenum: int = 0
     streetname: str = ""
     zip: str = ""
+    sitename: str = ""
 
     @property
     def centroid(self):
@@ -279,6 +301,8 @@ class Town:
         self.address_parcels()
         self.mains, self.valves = self.build_water_system(random.Random(SEED + ":mains"))
         self.laterals = self.build_laterals(random.Random(SEED + ":laterals"))
+        self.describe_valves(random.Random(SEED + ":valve-records"))
+        self.name_sites(random.Random(SEED + ":sites"))
 
     # Streets ---------------------------------------------------------------------------------
 
@@ -511,7 +535,7 @@ class Town:
                 big = main["diameter"] >= 16 or (main["diameter"] == 12 and rng.random() < 0.3)
                 kind = "Butterfly" if big else "Gate"
             valves.append({"point": point_along(main["points"], distance), "type": kind,
-                           "diameter": main["diameter"], "year": main["year"]})
+                           "diameter": main["diameter"], "year": main["year"], "main": main})
 
         for street in self.streets:
             street.main = offset_polyline(street.points, MAIN_OFFSET)
@@ -520,7 +544,7 @@ class Town:
             collector_diameter = rng.choice([8, 8, 12])  # one size along the whole street
             for pts, start, end in pieces:
                 midpoint = point_along(pts, polyline_length(pts) / 2)
-                main = dict(self.main_attributes(street, collector_diameter, midpoint, rng), points=pts)
+                main = dict(self.main_attributes(street, collector_diameter, midpoint, rng), points=pts, street=street)
                 mains.append(main)
                 for node, ends_here in ((start, False), (end, True)):
                     if node is not None:
@@ -557,7 +581,8 @@ class Town:
         tower = ((sw[0] + ne[0]) / 2, (sw[1] + ne[1]) / 2)
         self.water_tower = tower
         joint, _ = closest_on_polyline(tower, self.ew[TOWER_BLOCK[1] + 1].main)
-        return {"points": [tower, joint], "diameter": 16, "year": 1962, "material": "Ductile Iron", "status": "Existing"}
+        return {"points": [tower, joint], "diameter": 16, "year": 1962, "material": "Ductile Iron", "status": "Existing",
+                "street": None}
 
     def build_laterals(self, rng):
         """A service line from the main under each lot's street to the house."""
@@ -581,220 +606,261 @@ class Town:
                     material = "PVC" if rng.random() < 0.55 else "Copper"
                 replace_odds = {"Lead": 0.9, "Galvanized": 0.4}.get(material, 0.0)
                 status = "Proposed Replacement" if rng.random() < replace_odds else "Existing"
-            diameter = 1 if parcel.landuse == "Residential" else 2
+            # Houses got 3/4-inch services until the 1970s and 1-inch since; flats, shops and
+            # schools 1 1/2 or 2 inches.
+            if parcel.landuse == "Residential":
+                diameter = 0.75 if (year or 2027) < 1975 and rng.random() < 0.8 else 1.0
+            elif parcel.landuse == "Multi-Family":
+                diameter = rng.choice([1.5, 2.0])
+            else:
+                diameter = 2.0 if parcel.landuse != "Commercial" or rng.random() < 0.4 else 1.5
             laterals.append({"points": [tap, house], "material": material, "diameter": diameter,
-                             "year": year, "status": status})
+                             "year": year, "status": status, "parcel": parcel})
         return laterals
+
+    def nearest_street(self, p, exclude):
+        """The street other than `exclude` closest to p, and how far it is (metres)."""
+        best, best_d = None, math.inf
+        for street in self.streets:
+            if street is not exclude:
+                _, d = closest_on_polyline(p, street.points)
+                if d < best_d:
+                    best, best_d = street, d
+        return best, best_d
+
+    def describe_valves(self, rng):
+        """What a crew needs to operate a valve: where it is, its normal position, the turns to
+        shut it and when it was last exercised (a five-year cycle, not yet complete)."""
+        for v in self.valves:
+            street = v["main"]["street"]
+            p = v["point"]
+            cross_street, d = self.nearest_street(p, street)
+            on = self.prefixed(street, p) if street else "Water tower lead"
+            feet = 5 * round(d * 3.28084 / 5)
+            v["location"] = f"{on} at {self.prefixed(cross_street, p)}" if feet <= 40 else \
+                f"{on}, {feet} ft from {self.prefixed(cross_street, p)}"
+            if v["type"] in ("Gate", "Butterfly"):
+                # Valves at the edge of a pressure zone are kept shut.
+                v["position"] = "Closed" if v["type"] == "Gate" and rng.random() < 0.015 else "Open"
+                v["turns"] = 3 * v["diameter"] + 3 if v["type"] == "Gate" else round(2.5 * v["diameter"])
+                v["exercised"] = None if rng.random() < 0.18 else \
+                    EXERCISE_START + datetime.timedelta(days=rng.randrange(EXERCISE_DAYS))
+            else:
+                v["position"], v["turns"], v["exercised"] = "Open", None, None
+
+    def name_sites(self, rng):
+        """Names for schools, the water tower and some shops, with the apostrophes, commas,
+        ampersands and quotes that real business names have."""
+        schools = iter(SCHOOL_NAMES)
+        for parcel in self.parcels:
+            if parcel.front is None:
+                continue
+            if parcel.landuse == "Institutional":
+                parcel.sitename = next(schools)
+            elif parcel.landuse == "Utility":
+                parcel.sitename = "Water Tower No. 2"
+            elif parcel.landuse == "Commercial" and rng.random() < 0.3:
+                template = rng.choice(BUSINESS_TEMPLATES)
+                parcel.sitename = template.format(name=rng.choice(BUSINESS_NAMES), trade=rng.choice(BUSINESS_TRADES))
 
 
 # ---------------------------------------------------------------------------------------------
-# GeoPackage
+# The sources, as a utility's GIS staff would hand them over
 
-SRS_4326_WKT = (
-    'GEOGCS["WGS 84",DATUM["WGS_1984",SPHEROID["WGS 84",6378137,298.257223563,AUTHORITY["EPSG","7030"]],'
-    'AUTHORITY["EPSG","6326"]],PRIMEM["Greenwich",0,AUTHORITY["EPSG","8901"]],'
-    'UNIT["degree",0.0174532925199433,AUTHORITY["EPSG","9122"]],AXIS["Latitude",NORTH],AXIS["Longitude",EAST],'
-    'AUTHORITY["EPSG","4326"]]'
-)
-SRS_3857_WKT = (
-    'PROJCS["WGS 84 / Pseudo-Mercator",GEOGCS["WGS 84",DATUM["WGS_1984",SPHEROID["WGS 84",6378137,298.257223563,'
-    'AUTHORITY["EPSG","7030"]],AUTHORITY["EPSG","6326"]],PRIMEM["Greenwich",0,AUTHORITY["EPSG","8901"]],'
-    'UNIT["degree",0.0174532925199433,AUTHORITY["EPSG","9122"]],AUTHORITY["EPSG","4326"]],'
-    'PROJECTION["Mercator_1SP"],PARAMETER["central_meridian",0],PARAMETER["scale_factor",1],'
-    'PARAMETER["false_easting",0],PARAMETER["false_northing",0],UNIT["metre",1,AUTHORITY["EPSG","9001"]],'
-    'AXIS["Easting",EAST],AXIS["Northing",NORTH],'
-    'EXTENSION["PROJ4","+proj=merc +a=6378137 +b=6378137 +lat_ts=0 +lon_0=0 +x_0=0 +y_0=0 +k=1 +units=m '
-    '+nadgrids=@null +wktext +no_defs"],AUTHORITY["EPSG","3857"]]'
-)
-
-GPKG_CORE_TABLES = """
-CREATE TABLE gpkg_spatial_ref_sys (
-  srs_name TEXT NOT NULL, srs_id INTEGER NOT NULL PRIMARY KEY, organization TEXT NOT NULL,
-  organization_coordsys_id INTEGER NOT NULL, definition TEXT NOT NULL, description TEXT);
-CREATE TABLE gpkg_contents (
-  table_name TEXT NOT NULL PRIMARY KEY, data_type TEXT NOT NULL, identifier TEXT UNIQUE,
-  description TEXT DEFAULT '', last_change DATETIME NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),
-  min_x DOUBLE, min_y DOUBLE, max_x DOUBLE, max_y DOUBLE, srs_id INTEGER,
-  CONSTRAINT fk_gc_r_srs_id FOREIGN KEY (srs_id) REFERENCES gpkg_spatial_ref_sys(srs_id));
-CREATE TABLE gpkg_geometry_columns (
-  table_name TEXT NOT NULL, column_name TEXT NOT NULL, geometry_type_name TEXT NOT NULL,
-  srs_id INTEGER NOT NULL, z TINYINT NOT NULL, m TINYINT NOT NULL,
-  CONSTRAINT pk_geom_cols PRIMARY KEY (table_name, column_name),
-  CONSTRAINT uk_gc_table_name UNIQUE (table_name),
-  CONSTRAINT fk_gc_tn FOREIGN KEY (table_name) REFERENCES gpkg_contents(table_name),
-  CONSTRAINT fk_gc_srs FOREIGN KEY (srs_id) REFERENCES gpkg_spatial_ref_sys (srs_id));
-CREATE TABLE gpkg_extensions (
-  table_name TEXT, column_name TEXT, extension_name TEXT NOT NULL, definition TEXT NOT NULL,
-  scope TEXT NOT NULL, CONSTRAINT ge_tce UNIQUE (table_name, column_name, extension_name));
-"""
-
-# The R-tree triggers of GeoPackage 1.4 (annex F.3): update1 and update3 are deprecated there
-# and replaced by update5, update6 and update7.
-RTREE_TRIGGERS = """
-CREATE TRIGGER "rtree_{t}_geom_insert" AFTER INSERT ON "{t}"
-  WHEN (new."geom" NOT NULL AND NOT ST_IsEmpty(NEW."geom"))
-BEGIN
-  INSERT OR REPLACE INTO "rtree_{t}_geom" VALUES (NEW."fid",
-    ST_MinX(NEW."geom"), ST_MaxX(NEW."geom"), ST_MinY(NEW."geom"), ST_MaxY(NEW."geom"));
-END;
-CREATE TRIGGER "rtree_{t}_geom_update2" AFTER UPDATE OF "geom" ON "{t}"
-  WHEN OLD."fid" = NEW."fid" AND (NEW."geom" ISNULL OR ST_IsEmpty(NEW."geom"))
-BEGIN
-  DELETE FROM "rtree_{t}_geom" WHERE id = OLD."fid";
-END;
-CREATE TRIGGER "rtree_{t}_geom_update4" AFTER UPDATE ON "{t}"
-  WHEN OLD."fid" != NEW."fid" AND (NEW."geom" ISNULL OR ST_IsEmpty(NEW."geom"))
-BEGIN
-  DELETE FROM "rtree_{t}_geom" WHERE id IN (OLD."fid", NEW."fid");
-END;
-CREATE TRIGGER "rtree_{t}_geom_update5" AFTER UPDATE ON "{t}"
-  WHEN OLD."fid" != NEW."fid" AND (NEW."geom" NOTNULL AND NOT ST_IsEmpty(NEW."geom"))
-BEGIN
-  DELETE FROM "rtree_{t}_geom" WHERE id = OLD."fid";
-  INSERT OR REPLACE INTO "rtree_{t}_geom" VALUES (NEW."fid",
-    ST_MinX(NEW."geom"), ST_MaxX(NEW."geom"), ST_MinY(NEW."geom"), ST_MaxY(NEW."geom"));
-END;
-CREATE TRIGGER "rtree_{t}_geom_update6" AFTER UPDATE OF "geom" ON "{t}"
-  WHEN OLD."fid" = NEW."fid" AND (NEW."geom" NOTNULL AND NOT ST_IsEmpty(NEW."geom"))
-    AND (OLD."geom" NOTNULL AND NOT ST_IsEmpty(OLD."geom"))
-BEGIN
-  UPDATE "rtree_{t}_geom" SET minx = ST_MinX(NEW."geom"), maxx = ST_MaxX(NEW."geom"),
-    miny = ST_MinY(NEW."geom"), maxy = ST_MaxY(NEW."geom") WHERE id = NEW."fid";
-END;
-CREATE TRIGGER "rtree_{t}_geom_update7" AFTER UPDATE OF "geom" ON "{t}"
-  WHEN OLD."fid" = NEW."fid" AND (NEW."geom" NOTNULL AND NOT ST_IsEmpty(NEW."geom"))
-    AND (OLD."geom" ISNULL OR ST_IsEmpty(OLD."geom"))
-BEGIN
-  INSERT INTO "rtree_{t}_geom" VALUES (NEW."fid",
-    ST_MinX(NEW."geom"), ST_MaxX(NEW."geom"), ST_MinY(NEW."geom"), ST_MaxY(NEW."geom"));
-END;
-CREATE TRIGGER "rtree_{t}_geom_delete" AFTER DELETE ON "{t}"
-  WHEN old."geom" NOT NULL
-BEGIN
-  DELETE FROM "rtree_{t}_geom" WHERE id = OLD."fid";
-END;
-"""
+def lonlat(p):
+    """Local metres to WGS84 longitude and latitude, rounded to 7 decimals (about 1 cm)."""
+    lon, lat = to_lonlat(*p)
+    return (round(lon, 7), round(lat, 7))
 
 
-@dataclass
-class Layer:
-    table: str
-    title: str
-    description: str
-    geometry_type: str   # POINT, LINESTRING, POLYGON
-    columns: list        # [(name, SQL type)]
-    features: list = field(default_factory=list)  # [(mercator geometry, attribute tuple)]
+def check_domains(layer, records):
+    """Refuses values the project's renderers do not list, so no map falls back to "Other"."""
+    for (name, column), allowed in DOMAINS.items():
+        if name == layer:
+            stray = {r[column] for r in records} - allowed
+            if stray:
+                raise ValueError(f"{layer}.{column} has values the project's renderers do not list: {sorted(stray, key=str)}")
 
 
-def envelope(geometry_type, geometry):
-    pts = [geometry] if geometry_type == "POINT" else geometry if geometry_type == "LINESTRING" else geometry[0]
-    xs, ys = [p[0] for p in pts], [p[1] for p in pts]
-    return min(xs), max(xs), min(ys), max(ys)
+def mains_records(town):
+    records = []
+    for n, m in enumerate(town.mains, start=1):
+        pts = m["points"]
+        street = town.prefixed(m["street"], point_along(pts, polyline_length(pts) / 2)) if m["street"] else "Water tower lead"
+        records.append({"FACILITYID": f"WM-{n:05d}", "MATERIAL": m["material"], "DIAMETER": m["diameter"],
+                        "INSTALLYEAR": m["year"], "PROPSTATUS": m["status"], "STREETNAME": street,
+                        "LENGTHFT": round(polyline_length(pts) * 3.28084, 1), "geometry": [lonlat(p) for p in pts]})
+    check_domains("mains", records)
+    return records
 
 
-def gpkg_blob(geometry_type, geometry):
-    """GeoPackage binary: 'GP', version 0, flags (little-endian, [minx,maxx,miny,maxy]), srs_id, ISO WKB."""
-    header = b"GP" + bytes([0, 0b0000_0011]) + struct.pack("<i4d", 3857, *envelope(geometry_type, geometry))
-    if geometry_type == "POINT":
-        wkb = struct.pack("<BIdd", 1, 1, *geometry)
-    elif geometry_type == "LINESTRING":
-        wkb = struct.pack("<BII", 1, 2, len(geometry)) + b"".join(struct.pack("<dd", *p) for p in geometry)
-    else:
-        wkb = struct.pack("<BII", 1, 3, len(geometry))
-        for ring in geometry:
-            wkb += struct.pack("<I", len(ring)) + b"".join(struct.pack("<dd", *p) for p in ring)
-    return header + wkb
+def laterals_records(town):
+    records = [{"FACILITYID": f"WL-{n:05d}", "MATERIAL": s["material"], "DIAMETER": s["diameter"],
+                "INSTALLYR": s["year"], "PROPSTATUS": s["status"], "ADDRESS": s["parcel"].fulladdr,
+                "geometry": [lonlat(p) for p in s["points"]]}
+               for n, s in enumerate(town.laterals, start=1)]
+    check_domains("laterals", records)
+    return records
 
 
-def write_geopackage(path, layers):
+def valves_records(town):
+    records = [{"FACILITYID": f"WV-{n:05d}", "VALVETYPE": v["type"], "DIAMETER": v["diameter"],
+                "NORMPOS": v["position"], "TURNS": v["turns"], "INSTALLYR": v["year"],
+                "LASTEXER": v["exercised"], "LOCDESC": v["location"], "geometry": lonlat(v["point"])}
+               for n, v in enumerate(town.valves, start=1)]
+    check_domains("valves", records)
+    return records
+
+
+def address_records(town):
+    return [{"lon": f"{p[0]:.7f}", "lat": f"{p[1]:.7f}", "HOUSENUM": parcel.housenum, "STREETNAME": parcel.streetname,
+             "FULLADDR": parcel.fulladdr, "ZIP": parcel.zip, "PIN": parcel.pin, "SITENAME": parcel.sitename}
+            for parcel in town.parcels if parcel.front is not None for p in [lonlat(parcel.centroid)]]
+
+
+# GeoJSON (RFC 7946): a FeatureCollection in WGS84 longitude/latitude, one feature a line.
+
+def geojson_bytes(records, geometry_type):
+    lines = []
+    for r in records:
+        properties = {k: v for k, v in r.items() if k != "geometry"}
+        coordinates = [list(p) for p in r["geometry"]] if geometry_type == "LineString" else list(r["geometry"])
+        feature = {"type": "Feature", "geometry": {"type": geometry_type, "coordinates": coordinates},
+                   "properties": properties}
+        lines.append(json.dumps(feature, ensure_ascii=False, separators=(",", ":")))
+    return ('{"type":"FeatureCollection","features":[\n' + ",\n".join(lines) + "\n]}\n").encode()
+
+
+# CSV (RFC 4180): a header row, CRLF line ends, fields quoted only when they must be; UTF-8.
+
+def csv_bytes(records):
+    out = io.StringIO(newline="")
+    writer = csv.DictWriter(out, fieldnames=list(records[0]), lineterminator="\r\n")
+    writer.writeheader()
+    writer.writerows(records)
+    return out.getvalue().encode()
+
+
+# Shapefile (ESRI Shapefile Technical Description, July 1998): the .shp holds the shapes, the
+# .shx their offsets and the .dbf (dBASE III) the attributes, record n in each for feature n.
+# File headers are big-endian where the whitepaper says so (file code, file length in 16-bit
+# words, record numbers and content lengths); everything else is little-endian.
+
+SHP_POINT, SHP_POLYLINE = 1, 3
+ESRI_WGS84_WKT = ('GEOGCS["GCS_WGS_1984",DATUM["D_WGS_1984",SPHEROID["WGS_1984",6378137.0,298.257223563]],'
+                  'PRIMEM["Greenwich",0.0],UNIT["Degree",0.0174532925199433]]')
+
+
+def shp_header(shape_type, file_bytes, bbox):
+    return (struct.pack(">7i", 9994, 0, 0, 0, 0, 0, file_bytes // 2)
+            + struct.pack("<2i4d4d", 1000, shape_type, *bbox, 0.0, 0.0, 0.0, 0.0))
+
+
+def shapefile_members(records, shape_type, fields):
+    """{extension: bytes} for a point or polyline shapefile with one part per line.
+
+    fields: [(name, type letter C/N/D, length, decimals)], names at most 10 characters.
+    """
+    contents = []
+    for r in records:
+        if shape_type == SHP_POINT:
+            contents.append(struct.pack("<i2d", SHP_POINT, *r["geometry"]))
+        else:
+            pts = r["geometry"]
+            xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+            contents.append(struct.pack("<i4d2ii", SHP_POLYLINE, min(xs), min(ys), max(xs), max(ys), 1, len(pts), 0)
+                            + b"".join(struct.pack("<2d", *p) for p in pts))
+    pts = [r["geometry"] for r in records] if shape_type == SHP_POINT else [p for r in records for p in r["geometry"]]
+    bbox = (min(p[0] for p in pts), min(p[1] for p in pts), max(p[0] for p in pts), max(p[1] for p in pts))
+
+    shp, shx, offset = bytearray(), bytearray(), 100
+    for n, content in enumerate(contents, start=1):
+        shx += struct.pack(">2i", offset // 2, len(content) // 2)
+        shp += struct.pack(">2i", n, len(content) // 2) + content
+        offset += 8 + len(content)
+    return {
+        "shp": shp_header(shape_type, 100 + len(shp), bbox) + bytes(shp),
+        "shx": shp_header(shape_type, 100 + len(shx), bbox) + bytes(shx),
+        "dbf": dbf_bytes(records, fields),
+        "prj": ESRI_WGS84_WKT.encode(),
+        "cpg": b"UTF-8",
+    }
+
+
+def dbf_bytes(records, fields):
+    """A dBASE III table: 32-byte header, 32-byte field descriptors, 0x0D, fixed-width records
+    (a space, not '*', in front: not deleted), 0x1A. Text is UTF-8 (the .cpg says so); an empty
+    C, N or D value is all spaces, which readers take as null."""
+    header_length = 32 + 32 * len(fields) + 1
+    record_length = 1 + sum(f[2] for f in fields)
+    header = struct.pack("<4BIHH20x", 3, FIXED_DATE.year - 1900, FIXED_DATE.month, FIXED_DATE.day,
+                         len(records), header_length, record_length)
+    descriptors = b"".join(struct.pack("<11sc4xBB14x", name.encode("ascii"), letter.encode("ascii"), length, decimals)
+                           for name, letter, length, decimals in fields)
+    body = bytearray()
+    for r in records:
+        body += b" "
+        for name, letter, length, decimals in fields:
+            value = r[name]
+            if value is None or value == "":
+                cell = b" " * length
+            elif letter == "C":
+                cell = value.encode().ljust(length, b" ")
+            elif letter == "N":
+                cell = f"{value:{length}.{decimals}f}".encode("ascii")
+            else:
+                cell = value.strftime("%Y%m%d").encode("ascii")
+            if len(cell) != length:
+                raise ValueError(f"{name}: {value!r} does not fit {letter}({length},{decimals})")
+            body += cell
+    return header + descriptors + b"\r" + bytes(body) + b"\x1a"
+
+
+def text_width(records, name):
+    """The widest value of a text field, in UTF-8 bytes: dBASE widths count bytes."""
+    return max(len((r[name] or "").encode()) for r in records)
+
+
+LATERAL_FIELDS = [("FACILITYID", "C", 8, 0), ("MATERIAL", "C", 10, 0), ("DIAMETER", "N", 4, 2),
+                  ("INSTALLYR", "N", 4, 0), ("PROPSTATUS", "C", 20, 0), ("ADDRESS", "C", None, 0)]
+VALVE_FIELDS = [("FACILITYID", "C", 8, 0), ("VALVETYPE", "C", 11, 0), ("DIAMETER", "N", 2, 0), ("NORMPOS", "C", 6, 0),
+                ("TURNS", "N", 3, 0), ("INSTALLYR", "N", 4, 0), ("LASTEXER", "D", 8, 0), ("LOCDESC", "C", None, 0)]
+
+
+def sized(fields, records):
+    """Fields with the width of the free-text ones (length None) taken from the data."""
+    return [(n, t, text_width(records, n) if length is None else length, d) for n, t, length, d in fields]
+
+
+def write_file(path, data):
     tmp = path + ".tmp"
-    for leftover in (tmp, tmp + "-journal"):
-        if os.path.exists(leftover):
-            os.remove(leftover)
-    db = sqlite3.connect(tmp, isolation_level=None)
-    db.execute("PRAGMA application_id = 1196444487")  # 0x47504B47, 'GPKG'
-    db.execute("PRAGMA user_version = 10400")
-    db.execute("BEGIN")
-    for statement in GPKG_CORE_TABLES.split(";"):
-        if statement.strip():
-            db.execute(statement)
-    db.executemany("INSERT INTO gpkg_spatial_ref_sys VALUES (?, ?, ?, ?, ?, ?)", [
-        ("Undefined cartesian SRS", -1, "NONE", -1, "undefined", "undefined cartesian coordinate reference system"),
-        ("Undefined geographic SRS", 0, "NONE", 0, "undefined", "undefined geographic coordinate reference system"),
-        ("WGS 84 geodetic", 4326, "EPSG", 4326, SRS_4326_WKT, "longitude/latitude coordinates in decimal degrees on the WGS 84 spheroid"),
-        ("WGS 84 / Pseudo-Mercator", 3857, "EPSG", 3857, SRS_3857_WKT, "Web Mercator, as used by web maps and ArcGIS basemaps"),
-    ])
-    for layer in layers:
-        t = layer.table
-        columns = "".join(f', "{name}" {kind}' for name, kind in layer.columns)
-        db.execute(f'CREATE TABLE "{t}" ("fid" INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, "geom" {layer.geometry_type}{columns})')
-        placeholders = ", ".join("?" * (len(layer.columns) + 1))
-        names = ", ".join(f'"{name}"' for name, _ in layer.columns)
-        db.executemany(f'INSERT INTO "{t}" ("geom", {names}) VALUES ({placeholders})',
-                       [(gpkg_blob(layer.geometry_type, g), *attributes) for g, attributes in layer.features])
-        envelopes = [envelope(layer.geometry_type, g) for g, _ in layer.features]
-        bounds = (min(e[0] for e in envelopes), min(e[2] for e in envelopes), max(e[1] for e in envelopes), max(e[3] for e in envelopes))
-        db.execute("INSERT INTO gpkg_contents VALUES (?, 'features', ?, ?, ?, ?, ?, ?, ?, 3857)",
-                   (t, layer.title, layer.description, FIXED_TIME, *bounds))
-        db.execute("INSERT INTO gpkg_geometry_columns VALUES (?, 'geom', ?, 3857, 0, 0)", (t, layer.geometry_type))
-        # The R-tree is filled directly: its triggers call ST_* functions that only GeoPackage
-        # readers such as GDAL provide, so they are created after the data is in.
-        db.execute(f'CREATE VIRTUAL TABLE "rtree_{t}_geom" USING rtree(id, minx, maxx, miny, maxy)')
-        db.executemany(f'INSERT INTO "rtree_{t}_geom" VALUES (?, ?, ?, ?, ?)',
-                       [(fid, *e) for fid, e in enumerate(envelopes, start=1)])
-        db.execute("INSERT INTO gpkg_extensions VALUES (?, 'geom', 'gpkg_rtree_index', "
-                   "'http://www.geopackage.org/spec120/#extension_rtree', 'write-only')", (t,))
-        for statement in RTREE_TRIGGERS.format(t=t).split("END;"):
-            if statement.strip():
-                db.execute(statement + "END;")
-    db.execute("COMMIT")
-    db.execute("VACUUM")  # a fresh page layout, the same on every run
-    db.close()
+    with open(tmp, "wb") as f:
+        f.write(data)
     os.replace(tmp, path)
 
 
-def town_layers(town):
-    """The six feature tables, with geometry in Web Mercator."""
-    def line(pts):
-        return [to_mercator(p) for p in pts]
+def write_zip(path, entries, compression=zipfile.ZIP_STORED):
+    """A ZIP with fixed metadata, so it is identical on every run."""
+    tmp = path + ".tmp"
+    with zipfile.ZipFile(tmp, "w", compression=compression) as archive:
+        for name, data in entries:
+            info = zipfile.ZipInfo(name, date_time=ZIP_TIME)
+            info.compress_type = compression
+            info.create_system = 3
+            info.external_attr = 0o100644 << 16
+            archive.writestr(info, data, compresslevel=9 if compression == zipfile.ZIP_DEFLATED else None)
+    os.replace(tmp, path)
 
-    streets = Layer("streets", "Streets", "Street centrelines, split at intersections", "LINESTRING",
-                    [("STREETNAME", "TEXT"), ("CLASS", "TEXT")])
+
+def reference_layers(town):
+    """The backdrop's streets (split at intersections) and parcels, in Web Mercator."""
+    streets = []
     for street, pieces in zip(town.streets, town.street_pieces):
         for pts, _, _ in pieces:
-            streets.features.append((line(pts), (town.prefixed(street, point_along(pts, polyline_length(pts) / 2)), street.cls)))
-
-    parcels = Layer("parcels", "Parcels", "Tax parcels", "POLYGON", [("PIN", "TEXT"), ("ADDRESS", "TEXT"), ("LANDUSE", "TEXT")])
-    addresses = Layer("address_points", "Address Points", "Site addresses at parcel centres", "POINT",
-                      [("FULLADDR", "TEXT"), ("HOUSENUM", "INTEGER"), ("STREETNAME", "TEXT"), ("ZIP", "TEXT")])
-    for parcel in town.parcels:
-        parcels.features.append(([line(parcel.ring)], (parcel.pin, parcel.fulladdr, parcel.landuse)))
-        if parcel.front is not None:
-            addresses.features.append((to_mercator(parcel.centroid), (parcel.fulladdr, parcel.housenum, parcel.streetname, parcel.zip)))
-
-    mains = Layer("water_mains", "Water Mains", "Distribution and transmission mains", "LINESTRING",
-                  [("FACILITYID", "TEXT"), ("MATERIAL", "TEXT"), ("DIAMETER", "INTEGER"), ("INSTALLYEAR", "INTEGER"), ("PROPSTATUS", "TEXT")])
-    for n, m in enumerate(town.mains, start=1):
-        mains.features.append((line(m["points"]), (f"WM-{n:06d}", m["material"], m["diameter"], m["year"], m["status"])))
-
-    laterals = Layer("water_laterals", "Water Lateral Lines", "Service lines from the main to each building", "LINESTRING",
-                     [("FACILITYID", "TEXT"), ("MATERIAL", "TEXT"), ("DIAMETER", "INTEGER"), ("INSTALLYEAR", "INTEGER"), ("PROPSTATUS", "TEXT")])
-    for n, s in enumerate(town.laterals, start=1):
-        laterals.features.append((line(s["points"]), (f"WL-{n:06d}", s["material"], s["diameter"], s["year"], s["status"])))
-
-    valves = Layer("water_valves", "Water System Valves", "Isolation, air release and check valves", "POINT",
-                   [("FACILITYID", "TEXT"), ("VALVETYPE", "TEXT"), ("DIAMETER", "INTEGER"), ("INSTALLYEAR", "INTEGER")])
-    for n, v in enumerate(town.valves, start=1):
-        valves.features.append((to_mercator(v["point"]), (f"WV-{n:06d}", v["type"], v["diameter"], v["year"])))
-
-    layers = [streets, parcels, addresses, mains, laterals, valves]
-    for layer in layers:
-        for k, (column, _) in enumerate(layer.columns):
-            allowed = DOMAINS.get((layer.table, column))
-            stray = allowed and {attributes[k] for _, attributes in layer.features} - allowed
-            if stray:
-                raise ValueError(f"{layer.table}.{column} has values the project's renderers do not list: {sorted(stray)}")
-    return layers
+            name = town.prefixed(street, point_along(pts, polyline_length(pts) / 2))
+            streets.append(([to_mercator(p) for p in pts], {"name": name, "class": street.cls}))
+    parcels = [([to_mercator(p) for p in parcel.ring], {"landuse": parcel.landuse}) for parcel in town.parcels]
+    return streets, parcels
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1182,33 +1248,18 @@ def json_bytes(value):
     return json.dumps(value, indent=1, ensure_ascii=False).encode() + b"\n"
 
 
-def write_stored_zip(path, entries):
-    """A ZIP with every entry stored and fixed metadata, so it is identical on every run."""
-    tmp = path + ".tmp"
-    with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_STORED) as archive:
-        for name, data in entries:
-            info = zipfile.ZipInfo(name, date_time=ZIP_TIME)
-            info.compress_type = zipfile.ZIP_STORED
-            info.create_system = 3
-            info.external_attr = 0o100644 << 16
-            archive.writestr(info, data)
-    os.replace(tmp, path)
-
-
 def write_vtpk(path, streets, parcels, thumbnail):
-    """The backdrop from the streets and parcels tables; tile feature ids are their fids."""
-    street_features = [(fid, 2, pts, {"name": name, "class": cls})
-                       for fid, (pts, (name, cls)) in enumerate(streets.features, start=1)]
-    parcel_features = [(fid, 3, rings[0], {"landuse": landuse})
-                       for fid, (rings, (_, _, landuse)) in enumerate(parcels.features, start=1)]
+    """The backdrop; tile feature ids are the features' positions in their layer, from 1."""
+    street_features = [(fid, 2, pts, props) for fid, (pts, props) in enumerate(streets, start=1)]
+    parcel_features = [(fid, 3, ring, props) for fid, (ring, props) in enumerate(parcels, start=1)]
     tiles = build_tiles([("parcels", parcel_features), ("streets", street_features)])
 
     pts = [p for _, _, feature_pts, _ in street_features + parcel_features for p in feature_pts]
     bounds = (min(p[0] for p in pts), min(p[1] for p in pts), max(p[0] for p in pts), max(p[1] for p in pts))
-    lonlat = mercator_to_lonlat(bounds[0], bounds[1]) + mercator_to_lonlat(bounds[2], bounds[3])
+    lonlat_bounds = mercator_to_lonlat(bounds[0], bounds[1]) + mercator_to_lonlat(bounds[2], bounds[3])
 
     entries = [
-        ("esriinfo/iteminfo.xml", vtpk_iteminfo(lonlat).encode()),
+        ("esriinfo/iteminfo.xml", vtpk_iteminfo(lonlat_bounds).encode()),
         ("esriinfo/item.pkinfo", VTPK_PKINFO.encode()),
         ("esriinfo/thumbnail/thumbnail.png", thumbnail),
         ("p12/root.json", json_bytes(vtpk_root(bounds))),
@@ -1216,7 +1267,7 @@ def write_vtpk(path, streets, parcels, thumbnail):
         ("p12/tilemap/root.json", json.dumps(tilemap(tiles), separators=(",", ":")).encode()),
     ]
     entries += [("p12/" + name, data) for name, data in bundles(tiles).items()]
-    write_stored_zip(path, entries)
+    write_zip(path, entries)  # a vtpk's entries must all be stored
     return tiles
 
 
@@ -1316,25 +1367,27 @@ def main(argv):
     if len(argv) != 2:
         print("usage: python3 tools/samples/naperville.py OUTDIR", file=sys.stderr)
         return 64
-    out = argv[1]
-    os.makedirs(os.path.join(out, "data"), exist_ok=True)
-    os.makedirs(os.path.join(out, "images"), exist_ok=True)
+    data = os.path.join(argv[1], "data")
+    os.makedirs(data, exist_ok=True)
 
     town = Town()
-    thumbnail = thumbnail_png(town)
-    with open(os.path.join(out, "images", "thumbnail.png"), "wb") as f:
-        f.write(thumbnail)
+    mains, laterals, valves, addresses = mains_records(town), laterals_records(town), valves_records(town), address_records(town)
 
-    layers = town_layers(town)
-    gpkg = os.path.join(out, "data", "naperville.gpkg")
-    write_geopackage(gpkg, layers)
-    vtpk = os.path.join(out, "data", "reference.vtpk")
-    tiles = write_vtpk(vtpk, layers[0], layers[1], thumbnail)
+    write_file(os.path.join(data, "mains.geojson"), geojson_bytes(mains, "LineString"))
+    members = shapefile_members(laterals, SHP_POLYLINE, sized(LATERAL_FIELDS, laterals))
+    write_zip(os.path.join(data, "laterals.zip"), [(f"laterals.{ext}", members[ext]) for ext in ("shp", "shx", "dbf", "prj", "cpg")],
+              zipfile.ZIP_DEFLATED)
+    for ext, blob in shapefile_members(valves, SHP_POINT, sized(VALVE_FIELDS, valves)).items():
+        write_file(os.path.join(data, f"valves.{ext}"), blob)
+    write_file(os.path.join(data, "addresses.csv"), csv_bytes(addresses))
+    streets, parcels = reference_layers(town)
+    tiles = write_vtpk(os.path.join(data, "reference.vtpk"), streets, parcels, thumbnail_png(town))
 
-    print(f"{gpkg}: {os.path.getsize(gpkg):,} bytes")
-    for layer in layers:
-        print(f"  {layer.table:<15} {len(layer.features):>6,} features")
-    print(f"{vtpk}: {os.path.getsize(vtpk):,} bytes")
+    for name, count in (("mains.geojson", len(mains)), ("laterals.zip", len(laterals)), ("valves.shp", len(valves)),
+                        ("addresses.csv", len(addresses))):
+        print(f"{os.path.join(data, name)}: {count:,} features, {os.path.getsize(os.path.join(data, name)):,} bytes")
+    vtpk = os.path.join(data, "reference.vtpk")
+    print(f"{vtpk}: {len(streets):,} streets, {len(parcels):,} parcels, {os.path.getsize(vtpk):,} bytes")
     for z in range(MIN_LEVEL, MAX_LEVEL + 1):
         sizes = [len(t) for (level, _, _), t in tiles.items() if level == z]
         print(f"  level {z}: {len(sizes):>4} tiles, {sum(sizes):>9,} bytes, largest {max(sizes):,}")

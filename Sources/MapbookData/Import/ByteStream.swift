@@ -9,9 +9,19 @@ import Glibc
 final class ByteStream {
     let path: String
     private let fd: Int32
-    private var buffer: [UInt8]
-    private var start = 0
-    private var end = 0
+    // The buffer and the cursor live behind pointers, not in stored `var`s: the parser reads
+    // them once per byte, and Swift checks exclusive access to a class's stored properties at
+    // run time on every access, which cost a tenth of an import. Owned and freed here.
+    private let buffer: UnsafeMutablePointer<UInt8>
+    private let cursor: UnsafeMutablePointer<Int>
+    private var start: Int {
+        @inline(__always) get { cursor[0] }
+        @inline(__always) set { cursor[0] = newValue }
+    }
+    private var end: Int {
+        @inline(__always) get { cursor[1] }
+        @inline(__always) set { cursor[1] = newValue }
+    }
     private var atEnd = false
     /// Bytes consumed before the current buffer, for offsets in messages.
     private(set) var consumedBefore: Int64 = 0
@@ -27,10 +37,16 @@ final class ByteStream {
         guard fd >= 0 else {
             throw DataError(path: path, message: "cannot open: \(String(cString: strerror(errno)))")
         }
-        buffer = [UInt8](repeating: 0, count: Self.chunkSize)
+        buffer = .allocate(capacity: Self.chunkSize)
+        cursor = .allocate(capacity: 2)
+        cursor.initialize(repeating: 0, count: 2)
     }
 
-    deinit { close(fd) }
+    deinit {
+        close(fd)
+        buffer.deallocate()
+        cursor.deallocate()
+    }
 
     /// Goes back to the first byte.
     func rewind() {
@@ -49,7 +65,7 @@ final class ByteStream {
         consumedBefore += Int64(end)
         start = 0
         end = 0
-        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, Self.chunkSize) }
+        let n = read(fd, buffer, Self.chunkSize)
         if n < 0 { throw DataError(path: path, message: "cannot read: \(String(cString: strerror(errno)))") }
         if n == 0 {
             atEnd = true

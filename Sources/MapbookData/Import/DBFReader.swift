@@ -172,6 +172,8 @@ final class DBFReader {
             return .text(text)
         case .integer:
             if let i = Self.integer(raw) { return .integer(i) }
+            // GDAL and shapelib write a null number as asterisks filling the field.
+            if raw.allSatisfy({ $0 == UInt8(ascii: "*") }) { return .null }
             let text = String(decoding: raw, as: UTF8.self)
             if Self.isNumber(raw) {
                 if let i = Int64(text) { return .integer(i) }
@@ -181,6 +183,7 @@ final class DBFReader {
             report.note(.badValue, row: row, "field \(column.name): '\(text)' is not an integer; read as null")
             return .null
         case .real:
+            if raw.allSatisfy({ $0 == UInt8(ascii: "*") }) { return .null }
             let text = String(decoding: raw, as: UTF8.self)
             if Self.isNumber(raw), let d = Double(text), d.isFinite { return .real(d) }
             report.note(.badValue, row: row, "field \(column.name): '\(text)' is not a number; read as null")

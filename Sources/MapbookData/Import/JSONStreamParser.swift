@@ -133,7 +133,12 @@ final class JSONStreamParser {
     }
 
     private func number() throws(DataError) -> Value {
-        scratch.removeAll(keepingCapacity: true)
+        var scratch = self.scratch
+        self.scratch = []
+        defer {
+            scratch.removeAll(keepingCapacity: true)
+            self.scratch = scratch
+        }
         var isInteger = true
         while let b = try stream.peek() {
             switch b {
@@ -143,15 +148,15 @@ final class JSONStreamParser {
                 isInteger = false
                 scratch.append(b)
             default:
-                return try finishNumber(isInteger)
+                return try finishNumber(isInteger, scratch)
             }
             _ = try stream.next()
             if scratch.count > 400 { throw error("a number longer than 400 characters") }
         }
-        return try finishNumber(isInteger)
+        return try finishNumber(isInteger, scratch)
     }
 
-    private func finishNumber(_ isInteger: Bool) throws(DataError) -> Value {
+    private func finishNumber(_ isInteger: Bool, _ scratch: [UInt8]) throws(DataError) -> Value {
         let text = String(decoding: scratch, as: UTF8.self)
         if isInteger, let i = Int64(text) { return .integer(i) }
         guard let d = Double(text), d.isFinite else { throw error("invalid number '\(text)'") }
@@ -160,6 +165,14 @@ final class JSONStreamParser {
 
     func string() throws(DataError) -> String {
         guard try stream.next() == UInt8(ascii: "\"") else { throw error("expected a string") }
+        // Work on a local array (swapped out of the class) so appends skip the run-time
+        // exclusivity check a stored property would take per byte.
+        var scratch = self.scratch
+        self.scratch = []
+        defer {
+            scratch.removeAll(keepingCapacity: true)
+            self.scratch = scratch
+        }
         scratch.removeAll(keepingCapacity: true)
         while true {
             guard let b = try stream.next() else { throw error("the file ends inside a string") }
