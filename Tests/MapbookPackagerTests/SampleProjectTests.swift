@@ -108,4 +108,55 @@ import Testing
             #expect(!FileManager.default.fileExists(atPath: dir + "/strict.mmpk"))
         }
     }
+
+    @Test func anUnknownCoordinateSystemIsAClearErrorNamingTheFileKeyAndLine() throws {
+        try withTemporaryDirectory { dir in
+            try writeFile(dir + "/pts.csv", "x,y,name\n1,2,a\n")
+            try writeFile(dir + "/p.yaml", "title: T\nsources:\n  pts: { path: pts.csv, crs: EPSG:999999 }\nmaps: [ { name: M, layers: [pts] } ]\n")
+            #expect {
+                _ = try Packager.build(try Project.load(path: dir + "/p.yaml"), output: dir + "/o.mmpk")
+            } throws: { error in
+                let text = String(describing: error)
+                return text.contains("p.yaml:3") && text.contains("sources.pts.crs") && text.contains("EPSG:999999")
+            }
+            // A .prj PROJ cannot read: the error names the shapefile's layer and says what to do.
+            try writeFile(dir + "/g.geojson", "{\"type\":\"FeatureCollection\",\"crs\":{\"type\":\"name\",\"properties\":{\"name\":\"urn:ogc:def:crs:EPSG::999999\"}},\"features\":[{\"type\":\"Feature\",\"properties\":{},\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2]}}]}")
+            try writeFile(dir + "/q.yaml", "title: T\nsources:\n  g: g.geojson\nmaps: [ { name: M, layers: [g] } ]\n")
+            #expect {
+                _ = try Packager.build(try Project.load(path: dir + "/q.yaml"), output: dir + "/o.mmpk")
+            } throws: { error in
+                let text = String(describing: error)
+                return text.contains("q.yaml:3") && text.contains("g.geojson") && text.contains("crs:")
+            }
+            #expect(try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix(".") || $0.hasSuffix(".mmpk") }.isEmpty)
+        }
+    }
+
+    @Test func aCSVRowWithABadCoordinateIsReportedWithItsLine() throws {
+        try withTemporaryDirectory { dir in
+            try writeFile(dir + "/pts.csv", "lon,lat,name\n1,2,a\n,3,b\nabc,4,c\n5,6,d\n")
+            try writeFile(dir + "/p.yaml", "title: T\nsources:\n  pts: pts.csv\nmaps: [ { name: M, layers: [pts] } ]\n")
+            let summary = try Packager.build(try Project.load(path: dir + "/p.yaml"), output: dir + "/o.mmpk")
+            let layer = try #require(summary.layers.first)
+            #expect(layer.summary.kept == 2)
+            #expect(layer.summary.report.entries[.badCoordinate]?.rows == [3, 4])
+        }
+    }
+
+    @Test(Fixtures.required)
+    func pyshpsCorruptShapefileAndNGAsCorruptGeoPackageFailClearly() throws {
+        try withTemporaryDirectory { dir in
+            for (name, fixture) in [("bad.gpkg", "ngageoint-gpkg/import_db_corrupt.gpkg")] {
+                try FileManager.default.createSymbolicLink(atPath: dir + "/" + name, withDestinationPath: Fixtures.path(fixture))
+                try writeFile(dir + "/p.yaml", "title: T\nsources:\n  s: \(name)\nmaps: [ { name: M, layers: [s] } ]\n")
+                #expect {
+                    _ = try Packager.build(try Project.load(path: dir + "/p.yaml"), output: dir + "/o.mmpk")
+                } throws: { error in
+                    let text = String(describing: error)
+                    return text.contains("p.yaml:3") && text.contains(name)
+                }
+                #expect(!FileManager.default.fileExists(atPath: dir + "/o.mmpk"))
+            }
+        }
+    }
 }

@@ -6,15 +6,17 @@ public enum GeoPackageBinary {
         public var description: String { "GeoPackage geometry: \(message)" }
     }
 
-    /// Encodes `geometry` with an XY envelope (empty geometries get the empty flag and no
-    /// envelope, as the standard asks).
+    /// Encodes `geometry` with an XY envelope, except for points, whose envelope would only
+    /// repeat them (GDAL writes them the same way), and empty geometries, which get the empty
+    /// flag and no envelope, as the standard asks.
     public static func encode(_ geometry: Geometry, srsID: Int32) -> [UInt8] {
         var out: [UInt8] = [0x47, 0x50, 0]
-        let envelope = geometry.envelope
-        let isEmpty = envelope == nil
-        // Flags: bit 0 little-endian, bits 1-3 envelope (1 = XY), bit 4 empty.
+        let isEmpty = geometry.isEmpty
+        var envelope: Envelope2D?
+        if !isEmpty, geometry.type != .point { envelope = geometry.envelope }
+        // Flags: bit 0 little-endian, bits 1-3 envelope (0 none, 1 XY), bit 4 empty.
         var flags: UInt8 = 1
-        if isEmpty { flags |= 0x10 } else { flags |= 0x02 }
+        if isEmpty { flags |= 0x10 } else if envelope != nil { flags |= 0x02 }
         out.append(flags)
         withUnsafeBytes(of: srsID.littleEndian) { out.append(contentsOf: $0) }
         if let e = envelope {

@@ -156,6 +156,7 @@ public final class SQLiteDatabase {
     }
 
     /// Runs `sql` with `bindings` and returns every row.
+    @discardableResult
     public func query(_ sql: String, _ bindings: [SQLiteValue] = []) throws(SQLiteError) -> [[SQLiteValue]] {
         let statement = try prepare(sql)
         try statement.bind(bindings)
