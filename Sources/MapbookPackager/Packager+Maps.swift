@@ -139,7 +139,9 @@ extension Packager.Context {
                 guard columnNames.contains(name) else {
                     throw error(spec.key + ".popup.fields", spec.line, "'\(name)' is not a column of \(source.table); its columns are: \(columnNames.joined(separator: ", "))")
                 }
-                fields.append(FieldInfo(fieldName: name, label: label ?? aliases[name]))
+                var info = FieldInfo(fieldName: name, label: label ?? aliases[name])
+                info.format = spec.popup?.formats[name]
+                fields.append(info)
             }
         } else {
             for column in source.columns where !geometryTypes.contains(column.type.lowercased()) && column.name.lowercased() != "fid" {

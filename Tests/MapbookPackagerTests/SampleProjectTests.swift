@@ -135,11 +135,21 @@ import Testing
     @Test func aCSVRowWithABadCoordinateIsReportedWithItsLine() throws {
         try withTemporaryDirectory { dir in
             try writeFile(dir + "/pts.csv", "lon,lat,name\n1,2,a\n,3,b\nabc,4,c\n5,6,d\n")
-            try writeFile(dir + "/p.yaml", "title: T\nsources:\n  pts: pts.csv\nmaps: [ { name: M, layers: [pts] } ]\n")
+            try writeFile(dir + "/p.yaml", """
+                title: T
+                sources: { pts: { path: pts.csv, aliases: { name: Site name } } }
+                maps: [ { name: M, layers: [ { source: pts, popup: { fields: [name, { name: lon, places: 2, digit_separator: true }] } } ] } ]
+                """)
             let summary = try Packager.build(try Project.load(path: dir + "/p.yaml"), output: dir + "/o.mmpk")
             let layer = try #require(summary.layers.first)
             #expect(layer.summary.kept == 2)
             #expect(layer.summary.report.entries[.badCoordinate]?.rows == [3, 4])
+            // Pop-up labels come from the aliases; number formats from the project.
+            let package = try MobileMapPackage(path: dir + "/o.mmpk")
+            let fields = try #require(try package.map(package.mapEntries[0]).map.operationalLayers?[0].popupInfo?.fieldInfos)
+            #expect(fields[0].label == "Site name")
+            #expect(fields[1].format?["places"] == .integer(2))
+            #expect(fields[1].format?["digitSeparator"] == .bool(true))
         }
     }
 

@@ -129,14 +129,15 @@ public final class GeoPackageReader: FeatureReader {
         let q = SQLiteDatabase.quote
         // Byte 4 of the header holds the flags; the envelope size follows from them; the WKB
         // type code comes after the byte-order byte.
-        let rows = try database.query("""
+        // Stepped one row at a time: a table of millions is scanned in constant memory.
+        let scan = try database.prepare("""
             SELECT substr(\(q(column)), 1, 80) FROM \(q(table)) WHERE \(q(column)) IS NOT NULL
             """)
         var counts: [GeometryFamily: Int] = [:]
         var order: [GeometryFamily] = []
         var multi: Set<GeometryFamily> = []
-        for r in rows {
-            guard case .blob(let b) = r[0], let type = Self.typeCode(b)?.type else { continue }
+        while try scan.step() {
+            guard case .blob(let b) = scan.column(0), let type = Self.typeCode(b)?.type else { continue }
             let family: GeometryFamily?
             if type == .geometryCollection { family = declared.family } else { family = type.family }
             guard let family else { continue }

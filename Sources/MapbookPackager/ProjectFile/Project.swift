@@ -115,6 +115,8 @@ public struct Project: Sendable {
         public var title: String?
         /// Field name and label, in order.
         public var fields: [(name: String, label: String?)]?
+        /// Web-map `format` objects by field: decimal places, thousands separators, date format.
+        public var formats: [String: JSONObject] = [:]
     }
 
     public struct BookmarkSpec: Sendable {
@@ -369,8 +371,25 @@ extension Project {
                     if f.node.scalar != nil {
                         list.append((try f.string(), nil))
                     } else {
-                        try f.checkKeys(["name", "label"])
-                        list.append((try f.required("name").string(), try f["label"]?.string()))
+                        try f.checkKeys(["name", "label", "places", "digit_separator", "date_format"])
+                        let name = try f.required("name").string()
+                        list.append((name, try f["label"]?.string()))
+                        var format = JSONObject()
+                        if let places = f["places"] {
+                            let n = try places.int()
+                            guard (0...15).contains(n) else { throw places.error("places must be between 0 and 15") }
+                            format["places"] = .integer(Int64(n))
+                        }
+                        if let separator = f["digit_separator"] { format["digitSeparator"] = .bool(try separator.bool()) }
+                        if let date = f["date_format"] {
+                            let text = try date.string()
+                            let known = ["shortDate", "shortDateLE", "longMonthDayYear", "dayShortMonthYear", "longDate", "shortDateShortTime", "shortDateLEShortTime", "shortDateShortTime24", "shortDateLEShortTime24", "shortDateLongTime", "shortDateLELongTime", "shortDateLongTime24", "shortDateLELongTime24", "longMonthYear", "shortMonthYear", "year"]
+                            guard known.contains(text) else {
+                                throw date.error("unknown date_format '\(text)'; use one of \(known.joined(separator: ", "))")
+                            }
+                            format["dateFormat"] = .string(text)
+                        }
+                        if !format.isEmpty { spec.formats[name] = format }
                     }
                 }
                 spec.fields = list
