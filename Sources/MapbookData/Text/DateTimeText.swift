@@ -1,3 +1,5 @@
+import MapbookPackage
+
 /// ISO 8601 dates and date-times read from ASCII bytes, for type inference and for the text
 /// GeoPackage stores (GeoPackage 1.4, clause 1.1.1.1.1: `YYYY-MM-DD` and
 /// `YYYY-MM-DDTHH:MM:SS.SSSZ`).
@@ -75,10 +77,11 @@ enum DateTimeText {
         var (y, m, d) = (p.year, p.month, p.day)
         var (hh, mm, ss) = p.time ?? (0, 0, 0)
         if let offset = p.offsetMinutes, offset != 0 {
-            var minutes = days(fromCivil: y, m, d) * 1440 + hh * 60 + mm - offset
+            var minutes = Int(ISODate.days(fromCivil: Int64(y), Int64(m), Int64(d))) * 1440 + hh * 60 + mm - offset
             let dayCount = minutes >= 0 ? minutes / 1440 : (minutes - 1439) / 1440
             minutes -= dayCount * 1440
-            (y, m, d) = civil(fromDays: dayCount)
+            let civil = ISODate.civil(fromDays: Int64(dayCount))
+            (y, m, d) = (Int(civil.0), Int(civil.1), Int(civil.2))
             hh = minutes / 60
             mm = minutes % 60
         }
@@ -121,7 +124,7 @@ enum DateTimeText {
     private static func parseDate(_ s: UnsafeBufferPointer<UInt8>) -> (Int, Int, Int)? {
         guard s[4] == UInt8(ascii: "-"), s[7] == UInt8(ascii: "-"),
             let y = number(s, 0, 4), let m = number(s, 5, 2), let d = number(s, 8, 2),
-            m >= 1, m <= 12, d >= 1, d <= daysIn(month: m, year: y)
+            m >= 1, m <= 12, d >= 1, Int64(d) <= ISODate.daysIn(month: Int64(m), year: Int64(y))
         else { return nil }
         return (y, m, d)
     }
@@ -135,35 +138,5 @@ enum DateTimeText {
             v = v * 10 + Int(d)
         }
         return v
-    }
-
-    static func daysIn(month m: Int, year y: Int) -> Int {
-        switch m {
-        case 2: return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
-
-    static func days(fromCivil y0: Int, _ m: Int, _ d: Int) -> Int {
-        let y = m <= 2 ? y0 - 1 : y0
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
-
-    static func civil(fromDays z0: Int) -> (Int, Int, Int) {
-        let z = z0 + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let y = yoe + era * 400
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp + (mp < 10 ? 3 : -9)
-        return (m <= 2 ? y + 1 : y, m, d)
     }
 }

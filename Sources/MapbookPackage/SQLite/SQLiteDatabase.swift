@@ -224,17 +224,7 @@ public final class SQLiteStatement {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
         for (i, value) in values.enumerated() {
-            let index = Int32(i + 1)
-            let status: Int32
-            switch value {
-            case .null: status = sqlite3_bind_null(handle, index)
-            case .integer(let v): status = sqlite3_bind_int64(handle, index, v)
-            case .real(let v): status = sqlite3_bind_double(handle, index, v)
-            case .text(let v): status = sqlite3_bind_text(handle, index, v, -1, Self.transient)
-            case .blob(let v):
-                status = v.withUnsafeBytes { sqlite3_bind_blob64(handle, index, $0.baseAddress, sqlite3_uint64($0.count), Self.transient) }
-            }
-            guard status == SQLITE_OK else { throw database.error("bind a value on", status) }
+            try bind(value, at: Int32(i + 1))
         }
     }
 

@@ -61,7 +61,8 @@ public enum ISODate {
         return nil
     }
 
-    static func daysIn(month m: Int64, year y: Int64) -> Int64 {
+    /// The number of days in month `m` of year `y` (proleptic Gregorian).
+    public static func daysIn(month m: Int64, year y: Int64) -> Int64 {
         switch m {
         case 2: return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: return 30
@@ -69,7 +70,8 @@ public enum ISODate {
         }
     }
 
-    static func days(fromCivil y0: Int64, _ m: Int64, _ d: Int64) -> Int64 {
+    /// Days since 1970-01-01 of a civil date.
+    public static func days(fromCivil y0: Int64, _ m: Int64, _ d: Int64) -> Int64 {
         let y = m <= 2 ? y0 - 1 : y0
         let era = (y >= 0 ? y : y - 399) / 400
         let yoe = y - era * 400
@@ -78,7 +80,8 @@ public enum ISODate {
         return era * 146_097 + doe - 719_468
     }
 
-    static func civil(fromDays z0: Int64) -> (Int64, Int64, Int64) {
+    /// The civil date (year, month, day) of a day count since 1970-01-01.
+    public static func civil(fromDays z0: Int64) -> (Int64, Int64, Int64) {
         let z = z0 + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let doe = z - era * 146_097
