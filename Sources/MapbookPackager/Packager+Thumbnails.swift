@@ -51,13 +51,7 @@ extension Packager {
                         var attributes: [String: FieldValue] = [:]
                         var values: [FieldValue] = []
                         for (i, name) in wanted.enumerated() {
-                            let value: FieldValue
-                            switch statement.column(i + 1) {
-                            case .integer(let n): value = .integer(n)
-                            case .real(let d): value = .real(d)
-                            case .text(let t): value = .text(t)
-                            default: value = .null
-                            }
+                            let value = FieldValue(statement.column(i + 1))
                             attributes[name] = value
                             values.append(value)
                         }

@@ -16,8 +16,9 @@ public final class CoordinateTransform {
     private var context: OpaquePointer?
     private var transform: OpaquePointer?
     private let kind: Kind
-    /// Whether the source is geographic (degrees), so latitudes can be clamped before Mercator.
-    private let sourceIsGeographic: Bool
+    /// Whether the source is geographic (degrees): latitudes are clamped before Mercator and
+    /// lines crossing the antimeridian can be recognised.
+    public let sourceIsGeographic: Bool
 
     private enum Kind { case identity, wgs84ToWebMercator, webMercatorToWGS84, proj }
 

@@ -216,11 +216,23 @@ public final class GeoPackageReader: FeatureReader {
 
     static func value(_ v: SQLiteValue, as type: FieldType) -> FieldValue {
         switch v {
-        case .null: return .null
+        case .null, .blob: return FieldValue(v)
         case .integer(let i): return type == .real ? .real(Double(i)) : (type == .text ? .text(String(i)) : .integer(i))
         case .real(let d): return type == .integer ? (Int64(exactly: d).map(FieldValue.integer) ?? .real(d)) : (type == .text ? .text(String(d)) : .real(d))
         case .text(let s): return .text(s)
-        case .blob(let b): return .blob(b)
+        }
+    }
+}
+
+extension FieldValue {
+    /// A value as SQLite returned it.
+    public init(_ value: SQLiteValue) {
+        switch value {
+        case .null: self = .null
+        case .integer(let i): self = .integer(i)
+        case .real(let d): self = .real(d)
+        case .text(let s): self = .text(s)
+        case .blob(let b): self = .blob(b)
         }
     }
 }

@@ -12,15 +12,10 @@ public final class GeoPackageWriter {
     public let path: String
     public let crs: CoordinateReferenceSystem
     public let srsID: Int32
-    private let database: SQLiteDatabase
-    var databaseHandle: SQLiteDatabase { database }
-    var currentState: LayerState? {
-        get { current }
-        set { current = newValue }
-    }
+    let database: SQLiteDatabase
     /// "YYYY-MM-DDTHH:MM:SS.000Z", written as every `last_change`, so rebuilds are identical.
     private let timestamp: String
-    private var current: LayerState?
+    var current: LayerState?
     private var metadataCount = 0
 
     /// What a finished layer holds.
@@ -296,21 +291,21 @@ extension GeoPackageWriter {
     /// Changes the layer under way to a multi type (a line cut by the extent became two), by
     /// copying it into a table declared with the new type and re-encoding single geometries.
     public func promoteCurrentLayerToMulti(_ type: GeometryType) throws {
-        guard let state = currentState else { preconditionFailure("beginLayer first") }
+        guard let state = current else { preconditionFailure("beginLayer first") }
         let q = SQLiteDatabase.quote
         let table = state.table
         let temporary = table + "_mapbook_promote"
         var columns = ["fid INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL", "geom \(type.gpkgName)"]
         for field in state.schema.fields { columns.append("\(q(field.name)) \(field.type.gpkgDeclaration)") }
-        try databaseHandle.execute("""
+        try database.execute("""
             CREATE TABLE \(q(temporary)) (\(columns.joined(separator: ", ")));
             INSERT INTO \(q(temporary)) SELECT * FROM \(q(table));
             DROP TABLE \(q(table));
             ALTER TABLE \(q(temporary)) RENAME TO \(q(table));
             """)
-        try databaseHandle.query("UPDATE gpkg_geometry_columns SET geometry_type_name = ? WHERE table_name = ?", [.text(type.gpkgName), .text(table)])
-        let rows = try databaseHandle.query("SELECT fid, geom FROM \(q(table)) WHERE geom IS NOT NULL")
-        let update = try databaseHandle.prepare("UPDATE \(q(table)) SET geom = ? WHERE fid = ?")
+        try database.query("UPDATE gpkg_geometry_columns SET geometry_type_name = ? WHERE table_name = ?", [.text(type.gpkgName), .text(table)])
+        let rows = try database.query("SELECT fid, geom FROM \(q(table)) WHERE geom IS NOT NULL")
+        let update = try database.prepare("UPDATE \(q(table)) SET geom = ? WHERE fid = ?")
         for row in rows {
             guard case .blob(let bytes) = row[1], let fid = row[0].int64, let (g, _) = try? GeoPackageBinary.decode(bytes), !g.type.isMulti else { continue }
             try update.bind(.blob(GeoPackageBinary.encode(g.promotedToMulti(), srsID: srsID)), at: 1)
@@ -320,8 +315,8 @@ extension GeoPackageWriter {
         var promoted = state
         promoted.schema.geometryType = type
         let names = ["geom"] + state.schema.fields.map(\.name)
-        promoted.insert = try databaseHandle.prepare(
+        promoted.insert = try database.prepare(
             "INSERT INTO \(q(table)) (fid, \(names.map(q).joined(separator: ", "))) VALUES (\((["?"] + names.map { _ in "?" }).joined(separator: ", ")))")
-        currentState = promoted
+        current = promoted
     }
 }

@@ -143,7 +143,7 @@ public struct RectangleClipper: Sendable {
         guard points.count >= 3 else { return nil }
         points.append(points[0])
         // A ring reduced to a line along the border has no area.
-        return GeoJSONReader.signedArea(points) == 0 ? nil : points
+        return Geometry.signedArea(points) == 0 ? nil : points
     }
 }
 
@@ -172,7 +172,7 @@ public enum Antimeridian {
             if parts.count > 8 { break }
         }
         guard !parts.isEmpty else { return (g, false) }
-        return (GeoJSONReader.merge(GeoJSONReader.flatten(parts), family: g.type.family ?? .point, hasZ: g.hasZ), true)
+        return (Geometry.joining(parts.flatMap(\.flattenedMembers), as: g.type.family ?? .point, hasZ: g.hasZ, hasM: g.hasM), true)
     }
 
     static func hasJump(_ g: Geometry) -> Bool {

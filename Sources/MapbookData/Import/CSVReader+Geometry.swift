@@ -135,29 +135,10 @@ extension CSVReader {
     /// nil when they mix families or it is not a collection.
     static func flattened(_ geometry: Geometry) -> Geometry? {
         guard case .geometryCollection = geometry.shape else { return nil }
-        var points: [Position] = []
-        var lines: [[Position]] = []
-        var polygons: [[[Position]]] = []
-        func collect(_ g: Geometry) {
-            switch g.shape {
-            case .point(let p): if !p.x.isNaN { points.append(p) }
-            case .multiPoint(let a): points += a
-            case .lineString(let a): lines.append(a)
-            case .multiLineString(let a): lines += a
-            case .polygon(let r): polygons.append(r)
-            case .multiPolygon(let p): polygons += p
-            case .geometryCollection(let members): members.forEach(collect)
-            }
-        }
-        collect(geometry)
-        let shape: Geometry.Shape
-        switch (points.isEmpty, lines.isEmpty, polygons.isEmpty) {
-        case (false, true, true): shape = .multiPoint(points)
-        case (true, false, true): shape = .multiLineString(lines)
-        case (true, true, false): shape = .multiPolygon(polygons)
-        default: return nil
-        }
-        return Geometry(shape, hasZ: geometry.hasZ, hasM: geometry.hasM)
+        let members = geometry.flattenedMembers
+        let families = Set(members.compactMap(\.type.family))
+        guard families.count == 1, let family = families.first else { return nil }
+        return Geometry.joining(members, as: family, hasZ: geometry.hasZ, hasM: geometry.hasM).promotedToMulti()
     }
 
     /// The bytes a run of hex digits spells, after an optional `\x`; nil when it is not one.

@@ -309,8 +309,8 @@ public final class GeoJSONReader: FeatureReader {
         }
         guard let family, let layerType = schema.geometryType else { return g }
         var g = g
-        if case .geometryCollection(let members) = g.shape {
-            let flat = Self.flatten(members)
+        if case .geometryCollection = g.shape {
+            let flat = g.flattenedMembers
             let kept = flat.filter { $0.type.family == family }
             guard !kept.isEmpty else {
                 report.note(.unsupportedGeometry, row: row, "a GeometryCollection without \(family.rawValue)s in a \(family.rawValue) layer")
@@ -319,7 +319,7 @@ public final class GeoJSONReader: FeatureReader {
             if kept.count < flat.count {
                 report.note(.coercedValue, row: row, "GeometryCollection members that are not \(family.rawValue)s were dropped")
             }
-            g = Self.merge(kept, family: family, hasZ: g.hasZ)
+            g = Geometry.joining(kept, as: family, hasZ: g.hasZ)
         }
         guard g.type.family == family else {
             report.note(.unsupportedGeometry, row: row, "a \(g.type.gpkgName) in a layer of \(family.rawValue)s")
@@ -333,33 +333,8 @@ public final class GeoJSONReader: FeatureReader {
         return g.withDimensions(z: schema.hasZ, m: false)
     }
 
-    static func flatten(_ members: [Geometry]) -> [Geometry] {
-        members.flatMap { m -> [Geometry] in
-            if case .geometryCollection(let inner) = m.shape { return flatten(inner) }
-            return [m]
-        }
-    }
-
-    static func merge(_ parts: [Geometry], family: GeometryFamily, hasZ: Bool) -> Geometry {
-        if parts.count == 1 { return parts[0] }
-        switch family {
-        case .point:
-            return Geometry(.multiPoint(parts.flatMap { g -> [Position] in
-                switch g.shape { case .point(let p): return [p]; case .multiPoint(let a): return a; default: return [] }
-            }), hasZ: hasZ)
-        case .line:
-            return Geometry(.multiLineString(parts.flatMap { g -> [[Position]] in
-                switch g.shape { case .lineString(let a): return [a]; case .multiLineString(let r): return r; default: return [] }
-            }), hasZ: hasZ)
-        case .polygon:
-            return Geometry(.multiPolygon(parts.flatMap { g -> [[[Position]]] in
-                switch g.shape { case .polygon(let r): return [r]; case .multiPolygon(let p): return p; default: return [] }
-            }), hasZ: hasZ)
-        }
-    }
-
     static func families(of g: Geometry) -> [GeometryFamily] {
-        if case .geometryCollection(let members) = g.shape { return flatten(members).compactMap(\.type.family) }
+        if case .geometryCollection = g.shape { return g.flattenedMembers.compactMap(\.type.family) }
         return g.type.family.map { [$0] } ?? []
     }
 
@@ -526,7 +501,7 @@ public final class GeoJSONReader: FeatureReader {
                     return nil
                 }
                 // RFC 7946 section 3.1.6: exteriors counterclockwise, holes clockwise.
-                let ccw = Self.signedArea(ring) > 0
+                let ccw = Geometry.signedArea(ring) > 0
                 if ccw != (i == 0) {
                     report.note(.windingOrder, row: row, "a ring did not follow the right-hand rule")
                     ring.reverse()
@@ -573,17 +548,6 @@ public final class GeoJSONReader: FeatureReader {
             shape = .multiPolygon(polygons)
         }
         return Geometry(shape, hasZ: hasZ)
-    }
-
-    /// Twice the signed area of a ring (positive when counterclockwise).
-    static func signedArea(_ ring: [Position]) -> Double {
-        guard ring.count > 2 else { return 0 }
-        var sum = 0.0
-        let x0 = ring[0].x, y0 = ring[0].y
-        for i in 0..<(ring.count - 1) {
-            sum += (ring[i].x - x0) * (ring[i + 1].y - y0) - (ring[i + 1].x - x0) * (ring[i].y - y0)
-        }
-        return sum
     }
 
     static func crs(from value: JSONStreamParser.Value) -> CoordinateReferenceSystem? {

@@ -45,7 +45,7 @@ public struct LayerImporter {
         } catch {
             throw DataError(path: reader.path, message: "\(error.description); give the layer's coordinate system with `crs:` in the project file")
         }
-        let geographic = sourceCRS.isWGS84 || (CoordinateTransform.describe(sourceCRS).map { $0.wkt.hasPrefix("GEOGCS") } ?? false)
+        let geographic = transform.sourceIsGeographic
         let clipper = try extent.map { box -> RectangleClipper in
             if target.isWGS84 { return RectangleClipper(box) }
             let toTarget = try CoordinateTransform(from: .wgs84, to: target)

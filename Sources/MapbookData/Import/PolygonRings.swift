@@ -9,7 +9,7 @@
 enum PolygonRings {
     static func assemble(_ rings: [[Position]]) -> [[[Position]]] {
         if rings.count == 1 { return [rings] }
-        let areas = rings.map(signedArea)
+        let areas = rings.map(Geometry.signedArea)
         let boxes = rings.map(envelope)
         // Positive area is counter-clockwise; a zero-area ring is kept as an exterior.
         let exteriors = rings.indices.filter { areas[$0] <= 0 }
@@ -54,17 +54,6 @@ enum PolygonRings {
         }
         // Keep the exteriors in file order.
         return polygons.sorted { $0[0] < $1[0] }.map { $0.map { rings[$0] } }
-    }
-
-    /// The signed area (shoelace formula), positive when the ring runs counter-clockwise.
-    static func signedArea(_ ring: [Position]) -> Double {
-        guard ring.count >= 3, let origin = ring.first else { return 0 }
-        var sum = 0.0
-        for i in 0..<(ring.count - 1) {
-            let a = ring[i], b = ring[i + 1]
-            sum += (a.x - origin.x) * (b.y - origin.y) - (b.x - origin.x) * (a.y - origin.y)
-        }
-        return sum / 2
     }
 
     private static func envelope(_ ring: [Position]) -> Envelope2D {
