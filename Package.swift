@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Layering (DESIGN.md section 1): the C shims at the bottom, MapbookPackage and MapbookData on
-// them, MapbookRender above, MapbookPackager above that, the `mapbook` CLI on top. Lower targets never import higher ones.
+// them, MapbookTiles and MapbookRender above, MapbookPackager above that, the `mapbook` CLI on top. Lower targets never import higher ones.
 let package = Package(
     name: "MapbookToolkit",
     platforms: [.macOS(.v15)],
@@ -10,6 +10,7 @@ let package = Package(
         .executable(name: "mapbook", targets: ["mapbook"]),
         .library(name: "MapbookPackage", targets: ["MapbookPackage"]),
         .library(name: "MapbookData", targets: ["MapbookData"]),
+        .library(name: "MapbookTiles", targets: ["MapbookTiles"]),
         .library(name: "MapbookRender", targets: ["MapbookRender"]),
         .library(name: "MapbookPackager", targets: ["MapbookPackager"]),
     ],
@@ -52,6 +53,11 @@ let package = Package(
         .target(
             name: "MapbookData",
             dependencies: ["MapbookPackage", "CProj", "CArchive", "CSQLite"]),
+        // Vector tiles: the MVT codec, the tiler, Compact Cache V2 bundles, .vtpk, PMTiles and
+        // MBTiles archives.
+        .target(
+            name: "MapbookTiles",
+            dependencies: ["MapbookData", "MapbookPackage", "CZlib", "CSQLite"]),
         // Drawing web-map renderers with Cairo: thumbnails now, map views and legends later.
         .target(
             name: "MapbookRender",
@@ -59,13 +65,13 @@ let package = Package(
         .target(
             name: "MapbookPackager",
             dependencies: [
-                "MapbookPackage", "MapbookData", "MapbookRender",
+                "MapbookPackage", "MapbookData", "MapbookTiles", "MapbookRender",
                 .product(name: "Yams", package: "Yams"),
             ]),
         .executableTarget(
             name: "mapbook",
             dependencies: [
-                "MapbookPackage", "MapbookData", "MapbookPackager",
+                "MapbookPackage", "MapbookData", "MapbookTiles", "MapbookPackager",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -79,6 +85,9 @@ let package = Package(
         .testTarget(
             name: "MapbookDataTests",
             dependencies: ["MapbookData", "MapbookPackage", "MapbookTestSupport"]),
+        .testTarget(
+            name: "MapbookTilesTests",
+            dependencies: ["MapbookTiles", "MapbookData", "MapbookPackage", "MapbookTestSupport"]),
         .testTarget(
             name: "MapbookRenderTests",
             dependencies: ["MapbookRender", "MapbookData", "MapbookPackage", "MapbookTestSupport"]),
