@@ -83,7 +83,7 @@ public enum Packager {
         var context = Context(project: project)
         // The output must not overwrite an input.
         let outputKey = canonicalPath(output) ?? output
-        let inputs = project.sources.map { context.resolve($0.path) } + (project.backdrop.map { [context.resolve($0.path)] } ?? [])
+        let inputs = project.sources.map { context.resolve($0.path) } + (project.backdrop?.path.map { [context.resolve($0)] } ?? [])
         for file in inputs where canonicalPath(file) == outputKey {
             throw ProjectError(file: project.file, key: "", line: nil, message: "the output '\(output)' is one of the project's inputs; choose another output path")
         }
