@@ -1,0 +1,11 @@
+import ArgumentParser
+
+/// `mapbook tiles`: the vector tile tools, one subcommand each.
+struct TilesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tiles",
+        abstract: "Work with Mapbox Vector Tiles (MVT 2.1), the tiles of a .vtpk backdrop.",
+        subcommands: [
+            TilesDecodeCommand.self,
+        ])
+}
