@@ -16,6 +16,7 @@ struct Mapbook: ParsableCommand {
             InspectCommand.self,
             ValidateCommand.self,
             ExtractCommand.self,
+            TilesCommand.self,
         ])
 
     static func main() {

@@ -2,12 +2,13 @@ import CZlib
 
 /// gzip (RFC 1952) compression of whole tiles and directories through zlib.
 ///
-/// A private helper of the tile archives: the MVT codec brings its own gzip helpers, and the two
-/// are to be unified once both are on main. The output is deterministic: zlib writes a header
-/// with modification time 0 and no file name.
-enum Gzip {
+/// A stopgap of the tile archives until the MVT codec's `Gzip` (branch `mvt`) is on main: the
+/// names match that one's (`hasMagic`, `compress`, `decompress`), so unifying means deleting
+/// this file and renaming the calls. The output is deterministic and byte-identical to the
+/// codec's: zlib writes the header with modification time 0, no name, and OS 3 on Unix.
+enum TileGzip {
     /// Whether `bytes` start with the gzip magic number (1f 8b).
-    static func isCompressed(_ bytes: [UInt8]) -> Bool {
+    static func hasMagic(_ bytes: [UInt8]) -> Bool {
         bytes.count >= 2 && bytes[0] == 0x1F && bytes[1] == 0x8B
     }
 
