@@ -54,6 +54,15 @@ import Testing
         }
     }
 
+    @Test(Fixtures.required) func validateChecksAStandaloneVectorTilePackage() throws {
+        try withTemporaryDirectory { dir in
+            let vtpk = try basemap(in: dir)
+            let result = try MapbookBinary.run(["validate", vtpk])
+            #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+            #expect(!result.stdout.contains("manifest"), "\(result.stdout)")
+        }
+    }
+
     @Test func refusesInputsThatAreNotTilePackagesAndUnknownFormats() throws {
         try withTemporaryDirectory { dir in
             try writeFile(dir + "/notes.txt", "not a package")

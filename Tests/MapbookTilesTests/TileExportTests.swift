@@ -46,6 +46,11 @@ import Testing
             try writer.addTile(TestTiles.gzipped(c), at: c)
             try writer.finish()
             #expect(listTree(out) == ["9", "9/130", "9/130/190.pbf", "metadata.json"])
+            // The folder gets the mode a plain mkdir gives, not the temporary folder's 0700.
+            try FileManager.default.createDirectory(atPath: dir + "/plain", withIntermediateDirectories: false)
+            let modes = try [out, dir + "/plain"].map { try FileManager.default.attributesOfItem(atPath: $0)[.posixPermissions] as? Int }
+            #expect(modes[0] == modes[1])
+            try FileManager.default.removeItem(atPath: dir + "/plain")
             #expect(try readFile(out + "/9/130/190.pbf") == TestTiles.gzipped(c))
             let meta = try JSONParser.parse(try readFile(out + "/metadata.json")).objectValue
             #expect(meta?.string("format") == "pbf" && meta?.string("minzoom") == "9" && meta?.string("json") != nil)

@@ -48,7 +48,8 @@ public struct ValidationOptions: Sendable {
 /// Checks the ZIP structure (end records, local headers, overlaps, CRCs), that every entry is
 /// stored with a safe, unique name, the manifest and its hashes, the item files, that every map
 /// parses and every layer path resolves (tables included), bookmark extents, the thumbnail,
-/// the expiration, GeoPackages, tile bundle indexes and locator references. Reads each entry
+/// the expiration, GeoPackages, tile packages (bundle indexes, levels, the tile map against the
+/// bundles; a standalone .vtpk or .tpkx is checked as one) and locator references. Reads each entry
 /// once, computing CRC-32 and SHA-256 together.
 public enum PackageValidator {
     public static func validate(path: String, options: ValidationOptions = ValidationOptions()) -> ValidationReport {

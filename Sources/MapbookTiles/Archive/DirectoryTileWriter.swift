@@ -27,7 +27,9 @@ public final class DirectoryTileWriter: WritableTileArchive {
         if !replacingExisting, FileSystem.kind(path) != nil {
             throw TileArchiveError(operation: "write", path: path, message: "it already exists")
         }
-        staging = try FileSystem.temporaryDirectory(besides: path)
+        let staging = try FileSystem.temporaryDirectory(besides: path)
+        FileSystem.setDefaultDirectoryMode(staging)
+        self.staging = staging
     }
 
     deinit { abort() }

@@ -55,6 +55,15 @@ enum FileSystem {
         return String(cString: template.withUnsafeBufferPointer { $0.baseAddress! })
     }
 
+    /// Gives a folder made by `mkdtemp` (0700) the mode a plain `mkdir` would: 0777 minus umask.
+    ///
+    /// The corresponding C functions are `umask` and `chmod`.
+    static func setDefaultDirectoryMode(_ path: String) {
+        let mask = umask(0)
+        umask(mask)
+        chmod(path, 0o777 & ~mask)
+    }
+
     /// Creates `path` as a folder if it is not one already.
     ///
     /// The corresponding C function is `mkdir`.
