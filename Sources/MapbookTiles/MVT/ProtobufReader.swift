@@ -1,0 +1,204 @@
+/// The protobuf wire types MVT can meet (https://protobuf.dev/programming-guides/encoding/).
+/// Groups (3, 4) are deprecated and unused by MVT; 6 and 7 are undefined.
+enum WireType: UInt8, Sendable {
+    case varint = 0
+    case fixed64 = 1
+    case lengthDelimited = 2
+    case fixed32 = 5
+
+    var name: String {
+        switch self {
+        case .varint: return "varint"
+        case .fixed64: return "64-bit"
+        case .lengthDelimited: return "length-delimited"
+        case .fixed32: return "32-bit"
+        }
+    }
+}
+
+extension MVTError {
+    /// Bytes that are not well-formed protobuf, at `offset` in the (inflated) tile. Carries no
+    /// source or layer yet: the decoder places it.
+    static func wire(_ offset: Int, _ message: String) -> MVTError {
+        MVTError(source: "", message: "not valid protobuf at byte \(offset): \(message)")
+    }
+}
+
+/// A cursor over protobuf wire-format bytes: varints, keys, length-delimited fields, skipping.
+///
+/// Reads from memory it does not own: use it only inside the `withUnsafeBytes` scope that
+/// produced its buffer. Every read is bounded by `end`, the end of the enclosing message, so a
+/// length or count in the input can never make it read, or allocate, past what is there.
+struct ProtobufReader {
+    let buffer: UnsafeRawBufferPointer
+    private(set) var offset: Int
+    let end: Int
+
+    init(_ buffer: UnsafeRawBufferPointer) {
+        self.buffer = buffer
+        self.offset = 0
+        self.end = buffer.count
+    }
+
+    /// A reader over `range` of `buffer`, which must lie inside it.
+    init(_ buffer: UnsafeRawBufferPointer, range: Range<Int>) {
+        precondition(range.lowerBound >= 0 && range.upperBound <= buffer.count)
+        self.buffer = buffer
+        self.offset = range.lowerBound
+        self.end = range.upperBound
+    }
+
+    var isAtEnd: Bool { offset >= end }
+
+    @inline(__always)
+    mutating func readVarint() throws(MVTError) -> UInt64 {
+        if offset < end {
+            let first = buffer[offset]
+            if first < 0x80 {
+                offset += 1
+                return UInt64(first)
+            }
+        }
+        return try readMultibyteVarint()
+    }
+
+    /// The slow path: up to ten bytes, seven bits each; the tenth may only hold bit 63.
+    private mutating func readMultibyteVarint() throws(MVTError) -> UInt64 {
+        let start = offset
+        var result: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            guard offset < end else {
+                throw MVTError.wire(start, "the data ends inside a varint")
+            }
+            let byte = buffer[offset]
+            offset += 1
+            if shift == 63 {
+                if byte & 0x80 != 0 {
+                    throw MVTError.wire(start, "a varint is longer than 10 bytes")
+                }
+                if byte > 1 {
+                    throw MVTError.wire(start, "a varint overflows 64 bits")
+                }
+            }
+            result |= UInt64(byte & 0x7F) << shift
+            if byte < 0x80 { return result }
+            shift += 7
+        }
+    }
+
+    /// The next field's number and wire type.
+    @inline(__always)
+    mutating func readKey() throws(MVTError) -> (field: UInt32, wireType: WireType) {
+        let start = offset
+        let key = try readVarint()
+        let field = key >> 3
+        guard field >= 1, field <= 536_870_911 else {
+            throw MVTError.wire(start, "field number \(field) is outside 1...536870911")
+        }
+        let raw = UInt8(key & 7)
+        guard let wireType = WireType(rawValue: raw) else {
+            let what = raw == 3 || raw == 4 ? "a deprecated group (wire type \(raw)), which MVT never uses" : "wire type \(raw), which protobuf does not define"
+            throw MVTError.wire(start, "field \(field) is \(what)")
+        }
+        return (UInt32(field), wireType)
+    }
+
+    /// The byte range of a length-delimited field's contents, after its length.
+    @inline(__always)
+    mutating func readLengthDelimited() throws(MVTError) -> Range<Int> {
+        let start = offset
+        let length = try readVarint()
+        guard length <= UInt64(end - offset) else {
+            throw MVTError.wire(start, "a field claims \(length) bytes but only \(end - offset) remain")
+        }
+        let range = offset..<(offset + Int(length))
+        offset = range.upperBound
+        return range
+    }
+
+    mutating func readFixed32() throws(MVTError) -> UInt32 {
+        guard end - offset >= 4 else {
+            throw MVTError.wire(offset, "the data ends inside a 32-bit field")
+        }
+        let value = buffer.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
+        offset += 4
+        return UInt32(littleEndian: value)
+    }
+
+    mutating func readFixed64() throws(MVTError) -> UInt64 {
+        guard end - offset >= 8 else {
+            throw MVTError.wire(offset, "the data ends inside a 64-bit field")
+        }
+        let value = buffer.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+        offset += 8
+        return UInt64(littleEndian: value)
+    }
+
+    /// Steps over a field's value: what a reader does with fields it does not know.
+    mutating func skip(_ wireType: WireType) throws(MVTError) {
+        switch wireType {
+        case .varint: _ = try readVarint()
+        case .fixed64: _ = try readFixed64()
+        case .fixed32: _ = try readFixed32()
+        case .lengthDelimited: _ = try readLengthDelimited()
+        }
+    }
+
+    /// A reader over a length-delimited field's contents.
+    func reader(over range: Range<Int>) -> ProtobufReader {
+        ProtobufReader(buffer, range: range)
+    }
+
+    /// The bytes of `range` as a string, and whether they were valid UTF-8 (invalid sequences
+    /// become U+FFFD).
+    func string(_ range: Range<Int>) -> (string: String, valid: Bool) {
+        let bytes = UnsafeRawBufferPointer(rebasing: buffer[range])
+        if let valid = String(validating: bytes.assumingMemoryBound(to: UInt8.self), as: UTF8.self) {
+            return (valid, true)
+        }
+        return (String(decoding: bytes, as: UTF8.self), false)
+    }
+
+    /// Decodes a packed repeated `uint32` field (MVT's tags and geometry) into `values`.
+    ///
+    /// Reserves exactly as many elements as the range holds varints (bytes without the
+    /// continuation bit), so a corrupt length cannot make it over-allocate. Returns false when a
+    /// value does not fit 32 bits; throws when the varints are malformed.
+    func readPackedUInt32(_ range: Range<Int>, into values: inout [UInt32]) throws(MVTError) -> Bool {
+        var count = 0
+        for i in range where buffer[i] < 0x80 { count += 1 }
+        values.reserveCapacity(values.count + count)
+        var inner = ProtobufReader(buffer, range: range)
+        var fits = true
+        while !inner.isAtEnd {
+            let value = try inner.readVarint()
+            if value > UInt64(UInt32.max) { fits = false }
+            values.append(UInt32(truncatingIfNeeded: value))
+        }
+        return fits
+    }
+}
+
+extension ProtobufReader {
+    /// Zigzag decoding (`sint64`): 0, -1, 1, -2... from 0, 1, 2, 3...
+    @inline(__always)
+    static func zigzag(_ n: UInt64) -> Int64 {
+        Int64(bitPattern: (n >> 1) ^ (0 &- (n & 1)))
+    }
+
+    @inline(__always)
+    static func zigzag(_ n: UInt32) -> Int32 {
+        Int32(bitPattern: (n >> 1) ^ (0 &- (n & 1)))
+    }
+}
+
+/// `bytes.withUnsafeBytes(body)` keeping `body`'s typed error, which `withUnsafeBytes`
+/// (rethrows) widens to `any Error`.
+func withRawBytes<R>(_ bytes: [UInt8], _ body: (UnsafeRawBufferPointer) throws(MVTError) -> R) throws(MVTError) -> R {
+    var result: Result<R, MVTError>?
+    bytes.withUnsafeBytes { raw in
+        result = Result { () throws(MVTError) -> R in try body(raw) }
+    }
+    return try result!.get()
+}

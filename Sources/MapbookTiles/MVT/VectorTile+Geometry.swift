@@ -1,0 +1,254 @@
+// Geometry commands, MVT 2.1 section 4.3
+// (https://github.com/mapbox/vector-tile-spec/tree/master/2.1#43-geometry-encoding):
+// a command integer holds an id in its low 3 bits (MoveTo 1, LineTo 2, ClosePath 7) and a
+// count above them; MoveTo and LineTo are followed by `count` pairs of zigzag-encoded deltas
+// from a cursor that starts at (0, 0) for each feature. Cursor arithmetic wraps at 32 bits, as
+// vtzero's does (mvt-fixtures 049 and 050 overflow on purpose).
+
+extension VectorTile.Feature {
+    /// Decodes the feature's geometry commands into points, lines or polygons.
+    ///
+    /// Follows MVT 2.1 section 4.3 strictly: a point geometry is one `MoveTo` with a count of
+    /// one or more; a line is `MoveTo` (count 1) then `LineTo` (count 1 or more); a ring is
+    /// `MoveTo` (1), `LineTo`, `ClosePath` (1); no `LineTo` step is (0, 0) (4.3.3.2). Each count
+    /// is checked against the integers left before anything is read or reserved. Rings are
+    /// grouped into polygons by the sign of their area: positive starts a polygon, negative is a
+    /// hole in the current one; a zero-area ring, or a hole before any exterior ring, makes the
+    /// geometry invalid. A ring's explicit closing point (a last point equal to the first) is
+    /// dropped.
+    ///
+    /// The error carries no tile, layer or feature; `MVTError.located` adds them.
+    public func decodeGeometry() throws(MVTError) -> TileGeometry {
+        var reader = GeometryCommandReader(commands: geometry)
+        switch type {
+        case .point: return .points(try reader.points())
+        case .lineString: return .lines(try reader.lines())
+        case .polygon: return .polygons(try reader.polygons())
+        case .unknown: throw MVTError(source: "", message: "its geometry type is UNKNOWN, which has no defined encoding")
+        }
+    }
+
+    /// A feature whose geometry encodes `geometry` in the fewest commands: one `MoveTo` for all
+    /// points; per line `MoveTo` and one `LineTo` run; per ring `MoveTo`, `LineTo`, `ClosePath`.
+    ///
+    /// Repeated consecutive points in lines and rings are written once, and a ring's closing
+    /// point is not written. Parts that collapse are left out: lines of fewer than two distinct
+    /// points, rings of fewer than three or with zero area, and with an exterior ring its holes.
+    /// Rings are not rewound (see `TileGeometry`). The geometry may end up empty; the layer
+    /// builder leaves such features out.
+    public init(id: UInt64? = nil, tags: [UInt32] = [], geometry: TileGeometry) {
+        var commands: [UInt32] = []
+        GeometryEncoder.encode(geometry, into: &commands)
+        self.init(id: id, tags: tags, type: geometry.type, geometry: commands)
+    }
+}
+
+/// Walks command integers, checking every count against what is left.
+struct GeometryCommandReader {
+    let commands: [UInt32]
+    var index = 0
+    var cursor = TilePoint(0, 0)
+
+    var remaining: Int { commands.count - index }
+
+    static func name(_ id: UInt32) -> String {
+        switch id {
+        case 1: return "MoveTo"
+        case 2: return "LineTo"
+        case 7: return "ClosePath"
+        default: return "command \(id)"
+        }
+    }
+
+    private func fail(_ message: String) -> MVTError {
+        MVTError(source: "", message: message)
+    }
+
+    /// The next command's id and count; the id is one of 1, 2 and 7.
+    mutating func command() throws(MVTError) -> (id: UInt32, count: Int) {
+        guard index < commands.count else { throw fail("the geometry ends where a command was expected") }
+        let integer = commands[index]
+        let id = integer & 7
+        guard id == 1 || id == 2 || id == 7 else {
+            throw fail("unknown command id \(id) at integer \(index) (MVT 4.3.3 defines MoveTo 1, LineTo 2 and ClosePath 7)")
+        }
+        index += 1
+        return (id, Int(integer >> 3))
+    }
+
+    /// Checks that `count` point pairs follow before any is read.
+    func checkPairs(_ id: UInt32, _ count: Int) throws(MVTError) {
+        if count * 2 > remaining {
+            throw fail("\(Self.name(id)) count \(count) runs past the end of the geometry (\(remaining) integer\(remaining == 1 ? "" : "s") left)")
+        }
+    }
+
+    @inline(__always)
+    mutating func point() -> TilePoint {
+        cursor.x = cursor.x &+ ProtobufReader.zigzag(commands[index])
+        cursor.y = cursor.y &+ ProtobufReader.zigzag(commands[index + 1])
+        index += 2
+        return cursor
+    }
+
+    mutating func points() throws(MVTError) -> [TilePoint] {
+        guard remaining > 0 else { throw fail("the point geometry is empty (it needs a MoveTo)") }
+        let (id, count) = try command()
+        guard id == 1 else { throw fail("a point geometry starts with \(Self.name(id)), not MoveTo") }
+        guard count > 0 else { throw fail("MoveTo count 0 in a point geometry (it needs 1 or more)") }
+        try checkPairs(id, count)
+        var points: [TilePoint] = []
+        points.reserveCapacity(count)
+        for _ in 0..<count { points.append(point()) }
+        if remaining > 0 {
+            throw fail("\(remaining) integers follow the MoveTo of a point geometry, which is one MoveTo (MVT 4.3.4.2)")
+        }
+        return points
+    }
+
+    /// MoveTo with count 1 and its point: how every line and ring starts.
+    private mutating func moveTo(_ what: String) throws(MVTError) -> TilePoint {
+        let (id, count) = try command()
+        guard id == 1 else {
+            if id == 7 && what == "line" {
+                throw fail("ClosePath in a line geometry (MVT 2 allows it only in polygons)")
+            }
+            throw fail("a \(what) starts with \(Self.name(id)), not MoveTo")
+        }
+        guard count == 1 else { throw fail("MoveTo count \(count) starts a \(what) (it must be 1)") }
+        try checkPairs(id, count)
+        return point()
+    }
+
+    /// The LineTo run after a MoveTo, appended to `points`.
+    private mutating func lineTo(_ what: String, into points: inout [TilePoint]) throws(MVTError) {
+        guard remaining > 0 else { throw fail("a \(what) ends after its MoveTo (it needs a LineTo)") }
+        let (id, count) = try command()
+        guard id == 2 else { throw fail("\(Self.name(id)) follows the MoveTo of a \(what), where LineTo must") }
+        guard count > 0 else { throw fail("LineTo count 0 in a \(what) (it needs 1 or more)") }
+        try checkPairs(id, count)
+        points.reserveCapacity(count + 1)
+        for i in 0..<count {
+            if commands[index] == 0 && commands[index + 1] == 0 {
+                throw fail("LineTo point \(i) of a \(what) repeats the point before it (MVT 4.3.3.2: dX and dY MUST NOT both be 0)")
+            }
+            points.append(point())
+        }
+    }
+
+    mutating func lines() throws(MVTError) -> [[TilePoint]] {
+        guard remaining > 0 else { throw fail("the line geometry is empty (it needs a MoveTo)") }
+        var lines: [[TilePoint]] = []
+        while remaining > 0 {
+            var line = [try moveTo("line")]
+            try lineTo("line", into: &line)
+            lines.append(line)
+        }
+        return lines
+    }
+
+    mutating func polygons() throws(MVTError) -> [[[TilePoint]]] {
+        guard remaining > 0 else { throw fail("the polygon geometry is empty (it needs a MoveTo)") }
+        var polygons: [[[TilePoint]]] = []
+        var ringNumber = 0
+        while remaining > 0 {
+            var ring = [try moveTo("ring")]
+            try lineTo("ring", into: &ring)
+            guard remaining > 0 else { throw fail("ring \(ringNumber) ends without a ClosePath") }
+            let (id, count) = try command()
+            guard id == 7 else { throw fail("\(Self.name(id)) follows the LineTo of ring \(ringNumber), where ClosePath must") }
+            guard count == 1 else { throw fail("ClosePath count \(count) ends ring \(ringNumber) (it must be 1)") }
+            // Some encoders also repeat the first point; rings here never do.
+            while ring.count > 1 && ring[ring.count - 1] == ring[0] { ring.removeLast() }
+            let area = TileGeometry.ringArea(ring)
+            if area > 0 {
+                polygons.append([ring])
+            } else if area < 0 {
+                guard !polygons.isEmpty else {
+                    throw fail("ring 0 has negative area, so it is a hole, but no exterior ring comes before it (MVT 4.3.4.4: exterior rings are clockwise on screen)")
+                }
+                polygons[polygons.count - 1].append(ring)
+            } else {
+                throw fail("ring \(ringNumber) has zero area (a degenerate ring of \(ring.count) point\(ring.count == 1 ? "" : "s"))")
+            }
+            ringNumber += 1
+        }
+        return polygons
+    }
+}
+
+/// Writes `TileGeometry` as command integers.
+enum GeometryEncoder {
+    @inline(__always)
+    static func command(_ id: UInt32, _ count: Int) -> UInt32 {
+        precondition(count < 1 << 29, "an MVT command count must be below 2^29")
+        return UInt32(count) << 3 | id
+    }
+
+    @inline(__always)
+    static func append(_ p: TilePoint, from cursor: inout TilePoint, into out: inout [UInt32]) {
+        out.append(ProtobufWriter.zigzag(p.x &- cursor.x))
+        out.append(ProtobufWriter.zigzag(p.y &- cursor.y))
+        cursor = p
+    }
+
+    static func encode(_ geometry: TileGeometry, into out: inout [UInt32]) {
+        var cursor = TilePoint(0, 0)
+        switch geometry {
+        case .points(let points):
+            guard !points.isEmpty else { return }
+            out.reserveCapacity(out.count + 1 + 2 * points.count)
+            out.append(command(1, points.count))
+            for p in points { append(p, from: &cursor, into: &out) }
+        case .lines(let lines):
+            for line in lines {
+                encodeRun(line, end: line.count, cursor: &cursor, into: &out, ring: false)
+            }
+        case .polygons(let polygons):
+            for polygon in polygons {
+                for (i, ring) in polygon.enumerated() {
+                    var end = ring.count
+                    while end > 1 && ring[end - 1] == ring[0] { end -= 1 }
+                    let written = encodeRun(ring, end: end, cursor: &cursor, into: &out, ring: true)
+                    // Without its exterior ring, a polygon's holes would read as exteriors.
+                    if !written && i == 0 { break }
+                }
+            }
+        }
+    }
+
+    /// MoveTo, one LineTo run without repeated points, and ClosePath for a ring; rolled back
+    /// (returning false) when the line or ring collapses.
+    @discardableResult
+    static func encodeRun(_ points: [TilePoint], end: Int, cursor: inout TilePoint, into out: inout [UInt32], ring: Bool) -> Bool {
+        guard end >= 2 else { return false }
+        let start = out.count
+        let startCursor = cursor
+        out.reserveCapacity(out.count + 4 + 2 * end)
+        out.append(command(1, 1))
+        let first = points[0]
+        append(first, from: &cursor, into: &out)
+        let slot = out.count
+        out.append(0)
+        var count = 0
+        var previous = first
+        var area: Int128 = 0
+        for i in 1..<end {
+            let p = points[i]
+            if p == previous { continue }
+            if ring { area += Int128(TileGeometry.cross(previous, p)) }
+            append(p, from: &cursor, into: &out)
+            previous = p
+            count += 1
+        }
+        if ring { area += Int128(TileGeometry.cross(previous, first)) }
+        guard count >= (ring ? 2 : 1), !ring || area != 0 else {
+            out.removeSubrange(start...)
+            cursor = startCursor
+            return false
+        }
+        out[slot] = command(2, count)
+        if ring { out.append(command(7, 1)) }
+        return true
+    }
+}
