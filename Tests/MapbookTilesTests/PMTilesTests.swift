@@ -57,7 +57,7 @@ import Testing
             let writer = try PMTilesWriter(path: path, metadata: Self.metadata())
             let tiles = TestTiles.coordinates(minZoom: 8, maxZoom: 12)
             // One tile repeated over a run of consecutive IDs (as the sea is), the rest distinct.
-            let sea = TileGzip.compress(Array("sea".utf8))
+            let sea = Gzip.compress(Array("sea".utf8))
             let run = (0..<4).map { PMTiles.coordinate(ofTileID: PMTiles.tileID(TileCoordinate(z: 14, x: 0, y: 0)) + UInt64($0)) }
             var expected: [TileCoordinate: [UInt8]] = [:]
             for c in tiles { expected[c] = TestTiles.gzipped(c) }
@@ -134,7 +134,7 @@ import Testing
         #expect(reader.header.minZoom == 0 && !reader.header.clustered)
         #expect(try reader.tileCoordinates() == [TileCoordinate(z: 0, x: 0, y: 0)])
         let tile = try #require(try reader.tile(at: TileCoordinate(z: 0, x: 0, y: 0)))
-        #expect(TileGzip.hasMagic(tile))
+        #expect(Gzip.hasMagic(tile))
         #expect(reader.metadata.layers.map(\.id) == ["test_fixture_1pmtiles"])
         #expect(reader.metadata.layers.first?.geometry == .polygon)
 

@@ -25,7 +25,7 @@ enum TestTiles {
     }
 
     /// The gzip-compressed test tile, as archives store it.
-    static func gzipped(_ coordinate: TileCoordinate) -> [UInt8] { TileGzip.compress(mvt(coordinate)) }
+    static func gzipped(_ coordinate: TileCoordinate) -> [UInt8] { Gzip.compress(mvt(coordinate)) }
 
     /// Every tile from `minZoom` to `maxZoom` that covers the area around Naperville, IL.
     static func coordinates(minZoom: Int, maxZoom: Int) -> [TileCoordinate] {

@@ -96,45 +96,6 @@ import Testing
         #expect(layer(style, "zones/outline") == nil)  // one pixel: the fill's outline draws it
     }
 
-    /// The names of the layers in an MVT tile (field 3 of `Tile`, field 1 of `Layer`), read
-    /// without the codec.
-    static func layerNames(_ tile: [UInt8]) -> [String] {
-        var names: [String] = []
-        var p = 0
-        func varint(_ bytes: [UInt8], _ p: inout Int) -> Int {
-            var value = 0, shift = 0
-            while p < bytes.count {
-                let b = bytes[p]
-                p += 1
-                value |= Int(b & 0x7F) << shift
-                if b & 0x80 == 0 { break }
-                shift += 7
-            }
-            return value
-        }
-        while p < tile.count {
-            let key = varint(tile, &p)
-            guard key & 7 == 2 else { return names }
-            let length = varint(tile, &p)
-            let body = Array(tile[p..<p + length])
-            p += length
-            guard key >> 3 == 3 else { continue }
-            var q = 0
-            while q < body.count {
-                let k = varint(body, &q)
-                switch k & 7 {
-                case 0: _ = varint(body, &q)
-                case 2:
-                    let n = varint(body, &q)
-                    if k >> 3 == 1 { names.append(String(decoding: body[q..<q + n], as: UTF8.self)) }
-                    q += n
-                default: q = body.count
-                }
-            }
-        }
-        return names
-    }
-
     @Test func aPackageStyleIsValidJSONAndDrawsOnlyLayersTheTilesHold() throws {
         try withTemporaryDirectory { dir in
             let style = VectorTileStyle(name: "Backdrop", layers: [
@@ -168,7 +129,8 @@ import Testing
             let reader = try VectorTilePackageReader(path: dir + "/b.vtpk")
             var inTiles = Set<String>()
             for c in try reader.tileCoordinates() {
-                inTiles.formUnion(Self.layerNames(try TileGzip.decompress(try #require(try reader.tile(at: c)))))
+                let decoded = try VectorTileDecoder().decode(try #require(try reader.tile(at: c)), source: "\(c)")
+                inTiles.formUnion(decoded.tile.layers.map(\.name))
             }
             let sourceLayers = Set(layers.compactMap { $0.string("source-layer") })
             #expect(sourceLayers == ["parcels", "roads", "poi"])

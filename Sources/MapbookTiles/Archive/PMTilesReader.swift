@@ -83,7 +83,7 @@ public final class PMTilesReader: ReadableTileArchive {
         case .none: return bytes
         case .gzip:
             do {
-                return try TileGzip.decompress(bytes, limit: 256 << 20)
+                return try Gzip.decompress(bytes, limit: 256 << 20, source: path)
             } catch {
                 throw TileArchiveError(operation: "read", path: path, message: "a directory or the metadata cannot be decompressed: \(error.message)")
             }

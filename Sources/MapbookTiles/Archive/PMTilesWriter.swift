@@ -76,7 +76,7 @@ public final class PMTilesWriter: WritableTileArchive {
         if metadata.format == .mvt {
             for (key, value) in metadata.layersDocument { document[key] = value }
         }
-        let metadataBytes = TileGzip.compress(JSONWriter.bytes(.object(document), style: .compact))
+        let metadataBytes = Gzip.compress(JSONWriter.bytes(.object(document), style: .compact))
 
         var header = PMTiles.Header()
         header.rootOffset = UInt64(PMTiles.Header.size)
@@ -154,7 +154,7 @@ public final class PMTilesWriter: WritableTileArchive {
     /// entries, growing by a fifth until the root of leaf pointers fits.
     static func directories(_ entries: [PMTiles.Entry]) -> (root: [UInt8], leaves: [UInt8]) {
         if entries.count < 16_384 {
-            let root = TileGzip.compress(PMTiles.encode(entries))
+            let root = Gzip.compress(PMTiles.encode(entries))
             if root.count <= maximumRootLength { return (root, []) }
         }
         var leafSize = max(Double(entries.count) / 3500, 4096)
@@ -165,12 +165,12 @@ public final class PMTilesWriter: WritableTileArchive {
             let size = Int(leafSize)
             while start < entries.count {
                 let end = min(start + size, entries.count)
-                let leaf = TileGzip.compress(PMTiles.encode(entries[start..<end]))
+                let leaf = Gzip.compress(PMTiles.encode(entries[start..<end]))
                 pointers.append(PMTiles.Entry(tileID: entries[start].tileID, offset: UInt64(leaves.count), length: UInt32(leaf.count), runLength: 0))
                 leaves += leaf
                 start = end
             }
-            let root = TileGzip.compress(PMTiles.encode(pointers))
+            let root = Gzip.compress(PMTiles.encode(pointers))
             if root.count <= maximumRootLength { return (root, leaves) }
             leafSize *= 1.2
         }

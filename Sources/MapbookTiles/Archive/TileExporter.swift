@@ -59,7 +59,7 @@ public enum TileExporter {
                 guard var tile = try reader.tile(at: coordinate) else {
                     throw TileArchiveError(operation: "read", path: reader.path, message: "tile \(coordinate) is listed but cannot be found")
                 }
-                if metadata.format == .mvt, !TileGzip.hasMagic(tile) { tile = TileGzip.compress(tile) }
+                if metadata.format == .mvt, !Gzip.hasMagic(tile) { tile = Gzip.compress(tile) }
                 try writer.addTile(tile, at: coordinate)
                 bytes += Int64(tile.count)
                 progress?(i + 1, coordinates.count)

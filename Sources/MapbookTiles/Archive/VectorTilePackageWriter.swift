@@ -54,7 +54,7 @@ public final class VectorTilePackageWriter: WritableTileArchive {
             throw TileArchiveError(operation: "add a tile to", path: path, message: "tile \(coordinate) is outside levels \(description.minLOD) to \(description.maxLOD) (minLOD to maxLOD)")
         }
         // root.json promises gzip for every tile.
-        try spool.add(TileGzip.hasMagic(bytes) ? bytes : TileGzip.compress(bytes), at: coordinate)
+        try spool.add(Gzip.hasMagic(bytes) ? bytes : Gzip.compress(bytes), at: coordinate)
     }
 
     public func abort() {
