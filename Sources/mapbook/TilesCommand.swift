@@ -4,8 +4,10 @@ import ArgumentParser
 struct TilesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tiles",
-        abstract: "Work with Mapbox Vector Tiles (MVT 2.1), the tiles of a .vtpk backdrop.",
+        abstract: "Build, export and decode Mapbox Vector Tiles (MVT 2.1), the tiles of a .vtpk backdrop.",
         subcommands: [
+            TilesBuildCommand.self,
+            TilesExportCommand.self,
             TilesDecodeCommand.self,
         ])
 }

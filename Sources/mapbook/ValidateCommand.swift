@@ -8,11 +8,13 @@ struct ValidateCommand: ParsableCommand {
         discussion: """
             Checks the ZIP structure and CRCs, that entries are stored with safe unique names, \
             the manifest and its hashes, the item files, maps, layer paths and tables, bookmark \
-            extents, the thumbnail, the expiration, GeoPackages and tile bundles. Exit status: \
-            0 clean (notes allowed), 1 with errors (or warnings with --strict), 64 on usage errors.
+            extents, the thumbnail, the expiration, GeoPackages and tile packages (bundle \
+            indexes, levels of detail, the tile map against the bundles). A standalone .vtpk or \
+            .tpkx is checked as a tile package. Exit status: 0 clean (notes allowed), 1 with \
+            errors (or warnings with --strict), 64 on usage errors.
             """)
 
-    @Argument(help: "The package to check.")
+    @Argument(help: "The package (.mmpk), or a .vtpk or .tpkx, to check.")
     var path: String
 
     @Flag(name: .long, help: "Print the findings as JSON.")

@@ -20,6 +20,46 @@ public enum ExternalTools {
         .enabled(if: hasValidator, "GDAL's validate_gpkg.py is missing from .venv; run tools/setup")
     }
 
+    /// The Python of the project's virtual environment (tools/setup makes it), with the
+    /// `pmtiles` and `mapbox-vector-tile` packages the tile tests check archives with.
+    public static let python = Fixtures.repositoryRoot.appendingPathComponent(".venv/bin/python").path
+
+    /// Whether `.venv` has a Python that can import the peers the tile tests use.
+    public static let hasPythonTilePeers: Bool = {
+        guard FileManager.default.isExecutableFile(atPath: python) else { return false }
+        return (try? run(python, ["-c", "import pmtiles.reader, mapbox_vector_tile"]))?.status == 0
+    }()
+
+    /// Skips when `.venv` lacks Python or its `pmtiles` and `mapbox-vector-tile` packages.
+    public static var pythonTilePeersRequired: ConditionTrait {
+        .enabled(if: hasPythonTilePeers, "the pmtiles and mapbox-vector-tile Python packages are missing from .venv; run tools/setup")
+    }
+
+    /// Runs a Python script with the project's virtual environment; throws with its output on failure.
+    public static func runPython(_ script: String, _ arguments: [String]) throws -> String {
+        let (status, output) = try run(python, ["-c", script] + arguments)
+        guard status == 0 else { throw ToolError(output: output) }
+        return output
+    }
+
+    /// The layers `ogrinfo -so -al` lists in a vector tile source (a tile file, a folder of
+    /// tiles, an MBTiles file), with their feature counts.
+    public static func ogrLayers(_ path: String, options: [String] = []) throws -> [String: Int] {
+        let (status, output) = try run(ogrinfo, ["-ro", "-so", "-al"] + options.flatMap { ["-oo", $0] } + [path])
+        guard status == 0 else { throw ToolError(output: output) }
+        var layers: [String: Int] = [:]
+        var current: String?
+        for line in output.split(separator: "\n") {
+            if line.hasPrefix("Layer name: ") {
+                current = String(line.dropFirst(12))
+                layers[current!] = -1
+            } else if line.hasPrefix("Feature Count: "), let current {
+                layers[current] = Int(line.dropFirst(15)) ?? -1
+            }
+        }
+        return layers
+    }
+
     /// Runs a program and returns its exit status and combined output.
     public static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
         let process = Process()

@@ -48,7 +48,8 @@ public struct ValidationOptions: Sendable {
 /// Checks the ZIP structure (end records, local headers, overlaps, CRCs), that every entry is
 /// stored with a safe, unique name, the manifest and its hashes, the item files, that every map
 /// parses and every layer path resolves (tables included), bookmark extents, the thumbnail,
-/// the expiration, GeoPackages, tile bundle indexes and locator references. Reads each entry
+/// the expiration, GeoPackages, tile packages (bundle indexes, levels, the tile map against the
+/// bundles; a standalone .vtpk or .tpkx is checked as one) and locator references. Reads each entry
 /// once, computing CRC-32 and SHA-256 together.
 public enum PackageValidator {
     public static func validate(path: String, options: ValidationOptions = ValidationOptions()) -> ValidationReport {
@@ -102,6 +103,18 @@ private struct Run {
         }
         checkNames()
         checkLayout()
+        // A standalone tile package (.vtpk, .tpkx) has no manifest; it is checked as itself.
+        if MobileMapPackage.findManifest(in: archive) == nil, let tiles = try? TilePackage(archive: archive) {
+            checkContents(manifest: nil)
+            checkItemFiles(manifest: nil, expectedType: tiles.kind.rawValue)
+            do {
+                try checkTiles(tiles, entry: nil)
+            } catch {
+                add(.error, "tiles.invalid", error.message)
+            }
+            diagnostics.sort { $0.severity < $1.severity }
+            return
+        }
         let manifest = readManifest()
         checkContents(manifest: manifest)
         checkItemFiles(manifest: manifest)
@@ -271,7 +284,7 @@ private struct Run {
 
     func readable(_ entry: ZipEntry) -> Bool { !skipped.contains(entry.name) }
 
-    mutating func checkItemFiles(manifest: PackageManifest?) {
+    mutating func checkItemFiles(manifest: PackageManifest?, expectedType: String = PackageManifest.mobileMapPackageType) {
         if let entry = archive.entry(named: "esriinfo/iteminfo.xml") {
             if readable(entry) {
                 do {
@@ -279,8 +292,8 @@ private struct Run {
                     if let guid = manifest?.guid, !info.guid.isEmpty, info.guid.lowercased() != guid.lowercased() {
                         add(.warning, "item.guid", entry: entry.name, "guid \(info.guid) differs from the manifest's \(guid)")
                     }
-                    if info.type != PackageManifest.mobileMapPackageType {
-                        add(.warning, "item.type", entry: entry.name, "type is '\(info.type)', expected '\(PackageManifest.mobileMapPackageType)'")
+                    if info.type != expectedType {
+                        add(.warning, "item.type", entry: entry.name, "type is '\(info.type)', expected '\(expectedType)'")
                     }
                 } catch let error as PackageFormatError {
                     add(.error, "item.invalid", entry: entry.name, error.message)
@@ -532,20 +545,7 @@ private struct Run {
                 for inner in nested.entries where inner.method != .stored {
                     add(.error, "tiles.not-stored", entry: entry.name, "'\(inner.name)' is \(inner.method); tiles are read in place only from stored entries")
                 }
-                let tiles = try TilePackage(archive: nested)
-                let lods = Set((tiles.tileInfo?.array("lods") ?? []).compactMap { $0.objectValue?.int("level") })
-                for bundle in tiles.bundles {
-                    let index = try tiles.index(of: bundle)
-                    for problem in index.indexProblems() {
-                        add(.error, "tiles.bundle-index", entry: entry.name, "\(bundle.entry.name): \(problem)")
-                    }
-                    if !lods.isEmpty, !lods.contains(bundle.level) {
-                        add(.warning, "tiles.level", entry: entry.name, "\(bundle.entry.name) is for level \(bundle.level), which root.json's tileInfo.lods does not define")
-                    }
-                }
-                if tiles.bundles.isEmpty {
-                    add(.warning, "tiles.empty", entry: entry.name, "the tile package holds no bundles")
-                }
+                try checkTiles(try TilePackage(archive: nested), entry: entry.name)
             } catch let error as PackageFormatError {
                 add(.error, "tiles.invalid", entry: entry.name, error.message)
             } catch let error as ArchiveError {
@@ -554,6 +554,24 @@ private struct Run {
                 add(.error, "tiles.invalid", entry: entry.name, "\(error)")
             }
         }
+    }
+
+    /// Bundle indexes within their files, root.json's levels, and the tile map against the
+    /// bundles. `entry` names a nested package; nil for a standalone one.
+    mutating func checkTiles(_ tiles: TilePackage, entry: String?) throws(PackageFormatError) {
+        var indexesSound = true
+        for bundle in tiles.bundles {
+            let index = try tiles.index(of: bundle)
+            for problem in index.indexProblems() {
+                add(.error, "tiles.bundle-index", entry: entry ?? bundle.entry.name, entry == nil ? problem : "\(bundle.entry.name): \(problem)")
+                indexesSound = false
+            }
+        }
+        if tiles.bundles.isEmpty {
+            add(.warning, "tiles.empty", entry: entry, "the tile package holds no bundles")
+        }
+        guard indexesSound else { return }
+        diagnostics += tiles.consistencyFindings(entry: entry)
     }
 
     mutating func checkDatabases() {

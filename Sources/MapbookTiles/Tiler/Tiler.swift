@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Dispatch
 import MapbookData
+import MapbookPackage
 import Synchronization
 
 /// Cuts features into Mapbox Vector Tiles on the 512 px Web Mercator grid of DESIGN 3.4.
@@ -22,6 +23,38 @@ public final class Tiler {
 
     public init(options: TilerOptions = TilerOptions()) {
         self.options = options
+    }
+
+    private var guessedMaxZoom: Int?
+
+    /// The zooms `build` writes: the options' range, the maximum guessed from the features
+    /// when the options give none (computed once: it sorts every point).
+    public var zoomRange: ClosedRange<Int> {
+        if let maxZoom = options.maxZoom { return options.minZoom...max(maxZoom, options.minZoom) }
+        if guessedMaxZoom == nil { guessedMaxZoom = guessMaxZoom() }
+        return options.minZoom...max(guessedMaxZoom!, options.minZoom)
+    }
+
+    /// The extent of every feature added, in WGS84 degrees; nil when there are none.
+    public var bounds: BoundingBox? {
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        for store in layers {
+            for f in store.features {
+                minX = min(minX, f.minX); maxX = max(maxX, f.maxX)
+                minY = min(minY, f.minY); maxY = max(maxY, f.maxY)
+            }
+        }
+        guard minX <= maxX else { return nil }
+        func latitude(_ y: Double) -> Double { atan(sinh(.pi * (1 - 2 * y))) * 180 / .pi }
+        return BoundingBox(xmin: max(minX * 360 - 180, -180), ymin: latitude(maxY), xmax: min(maxX * 360 - 180, 180), ymax: latitude(minY))
+    }
+
+    /// The kind most of a layer's features are, for describing a layer of mixed geometry.
+    public func dominantGeometry(layer: Int) -> VectorLayerInfo.Geometry? {
+        var counts = [0, 0, 0]
+        for f in layers[layer].features { counts[Int(f.kind.rawValue)] += 1 }
+        guard let best = counts.indices.max(by: { counts[$0] < counts[$1] }), counts[best] > 0 else { return nil }
+        return [.point, .line, .polygon][best]
     }
 
     /// Adds a layer; features are then added to it by the returned index.
@@ -124,9 +157,9 @@ public final class Tiler {
     }
 
     /// Builds every tile and hands each, gzip-compressed, to `sink` in zoom, row, column order.
-    public func build(_ sink: (TileCoordinate, [UInt8]) throws -> Void) throws -> TilerReport {
+    public func build(_ sink: (TileCoordinate, [UInt8]) throws -> Void, zoomDone: ((TilerReport.Zoom) -> Void)? = nil) throws -> TilerReport {
         let guessed = options.maxZoom == nil
-        let maxZoom = max(options.maxZoom ?? guessMaxZoom(), options.minZoom)
+        let maxZoom = zoomRange.upperBound
         let minZoom = options.minZoom
         for store in layers {
             store.minZoom = max(store.spec.minZoom ?? minZoom, minZoom)
@@ -136,6 +169,7 @@ public final class Tiler {
         var report = TilerReport(minZoom: minZoom, maxZoom: maxZoom, maxZoomGuessed: guessed, zooms: [])
         for z in minZoom...maxZoom {
             report.zooms.append(try buildZoom(z, sink))
+            zoomDone?(report.zooms[report.zooms.count - 1])
         }
         return report
     }
