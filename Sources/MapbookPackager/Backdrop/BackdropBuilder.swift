@@ -111,6 +111,7 @@ public enum BackdropBuilder {
             } zoomDone: { zoom in
                 progress?("zoom \(zoom.zoom): \(zoom.tiles) tiles")
             }
+            (writer as? VectorTilePackageWriter)?.description.tiling = report
             try writer.finish()
             return Result(report: report, layers: counts, extent: bounds)
         } catch {

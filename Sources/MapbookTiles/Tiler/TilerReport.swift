@@ -1,3 +1,5 @@
+import MapbookPackage
+
 /// What a tiling run produced, per zoom: for the build output, `inspect` and benchmarks.
 public struct TilerReport: Sendable, Equatable {
     public struct Zoom: Sendable, Equatable {
@@ -49,4 +51,22 @@ public struct TilerReport: Sendable, Equatable {
 
 extension String {
     func leftPadded(_ width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
+}
+
+extension TilerReport {
+    /// One object per zoom, as `metadata.json` stores it under `tiling`.
+    public var jsonValue: JSONValue {
+        .array(zooms.map { z in
+            var o: JSONObject = [
+                "zoom": .int(z.zoom), "tiles": .int(z.tiles), "bytes": .int(z.bytes), "largestTile": .int(z.largestTile),
+                "featuresKept": .int(z.featuresKept), "featuresDropped": .int(z.featuresDropped),
+            ]
+            if z.tinyPolygonsMerged > 0 { o["tinyPolygonsMerged"] = .int(z.tinyPolygonsMerged) }
+            if z.tilesOverLimit > 0 {
+                o["tilesOverLimit"] = .int(z.tilesOverLimit)
+                o["strategies"] = .object(JSONObject(z.strategies.keys.sorted().map { ($0, JSONValue.int(z.strategies[$0]!)) }))
+            }
+            return .object(o)
+        })
+    }
 }
