@@ -98,6 +98,23 @@ import Testing
     }
 
     @Test(Fixtures.required)
+    func antarcticaClosingAlongTheSouthPoleIsNotTakenForAWrap() throws {
+        // Natural Earth closes Antarctica's ring along the pole from +180 to -180: an edge on
+        // the antimeridian, not a crossing. Splitting it would turn the continent inside out.
+        let reader = try GeoJSONReader(path: Fixtures.path("natural-earth/110m/ne_110m_admin_0_countries.json"))
+        let nameField = try #require(reader.schema.fieldIndex("NAME"))
+        var found = false
+        while let f = try reader.next() {
+            guard case .text("Antarctica") = f.values[nameField], let g = f.geometry else { continue }
+            found = true
+            let (normalized, changed) = Antimeridian.normalize(g)
+            #expect(!changed)
+            #expect(normalized == g)
+        }
+        #expect(found)
+    }
+
+    @Test(Fixtures.required)
     func readsGeoPackagesFromOtherImplementations() throws {
         let reader = try GeoPackageReader(path: Fixtures.path("pyogrio/test_gpkg_nulls.gpkg"))
         var rows = 0

@@ -176,8 +176,11 @@ public enum Antimeridian {
     }
 
     static func hasJump(_ g: Geometry) -> Bool {
+        // A step from +180 to -180 (or back) runs along the antimeridian itself: Natural Earth's
+        // Antarctica closes its ring that way along the South Pole. It is an edge, not a wrap.
+        func onEdge(_ p: Position) -> Bool { abs(abs(p.x) - 180) < 1e-9 }
         func jumps(_ a: [Position]) -> Bool {
-            for i in 1..<max(a.count, 1) where abs(a[i].x - a[i - 1].x) > 180 { return true }
+            for i in 1..<max(a.count, 1) where abs(a[i].x - a[i - 1].x) > 180 && !(onEdge(a[i]) && onEdge(a[i - 1])) { return true }
             return false
         }
         switch g.shape {

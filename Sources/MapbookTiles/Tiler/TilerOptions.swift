@@ -6,8 +6,9 @@ public struct TilerOptions: Sendable {
     /// The deepest zoom; nil guesses it from the spacing of the features (`Tiler.guessMaxZoom`).
     public var maxZoom: Int?
     public var extent: Int = 4096
-    /// How far beyond its edges a tile carries geometry, so strokes and labels join seamlessly.
-    public var buffer: Int = 64
+    /// How far beyond its edges a tile carries geometry, so strokes and labels join seamlessly:
+    /// 80 units, 10 screen pixels, the same share of a tile as tippecanoe's default 5 of 256.
+    public var buffer: Int = 80
     /// Douglas-Peucker tolerance in layer units: 4 is half a screen pixel.
     public var tolerance: Double = 4
     /// Points closer than this many screen pixels at a zoom are thinned there, keeping the
