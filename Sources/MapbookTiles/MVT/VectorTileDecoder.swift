@@ -246,11 +246,21 @@ struct LayerDecoder {
     /// geometry, whose geometry decodes; a warning for the rest.
     private mutating func check(_ layer: VectorTile.Layer, positions: [Int]) -> [VectorTile.Feature] {
         let keyCount = UInt32(clamping: layer.keys.count), valueCount = UInt32(clamping: layer.values.count)
-        var kept: [VectorTile.Feature] = []
-        kept.reserveCapacity(layer.features.count)
-        for (feature, position) in zip(layer.features, positions) {
+        var dropped: [Int] = []
+        for (i, feature) in layer.features.enumerated() {
             if let message = VectorTile.problem(with: feature, keyCount: keyCount, valueCount: valueCount, checksGeometry: checksGeometry) {
-                warnings.append(error(message, feature: position, id: feature.id))
+                warnings.append(error(message, feature: positions[i], id: feature.id))
+                dropped.append(i)
+            }
+        }
+        // Only a layer that lost features is copied.
+        guard !dropped.isEmpty else { return layer.features }
+        var kept: [VectorTile.Feature] = []
+        kept.reserveCapacity(layer.features.count - dropped.count)
+        var next = 0
+        for (i, feature) in layer.features.enumerated() {
+            if next < dropped.count && dropped[next] == i {
+                next += 1
             } else {
                 kept.append(feature)
             }
@@ -285,9 +295,9 @@ struct LayerDecoder {
                 try reader.skip(wireType)
                 continue
             }
-            let names = [1: "id", 2: "tags", 3: "type", 4: "geometry"]
             guard wireType == expected else {
-                note("its field \(field) (\(names[Int(field)]!)) has wire type \(wireType.name), not \(expected.name)")
+                let name = ["", "id", "tags", "type", "geometry"][Int(field)]
+                note("its field \(field) (\(name)) has wire type \(wireType.name), not \(expected.name)")
                 try reader.skip(wireType)
                 continue
             }
@@ -329,16 +339,16 @@ struct LayerDecoder {
     private mutating func decodeValue(_ value: ProtobufReader, index: Int) throws(MVTError) -> VectorTile.Value {
         var reader = value
         var result: VectorTile.Value?
-        let names = ["", "string_value", "float_value", "double_value", "int_value", "uint_value", "sint_value", "bool_value"]
-        let wireTypes: [WireType] = [.varint, .lengthDelimited, .fixed32, .fixed64, .varint, .varint, .varint, .varint]
         do throws(MVTError) {
             while !reader.isAtEnd {
                 let (field, wireType) = try reader.readKey()
                 guard field >= 1 && field <= 7 else {
                     throw error("value \(index) has field \(field), which MVT 2.1 does not define (a value holds one of string, float, double, int, uint, sint, bool)")
                 }
-                guard wireType == wireTypes[Int(field)] else {
-                    throw error("value \(index) has its \(names[Int(field)]) as wire type \(wireType.name), not \(wireTypes[Int(field)].name)")
+                let expected: WireType = field == 1 ? .lengthDelimited : field == 2 ? .fixed32 : field == 3 ? .fixed64 : .varint
+                guard wireType == expected else {
+                    let name = ["", "string_value", "float_value", "double_value", "int_value", "uint_value", "sint_value", "bool_value"][Int(field)]
+                    throw error("value \(index) has its \(name) as wire type \(wireType.name), not \(expected.name)")
                 }
                 guard result == nil else {
                     throw error("value \(index) has more than one field (MVT 4.1: exactly one)")
