@@ -35,7 +35,8 @@ extension VectorTile.Feature {
     /// point is not written. Parts that collapse are left out: lines of fewer than two distinct
     /// points, rings of fewer than three or with zero area, and with an exterior ring its holes.
     /// Rings are not rewound (see `TileGeometry`). The geometry may end up empty; the layer
-    /// builder leaves such features out.
+    /// builder leaves such features out. A part of 2^29 points or more, which no command can
+    /// count, is a programming error.
     public init(id: UInt64? = nil, tags: [UInt32] = [], geometry: TileGeometry) {
         var commands: [UInt32] = []
         GeometryEncoder.encode(geometry, into: &commands)

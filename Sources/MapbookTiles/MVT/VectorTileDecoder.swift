@@ -55,6 +55,8 @@ public struct VectorTileDecoder: Sendable {
         try withRawBytes(bytes) { (raw) throws(MVTError) in try decode(raw, source: source) }
     }
 
+    /// Decodes one tile from memory the caller owns (a memory-mapped bundle, say); nothing of
+    /// `bytes` is kept.
     public func decode(_ bytes: UnsafeRawBufferPointer, source: String) throws(MVTError) -> VectorTile.Decoded {
         var decoded: VectorTile.Decoded
         if Gzip.hasMagic(bytes) {
@@ -71,6 +73,8 @@ public struct VectorTileDecoder: Sendable {
         var reader = ProtobufReader(bytes)
         var result = VectorTile.Decoded(tile: VectorTile(), warnings: [])
         var layerNumber = 0
+        // A set, not a scan of the layers so far: a hostile tile may hold millions of layers.
+        var names: Set<String> = []
         do throws(MVTError) {
             while !reader.isAtEnd {
                 let (field, wireType) = try reader.readKey()
@@ -84,7 +88,7 @@ public struct VectorTileDecoder: Sendable {
                 let range = try reader.readLengthDelimited()
                 var decoder = LayerDecoder(reader: reader.reader(over: range), number: layerNumber, source: source, checksGeometry: checksGeometry)
                 let layer = try decoder.decode()
-                if result.tile.layers.contains(where: { $0.name == layer.name }) {
+                guard names.insert(layer.name).inserted else {
                     throw MVTError(source: source, layer: layer.name, message: "a second layer has this name (MVT 4.1: a tile MUST NOT hold two layers of the same name)")
                 }
                 result.tile.layers.append(layer)
@@ -122,7 +126,7 @@ struct LayerDecoder {
     let source: String
     let checksGeometry: Bool
     var warnings: [MVTError] = []
-    /// The name once known, for messages; found by a first pass over the layer's keys.
+    /// The name, for messages; found by a first pass over the layer's fields.
     var name: String?
 
     init(reader: ProtobufReader, number: Int, source: String, checksGeometry: Bool) {
