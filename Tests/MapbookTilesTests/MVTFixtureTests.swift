@@ -186,6 +186,28 @@ import Testing
         }
     }
 
+    @Test func everyPrefixOfARealTileIsRefusedOrEndsBetweenLayers() throws {
+        let path = Self.root + "/real-world/norway/12-2167-1071.mvt"
+        let bytes = try readFile(path)
+        let whole = try VectorTileDecoder().decode(bytes, source: path).tile
+        var refused = 0
+        for length in 0..<bytes.count {
+            do {
+                // A cut that falls between two layers leaves a shorter, valid tile.
+                let layers = try VectorTileDecoder().decode(Array(bytes[..<length]), source: "prefix").tile.layers
+                #expect(layers == Array(whole.layers.prefix(layers.count)), "prefix of \(length) bytes")
+            } catch {
+                refused += 1
+            }
+        }
+        #expect(refused >= bytes.count - whole.layers.count)
+        // Gzipped, every cut is refused: the gzip trailer is missing.
+        let zipped = Gzip.compress(bytes)
+        for length in 1..<zipped.count {
+            #expect(throws: MVTError.self) { try VectorTileDecoder().decode(Array(zipped[..<length]), source: "prefix.gz") }
+        }
+    }
+
     @Test func reencodingFeaturesFromTheirGeometryGivesTheSameGeometry() throws {
         for path in Self.realWorldTiles.prefix(12) {
             let tile = try VectorTileDecoder().decode(readFile(path), source: path).tile

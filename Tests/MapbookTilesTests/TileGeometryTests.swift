@@ -120,9 +120,11 @@ import Testing
         ([9, 0, 0, 10, 20, 0, 15], .polygon, "ring 0 has zero area (a degenerate ring of 2 points)"),
     ] as [([UInt32], VectorTile.GeometryType, String)])
     func malformedCommandsAreRefusedWithTheirReason(commands: [UInt32], type: VectorTile.GeometryType, message: String) {
-        let error = #expect(throws: MVTError.self) {
-            try VectorTile.Feature(type: type, geometry: commands).decodeGeometry()
-        }
+        let feature = VectorTile.Feature(type: type, geometry: commands)
+        let error = #expect(throws: MVTError.self) { try feature.decodeGeometry() }
         #expect(error?.message == message)
+        // The decoder's check, which builds nothing, says the same.
+        let checkError = #expect(throws: MVTError.self) { try feature.checkGeometry() }
+        #expect(checkError?.message == message)
     }
 }

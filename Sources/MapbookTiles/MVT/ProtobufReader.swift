@@ -166,16 +166,40 @@ struct ProtobufReader {
     /// continuation bit), so a corrupt length cannot make it over-allocate. Returns false when a
     /// value does not fit 32 bits; throws when the varints are malformed.
     func readPackedUInt32(_ range: Range<Int>, into values: inout [UInt32]) throws(MVTError) -> Bool {
+        guard !range.isEmpty else { return true }
+        let bytes = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
         var count = 0
-        for i in range where buffer[i] < 0x80 { count += 1 }
-        values.reserveCapacity(values.count + count)
-        var inner = ProtobufReader(buffer, range: range)
+        for i in range where bytes[i] < 0x80 { count += 1 }
+        var failure: MVTError?
         var fits = true
-        while !inner.isAtEnd {
-            let value = try inner.readVarint()
-            if value > UInt64(UInt32.max) { fits = false }
-            values.append(UInt32(truncatingIfNeeded: value))
+        // Every varint ends in exactly one byte below 0x80, so there are at most `count`.
+        let decoded = [UInt32](unsafeUninitializedCapacity: count) { out, initialized in
+            var i = range.lowerBound, n = 0
+            while i < range.upperBound && n < count {
+                let byte = bytes[i]
+                if byte < 0x80 {
+                    out[n] = UInt32(byte)
+                    n += 1
+                    i += 1
+                    continue
+                }
+                var inner = ProtobufReader(buffer, range: i..<range.upperBound)
+                do throws(MVTError) {
+                    let value = try inner.readVarint()
+                    if value > UInt64(UInt32.max) { fits = false }
+                    out[n] = UInt32(truncatingIfNeeded: value)
+                    n += 1
+                    i = inner.offset
+                } catch {
+                    failure = error
+                    break
+                }
+            }
+            if failure == nil && i < range.upperBound { failure = .wire(i, "the data ends inside a varint") }
+            initialized = n
         }
+        if let failure { throw failure }
+        if values.isEmpty { values = decoded } else { values += decoded }
         return fits
     }
 }

@@ -35,7 +35,8 @@ extension VectorTile.Feature {
     /// point is not written. Parts that collapse are left out: lines of fewer than two distinct
     /// points, rings of fewer than three or with zero area, and with an exterior ring its holes.
     /// Rings are not rewound (see `TileGeometry`). The geometry may end up empty; the layer
-    /// builder leaves such features out.
+    /// builder leaves such features out. A part of 2^29 points or more, which no command can
+    /// count, is a programming error.
     public init(id: UInt64? = nil, tags: [UInt32] = [], geometry: TileGeometry) {
         var commands: [UInt32] = []
         GeometryEncoder.encode(geometry, into: &commands)
@@ -44,10 +45,19 @@ extension VectorTile.Feature {
 }
 
 /// Walks command integers, checking every count against what is left.
+///
+/// With `collect` off it only checks, allocating nothing: the decoder's geometry checks cost
+/// a walk over the integers, not a copy of the geometry.
 struct GeometryCommandReader {
     let commands: [UInt32]
+    let collect: Bool
     var index = 0
     var cursor = TilePoint(0, 0)
+
+    init(commands: [UInt32], collect: Bool = true) {
+        self.commands = commands
+        self.collect = collect
+    }
 
     var remaining: Int { commands.count - index }
 
@@ -98,8 +108,12 @@ struct GeometryCommandReader {
         guard count > 0 else { throw fail("MoveTo count 0 in a point geometry (it needs 1 or more)") }
         try checkPairs(id, count)
         var points: [TilePoint] = []
-        points.reserveCapacity(count)
-        for _ in 0..<count { points.append(point()) }
+        if collect {
+            points.reserveCapacity(count)
+            for _ in 0..<count { points.append(point()) }
+        } else {
+            index += 2 * count
+        }
         if remaining > 0 {
             throw fail("\(remaining) integers follow the MoveTo of a point geometry, which is one MoveTo (MVT 4.3.4.2)")
         }
@@ -120,29 +134,43 @@ struct GeometryCommandReader {
         return point()
     }
 
-    /// The LineTo run after a MoveTo, appended to `points`.
-    private mutating func lineTo(_ what: String, into points: inout [TilePoint]) throws(MVTError) {
+    /// The LineTo run after a MoveTo to `start`: its points appended to `points` when
+    /// collecting, its count, and twice the signed area its edges sweep (the surveyor's sum
+    /// from `start` to the last point, without the closing edge).
+    private mutating func lineTo(_ what: String, from start: TilePoint, into points: inout [TilePoint]) throws(MVTError) -> (count: Int, area: Int128) {
         guard remaining > 0 else { throw fail("a \(what) ends after its MoveTo (it needs a LineTo)") }
         let (id, count) = try command()
         guard id == 2 else { throw fail("\(Self.name(id)) follows the MoveTo of a \(what), where LineTo must") }
         guard count > 0 else { throw fail("LineTo count 0 in a \(what) (it needs 1 or more)") }
         try checkPairs(id, count)
-        points.reserveCapacity(count + 1)
+        if collect { points.reserveCapacity(count + 1) }
+        var area: Int128 = 0
+        var previous = start
         for i in 0..<count {
             if commands[index] == 0 && commands[index + 1] == 0 {
                 throw fail("LineTo point \(i) of a \(what) repeats the point before it (MVT 4.3.3.2: dX and dY MUST NOT both be 0)")
             }
-            points.append(point())
+            let p = point()
+            area += Int128(TileGeometry.cross(previous, p))
+            previous = p
+            if collect { points.append(p) }
         }
+        return (count, area)
     }
 
     mutating func lines() throws(MVTError) -> [[TilePoint]] {
         guard remaining > 0 else { throw fail("the line geometry is empty (it needs a MoveTo)") }
         var lines: [[TilePoint]] = []
+        var scratch: [TilePoint] = []
         while remaining > 0 {
-            var line = [try moveTo("line")]
-            try lineTo("line", into: &line)
-            lines.append(line)
+            let start = try moveTo("line")
+            if collect {
+                var line = [start]
+                _ = try lineTo("line", from: start, into: &line)
+                lines.append(line)
+            } else {
+                _ = try lineTo("line", from: start, into: &scratch)
+            }
         }
         return lines
     }
@@ -151,29 +179,48 @@ struct GeometryCommandReader {
         guard remaining > 0 else { throw fail("the polygon geometry is empty (it needs a MoveTo)") }
         var polygons: [[[TilePoint]]] = []
         var ringNumber = 0
+        var sawExterior = false
         while remaining > 0 {
-            var ring = [try moveTo("ring")]
-            try lineTo("ring", into: &ring)
+            let start = try moveTo("ring")
+            var ring: [TilePoint] = collect ? [start] : []
+            let (count, edges) = try lineTo("ring", from: start, into: &ring)
             guard remaining > 0 else { throw fail("ring \(ringNumber) ends without a ClosePath") }
-            let (id, count) = try command()
+            let (id, closeCount) = try command()
             guard id == 7 else { throw fail("\(Self.name(id)) follows the LineTo of ring \(ringNumber), where ClosePath must") }
-            guard count == 1 else { throw fail("ClosePath count \(count) ends ring \(ringNumber) (it must be 1)") }
-            // Some encoders also repeat the first point; rings here never do.
-            while ring.count > 1 && ring[ring.count - 1] == ring[0] { ring.removeLast() }
-            let area = TileGeometry.ringArea(ring)
+            guard closeCount == 1 else { throw fail("ClosePath count \(closeCount) ends ring \(ringNumber) (it must be 1)") }
+            // Some encoders also repeat the first point; rings here never do. (Zero steps are
+            // refused, so there is at most one such point.)
+            let repeatsStart = cursor == start
+            if repeatsStart && collect { ring.removeLast() }
+            let area = edges + Int128(TileGeometry.cross(cursor, start))
             if area > 0 {
-                polygons.append([ring])
+                sawExterior = true
+                if collect { polygons.append([ring]) }
             } else if area < 0 {
-                guard !polygons.isEmpty else {
+                guard sawExterior else {
                     throw fail("ring 0 has negative area, so it is a hole, but no exterior ring comes before it (MVT 4.3.4.4: exterior rings are clockwise on screen)")
                 }
-                polygons[polygons.count - 1].append(ring)
+                if collect { polygons[polygons.count - 1].append(ring) }
             } else {
-                throw fail("ring \(ringNumber) has zero area (a degenerate ring of \(ring.count) point\(ring.count == 1 ? "" : "s"))")
+                let points = 1 + count - (repeatsStart ? 1 : 0)
+                throw fail("ring \(ringNumber) has zero area (a degenerate ring of \(points) point\(points == 1 ? "" : "s"))")
             }
             ringNumber += 1
         }
         return polygons
+    }
+}
+
+extension VectorTile.Feature {
+    /// Checks the geometry as `decodeGeometry()` does, without building it.
+    func checkGeometry() throws(MVTError) {
+        var reader = GeometryCommandReader(commands: geometry, collect: false)
+        switch type {
+        case .point: _ = try reader.points()
+        case .lineString: _ = try reader.lines()
+        case .polygon: _ = try reader.polygons()
+        case .unknown: throw MVTError(source: "", message: "its geometry type is UNKNOWN, which has no defined encoding")
+        }
     }
 }
 

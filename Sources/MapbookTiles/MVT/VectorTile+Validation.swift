@@ -35,7 +35,7 @@ extension VectorTile {
         if let problem = tagProblem(feature.tags, keyCount: keyCount, valueCount: valueCount) { return problem }
         guard checksGeometry && feature.type != .unknown else { return nil }
         do throws(MVTError) {
-            _ = try feature.decodeGeometry()
+            try feature.checkGeometry()
             return nil
         } catch {
             return error.message

@@ -55,6 +55,8 @@ public struct VectorTileDecoder: Sendable {
         try withRawBytes(bytes) { (raw) throws(MVTError) in try decode(raw, source: source) }
     }
 
+    /// Decodes one tile from memory the caller owns (a memory-mapped bundle, say); nothing of
+    /// `bytes` is kept.
     public func decode(_ bytes: UnsafeRawBufferPointer, source: String) throws(MVTError) -> VectorTile.Decoded {
         var decoded: VectorTile.Decoded
         if Gzip.hasMagic(bytes) {
@@ -71,6 +73,8 @@ public struct VectorTileDecoder: Sendable {
         var reader = ProtobufReader(bytes)
         var result = VectorTile.Decoded(tile: VectorTile(), warnings: [])
         var layerNumber = 0
+        // A set, not a scan of the layers so far: a hostile tile may hold millions of layers.
+        var names: Set<String> = []
         do throws(MVTError) {
             while !reader.isAtEnd {
                 let (field, wireType) = try reader.readKey()
@@ -84,7 +88,7 @@ public struct VectorTileDecoder: Sendable {
                 let range = try reader.readLengthDelimited()
                 var decoder = LayerDecoder(reader: reader.reader(over: range), number: layerNumber, source: source, checksGeometry: checksGeometry)
                 let layer = try decoder.decode()
-                if result.tile.layers.contains(where: { $0.name == layer.name }) {
+                guard names.insert(layer.name).inserted else {
                     throw MVTError(source: source, layer: layer.name, message: "a second layer has this name (MVT 4.1: a tile MUST NOT hold two layers of the same name)")
                 }
                 result.tile.layers.append(layer)
@@ -122,7 +126,7 @@ struct LayerDecoder {
     let source: String
     let checksGeometry: Bool
     var warnings: [MVTError] = []
-    /// The name once known, for messages; found by a first pass over the layer's keys.
+    /// The name, for messages; found by a first pass over the layer's fields.
     var name: String?
 
     init(reader: ProtobufReader, number: Int, source: String, checksGeometry: Bool) {
@@ -246,11 +250,21 @@ struct LayerDecoder {
     /// geometry, whose geometry decodes; a warning for the rest.
     private mutating func check(_ layer: VectorTile.Layer, positions: [Int]) -> [VectorTile.Feature] {
         let keyCount = UInt32(clamping: layer.keys.count), valueCount = UInt32(clamping: layer.values.count)
-        var kept: [VectorTile.Feature] = []
-        kept.reserveCapacity(layer.features.count)
-        for (feature, position) in zip(layer.features, positions) {
+        var dropped: [Int] = []
+        for (i, feature) in layer.features.enumerated() {
             if let message = VectorTile.problem(with: feature, keyCount: keyCount, valueCount: valueCount, checksGeometry: checksGeometry) {
-                warnings.append(error(message, feature: position, id: feature.id))
+                warnings.append(error(message, feature: positions[i], id: feature.id))
+                dropped.append(i)
+            }
+        }
+        // Only a layer that lost features is copied.
+        guard !dropped.isEmpty else { return layer.features }
+        var kept: [VectorTile.Feature] = []
+        kept.reserveCapacity(layer.features.count - dropped.count)
+        var next = 0
+        for (i, feature) in layer.features.enumerated() {
+            if next < dropped.count && dropped[next] == i {
+                next += 1
             } else {
                 kept.append(feature)
             }
@@ -285,9 +299,9 @@ struct LayerDecoder {
                 try reader.skip(wireType)
                 continue
             }
-            let names = [1: "id", 2: "tags", 3: "type", 4: "geometry"]
             guard wireType == expected else {
-                note("its field \(field) (\(names[Int(field)]!)) has wire type \(wireType.name), not \(expected.name)")
+                let name = ["", "id", "tags", "type", "geometry"][Int(field)]
+                note("its field \(field) (\(name)) has wire type \(wireType.name), not \(expected.name)")
                 try reader.skip(wireType)
                 continue
             }
@@ -329,16 +343,16 @@ struct LayerDecoder {
     private mutating func decodeValue(_ value: ProtobufReader, index: Int) throws(MVTError) -> VectorTile.Value {
         var reader = value
         var result: VectorTile.Value?
-        let names = ["", "string_value", "float_value", "double_value", "int_value", "uint_value", "sint_value", "bool_value"]
-        let wireTypes: [WireType] = [.varint, .lengthDelimited, .fixed32, .fixed64, .varint, .varint, .varint, .varint]
         do throws(MVTError) {
             while !reader.isAtEnd {
                 let (field, wireType) = try reader.readKey()
                 guard field >= 1 && field <= 7 else {
                     throw error("value \(index) has field \(field), which MVT 2.1 does not define (a value holds one of string, float, double, int, uint, sint, bool)")
                 }
-                guard wireType == wireTypes[Int(field)] else {
-                    throw error("value \(index) has its \(names[Int(field)]) as wire type \(wireType.name), not \(wireTypes[Int(field)].name)")
+                let expected: WireType = field == 1 ? .lengthDelimited : field == 2 ? .fixed32 : field == 3 ? .fixed64 : .varint
+                guard wireType == expected else {
+                    let name = ["", "string_value", "float_value", "double_value", "int_value", "uint_value", "sint_value", "bool_value"][Int(field)]
+                    throw error("value \(index) has its \(name) as wire type \(wireType.name), not \(expected.name)")
                 }
                 guard result == nil else {
                     throw error("value \(index) has more than one field (MVT 4.1: exactly one)")

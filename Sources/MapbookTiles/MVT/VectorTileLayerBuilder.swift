@@ -53,6 +53,7 @@ public struct VectorTileLayerBuilder: Sendable {
         return i
     }
 
+    /// NaN, never equal to itself, gets an entry each time; -0.0 shares 0.0's, as they compare equal.
     private mutating func index(ofValue value: VectorTile.Value) -> UInt32 {
         if let i = valueIndex[value] { return i }
         let i = UInt32(layer.values.count)
