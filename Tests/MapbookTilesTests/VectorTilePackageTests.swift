@@ -245,6 +245,27 @@ import Testing
         }
     }
 
+    @Test func aBundleIndexPointingOutsideItsBundleGivesErrorsNotCrashes() throws {
+        try withTemporaryDirectory { dir in
+            let path = dir + "/b.vtpk"
+            let (_, tiles) = try TestTiles.writePackage(at: path, minLOD: 8, maxLOD: 8)
+            let c = try #require(tiles.first)
+            let name = "p12/tile/L08/R0000C0000.bundle"
+            let archive = try ZipArchive(path: path)
+            var bundle = try archive.read(archive.entry(named: name)!)
+            // The tile's record now claims 1 MiB at the last offset 40 bits can hold.
+            let at = 64 + 8 * ((c.y % 128) * 128 + c.x % 128)
+            let forged = UInt64(1 << 20) << 40 | 0xFF_FFFF_FFFF
+            for i in 0..<8 { bundle[at + i] = UInt8(truncatingIfNeeded: forged >> (8 * UInt64(i))) }
+            try rewrite(path, to: dir + "/bad.vtpk", replacing: [name: bundle])
+            let reader = try VectorTilePackageReader(path: dir + "/bad.vtpk")
+            let error = #expect(throws: TileArchiveError.self) { try reader.tile(at: c) }
+            #expect(error?.description.contains(name) == true)
+            let report = PackageValidator.validate(path: dir + "/bad.vtpk")
+            #expect(report.diagnostics.contains { $0.code == "tiles.bundle-index" && $0.message.contains("runs past the end") }, "\(report.diagnostics)")
+        }
+    }
+
     @Test func validateFindsLevelsOutsideTheDeclaredRange() throws {
         try withTemporaryDirectory { dir in
             let path = dir + "/b.vtpk"
