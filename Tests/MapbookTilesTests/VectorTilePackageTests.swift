@@ -55,6 +55,7 @@ import Testing
             #expect(root.string("capabilities") == "TilesOnly")
             #expect(root.string("tileMap") == "tilemap")
             #expect(root.int("minLOD") == 8 && root.int("maxLOD") == 12)
+            #expect(root.int("maxzoom") == 12)  // the TileJSON meaning: the last level with tiles
             let info = try #require(root.object("tileInfo"))
             #expect(info.int("rows") == 512 && info.int("cols") == 512 && info.int("dpi") == 96)
             #expect(info.object("origin")?.double("x") == -20037508.342787 && info.object("origin")?.double("y") == 20037508.342787)
