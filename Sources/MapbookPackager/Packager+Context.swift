@@ -195,24 +195,24 @@ extension Packager {
         }
 
         mutating func resolveBackdrop() throws -> ResolvedBackdrop? {
-            guard let spec = project.backdrop else { return nil }
-            let file = resolve(spec.path)
+            guard let spec = project.backdrop, let path = spec.path else { return nil }
+            let file = resolve(path)
             let tiles: TilePackage
             do {
                 tiles = try TilePackage(archive: try ZipArchive(path: file))
             } catch let error as ArchiveError {
-                throw self.error(spec.key + ".path", spec.line, "'\(spec.path)' is not a readable vector tile package: \(error.message)")
+                throw self.error(spec.key + ".path", spec.line, "'\(path)' is not a readable vector tile package: \(error.message)")
             } catch {
-                throw self.error(spec.key + ".path", spec.line, "'\(spec.path)' is not a readable vector tile package: \(error)")
+                throw self.error(spec.key + ".path", spec.line, "'\(path)' is not a readable vector tile package: \(error)")
             }
             guard tiles.kind == .vectorTilePackage else {
-                throw self.error(spec.key + ".path", spec.line, "'\(spec.path)' is a \(tiles.kind.rawValue), not a vector tile package (.vtpk)")
+                throw self.error(spec.key + ".path", spec.line, "'\(path)' is a \(tiles.kind.rawValue), not a vector tile package (.vtpk)")
             }
             for entry in tiles.archive.entries where entry.method != .stored {
-                throw self.error(spec.key + ".path", spec.line, "'\(spec.path)' has compressed entries ('\(entry.name)' is \(entry.method)); a backdrop is read in place, so rebuild it with every entry stored (zip -0)")
+                throw self.error(spec.key + ".path", spec.line, "'\(path)' has compressed entries ('\(entry.name)' is \(entry.method)); a backdrop is read in place, so rebuild it with every entry stored (zip -0)")
             }
             guard file.lowercased().hasSuffix(".vtpk") else {
-                throw self.error(spec.key + ".path", spec.line, "'\(spec.path)' must have the .vtpk extension that readers look for")
+                throw self.error(spec.key + ".path", spec.line, "'\(path)' must have the .vtpk extension that readers look for")
             }
             let stem = (file.split(separator: "/").last.map(String.init) ?? file).dropLast(5)
             var extent: BoundingBox?

@@ -44,6 +44,14 @@ extension Packager {
         return out
     }
 
+    /// Opens a data file the way `create` reads a source (GeoJSON, CSV, shapefile, zipped
+    /// shapefile, GeoPackage), for commands that take files rather than a project.
+    public static func openSource(path: String, name: String) throws -> FeatureReader {
+        let project = Project(file: path, directory: ".", name: name, title: name)
+        let spec = Project.SourceSpec(name: name, path: path, key: name)
+        return try reader(for: spec, file: path, context: Context(project: project))
+    }
+
     /// Opens the reader that fits a source file.
     static func reader(for spec: Project.SourceSpec, file: String, context: Context) throws -> FeatureReader {
         let lower = file.lowercased()

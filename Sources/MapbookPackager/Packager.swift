@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import MapbookPackage
+import MapbookTiles
 
 /// What `Packager.build` wrote.
 public struct PackagerSummary: Sendable {
@@ -14,6 +15,8 @@ public struct PackagerSummary: Sendable {
     public var layers: [Packager.ImportedLayer]
     /// Warnings about the maps (renderers that could not colour every value, ...).
     public var warnings: [String]
+    /// What the tiler did per zoom, when the backdrop was built from layers.
+    public var backdrop: TilerReport?
 }
 
 /// Turns a project into a package: checks every source, table, field and path it names,
@@ -24,16 +27,20 @@ public enum Packager {
     /// Builds the package described by `project` at `output`.
     ///
     /// `timestamp` (Unix seconds) fixes every date in the package, for byte-identical rebuilds;
-    /// nil means now. `progress` hears (source, features read) during long imports. The
+    /// nil means now. `progress` hears (source, features read) during long imports, and status lines (a negative count) while the backdrop is tiled. The
     /// feature store is built in a hidden file beside `output`, removed whatever happens.
     public static func build(_ project: Project, output: String, timestamp: Int64? = nil, progress: ((String, Int) -> Void)? = nil) throws -> PackagerSummary {
         let work = workFile(beside: output)
-        defer { unlink(work) }
-        let plan = try plan(project, output: output, timestamp: timestamp, dataFile: work, progress: progress)
+        let tiles = workFile(beside: output, extension: "vtpk")
+        defer {
+            unlink(work)
+            unlink(tiles)
+        }
+        let plan = try plan(project, output: output, timestamp: timestamp, dataFile: work, backdropFile: tiles, progress: progress)
         let written = try PackageWriter.write(plan.contents, to: output)
         return PackagerSummary(
             path: output, maps: plan.mapCounts, entries: written.entries, fileSize: written.fileSize, extent: plan.extent,
-            layers: plan.layers, warnings: plan.warnings)
+            layers: plan.layers, warnings: plan.warnings, backdrop: plan.backdrop)
     }
 
     /// Everything `build` would do, without writing the package: the sources are imported into
@@ -42,16 +49,20 @@ public enum Packager {
     public static func dryRun(_ project: Project, output: String, timestamp: Int64? = nil, progress: ((String, Int) -> Void)? = nil) throws -> Plan {
         let folder = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
         let work = workFile(beside: folder + "/x")
-        defer { unlink(work) }
-        return try plan(project, output: output, timestamp: timestamp, dataFile: work, progress: progress)
+        let tiles = workFile(beside: folder + "/x", extension: "vtpk")
+        defer {
+            unlink(work)
+            unlink(tiles)
+        }
+        return try plan(project, output: output, timestamp: timestamp, dataFile: work, backdropFile: tiles, progress: progress)
     }
 
     /// A hidden, unique file name in the folder of `path`.
-    static func workFile(beside path: String) -> String {
+    static func workFile(beside path: String, extension ext: String = "gpkg") -> String {
         let folder = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
         var ts = timespec()
         clock_gettime(CLOCK_REALTIME, &ts)
-        return "\(folder)/.mapbook-data-\(getpid())-\(ts.tv_nsec).gpkg"
+        return "\(folder)/.mapbook-\(ext == "gpkg" ? "data" : "tiles")-\(getpid())-\(ts.tv_nsec).\(ext)"
     }
 
     /// Everything `build` would write, without writing it.
@@ -63,6 +74,8 @@ public enum Packager {
         /// The size the package will have, from the files it will hold.
         public var estimatedSize: Int64
         public var warnings: [String]
+        /// What the tiler did per zoom, when the backdrop was built from layers.
+        public var backdrop: TilerReport?
     }
 
     /// Collects warnings while a plan is made. Used from one task; a class so the value-type
@@ -75,7 +88,9 @@ public enum Packager {
     /// The latest time a package may carry: 9999-12-31T23:59:59Z.
     public static let latestTimestamp: Int64 = 253_402_300_799
 
-    static func plan(_ project: Project, output: String, timestamp: Int64?, dataFile: String, progress: ((String, Int) -> Void)?) throws -> Plan {
+    static func plan(
+        _ project: Project, output: String, timestamp: Int64?, dataFile: String, backdropFile: String, progress: ((String, Int) -> Void)?
+    ) throws -> Plan {
         let now = timestamp ?? currentTime()
         guard (0...latestTimestamp).contains(now) else {
             throw ProjectError(file: project.file, key: "", line: nil, message: "the package time \(now) is not between 1970 and 9999 (Unix seconds)")
@@ -83,14 +98,20 @@ public enum Packager {
         var context = Context(project: project)
         // The output must not overwrite an input.
         let outputKey = canonicalPath(output) ?? output
-        let inputs = project.sources.map { context.resolve($0.path) } + (project.backdrop.map { [context.resolve($0.path)] } ?? [])
+        let inputs = project.sources.map { context.resolve($0.path) } + (project.backdrop?.path.map { [context.resolve($0)] } ?? [])
         for file in inputs where canonicalPath(file) == outputKey {
             throw ProjectError(file: project.file, key: "", line: nil, message: "the output '\(output)' is one of the project's inputs; choose another output path")
         }
 
         context.imported = try importSources(project, context: context, dataFile: dataFile, timestamp: now, progress: progress)
         let sources = try context.resolveSources()
-        let backdrop = try context.resolveBackdrop()
+        var backdrop = try context.resolveBackdrop()
+        var tiling: TilerReport?
+        if let spec = project.backdrop, spec.path == nil {
+            let built = try context.buildBackdrop(spec, sources: sources, file: backdropFile, timestamp: now, progress: progress)
+            backdrop = built.0
+            tiling = built.1
+        }
         let extent = try context.packageExtent(sources: Array(sources.values), backdrop: backdrop)
         var thumbnail = try project.thumbnail.map { try context.readImage($0, key: "thumbnail") }
         let guid = project.guid ?? derivedGUID(project.name + "\n" + project.title)
@@ -181,7 +202,9 @@ public enum Packager {
             }
         }
         estimate += Int64(maps.count) * 8192 + Int64(thumbnail?.count ?? 0) * Int64(1 + maps.count)
-        return Plan(contents: contents, extent: extent, mapCounts: counts, layers: layers, estimatedSize: estimate, warnings: context.warnings.list)
+        return Plan(
+            contents: contents, extent: extent, mapCounts: counts, layers: layers, estimatedSize: estimate, warnings: context.warnings.list,
+            backdrop: tiling)
     }
 
     static func currentTime() -> Int64 {

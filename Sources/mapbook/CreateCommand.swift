@@ -1,6 +1,7 @@
 import ArgumentParser
 import MapbookPackage
 import MapbookPackager
+import MapbookTiles
 
 #if canImport(Glibc)
 import Glibc
@@ -70,6 +71,7 @@ struct CreateCommand: ParsableCommand {
             out.line("  extent \(plan.extent) (WGS84)")
             Self.printLayers(plan.layers, to: &out)
             for warning in plan.warnings { out.line("  warning: \(warning)") }
+            if let tiling = plan.backdrop { Self.printBackdrop(tiling, to: &out) }
             for (name, layers, bookmarks) in plan.mapCounts {
                 out.line("  map \(name): \(layers) layer\(layers == 1 ? "" : "s"), \(bookmarks) bookmark\(bookmarks == 1 ? "" : "s")")
             }
@@ -85,11 +87,18 @@ struct CreateCommand: ParsableCommand {
         out.line("Wrote \(summary.path): \(summary.maps.count) map\(summary.maps.count == 1 ? "" : "s"), \(summary.entries.count) entries, \(Format.count(summary.fileSize)) bytes")
         Self.printLayers(summary.layers, to: &out)
         for warning in summary.warnings { out.line("  warning: \(warning)") }
+        if let tiling = summary.backdrop { Self.printBackdrop(tiling, to: &out) }
         for (name, layers, bookmarks) in summary.maps {
             out.line("  \(name): \(layers) layer\(layers == 1 ? "" : "s"), \(bookmarks) bookmark\(bookmarks == 1 ? "" : "s")")
         }
         out.line("  extent \(summary.extent) (WGS84)")
         out.flush()
+    }
+
+    /// The backdrop's per-zoom table: tiles, bytes, largest tile, features kept and dropped.
+    static func printBackdrop(_ report: TilerReport, to out: inout Output) {
+        out.line("  backdrop: zooms \(report.minZoom)-\(report.maxZoom)\(report.maxZoomGuessed ? " (maximum guessed from feature spacing)" : ""), \(Format.count(report.tiles)) tiles, \(Format.count(report.bytes)) bytes")
+        for line in report.lines { out.line("    " + line) }
     }
 
     /// One line per imported source, then its warnings, indented.
@@ -111,7 +120,15 @@ final class ProgressReporter: @unchecked Sendable {
     private let isTerminal = isatty(2) == 1
     private var shown = false
 
+    /// `count` is the features read so far; a negative count makes `source` a status line
+    /// (the backdrop's zooms).
     func update(_ source: String, _ count: Int) {
+        if count < 0 {
+            let text = isTerminal ? "\r  \(source)\u{1B}[K" : "\(source)\n"
+            _ = text.withCString { write(2, $0, strlen($0)) }
+            shown = isTerminal
+            return
+        }
         guard isTerminal else {
             // Logs get a plain line now and then rather than carriage returns.
             if count % 100_000 == 0 {

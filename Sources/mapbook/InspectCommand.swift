@@ -108,10 +108,17 @@ struct InspectCommand: ParsableCommand {
                     out.line("    Full extent: \(extent)" + (tiles.wkid.map { " wkid \($0)" } ?? ""))
                 }
                 if !tiles.levels.isEmpty {
-                    out.line("    " + Format.pad("level", 7) + Format.padLeft("bundles", 8) + Format.padLeft("tiles", 10) + Format.padLeft("bytes", 14) + Format.padLeft("largest", 11))
+                    // Feature counts exist when mapbook's tiler built the package.
+                    let counted = tiles.levels.contains { $0.featuresKept != nil }
+                    out.line("    " + Format.pad("level", 7) + Format.padLeft("bundles", 8) + Format.padLeft("tiles", 10) + Format.padLeft("bytes", 14) + Format.padLeft("largest", 11)
+                        + (counted ? Format.padLeft("kept", 11) + Format.padLeft("dropped", 10) : ""))
                     for level in tiles.levels {
-                        out.line("    " + Format.pad("L\(level.level < 10 ? "0" : "")\(level.level)", 7) + Format.padLeft(Format.count(level.bundles), 8)
-                            + Format.padLeft(Format.count(level.tiles), 10) + Format.padLeft(Format.count(level.bytes), 14) + Format.padLeft(Format.count(level.largestTile), 11))
+                        var line = "    " + Format.pad("L\(level.level < 10 ? "0" : "")\(level.level)", 7) + Format.padLeft(Format.count(level.bundles), 8)
+                            + Format.padLeft(Format.count(level.tiles), 10) + Format.padLeft(Format.count(level.bytes), 14) + Format.padLeft(Format.count(level.largestTile), 11)
+                        if counted {
+                            line += Format.padLeft(level.featuresKept.map { Format.count($0) } ?? "-", 11) + Format.padLeft(level.featuresDropped.map { Format.count($0) } ?? "-", 10)
+                        }
+                        out.line(line)
                     }
                 }
             }

@@ -1,11 +1,13 @@
 import ArgumentParser
 
-/// `mapbook tiles`: the vector tiles of a backdrop.
+/// `mapbook tiles`: the vector tile tools, one subcommand each.
 struct TilesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tiles",
-        abstract: "Work with the vector tiles of a package's backdrop or a .vtpk.",
+        abstract: "Build, export and decode Mapbox Vector Tiles (MVT 2.1), the tiles of a .vtpk backdrop.",
         subcommands: [
+            TilesBuildCommand.self,
             TilesExportCommand.self,
+            TilesDecodeCommand.self,
         ])
 }

@@ -12,20 +12,20 @@ would hand over, each in a format the packager imports:
     OUTDIR/data/valves.shp         Water System Valves: a point shapefile with .shx, .dbf
                                    (dBASE III: C, N and D fields), .prj (WGS84), .cpg (UTF-8)
     OUTDIR/data/addresses.csv      Address Points: CSV (RFC 4180, UTF-8) with lon/lat columns
-    OUTDIR/data/reference.vtpk     the backdrop: a vector tile package of the streets and
-                                   parcels, levels 12-16
+    OUTDIR/data/streets.geojson    the backdrop's streets (name, class), split at intersections
+    OUTDIR/data/parcels.geojson    the backdrop's parcels (land use); the packager tiles both
+                                   into the package's vector tile backdrop
 
 The shapefiles are in WGS84 (GCS_WGS_1984), not State Plane: projecting to NAD83 / Illinois
 East (ftUS) properly needs PROJ, and the generator stays standard-library only. The town is
 modelled in ground metres east and north of a centre near downtown Naperville, Illinois, and
-converted to longitude and latitude (or Web Mercator, for the tiles) only when written.
+converted to longitude and latitude only when written.
 Everything in it is made up. Standard library only, so `make samples` needs nothing but
 Python 3.11.
 """
 
 import csv
 import datetime
-import gzip
 import io
 import json
 import math
@@ -34,7 +34,6 @@ import random
 import struct
 import sys
 import zipfile
-import zlib
 from dataclasses import dataclass
 
 SEED = "naperville-water-1"
@@ -235,18 +234,6 @@ def to_lonlat(e, n):
     lat = LAT0 + math.degrees(n / EARTH_RADIUS)
     lon = LON0 + math.degrees(e / (EARTH_RADIUS * math.cos(math.radians(LAT0))))
     return lon, lat
-
-
-def mercator_to_lonlat(x, y):
-    return math.degrees(x / EARTH_RADIUS), math.degrees(2 * math.atan(math.exp(y / EARTH_RADIUS)) - math.pi / 2)
-
-
-def to_mercator(p):
-    """Local metres to EPSG:3857, rounded to the centimetre so float noise cannot leak out."""
-    lon, lat = to_lonlat(*p)
-    x = EARTH_RADIUS * math.radians(lon)
-    y = EARTH_RADIUS * math.log(math.tan(math.pi / 4 + math.radians(lat) / 2))
-    return (round(x, 2), round(y, 2))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -853,512 +840,19 @@ def write_zip(path, entries, compression=zipfile.ZIP_STORED):
 
 
 def reference_layers(town):
-    """The backdrop's streets (split at intersections) and parcels, in Web Mercator."""
+    """The backdrop's streets (split at intersections) and parcels, as GeoJSON records in WGS84."""
     streets = []
     for street, pieces in zip(town.streets, town.street_pieces):
         for pts, _, _ in pieces:
             name = town.prefixed(street, point_along(pts, polyline_length(pts) / 2))
-            streets.append(([to_mercator(p) for p in pts], {"name": name, "class": street.cls}))
-    parcels = [([to_mercator(p) for p in parcel.ring], {"landuse": parcel.landuse}) for parcel in town.parcels]
-    return streets, parcels
-
-
-# ---------------------------------------------------------------------------------------------
-# Mapbox Vector Tiles 2.1
-
-TILE_EXTENT = 4096
-TILE_BUFFER = 64          # tile units kept around each tile, so lines join without seams
-ORIGIN = (-20037508.342787, 20037508.342787)
-RESOLUTION_0 = 78271.516964
-SCALE_0 = 295828763.7957775
-MIN_LEVEL, MAX_LEVEL = 12, 16
-
-
-def encode_varint(n):
-    out = bytearray()
-    while n > 0x7F:
-        out.append((n & 0x7F) | 0x80)
-        n >>= 7
-    out.append(n)
-    return bytes(out)
-
-
-SHORT_VARINTS = [encode_varint(n) for n in range(1 << 14)]  # one or two bytes: nearly every value in a tile
-
-
-def varint(n):
-    return SHORT_VARINTS[n] if n < 16384 else encode_varint(n)
-
-
-def varints(values):
-    return b"".join([SHORT_VARINTS[v] if v < 16384 else encode_varint(v) for v in values])
-
-
-def pb_bytes(number, data):
-    return varint(number << 3 | 2) + varint(len(data)) + data
-
-
-def pb_varint(number, value):
-    return varint(number << 3) + varint(value)
-
-
-def zigzag(n):
-    return (n << 1) ^ (n >> 31)
-
-
-def command(cmd, count):
-    return cmd | (count << 3)
-
-
-def encode_geometry(parts, closed):
-    """MoveTo / LineTo / ClosePath commands with zigzag deltas from a running cursor."""
-    out, cx, cy = [], 0, 0
-    for part in parts:
-        out.append(command(1, 1))
-        for k, (x, y) in enumerate(part):
-            if k == 1:
-                out.append(command(2, len(part) - 1))
-            out += [zigzag(x - cx), zigzag(y - cy)]
-            cx, cy = x, y
-        if closed:
-            out.append(command(7, 1))
-    return varints(out)
-
-
-def encode_layer(name, features):
-    """features: [(id, type 2 line / 3 polygon, parts, {key: string value})]."""
-    keys, values, body = {}, {}, []
-    for fid, geom_type, parts, props in features:
-        tags = []
-        for key, value in props.items():
-            tags += [keys.setdefault(key, len(keys)), values.setdefault(value, len(values))]
-        feature = (pb_varint(1, fid) + pb_bytes(2, varints(tags))
-                   + pb_varint(3, geom_type) + pb_bytes(4, encode_geometry(parts, geom_type == 3)))
-        body.append(pb_bytes(2, feature))
-    return (pb_varint(15, 2) + pb_bytes(1, name.encode()) + b"".join(body)
-            + b"".join(pb_bytes(3, k.encode()) for k in keys)
-            + b"".join(pb_bytes(4, pb_bytes(1, v.encode())) for v in values)
-            + pb_varint(5, TILE_EXTENT))
-
-
-def clip_segment(a, b, lo, hi):
-    """Liang-Barsky: the part of segment a-b inside the square [lo, hi]^2, or None."""
-    t0, t1 = 0.0, 1.0
-    dx, dy = b[0] - a[0], b[1] - a[1]
-    for p, q in ((-dx, a[0] - lo), (dx, hi - a[0]), (-dy, a[1] - lo), (dy, hi - a[1])):
-        if p == 0:
-            if q < 0:
-                return None
-        else:
-            t = q / p
-            if p < 0:
-                t0 = max(t0, t)
-            else:
-                t1 = min(t1, t)
-    if t0 > t1:
-        return None
-    return (a[0] + t0 * dx, a[1] + t0 * dy), (a[0] + t1 * dx, a[1] + t1 * dy)
-
-
-def clip_polygon(ring, lo, hi):
-    """Sutherland-Hodgman against the square [lo, hi]^2; ring without its closing point."""
-    def clip_edge(pts, inside, cut):
-        out = []
-        for k, cur in enumerate(pts):
-            prev = pts[k - 1]
-            if inside(cur):
-                if not inside(prev):
-                    out.append(cut(prev, cur))
-                out.append(cur)
-            elif inside(prev):
-                out.append(cut(prev, cur))
-        return out
-
-    def at_x(x):
-        return lambda p, q: (x, p[1] + (q[1] - p[1]) * (x - p[0]) / (q[0] - p[0]))
-
-    def at_y(y):
-        return lambda p, q: (p[0] + (q[0] - p[0]) * (y - p[1]) / (q[1] - p[1]), y)
-
-    pts = ring
-    for inside, cut in ((lambda p: p[0] >= lo, at_x(lo)), (lambda p: p[0] <= hi, at_x(hi)),
-                        (lambda p: p[1] >= lo, at_y(lo)), (lambda p: p[1] <= hi, at_y(hi))):
-        if not pts:
-            break
-        pts = clip_edge(pts, inside, cut)
-    return pts
-
-
-def quantize(pts):
-    out = []
-    for x, y in pts:
-        p = (round(x), round(y))
-        if not out or out[-1] != p:
-            out.append(p)
-    return out
-
-
-def tile_features(kind, pts, to_tile):
-    """Clipped parts in tile units, or [] when nothing is left."""
-    lo, hi = -TILE_BUFFER, TILE_EXTENT + TILE_BUFFER
-    local = [to_tile(p) for p in pts]
-    inside = all(lo <= x <= hi and lo <= y <= hi for x, y in local)
-    if kind == 2 and inside:
-        part = quantize(local)
-        return [part] if len(part) >= 2 else []
-    if kind == 2:
-        parts, current = [], []
-        for a, b in zip(local, local[1:]):
-            seg = clip_segment(a, b, lo, hi)
-            if seg is None:
-                continue
-            if current and current[-1] == seg[0]:
-                current.append(seg[1])
-            else:
-                parts.append(current)
-                current = list(seg)
-        parts.append(current)
-        return [q for q in (quantize(p) for p in parts if p) if len(q) >= 2]
-    ring = quantize(local[:-1] if inside else clip_polygon(local[:-1], lo, hi))
-    if len(ring) > 1 and ring[0] == ring[-1]:
-        ring.pop()
-    area = sum(cross(*a, *b) for a, b in zip(ring, ring[1:] + ring[:1]))
-    if len(ring) < 3 or area == 0:
-        return []
-    # An exterior ring has positive area in tile coordinates (y down): clockwise on screen.
-    return [ring if area > 0 else ring[::-1]]
-
-
-def build_tiles(layers):
-    """{(z, x, y): gzip-compressed MVT} for every tile of levels 12-16 the data reaches.
-
-    layers: [(layer name, [(id, geometry type, mercator points, properties)])]
-    """
-    tiles = {}
-    for z in range(MIN_LEVEL, MAX_LEVEL + 1):
-        span = 512 * RESOLUTION_0 / 2 ** z
-        pad = TILE_BUFFER / TILE_EXTENT * span
-        buckets = {}
-        for layer_index, (_, features) in enumerate(layers):
-            for feature in features:
-                xs, ys = [p[0] for p in feature[2]], [p[1] for p in feature[2]]
-                for tx in range(int((min(xs) - pad - ORIGIN[0]) // span), int((max(xs) + pad - ORIGIN[0]) // span) + 1):
-                    for ty in range(int((ORIGIN[1] - max(ys) - pad) // span), int((ORIGIN[1] - min(ys) + pad) // span) + 1):
-                        buckets.setdefault((tx, ty), [[] for _ in layers])[layer_index].append(feature)
-        for (tx, ty), per_layer in sorted(buckets.items()):
-            left, top = ORIGIN[0] + tx * span, ORIGIN[1] - ty * span
-
-            def to_tile(p):
-                return ((p[0] - left) / span * TILE_EXTENT, (top - p[1]) / span * TILE_EXTENT)
-
-            body = b""
-            for (name, _), features in zip(layers, per_layer):
-                encoded = []
-                for fid, kind, pts, props in features:
-                    parts = tile_features(kind, pts, to_tile)
-                    if parts:
-                        encoded.append((fid, kind, parts, props))
-                if encoded:
-                    body += pb_bytes(3, encode_layer(name, encoded))
-            if body:
-                tiles[(z, tx, ty)] = gzip.compress(body, compresslevel=9, mtime=0)
-    return tiles
-
-
-# ---------------------------------------------------------------------------------------------
-# Compact Cache V2 bundles and the vector tile package
-
-PACKET = 128
-
-
-def bundle_bytes(tiles):
-    """One bundle: {(row, column) within it: tile bytes} -> header + index + size-prefixed tiles."""
-    index = [0] * (PACKET * PACKET)
-    data = bytearray()
-    fixed = 64 + 8 * PACKET * PACKET
-    for (row, column), tile in sorted(tiles.items()):
-        data += struct.pack("<I", len(tile))
-        index[row * PACKET + column] = (fixed + len(data)) | (len(tile) << 40)
-        data += tile
-    header = struct.pack(
-        "<4I3Q6I", 3, PACKET * PACKET, max(len(t) for t in tiles.values()), 5, 0, fixed + len(data), 40,
-        20 + 8 * PACKET * PACKET, 3, 16, PACKET * PACKET, 5, 8 * PACKET * PACKET)
-    return header + struct.pack(f"<{len(index)}Q", *index) + bytes(data)
-
-
-def bundles(tiles):
-    """{entry path under p12/: bundle bytes}, one bundle per 128 x 128 tiles of a level."""
-    grouped = {}
-    for (z, x, y), tile in tiles.items():
-        key = (z, y // PACKET * PACKET, x // PACKET * PACKET)
-        grouped.setdefault(key, {})[(y % PACKET, x % PACKET)] = tile
-    return {f"tile/L{z:02d}/R{row:04x}C{column:04x}.bundle": bundle_bytes(group)
-            for (z, row, column), group in sorted(grouped.items())}
-
-
-def tilemap(tiles):
-    """Esri's quadtree of existing tiles: per node 0 (none), 1 (a tile, no children) or [NW, NE, SW, SE].
-
-    Levels below 12 hold no tiles (minLOD says so); their nodes only lead to the ones that exist.
-    """
-    ancestors = set()
-    for z, x, y in tiles:
-        for level in range(z + 1):
-            ancestors.add((level, x >> (z - level), y >> (z - level)))
-
-    def node(z, x, y):
-        if (z, x, y) not in ancestors:
-            return 0
-        if z == MAX_LEVEL:
-            return 1
-        return [node(z + 1, 2 * x, 2 * y), node(z + 1, 2 * x + 1, 2 * y),
-                node(z + 1, 2 * x, 2 * y + 1), node(z + 1, 2 * x + 1, 2 * y + 1)]
-
-    return {"index": node(0, 0, 0)}
-
-
-def web_mercator_extent(bounds):
-    return {"xmin": bounds[0], "ymin": bounds[1], "xmax": bounds[2], "ymax": bounds[3],
-            "spatialReference": {"wkid": 102100, "latestWkid": 3857}}
-
-
-def vtpk_root(bounds):
-    lods = [{"level": z, "resolution": RESOLUTION_0 / 2 ** z, "scale": SCALE_0 / 2 ** z} for z in range(MAX_LEVEL + 1)]
-    return {
-        "currentVersion": 11.3,
-        "name": "Naperville Reference",
-        "copyrightText": "Fictional data generated by tools/samples/naperville.py",
-        "capabilities": "TilesOnly,Tilemap",
-        "type": "indexedVector",
-        "tileMap": "tilemap",
-        "defaultStyles": "resources/styles",
-        "tiles": ["tile/{z}/{y}/{x}.pbf"],
-        "exportTilesAllowed": False,
-        "initialExtent": web_mercator_extent(bounds),
-        "fullExtent": web_mercator_extent(bounds),
-        "minScale": SCALE_0 / 2 ** MIN_LEVEL,
-        "maxScale": 0,
-        "tileInfo": {
-            "rows": 512, "cols": 512, "dpi": 96, "format": "pbf",
-            "origin": {"x": ORIGIN[0], "y": ORIGIN[1]},
-            "spatialReference": {"wkid": 102100, "latestWkid": 3857},
-            "lods": lods,
-        },
-        "maxzoom": MAX_LEVEL,
-        "minLOD": MIN_LEVEL,
-        "maxLOD": MAX_LEVEL,
-        "resourceInfo": {
-            "styleVersion": 8,
-            "tileCompression": "gzip",
-            "cacheInfo": {"storageInfo": {"packetSize": PACKET, "storageFormat": "compactV2"}},
-        },
-    }
-
-
-def vtpk_style():
-    """A MapLibre style with no fonts or sprites: light parcels, grey streets by class."""
-    def width(low, high):
-        return {"base": 1.4, "stops": [[MIN_LEVEL, low], [MAX_LEVEL + 2, high]]}
-
-    layers = [
-        {"id": "background", "type": "background", "paint": {"background-color": "#f2efe9"}},
-        {"id": "parcels/park", "type": "fill", "source": "esri", "source-layer": "parcels",
-         "filter": ["==", "landuse", "Park"], "paint": {"fill-color": "#cfe3bd"}},
-        {"id": "parcels/fill", "type": "fill", "source": "esri", "source-layer": "parcels",
-         "filter": ["!=", "landuse", "Park"], "paint": {"fill-color": "#fbf9f4"}},
-        {"id": "parcels/outline", "type": "line", "source": "esri", "source-layer": "parcels", "minzoom": 14,
-         "paint": {"line-color": "#cdc6b8", "line-width": 0.6}},
-    ]
-    for cls, colour, low, high in (("local", "#a8a39a", 0.5, 6), ("collector", "#8c877e", 1, 9), ("arterial", "#6e6a63", 1.5, 14)):
-        layers.append({"id": f"streets/{cls}", "type": "line", "source": "esri", "source-layer": "streets",
-                       "filter": ["==", "class", cls], "layout": {"line-cap": "round", "line-join": "round"},
-                       "paint": {"line-color": colour, "line-width": width(low, high)}})
-    return {
-        "version": 8,
-        "name": "Naperville Reference",
-        "sources": {"esri": {"type": "vector", "url": "../../", "minzoom": MIN_LEVEL, "maxzoom": MAX_LEVEL,
-                             "attribution": "Fictional data: Mapbook sample"}},
-        "layers": layers,
-    }
-
-
-VTPK_GUID = "6E1C0D2A-57B4-4F0E-9A51-3B0C5D8E2F17"
-
-
-def vtpk_iteminfo(lonlat_bounds):
-    xmin, ymin, xmax, ymax = lonlat_bounds
-    return f"""<?xml version="1.0" encoding="utf-8" ?>
-<ESRI_ItemInformation Culture='en-US'>
-<name>NapervilleReference</name>
-<guid>{VTPK_GUID}</guid>
-<version>1.0</version>
-<created>{FIXED_UNIX}</created>
-<modified>{FIXED_UNIX}</modified>
-<catalogpath></catalogpath>
-<snippet>Streets and parcels of the fictional Naperville Water Company sample</snippet>
-<description>&lt;p&gt;Reference backdrop for the Mapbook Naperville sample: streets and parcels, levels {MIN_LEVEL} to {MAX_LEVEL}. Generated by tools/samples/naperville.py; the data is fictional.&lt;/p&gt;</description>
-<summary>Streets and parcels of the fictional Naperville Water Company sample</summary>
-<title>Naperville Reference</title>
-<tags>Naperville,reference,streets,parcels</tags>
-<type>Vector Tile Package</type>
-<typekeywords>
-<typekeyword>Data</typekeyword>
-<typekeyword>Vector Tile Package</typekeyword>
-<typekeyword>vtpk</typekeyword>
-</typekeywords>
-<thumbnail>thumbnail/thumbnail.png</thumbnail>
-<documentation></documentation>
-<url></url>
-<extent>
-<xmin>{xmin:.6f}</xmin>
-<ymin>{ymin:.6f}</ymin>
-<xmax>{xmax:.6f}</xmax>
-<ymax>{ymax:.6f}</ymax>
-</extent>
-<spatialreference>WGS_1984_Web_Mercator_Auxiliary_Sphere</spatialreference>
-<minScale>{SCALE_0 / 2 ** MIN_LEVEL}</minScale>
-<maxScale>{SCALE_0 / 2 ** MAX_LEVEL}</maxScale>
-<datalastModifiedTime></datalastModifiedTime>
-<accessinformation>Mapbook sample data (fictional)</accessinformation>
-<licenseinfo>Generated sample data; free to use for any purpose.</licenseinfo>
-</ESRI_ItemInformation>
-"""
-
-
-VTPK_PKINFO = f"""<?xml version="1.0" encoding="utf-8" ?>
-<?xml-stylesheet type="text/xsl" href="http://www.arcgisonline.com/home/pkinfostylesheet.xsl"?>
-<pkinfo Culture='en-US'>
-<ID>{VTPK_GUID}</ID>
-<name>NapervilleReference</name>
-<version>11.3</version>
-<size>-1</size>
-<created>{FIXED_TIME}</created>
-<type>Vector Tile Package</type>
-<servable>false</servable>
-<packagelocation></packagelocation>
-<pkinfolocation></pkinfolocation>
-<documenttypes>
-<documenttype>Lyr</documenttype>
-</documenttypes>
-</pkinfo>
-"""
-
-
-def json_bytes(value):
-    return json.dumps(value, indent=1, ensure_ascii=False).encode() + b"\n"
-
-
-def write_vtpk(path, streets, parcels, thumbnail):
-    """The backdrop; tile feature ids are the features' positions in their layer, from 1."""
-    street_features = [(fid, 2, pts, props) for fid, (pts, props) in enumerate(streets, start=1)]
-    parcel_features = [(fid, 3, ring, props) for fid, (ring, props) in enumerate(parcels, start=1)]
-    tiles = build_tiles([("parcels", parcel_features), ("streets", street_features)])
-
-    pts = [p for _, _, feature_pts, _ in street_features + parcel_features for p in feature_pts]
-    bounds = (min(p[0] for p in pts), min(p[1] for p in pts), max(p[0] for p in pts), max(p[1] for p in pts))
-    lonlat_bounds = mercator_to_lonlat(bounds[0], bounds[1]) + mercator_to_lonlat(bounds[2], bounds[3])
-
-    entries = [
-        ("esriinfo/iteminfo.xml", vtpk_iteminfo(lonlat_bounds).encode()),
-        ("esriinfo/item.pkinfo", VTPK_PKINFO.encode()),
-        ("esriinfo/thumbnail/thumbnail.png", thumbnail),
-        ("p12/root.json", json_bytes(vtpk_root(bounds))),
-        ("p12/resources/styles/root.json", json_bytes(vtpk_style())),
-        ("p12/tilemap/root.json", json.dumps(tilemap(tiles), separators=(",", ":")).encode()),
-    ]
-    entries += [("p12/" + name, data) for name, data in bundles(tiles).items()]
-    write_zip(path, entries)  # a vtpk's entries must all be stored
-    return tiles
-
-
-# ---------------------------------------------------------------------------------------------
-# Thumbnail
-
-class Canvas:
-    """An RGB picture filled row span by row span (pixel centres inside a shape are painted)."""
-
-    def __init__(self, width, height, colour):
-        self.width, self.height = width, height
-        self.pixels = bytearray(bytes(colour) * (width * height))
-
-    def span(self, y, xa, xb, colour):
-        x0, x1 = max(0, math.ceil(xa - 0.5)), min(self.width - 1, math.floor(xb - 0.5))
-        if 0 <= y < self.height and x0 <= x1:
-            self.pixels[(y * self.width + x0) * 3:(y * self.width + x1 + 1) * 3] = bytes(colour) * (x1 - x0 + 1)
-
-    def rows(self, ys):
-        return range(max(0, math.floor(min(ys))), min(self.height, math.ceil(max(ys)) + 1))
-
-    def polygon(self, pts, colour):
-        """A closed ring, even-odd filled."""
-        for y in self.rows([p[1] for p in pts]):
-            yc = y + 0.5
-            xs = sorted(a[0] + (yc - a[1]) * (b[0] - a[0]) / (b[1] - a[1])
-                        for a, b in zip(pts, pts[1:]) if (a[1] <= yc) != (b[1] <= yc))
-            for xa, xb in zip(xs[::2], xs[1::2]):
-                self.span(y, xa, xb, colour)
-
-    def line(self, pts, width, colour):
-        """Each segment as a capsule (round caps): convex, so one span per row."""
-        r = width / 2
-        for a, b in zip(pts, pts[1:]):
-            length = math.dist(a, b)
-            nx, ny = (a[1] - b[1]) / length * r, (b[0] - a[0]) / length * r
-            body = [(a[0] + nx, a[1] + ny), (b[0] + nx, b[1] + ny), (b[0] - nx, b[1] - ny), (a[0] - nx, a[1] - ny)]
-            body.append(body[0])
-            for y in self.rows([a[1] - r, a[1] + r, b[1] - r, b[1] + r]):
-                yc = y + 0.5
-                xs = [p[0] + (yc - p[1]) * (q[0] - p[0]) / (q[1] - p[1]) for p, q in zip(body, body[1:]) if (p[1] <= yc) != (q[1] <= yc)]
-                for cx, cy in (a, b):
-                    if abs(yc - cy) <= r:
-                        half = math.sqrt(r * r - (yc - cy) ** 2)
-                        xs += [cx - half, cx + half]
-                if xs:
-                    self.span(y, min(xs), max(xs), colour)
-
-    def downsampled(self, factor):
-        """Rows of RGB bytes, each output pixel the mean of factor x factor pixels."""
-        w = self.width
-        sums = []
-        for y in range(self.height):
-            row = self.pixels[y * w * 3:(y + 1) * w * 3]
-            channels = [row[c::3] for c in range(3)]
-            sums.append([[sum(ch[x:x + factor]) for x in range(0, w, factor)] for ch in channels])
-        out, area = [], factor * factor
-        for y in range(0, self.height - factor + 1, factor):
-            block = sums[y:y + factor]
-            channels = [[sum(v) // area for v in zip(*(r[c] for r in block))] for c in range(3)]
-            out.append(bytes(v for pixel in zip(*channels) for v in pixel))
-        return out
-
-
-def png_bytes(width, height, rows):
-    def chunk(kind, data):
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-    raw = b"".join(b"\x00" + row for row in rows)  # filter type 0 on every row
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
-            + chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b""))
-
-
-def thumbnail_png(town, width=200, height=133, supersample=3):
-    """The town drawn at 3x and box-filtered down: blocks, parks, streets, big mains, the tower."""
-    canvas = Canvas(width * supersample, height * supersample, (242, 239, 233))
-    scale = canvas.width / 3500.0  # metres across the picture
-    centre = (0.0, 60.0)
-
-    def px(pts):
-        return [((p[0] - centre[0]) * scale + canvas.width / 2, (centre[1] - p[1]) * scale + canvas.height / 2) for p in pts]
-
+            streets.append({"name": name, "class": street.cls, "geometry": [lonlat(p) for p in pts]})
+    parcels = []
     for parcel in town.parcels:
-        canvas.polygon(px(parcel.ring), (190, 221, 163) if parcel.landuse == "Park" else (226, 220, 208))
-    for street in town.streets:
-        canvas.line(px(street.points), {"local": 0.7, "collector": 1.0, "arterial": 1.6}[street.cls] * supersample, (85, 85, 85))
-    for main in town.mains:
-        if main["diameter"] >= 12:
-            canvas.line(px(main["points"]), 1.3 * supersample, (0, 114, 178))
-    tower = px([town.water_tower])[0]
-    canvas.line([tower, (tower[0] + 0.01, tower[1])], 5 * supersample, (0, 62, 110))
-    return png_bytes(width, height, canvas.downsampled(supersample))
+        ring = [list(lonlat(p)) for p in parcel.ring]
+        if ring[0] != ring[-1]:
+            ring.append(ring[0])
+        parcels.append({"landuse": parcel.landuse, "geometry": [ring]})
+    return streets, parcels
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1381,16 +875,12 @@ def main(argv):
         write_file(os.path.join(data, f"valves.{ext}"), blob)
     write_file(os.path.join(data, "addresses.csv"), csv_bytes(addresses))
     streets, parcels = reference_layers(town)
-    tiles = write_vtpk(os.path.join(data, "reference.vtpk"), streets, parcels, thumbnail_png(town))
+    write_file(os.path.join(data, "streets.geojson"), geojson_bytes(streets, "LineString"))
+    write_file(os.path.join(data, "parcels.geojson"), geojson_bytes(parcels, "Polygon"))
 
     for name, count in (("mains.geojson", len(mains)), ("laterals.zip", len(laterals)), ("valves.shp", len(valves)),
-                        ("addresses.csv", len(addresses))):
+                        ("addresses.csv", len(addresses)), ("streets.geojson", len(streets)), ("parcels.geojson", len(parcels))):
         print(f"{os.path.join(data, name)}: {count:,} features, {os.path.getsize(os.path.join(data, name)):,} bytes")
-    vtpk = os.path.join(data, "reference.vtpk")
-    print(f"{vtpk}: {len(streets):,} streets, {len(parcels):,} parcels, {os.path.getsize(vtpk):,} bytes")
-    for z in range(MIN_LEVEL, MAX_LEVEL + 1):
-        sizes = [len(t) for (level, _, _), t in tiles.items() if level == z]
-        print(f"  level {z}: {len(sizes):>4} tiles, {sum(sizes):>9,} bytes, largest {max(sizes):,}")
     return 0
 
 

@@ -23,6 +23,10 @@ public struct TilePackage: Sendable {
         public var tiles: Int
         public var bytes: Int64
         public var largestTile: Int
+        /// Features the tiler wrote and left out at this level, when the package records them
+        /// (`metadata.json` `tiling`, written by mapbook).
+        public var featuresKept: Int?
+        public var featuresDropped: Int?
     }
 
     public let archive: ZipArchive
@@ -123,6 +127,26 @@ public struct TilePackage: Sendable {
             level.largestTile = max(level.largestTile, index.largestTile)
             levels[bundle.level] = level
         }
+        for (zoom, counts) in tilingStatistics() where levels[zoom] != nil {
+            levels[zoom]!.featuresKept = counts.kept
+            levels[zoom]!.featuresDropped = counts.dropped
+        }
         return levels.keys.sorted().map { levels[$0]! }
+    }
+
+    /// Per-zoom feature counts from `metadata.json` beside root.json (mapbook writes them under
+    /// `tiling`; Esri's packages have none). Empty when absent or unreadable.
+    public func tilingStatistics() -> [Int: (kept: Int, dropped: Int)] {
+        let folder = rootEntryName.contains("/") ? String(rootEntryName.split(separator: "/")[0]) + "/" : ""
+        guard let entry = archive.entry(named: folder + "metadata.json"),
+            let bytes = try? archive.read(entry, limit: 16 << 20),
+            let zooms = (try? JSONParser.parse(bytes))?.objectValue?.array("tiling")
+        else { return [:] }
+        var result: [Int: (kept: Int, dropped: Int)] = [:]
+        for zoom in zooms {
+            guard let o = zoom.objectValue, let z = o.int("zoom"), let kept = o.int("featuresKept"), let dropped = o.int("featuresDropped") else { continue }
+            result[z] = (kept, dropped)
+        }
+        return result
     }
 }

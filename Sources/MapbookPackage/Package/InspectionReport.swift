@@ -237,7 +237,10 @@ extension InspectionReport.TilePackageSummary {
         o.set("tileSize", tileSize)
         o["levelsOfDetail"] = .int(levelsOfDetail)
         o["levels"] = .array(levels.map {
-            ["level": .int($0.level), "bundles": .int($0.bundles), "tiles": .int($0.tiles), "bytes": .integer($0.bytes), "largestTile": .int($0.largestTile)]
+            var level: JSONObject = ["level": .int($0.level), "bundles": .int($0.bundles), "tiles": .int($0.tiles), "bytes": .integer($0.bytes), "largestTile": .int($0.largestTile)]
+            level.set("featuresKept", $0.featuresKept)
+            level.set("featuresDropped", $0.featuresDropped)
+            return .object(level)
         })
         o["tiles"] = .int(tiles)
         o["bytes"] = .integer(bytes)

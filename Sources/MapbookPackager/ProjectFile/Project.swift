@@ -71,10 +71,30 @@ public struct Project: Sendable {
         public var layer: String?
     }
 
-    /// The reference backdrop: an existing vector tile package.
+    /// The reference backdrop: built from sources by the tiler (`layers`), or an existing
+    /// vector tile package (`path`).
     public struct BackdropSpec: Sendable {
-        public var path: String
+        public var path: String?
         public var title: String?
+        public var layers: [BackdropLayerSpec] = []
+        public var minZoom: Int = 0
+        /// Nil: guessed from the spacing of the features.
+        public var maxZoom: Int?
+        public var maxTileBytes: Int = 500_000
+        public var maxTileFeatures: Int = 200_000
+        public var line: Int?
+        public var key: String
+    }
+
+    /// A source drawn in the backdrop: the fields its tiles carry, its zooms and its style.
+    public struct BackdropLayerSpec: Sendable {
+        public var source: String
+        /// The fields written to the tiles; nil: those the renderer and a label need.
+        public var fields: [String]?
+        public var minZoom: Int?
+        public var maxZoom: Int?
+        /// A web map renderer (as for map layers), turned into the MapLibre style.
+        public var renderer: JSONValue?
         public var line: Int?
         public var key: String
     }
@@ -200,8 +220,7 @@ extension Project {
             }
         }
         if let backdrop = root["backdrop"] {
-            try backdrop.checkKeys(["path", "title"])
-            project.backdrop = BackdropSpec(path: try backdrop.required("path").string(), title: try backdrop["title"]?.string(), line: backdrop.line, key: backdrop.path)
+            project.backdrop = try Self.parseBackdrop(backdrop, sources: Set(project.sources.map(\.name)))
         }
         let maps = try root.required("maps")
         let mapNodes = try maps.items()
@@ -331,6 +350,55 @@ extension Project {
             }
         }
         return map
+    }
+
+    static func parseBackdrop(_ node: ProjectNode, sources: Set<String>) throws(ProjectError) -> BackdropSpec {
+        try node.checkKeys(["path", "title", "name", "layers", "minzoom", "maxzoom", "max_tile_bytes", "max_tile_features"])
+        var spec = BackdropSpec(path: try node["path"]?.string(), title: try (node["title"] ?? node["name"])?.string(), line: node.line, key: node.path)
+        func zoom(_ key: String, in node: ProjectNode) throws(ProjectError) -> Int? {
+            guard let z = node[key] else { return nil }
+            let value = try z.int()
+            guard (0...24).contains(value) else { throw z.error("\(key) must be a zoom level from 0 to 24, not \(value)") }
+            return value
+        }
+        spec.minZoom = try zoom("minzoom", in: node) ?? 0
+        spec.maxZoom = try zoom("maxzoom", in: node)
+        if let maxZoom = spec.maxZoom, maxZoom < spec.minZoom {
+            throw node.error("maxzoom (\(maxZoom)) is below minzoom (\(spec.minZoom))")
+        }
+        if let bytes = node["max_tile_bytes"] {
+            spec.maxTileBytes = try bytes.int()
+            guard spec.maxTileBytes >= 1024 else { throw bytes.error("max_tile_bytes must be at least 1024") }
+        }
+        if let features = node["max_tile_features"] {
+            spec.maxTileFeatures = try features.int()
+            guard spec.maxTileFeatures >= 1 else { throw features.error("max_tile_features must be at least 1") }
+        }
+        if let layers = node["layers"] {
+            for item in try layers.items() {
+                var layer: BackdropLayerSpec
+                if item.node.scalar != nil {
+                    layer = BackdropLayerSpec(source: try item.string(), line: item.line, key: item.path)
+                } else {
+                    try item.checkKeys(["source", "fields", "minzoom", "maxzoom", "renderer"])
+                    layer = BackdropLayerSpec(source: try item.required("source").string(), line: item.line, key: item.path)
+                    if let fields = item["fields"] { layer.fields = try fields.items().map { (f) throws(ProjectError) in try f.string() } }
+                    layer.minZoom = try zoom("minzoom", in: item)
+                    layer.maxZoom = try zoom("maxzoom", in: item)
+                    if let renderer = item["renderer"] { layer.renderer = try parseRenderer(renderer) }
+                }
+                guard sources.contains(layer.source) else {
+                    throw item.error("no source named '\(layer.source)'; sources are: \(sources.sorted().joined(separator: ", "))")
+                }
+                spec.layers.append(layer)
+            }
+        }
+        switch (spec.path, spec.layers.isEmpty) {
+        case (nil, true): throw node.error("a backdrop needs 'layers' (sources to build vector tiles from) or 'path' (an existing .vtpk)")
+        case (.some, false): throw node.error("a backdrop is either built from 'layers' or taken from 'path', not both")
+        default: break
+        }
+        return spec
     }
 
     static func parseLayer(_ node: ProjectNode, sources: Set<String>) throws(ProjectError) -> LayerSpec {

@@ -104,6 +104,7 @@ extension VectorTilePackageDescription {
             o["bounds"] = .array([bounds.xmin, bounds.ymin, bounds.xmax, bounds.ymax].map { .double(($0 * 1e7).rounded() / 1e7) })
         }
         o["json"] = .string(JSONWriter.string(.object(meta.layersDocument), style: .compact))
+        if let tiling { o["tiling"] = tiling.jsonValue }
         return .object(o)
     }
 

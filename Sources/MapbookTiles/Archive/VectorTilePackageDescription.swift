@@ -37,6 +37,9 @@ public struct VectorTilePackageDescription: Sendable {
     /// Unix seconds: every entry's modification time and the item's created and modified dates.
     /// Fixed by the caller so the same inputs give byte-identical packages.
     public var timestamp: Int64
+    /// What the tiler did per zoom, written to `metadata.json` under `tiling` so `inspect`
+    /// can show features kept and dropped; set it before `finish()`.
+    public var tiling: TilerReport?
 
     public init(
         name: String, layers: [VectorLayerInfo], fullExtent: BoundingBox, minLOD: Int, maxLOD: Int,

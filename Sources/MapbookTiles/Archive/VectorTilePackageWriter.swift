@@ -19,7 +19,7 @@ import MapbookPackage
 /// description and tiles give the same bytes.
 public final class VectorTilePackageWriter: WritableTileArchive {
     public let path: String
-    public let description: VectorTilePackageDescription
+    public var description: VectorTilePackageDescription
     private var spool: TileSpool?
     /// What `finish()` wrote.
     public private(set) var summary: Summary?

@@ -1,0 +1,122 @@
+import MapbookData
+import MapbookPackage
+import MapbookTiles
+
+/// Builds a vector tile set from feature sources: the package backdrop (`backdrop:` in a
+/// project) and `mapbook tiles build`. Each source becomes a tile layer, tiled by `Tiler`, written
+/// as a `.vtpk` with a MapLibre style drawn from the layers' renderers, or as PMTiles, MBTiles or
+/// a folder of tiles.
+public enum BackdropBuilder {
+    public struct Layer {
+        /// The layer's name in the tiles and the style.
+        public var name: String
+        public var reader: FeatureReader
+        /// Fields written to the tiles; empty: every field but blobs.
+        public var fields: [String]
+        public var minZoom: Int?
+        public var maxZoom: Int?
+        /// How the style draws it; nil: a default symbol for its geometry.
+        public var renderer: Renderer?
+
+        public init(name: String, reader: FeatureReader, fields: [String] = [], minZoom: Int? = nil, maxZoom: Int? = nil, renderer: Renderer? = nil) {
+            self.name = name
+            self.reader = reader
+            self.fields = fields
+            self.minZoom = minZoom
+            self.maxZoom = maxZoom
+            self.renderer = renderer
+        }
+    }
+
+    public enum Format: Sendable {
+        case vectorTilePackage
+        case export(TileExportFormat)
+
+        /// The format a file name asks for: `.vtpk`, `.pmtiles`, `.mbtiles`, else a folder.
+        public init(path: String) {
+            let lower = path.lowercased()
+            if lower.hasSuffix(".pmtiles") {
+                self = .export(.pmtiles)
+            } else if lower.hasSuffix(".mbtiles") {
+                self = .export(.mbtiles)
+            } else if lower.hasSuffix(".vtpk") {
+                self = .vectorTilePackage
+            } else {
+                self = .export(.directory)
+            }
+        }
+    }
+
+    public struct Result: Sendable {
+        public var report: TilerReport
+        /// Features added per layer, and those skipped (no geometry, or not transformable).
+        public var layers: [(name: String, added: Int, skipped: Int)]
+        /// The extent of the data in WGS84, nil when there was none.
+        public var extent: BoundingBox?
+    }
+
+    /// Tiles `layers` and writes the tile set to `path` atomically (nothing is left there on
+    /// failure). `progress` hears each layer as it is read and each zoom as it is done.
+    public static func build(
+        layers: [Layer], options: TilerOptions, name: String, timestamp: Int64, to path: String, format: Format,
+        credits: String = "", progress: ((String) -> Void)? = nil
+    ) throws -> Result {
+        let tiler = Tiler(options: options)
+        var infos: [VectorLayerInfo] = []
+        var styleLayers: [VectorTileStyle.Layer] = []
+        var counts: [(String, Int, Int)] = []
+        for layer in layers {
+            progress?("reading \(layer.name)")
+            let summary = try tiler.addLayer(TilerLayer(name: layer.name, minZoom: layer.minZoom, maxZoom: layer.maxZoom, fields: layer.fields), from: layer.reader)
+            counts.append((layer.name, summary.added, summary.skipped))
+            let schema = layer.reader.schema
+            let fields = (layer.fields.isEmpty ? schema.fields.filter { $0.type != .blob }.map(\.name) : layer.fields).map { name -> VectorLayerInfo.Field in
+                let type = schema.fields.first { $0.name == name }?.type
+                return VectorLayerInfo.Field(name: name, type: type == .integer || type == .real ? "Number" : (type == .boolean ? "Boolean" : "String"))
+            }
+            let geometry: VectorLayerInfo.Geometry? =
+                switch schema.geometryType?.family {
+                case .point: .point
+                case .line: .line
+                case .polygon: .polygon
+                case nil: tiler.dominantGeometry(layer: summary.layer).map { $0 }
+                }
+            infos.append(VectorLayerInfo(id: layer.name, fields: fields, minZoom: layer.minZoom, maxZoom: layer.maxZoom, geometry: geometry))
+            if let geometry {
+                styleLayers.append(VectorTileStyle.Layer(sourceLayer: layer.name, geometry: geometry, renderer: layer.renderer, minZoom: layer.minZoom, maxZoom: layer.maxZoom))
+            }
+        }
+        let zooms = tiler.zoomRange
+        let bounds = tiler.bounds
+        let extent = bounds ?? BoundingBox(xmin: -180, ymin: -85, xmax: 180, ymax: 85)
+        let writer: any WritableTileArchive
+        switch format {
+        case .vectorTilePackage:
+            let style = VectorTileStyle(name: name, layers: styleLayers, minZoom: zooms.lowerBound, maxZoom: zooms.upperBound, attribution: credits)
+            var description = VectorTilePackageDescription(
+                name: name, layers: infos, fullExtent: WebMercator.project(extent), minLOD: zooms.lowerBound, maxLOD: zooms.upperBound,
+                style: style.json, timestamp: timestamp)
+            description.title = name
+            description.credits = credits
+            writer = try VectorTilePackageWriter(path: path, description: description)
+        case .export(let exportFormat):
+            let metadata = TileArchiveMetadata(
+                name: name, description: "", attribution: credits, format: .mvt, tileCompression: .gzip, bounds: extent,
+                minZoom: zooms.lowerBound, maxZoom: zooms.upperBound, layers: infos)
+            writer = try TileExporter.writer(exportFormat, path: path, metadata: metadata)
+        }
+        do {
+            let report = try tiler.build { coordinate, data in
+                try writer.addTile(data, at: coordinate)
+            } zoomDone: { zoom in
+                progress?("zoom \(zoom.zoom): \(zoom.tiles) tiles")
+            }
+            (writer as? VectorTilePackageWriter)?.description.tiling = report
+            try writer.finish()
+            return Result(report: report, layers: counts, extent: bounds)
+        } catch {
+            writer.abort()
+            throw error
+        }
+    }
+}

