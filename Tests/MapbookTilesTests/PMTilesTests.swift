@@ -128,6 +128,51 @@ import Testing
         }
     }
 
+    /// An archive with one root directory and `data` as tile data, as a hostile writer might make it.
+    static func forged(_ entries: [PMTiles.Entry], data: [UInt8] = [1, 2, 3, 4], leaves: [UInt8] = []) -> [UInt8] {
+        let root = Gzip.compress(PMTiles.encode(entries))
+        let metadata = Gzip.compress(Array("{}".utf8))
+        var header = PMTiles.Header()
+        header.rootOffset = 127
+        header.rootLength = UInt64(root.count)
+        header.metadataOffset = 127 + UInt64(root.count)
+        header.metadataLength = UInt64(metadata.count)
+        header.leafDirectoriesOffset = header.metadataOffset + header.metadataLength
+        header.leafDirectoriesLength = UInt64(leaves.count)
+        header.tileDataOffset = header.leafDirectoriesOffset + header.leafDirectoriesLength
+        header.tileDataLength = UInt64(data.count)
+        return header.bytes + root + metadata + leaves + data
+    }
+
+    @Test func forgedDirectoriesGiveErrorsNotCrashes() throws {
+        try withTemporaryDirectory { dir in
+            func open(_ bytes: [UInt8]) throws -> PMTilesReader {
+                try writeFile(dir + "/f.pmtiles", bytes)
+                return try PMTilesReader(path: dir + "/f.pmtiles")
+            }
+            let origin = TileCoordinate(z: 0, x: 0, y: 0)
+            // A run claiming four billion tiles: each tile reads, the list is refused.
+            let run = try open(Self.forged([PMTiles.Entry(tileID: 0, offset: 0, length: 4, runLength: UInt32.max)]))
+            #expect(try run.tile(at: TileCoordinate(z: 5, x: 3, y: 7)) == [1, 2, 3, 4])
+            #expect(throws: TileArchiveError.self) { try run.tileCoordinates() }
+            // A tile or leaf directory pointing far outside its section.
+            let far = try open(Self.forged([PMTiles.Entry(tileID: 0, offset: UInt64.max - 1, length: 4, runLength: 1)]))
+            #expect(throws: TileArchiveError.self) { try far.tile(at: origin) }
+            let leaf = try open(Self.forged([PMTiles.Entry(tileID: 0, offset: UInt64.max - 1, length: 9, runLength: 0)]))
+            #expect(throws: TileArchiveError.self) { try leaf.tile(at: origin) }
+            #expect(throws: TileArchiveError.self) { try leaf.tileCoordinates() }
+            // A leaf that points at itself nests without end.
+            let loopLeaf = Gzip.compress(PMTiles.encode([PMTiles.Entry(tileID: 0, offset: 0, length: 0, runLength: 0)]))
+            let selfLeaf = Gzip.compress(PMTiles.encode([PMTiles.Entry(tileID: 0, offset: 0, length: UInt32(loopLeaf.count), runLength: 0)]))
+            let loop = try open(Self.forged([PMTiles.Entry(tileID: 0, offset: 0, length: UInt32(selfLeaf.count), runLength: 0)], leaves: selfLeaf))
+            #expect(throws: TileArchiveError.self) { try loop.tile(at: origin) }
+            // Truncated: the sections run past the end of the file.
+            let whole = Self.forged([PMTiles.Entry(tileID: 0, offset: 0, length: 4, runLength: 1)])
+            #expect(throws: TileArchiveError.self) { try open(Array(whole.dropLast(2))) }
+            #expect(throws: TileArchiveError.self) { try open(Array(whole.prefix(100))) }
+        }
+    }
+
     @Test(Fixtures.required) func readsTheReferenceArchivesAndRefusesTheInvalidOnes() throws {
         let data = "pmtiles/js/test/data/"
         let reader = try PMTilesReader(path: Fixtures.path(data + "test_fixture_1.pmtiles"))

@@ -55,6 +55,7 @@ import Testing
             #expect(root.string("capabilities") == "TilesOnly")
             #expect(root.string("tileMap") == "tilemap")
             #expect(root.int("minLOD") == 8 && root.int("maxLOD") == 12)
+            #expect(root.int("maxzoom") == 12)  // the TileJSON meaning: the last level with tiles
             let info = try #require(root.object("tileInfo"))
             #expect(info.int("rows") == 512 && info.int("cols") == 512 && info.int("dpi") == 96)
             #expect(info.object("origin")?.double("x") == -20037508.342787 && info.object("origin")?.double("y") == 20037508.342787)
@@ -242,6 +243,27 @@ import Testing
             #expect(findings.contains { $0.message.contains("no bundle holds") && $0.message.contains("12/0/0") })
             #expect(findings.contains { $0.message.contains("does not list 1 tile") && $0.message.contains("12/\(dropped.row)/\(dropped.column)") })
             #expect(!report.passes(strict: false))
+        }
+    }
+
+    @Test func aBundleIndexPointingOutsideItsBundleGivesErrorsNotCrashes() throws {
+        try withTemporaryDirectory { dir in
+            let path = dir + "/b.vtpk"
+            let (_, tiles) = try TestTiles.writePackage(at: path, minLOD: 8, maxLOD: 8)
+            let c = try #require(tiles.first)
+            let name = "p12/tile/L08/R0000C0000.bundle"
+            let archive = try ZipArchive(path: path)
+            var bundle = try archive.read(archive.entry(named: name)!)
+            // The tile's record now claims 1 MiB at the last offset 40 bits can hold.
+            let at = 64 + 8 * ((c.y % 128) * 128 + c.x % 128)
+            let forged = UInt64(1 << 20) << 40 | 0xFF_FFFF_FFFF
+            for i in 0..<8 { bundle[at + i] = UInt8(truncatingIfNeeded: forged >> (8 * UInt64(i))) }
+            try rewrite(path, to: dir + "/bad.vtpk", replacing: [name: bundle])
+            let reader = try VectorTilePackageReader(path: dir + "/bad.vtpk")
+            let error = #expect(throws: TileArchiveError.self) { try reader.tile(at: c) }
+            #expect(error?.description.contains(name) == true)
+            let report = PackageValidator.validate(path: dir + "/bad.vtpk")
+            #expect(report.diagnostics.contains { $0.code == "tiles.bundle-index" && $0.message.contains("runs past the end") }, "\(report.diagnostics)")
         }
     }
 

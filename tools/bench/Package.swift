@@ -14,6 +14,12 @@ let package = Package(
             name: "make-large-package",
             dependencies: [.product(name: "MapbookPackage", package: "MapbookToolkit")]),
         .executableTarget(
+            name: "tiles-archive",
+            dependencies: [
+                .product(name: "MapbookTiles", package: "MapbookToolkit"),
+                .product(name: "MapbookPackage", package: "MapbookToolkit"),
+            ]),
+        .executableTarget(
             name: "csv-read",
             dependencies: [.product(name: "MapbookData", package: "MapbookToolkit")]),
     ]

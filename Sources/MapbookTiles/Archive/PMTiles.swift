@@ -212,8 +212,9 @@ public enum PMTiles {
         for e in entries { appendVarint(UInt64(e.length), to: &out) }
         var next: UInt64 = 0
         for (i, e) in entries.enumerated() {
-            appendVarint(i > 0 && e.offset == next ? 0 : e.offset + 1, to: &out)
-            next = e.offset + UInt64(e.length)
+            // Wrapping: offsets are below 2^64 - 1 in any real archive; a forged one must not trap.
+            appendVarint(i > 0 && e.offset == next ? 0 : e.offset &+ 1, to: &out)
+            next = e.offset &+ UInt64(e.length)
         }
         return out
     }
@@ -261,7 +262,9 @@ public enum PMTiles {
         for i in entries.indices {
             let v = try varint()
             if v == 0 && i > 0 {
-                entries[i].offset = entries[i - 1].offset + UInt64(entries[i - 1].length)
+                let (next, overflow) = entries[i - 1].offset.addingReportingOverflow(UInt64(entries[i - 1].length))
+                guard !overflow else { throw fail("offsets overflow") }
+                entries[i].offset = next
             } else {
                 guard v > 0 else { throw fail("the first entry has no offset") }
                 entries[i].offset = v - 1

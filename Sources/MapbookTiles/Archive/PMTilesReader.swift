@@ -94,7 +94,7 @@ public final class PMTilesReader: ReadableTileArchive {
 
     private func leaf(at offset: UInt64, length: UInt32) throws(TileArchiveError) -> [PMTiles.Entry] {
         if let cached = leaves[offset] { return cached }
-        guard offset + UInt64(length) <= header.leafDirectoriesLength else {
+        guard offset <= header.leafDirectoriesLength, UInt64(length) <= header.leafDirectoriesLength - offset else {
             throw TileArchiveError(operation: "read", path: path, message: "a leaf directory (\(length) bytes at \(offset)) lies outside the leaf directory section")
         }
         let bytes = try Self.read(file, header.leafDirectoriesOffset + offset, UInt64(length), path: path)
@@ -121,14 +121,17 @@ public final class PMTilesReader: ReadableTileArchive {
                 directory = try leaf(at: entry.offset, length: entry.length)
                 continue
             }
-            guard id < entry.tileID + UInt64(entry.runLength) else { return nil }
-            guard entry.offset + UInt64(entry.length) <= header.tileDataLength else {
+            guard id - entry.tileID < UInt64(entry.runLength) else { return nil }
+            guard entry.offset <= header.tileDataLength, UInt64(entry.length) <= header.tileDataLength - entry.offset else {
                 throw TileArchiveError(operation: "read", path: path, message: "tile \(coordinate) (\(entry.length) bytes at \(entry.offset)) lies outside the tile data")
             }
             return try Self.read(file, header.tileDataOffset + entry.offset, UInt64(entry.length), path: path)
         }
         throw TileArchiveError(operation: "read", path: path, message: "leaf directories nest more than three deep")
     }
+
+    /// The most tiles `tileCoordinates()` lists: runs can claim billions of tiles in a few bytes.
+    public static let maximumListedTiles = 100_000_000
 
     public func tileCoordinates() throws(TileArchiveError) -> [TileCoordinate] {
         var coordinates: [TileCoordinate] = []
@@ -138,7 +141,11 @@ public final class PMTilesReader: ReadableTileArchive {
                 if entry.runLength == 0 {
                     try walk(try leaf(at: entry.offset, length: entry.length), depth: depth + 1)
                 } else {
-                    for id in entry.tileID..<(entry.tileID + UInt64(entry.runLength)) {
+                    let (end, overflow) = entry.tileID.addingReportingOverflow(UInt64(entry.runLength))
+                    guard !overflow, coordinates.count + Int(entry.runLength) <= Self.maximumListedTiles else {
+                        throw TileArchiveError(operation: "read", path: path, message: "its directories address more than \(Self.maximumListedTiles) tiles or tile IDs past the last zoom")
+                    }
+                    for id in entry.tileID..<end {
                         coordinates.append(PMTiles.coordinate(ofTileID: id))
                     }
                 }

@@ -58,7 +58,10 @@ extension VectorTilePackageDescription {
             "spatialReference": ["wkid": 102100, "latestWkid": 3857],
             "lods": .array(lods),
         ]
-        o["maxzoom"] = .int(lastLevel)
+        // The style's source URL ("../../") makes root.json the source's TileJSON for
+        // MapLibre-based readers: its maxzoom must be the last level with tiles, so they
+        // overzoom it rather than ask for tiles that do not exist.
+        o["maxzoom"] = .int(maxLOD)
         o["minLOD"] = .int(minLOD)
         o["maxLOD"] = .int(maxLOD)
         o["resourceInfo"] = [
