@@ -93,7 +93,7 @@ let package = Package(
             dependencies: ["MapbookRender", "MapbookData", "MapbookPackage", "MapbookTestSupport"]),
         .testTarget(
             name: "MapbookPackagerTests",
-            dependencies: ["MapbookPackager", "MapbookPackage", "MapbookTestSupport"]),
+            dependencies: ["MapbookPackager", "MapbookPackage", "MapbookTiles", "MapbookTestSupport"]),
         // End-to-end tests run the built `mapbook` binary; depending on the executable makes
         // `swift test` build it first.
         .testTarget(

@@ -141,6 +141,30 @@ import Testing
     }
 
     @Test(Fixtures.required)
+    func tilesBuildWritesEveryFormatItNames() throws {
+        try withTemporaryDirectory { dir in
+            let countries = "countries=" + Fixtures.path("natural-earth/110m/ne_110m_admin_0_countries.json")
+            for name in ["world.vtpk", "world.pmtiles", "world.mbtiles", "world-tiles"] {
+                let result = try MapbookBinary.run(["tiles", "build", "--maxzoom", "3", "-o", dir + "/" + name, countries])
+                #expect(result.status == 0, "\(name): \(result.stderr)")
+                #expect(result.stdout.contains("countries: 177 features"))
+                #expect(result.stdout.contains("zoom  tiles"))
+                #expect(FileManager.default.fileExists(atPath: dir + "/" + name))
+            }
+            let validate = try MapbookBinary.run(["validate", dir + "/world.vtpk"])
+            #expect(validate.status == 0, "\(validate.stdout)")
+            // A second run refuses to overwrite; a bad input names the file; nothing is left behind.
+            let again = try MapbookBinary.run(["tiles", "build", "-o", dir + "/world.vtpk", countries])
+            #expect(again.status != 0 && again.stderr.contains("--force"))
+            try writeFile(dir + "/bad.geojson", "{\"type\": \"FeatureCollection\", \"features\": [")
+            let bad = try MapbookBinary.run(["tiles", "build", "-o", dir + "/bad.vtpk", dir + "/bad.geojson"])
+            #expect(bad.status != 0 && bad.stderr.contains("bad.geojson"))
+            #expect(!FileManager.default.fileExists(atPath: dir + "/bad.vtpk"))
+            #expect(try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix(".") }.isEmpty)
+        }
+    }
+
+    @Test(Fixtures.required)
     func inspectsRealEsriFiles() throws {
         let gdb = try MapbookBinary.run(["inspect", Fixtures.path("esri-runtime-data/usa.geodatabase")])
         #expect(gdb.status == 0)

@@ -85,6 +85,18 @@ import Testing
         #expect(project.crs == 3857)
     }
 
+    @Test func backdropMistakesNameTheKey() {
+        let both = error("title: T\nsources: { roads: a.geojson }\nbackdrop: { path: b.vtpk, layers: [roads] }\nmaps: [{name: A}]\n")
+        #expect(both?.description.contains("either built from 'layers' or taken from 'path'") == true)
+        let neither = error("title: T\nbackdrop: { title: B }\nmaps: [{name: A}]\n")
+        #expect(neither?.description.contains("needs 'layers'") == true)
+        let unknown = error("title: T\nsources: { roads: a.geojson }\nbackdrop:\n  layers:\n    - { source: rails }\nmaps: [{name: A}]\n")
+        #expect(unknown?.key == "backdrop.layers[0]")
+        #expect(unknown?.description.contains("no source named 'rails'") == true)
+        let zooms = error("title: T\nsources: { roads: a.geojson }\nbackdrop: { layers: [roads], minzoom: 9, maxzoom: 4 }\nmaps: [{name: A}]\n")
+        #expect(zooms?.description.contains("maxzoom (4) is below minzoom (9)") == true)
+    }
+
     @Test func jsonProjectFilesReportLinesToo() {
         let e = error("""
             {

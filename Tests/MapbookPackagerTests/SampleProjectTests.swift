@@ -4,6 +4,7 @@ import MapbookPackage
 import MapbookTestSupport
 import Testing
 @testable import MapbookPackager
+import MapbookTiles
 
 /// The sample projects of samples/portland-trees and samples/world, built from the shared
 /// fixtures (linked into a temporary data/ folder, read in place).
@@ -59,6 +60,48 @@ import Testing
         #expect(json.contains("\"renderer\"") && json.contains("CONTINENT") && json.contains("\"alias\":\"Name\""))
         // No temporary file is left beside the output.
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix(".") }.isEmpty)
+    }
+
+    @Test(Fixtures.required)
+    func worldBackdropIsTiledIntoThePackageAndEveryMapShowsIt() throws {
+        let ne = "natural-earth/110m/"
+        let (summary, package, dir) = try build(sample: "world", files: [
+            "ne_110m_admin_0_countries.json": ne + "ne_110m_admin_0_countries.json",
+            "ne_110m_lakes.json": ne + "ne_110m_lakes.json",
+            "ne_110m_rivers_lake_centerlines.json": ne + "ne_110m_rivers_lake_centerlines.json",
+            "ne_110m_populated_places_simple.json": ne + "ne_110m_populated_places_simple.json",
+        ])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let tiling = try #require(summary.backdrop)
+        #expect(tiling.zooms.map(\.zoom) == Array(0...6))
+        #expect(tiling.zooms.allSatisfy { $0.tiles > 0 && $0.largestTile <= 500_000 })
+        // Every map's base layer is the backdrop entry, which the package holds stored.
+        let entry = try #require(package.archive.entries.first { $0.name.hasSuffix(".vtpk") })
+        #expect(entry.method == .stored)
+        for mapEntry in package.mapEntries {
+            let layers = try package.map(mapEntry).map.baseMap?.baseMapLayers ?? []
+            #expect(layers.count == 1 && (layers[0].path ?? "").hasSuffix(entry.name.split(separator: "/").last.map(String.init) ?? "-"), "\(mapEntry.name)")
+        }
+        // Read in place: per-zoom counts as the tiler reported them, tiles that decode with the
+        // layers the style draws, rivers only from their minimum zoom.
+        let tiles = try package.tilePackage(entry)
+        let levels = try tiles.levels()
+        #expect(levels.map(\.featuresKept) == tiling.zooms.map { Optional($0.featuresKept) })
+        #expect(levels.map(\.tiles) == tiling.zooms.map(\.tiles))
+        let reader = try VectorTilePackageReader(package: tiles)
+        var layerNames = Set<String>()
+        for coordinate in try reader.tileCoordinates() {
+            let data = try #require(try reader.tile(at: coordinate))
+            let tile = try VectorTileDecoder().decode(data, source: "\(coordinate)").tile
+            for layer in tile.layers {
+                layerNames.insert(layer.name)
+                if layer.name == "rivers" { #expect(coordinate.z >= 2) }
+                if layer.name == "countries" { #expect(layer.keys.allSatisfy { $0 == "NAME" }) }
+            }
+        }
+        #expect(layerNames == ["countries", "lakes", "rivers"])
+        let report = PackageValidator.validate(path: dir + "/out.mmpk")
+        #expect(report.passes(strict: true), "\(report.diagnostics)")
     }
 
     @Test(Fixtures.required)

@@ -8,7 +8,7 @@
 # bytes, tile count, largest tile and features per zoom (tools/bench/tile-stats.py decodes
 # both MBTiles files the same way).
 #
-#   tools/bench/tiles-vs-tippecanoe.sh [a|b|all] [POINTS]
+#   [RUNS=3] tools/bench/tiles-vs-tippecanoe.sh [a|b|all] [POINTS]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 which=${1:-all}
@@ -42,12 +42,12 @@ run() {
         cat "${layer#*=}" >/dev/null  # warm the page cache
     done
     local results=()
-    for r in 1 2 3; do
+    for r in $(seq "${RUNS:-3}"); do
         rm -f "$work/$case-mapbook.mbtiles" "$work/$case-tippecanoe.mbtiles"
         results+=("$(measure mapbook "$mapbook" tiles build --minzoom 0 --maxzoom "$maxzoom" -o "$work/$case-mapbook.mbtiles" "${ours[@]}")")
         results+=("$(measure tippecanoe "$tippecanoe" -q -f -Z0 -z"$maxzoom" --drop-densest-as-needed -M 500000 -o "$work/$case-tippecanoe.mbtiles" "${theirs[@]}")")
     done
-    echo "case $case: tool seconds peak-MiB (3 runs)"
+    echo "case $case: tool seconds peak-MiB (${RUNS:-3} runs, alternating)"
     printf '  %s\n' "${results[@]}"
     for tool in mapbook tippecanoe; do
         echo "  $tool: $(stat -c %s "$work/$case-$tool.mbtiles") bytes; per zoom:"

@@ -130,8 +130,9 @@ struct TileBuilder {
                     var points: [TilePoint] = []
                     for v in store.vertices[Int(f.vertexStart)..<Int(f.vertexStart) + Int(store.parts[Int(f.partStart)] & ~TilerLayerStore.polygonStart)] {
                         let p = local(v)
-                        if p.x >= lo, p.x <= hi, p.y >= lo, p.y <= hi {
-                            points.append(TilePoint(x: Int32(p.x.rounded()), y: Int32(p.y.rounded())))
+                        let x = p.x.rounded(), y = p.y.rounded()
+                        if x >= lo, x <= hi, y >= lo, y <= hi {
+                            points.append(TilePoint(x: Int32(x), y: Int32(y)))
                         }
                     }
                     if !points.isEmpty { geometry = .points(points) }

@@ -162,6 +162,8 @@ public final class Tiler {
         let maxZoom = zoomRange.upperBound
         let minZoom = options.minZoom
         for store in layers {
+            // The value lookup only serves adding features; tiling needs the table alone.
+            store.valueIndex = [:]
             store.minZoom = max(store.spec.minZoom ?? minZoom, minZoom)
             store.maxZoom = min(store.spec.maxZoom ?? maxZoom, maxZoom)
             thinPoints(store, maxZoom: store.maxZoom)
@@ -186,7 +188,8 @@ public final class Tiler {
     func assignments(zoom z: Int) -> [Assignment] {
         let n = 1 << z
         let scale = Double(n)
-        let margin = Double(options.buffer) / Double(options.extent)
+        // Half a unit more than the buffer: a point that rounds onto the buffer's edge is in.
+        let margin = (Double(options.buffer) + 0.5) / Double(options.extent)
         var result: [Assignment] = []
         for store in layers where z >= store.minZoom && z <= store.maxZoom {
             for (i, f) in store.features.enumerated() where Int(f.minZoom) <= z {
