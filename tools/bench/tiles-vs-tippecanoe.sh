@@ -51,10 +51,7 @@ run() {
     printf '  %s\n' "${results[@]}"
     for tool in mapbook tippecanoe; do
         echo "  $tool: $(stat -c %s "$work/$case-$tool.mbtiles") bytes; per zoom:"
-        .venv/bin/python tools/bench/tile-stats.py "$work/$case-$tool.mbtiles" | .venv/bin/python -c '
-import json, sys
-for z, s in json.load(sys.stdin).items():
-    print(f"    z{z:>2} tiles {s[\"tiles\"]:>7} bytes {s[\"bytes\"]:>11} largest {s[\"largest\"]:>7} features {s[\"features\"]:>9}")'
+        .venv/bin/python tools/bench/tile-stats.py --table "$work/$case-$tool.mbtiles"
     done
 }
 
