@@ -105,6 +105,33 @@ import Testing
         }
     }
 
+    @Test func identicalTilesAreStoredOnceAndReadBackInEverySlot() throws {
+        try withTemporaryDirectory { dir in
+            // A z6 block of 64 tiles where every other tile is the same all-sea tile.
+            let sea = TestTiles.gzipped(TileCoordinate(z: 0, x: 0, y: 0))
+            var expected: [TileCoordinate: [UInt8]] = [:]
+            for x in 0..<8 {
+                for y in 0..<8 {
+                    let c = TileCoordinate(z: 6, x: 10 + x, y: 20 + y)
+                    expected[c] = (x + y) % 2 == 0 ? sea : TestTiles.gzipped(c)
+                }
+            }
+            func write(_ path: String, _ tiles: [TileCoordinate: [UInt8]]) throws {
+                let writer = try VectorTilePackageWriter(path: path, description: TestTiles.description(minLOD: 6, maxLOD: 6))
+                for (c, bytes) in tiles { try writer.addTile(bytes, at: c) }
+                try writer.finish()
+            }
+            try write(dir + "/shared.vtpk", expected)
+            let reader = try VectorTilePackageReader(path: dir + "/shared.vtpk")
+            for (c, bytes) in expected { #expect(try reader.tile(at: c) == bytes) }
+            let bundle = try #require(try ZipArchive(path: dir + "/shared.vtpk").entries.first { $0.name.hasSuffix(".bundle") })
+            // 32 sea tiles share one copy: the bundle holds 33 tiles' bytes, not 64.
+            let unique = Set(expected.values).reduce(Int64(0)) { $0 + 4 + Int64($1.count) }
+            #expect(bundle.uncompressedSize == Int64(CompactCacheBundle.fixedSize) + unique)
+            #expect(PackageValidator.validate(path: dir + "/shared.vtpk").passes(strict: true))
+        }
+    }
+
     @Test func theSameTilesInAnyOrderGiveTheSameBytes() throws {
         try withTemporaryDirectory { dir in
             try TestTiles.writePackage(at: dir + "/a.vtpk", shuffledWith: nil)

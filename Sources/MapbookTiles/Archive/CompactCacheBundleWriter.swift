@@ -70,16 +70,35 @@ public struct CompactCacheBundleWriter: Sendable {
     /// Lets a writer stream tiles after the index without holding them all.
     public static func headerAndIndex(sizes: [Int]) -> [UInt8] {
         precondition(sizes.count == packetSize * packetSize, "a bundle index has 16,384 records")
+        // Tiles packed in slot order: a tile's offset is that of its first byte, after its size prefix.
+        var records: [(offset: Int64, size: Int)] = []
+        records.reserveCapacity(sizes.count)
+        var offset = Int64(CompactCacheBundle.fixedSize)
+        for size in sizes {
+            if size > 0 {
+                records.append((offset + 4, size))
+                offset += 4 + Int64(size)
+            } else {
+                records.append((0, 0))
+            }
+        }
+        return headerAndIndex(records: records, fileSize: offset)
+    }
+
+    /// The header and index for records given as they are: several slots may point at the
+    /// same bytes (identical tiles stored once; readers follow the index, as Esri's do).
+    public static func headerAndIndex(records: [(offset: Int64, size: Int)], fileSize: Int64) -> [UInt8] {
+        precondition(records.count == packetSize * packetSize, "a bundle index has 16,384 records")
         let indexSize = CompactCacheBundle.indexSize
         var out: [UInt8] = []
         out.reserveCapacity(CompactCacheBundle.fixedSize)
         // The header (CompactCacheV2.md, "Bundle Header").
         out.appendLittleEndian(UInt32(3))  // version
         out.appendLittleEndian(UInt32(packetSize * packetSize))  // record count
-        out.appendLittleEndian(UInt32(sizes.max() ?? 0))  // largest tile
+        out.appendLittleEndian(UInt32(records.map(\.size).max() ?? 0))  // largest tile
         out.appendLittleEndian(UInt32(5))  // offset byte count
         out.appendLittleEndian(UInt64(0))  // slack space: none, the tiles are packed
-        out.appendLittleEndian(UInt64(fileSize(sizes: sizes)))
+        out.appendLittleEndian(UInt64(fileSize))
         out.appendLittleEndian(UInt64(40))  // user header offset
         out.appendLittleEndian(UInt32(20 + indexSize))  // user header size
         out.appendLittleEndian(UInt32(3))  // legacy fields, "always the listed values"
@@ -87,16 +106,8 @@ public struct CompactCacheBundleWriter: Sendable {
         out.appendLittleEndian(UInt32(packetSize * packetSize))
         out.appendLittleEndian(UInt32(5))
         out.appendLittleEndian(UInt32(indexSize))
-        // The index: a tile's offset is that of its first byte, after its size prefix.
-        var offset = Int64(CompactCacheBundle.fixedSize)
-        for size in sizes {
-            if size > 0 {
-                offset += 4
-                out.appendLittleEndian(UInt64(size) << 40 | UInt64(offset))
-                offset += Int64(size)
-            } else {
-                out.appendLittleEndian(UInt64(0))
-            }
+        for record in records {
+            out.appendLittleEndian(record.size > 0 ? UInt64(record.size) << 40 | UInt64(record.offset) : UInt64(0))
         }
         return out
     }

@@ -45,7 +45,8 @@ public final class VectorTilePackageWriter: WritableTileArchive {
         guard problems.isEmpty else {
             throw TileArchiveError(operation: "write", path: path, message: problems.joined(separator: "; "))
         }
-        spool = try TileSpool(besides: path)
+        // Identical tiles (all-sea, all-land) are stored once per bundle, every slot pointing at them.
+        spool = try TileSpool(besides: path, deduplicating: true)
     }
 
     public func addTile(_ bytes: [UInt8], at coordinate: TileCoordinate) throws(TileArchiveError) {
@@ -118,11 +119,24 @@ public final class VectorTilePackageWriter: WritableTileArchive {
             var tileBytes: Int64 = 0
             for var plan in bundles {
                 plan.slots.sort { $0.slot < $1.slot }
-                var sizes = [Int](repeating: 0, count: packet * packet)
-                for (slot, content) in plan.slots { sizes[slot] = Int(spool.contents[Int(content)].length) }
-                try zip.beginEntry(name: plan.entryName, size: CompactCacheBundleWriter.fileSize(sizes: sizes), modificationTime: description.timestamp)
-                try zip.write(CompactCacheBundleWriter.headerAndIndex(sizes: sizes))
-                for (_, content) in plan.slots {
+                var records = [(offset: Int64, size: Int)](repeating: (0, 0), count: packet * packet)
+                var placed: [Int32: Int64] = [:]
+                var unique: [Int32] = []
+                var end = Int64(CompactCacheBundle.fixedSize)
+                for (slot, content) in plan.slots {
+                    let size = Int(spool.contents[Int(content)].length)
+                    if let offset = placed[content] {
+                        records[slot] = (offset, size)
+                    } else {
+                        placed[content] = end + 4
+                        records[slot] = (end + 4, size)
+                        unique.append(content)
+                        end += 4 + Int64(size)
+                    }
+                }
+                try zip.beginEntry(name: plan.entryName, size: end, modificationTime: description.timestamp)
+                try zip.write(CompactCacheBundleWriter.headerAndIndex(records: records, fileSize: end))
+                for content in unique {
                     let tile = try spool.read(content)
                     var record: [UInt8] = []
                     record.reserveCapacity(4 + tile.count)

@@ -42,7 +42,7 @@ public struct TilerReport: Sendable, Equatable {
                     + String(z.largestTile).leftPadded(10) + String(z.featuresKept).leftPadded(10) + String(z.featuresDropped).leftPadded(10))
         }
         for z in zooms where z.tilesOverLimit > 0 {
-            let how = z.strategies.keys.sorted().map { "\($0) \(z.strategies[$0]!)x" }.joined(separator: ", ")
+            let how = z.strategies.keys.sorted().map { "\($0) in \(z.strategies[$0]!)" }.joined(separator: ", ")
             lines.append("z\(z.zoom): \(z.tilesOverLimit) tiles hit the size or feature limit: \(how)")
         }
         return lines
