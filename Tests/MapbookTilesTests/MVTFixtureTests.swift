@@ -60,7 +60,11 @@ import Testing
         #expect(zipped.wasCompressed && zipped.tile == tile)
     }
 
-    @Test(arguments: invalid)
+    // The shared copy of mvt-fixtures may hold only the valid fixtures; the invalid ones are
+    // rebuilt in code in MVTMalformedTileTests. Skipped, with that reason, when there are none.
+    @Test(
+        .enabled(if: !invalid.isEmpty, "the shared mvt-fixtures copy has no invalid fixtures; MVTMalformedTileTests rebuilds them in code"),
+        arguments: invalid)
     func invalidFixtureIsRefusedOrLosesItsBadFeature(_ fixture: Fixture) throws {
         let bytes = try readFile(fixture.path + "/tile.mvt")
         do {
