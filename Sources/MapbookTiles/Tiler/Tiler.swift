@@ -120,7 +120,9 @@ public final class Tiler {
             let count = Int(part & ~TilerLayerStore.polygonStart)
             let points = store.vertices[v..<(v + count)]
             if kind == .polygon {
-                size += TileSimplifier.doubleArea(Array(points)) / 2 * (part & TilerLayerStore.polygonStart != 0 ? 1 : 1)
+                // Exterior rings add their area, holes take theirs away, whatever their winding.
+                let area = abs(TileSimplifier.doubleArea(Array(points))) / 2
+                size += part & TilerLayerStore.polygonStart != 0 ? area : -area
             } else if kind == .line {
                 var previous = points.first!
                 for p in points.dropFirst() {
