@@ -38,6 +38,26 @@ import Testing
         }
     }
 
+    @Test func mbtilesStoresIdenticalTilesOnce() throws {
+        try withTemporaryDirectory { dir in
+            let path = dir + "/t.mbtiles"
+            let writer = try MBTilesWriter(path: path, metadata: PMTilesTests.metadata())
+            let sea = TestTiles.gzipped(TileCoordinate(z: 0, x: 0, y: 0))
+            let tiles = TestTiles.coordinates(minZoom: 9, maxZoom: 10)
+            for (i, c) in tiles.enumerated() { try writer.addTile(i % 2 == 0 ? sea : TestTiles.gzipped(c), at: c) }
+            try writer.finish()
+            let db = try SQLiteDatabase(readOnlyPath: path)
+            #expect(try db.scalar("SELECT count(*) FROM tiles")?.int64 == Int64(tiles.count))
+            #expect(try db.scalar("SELECT count(*) FROM images")?.int64 == Int64(tiles.count / 2 + 1))
+            for (i, c) in tiles.enumerated() {
+                let stored = try db.scalar(
+                    "SELECT tile_data FROM tiles WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?",
+                    [.integer(Int64(c.z)), .integer(Int64(c.x)), .integer(Int64((1 << c.z) - 1 - c.y))])
+                #expect(stored == .blob(i % 2 == 0 ? sea : TestTiles.gzipped(c)))
+            }
+        }
+    }
+
     @Test func aTileFolderIsReplacedOnlyWhenAskedAndAbortingLeavesNothing() throws {
         try withTemporaryDirectory { dir in
             let out = dir + "/tiles"

@@ -2,8 +2,12 @@ import CSQLite
 import MapbookPackage
 
 /// Writes an MBTiles 1.3 file: SQLite with a `metadata` table (name, format, bounds, center,
-/// zooms and the `json` row holding `vector_layers`) and a `tiles` table in the TMS scheme,
-/// whose rows count from the south (https://github.com/mapbox/mbtiles-spec/blob/master/1.3/spec.md).
+/// zooms and the `json` row holding `vector_layers`) and `tiles` in the TMS scheme, whose rows
+/// count from the south (https://github.com/mapbox/mbtiles-spec/blob/master/1.3/spec.md).
+///
+/// `tiles` is a view over `map` (coordinates to a tile id) and `images` (each distinct tile
+/// once, its id the first 128 bits of its SHA-256), as tippecanoe and mb-util write it: the
+/// all-land and all-sea tiles of a tile set are stored once. Readers query `tiles` as usual.
 ///
 /// The database is built under a temporary name beside the destination, without a journal
 /// (the rename is what makes the write atomic), and renamed into place by `finish()`.
@@ -13,6 +17,7 @@ public final class MBTilesWriter: WritableTileArchive {
     private var output: AtomicFile?
     private var database: SQLiteDatabase?
     private var insert: SQLiteStatement?
+    private var insertImage: SQLiteStatement?
     private var zooms: ClosedRange<Int>?
     public private(set) var tileCount = 0
 
@@ -27,11 +32,18 @@ public final class MBTilesWriter: WritableTileArchive {
                 PRAGMA synchronous = OFF;
                 PRAGMA application_id = 0x4d504258;
                 CREATE TABLE metadata (name TEXT, value TEXT);
-                CREATE TABLE tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB);
-                CREATE UNIQUE INDEX tile_index ON tiles (zoom_level, tile_column, tile_row);
+                CREATE TABLE map (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_id TEXT);
+                CREATE UNIQUE INDEX map_index ON map (zoom_level, tile_column, tile_row);
+                CREATE TABLE images (tile_data BLOB, tile_id TEXT);
+                CREATE UNIQUE INDEX images_id ON images (tile_id);
+                CREATE VIEW tiles AS
+                    SELECT map.zoom_level AS zoom_level, map.tile_column AS tile_column, map.tile_row AS tile_row,
+                        images.tile_data AS tile_data
+                    FROM map JOIN images ON images.tile_id = map.tile_id;
                 BEGIN;
                 """)
-            insert = try database.prepare("INSERT INTO tiles (zoom_level, tile_column, tile_row, tile_data) VALUES (?, ?, ?, ?)")
+            insert = try database.prepare("INSERT INTO map (zoom_level, tile_column, tile_row, tile_id) VALUES (?, ?, ?, ?)")
+            insertImage = try database.prepare("INSERT OR IGNORE INTO images (tile_data, tile_id) VALUES (?, ?)")
             self.output = output
             self.database = database
         } catch let error as SQLiteError {
@@ -44,15 +56,18 @@ public final class MBTilesWriter: WritableTileArchive {
     }
 
     public func addTile(_ bytes: [UInt8], at coordinate: TileCoordinate) throws(TileArchiveError) {
-        guard let insert else { throw TileArchiveError(operation: "add a tile to", path: path, message: "the file is already finished or aborted") }
+        guard let insert, let insertImage else { throw TileArchiveError(operation: "add a tile to", path: path, message: "the file is already finished or aborted") }
         guard coordinate.isValid else {
             throw TileArchiveError(operation: "add a tile to", path: path, message: "\(coordinate) is not a tile of the Web Mercator grid")
         }
         // TMS rows count from the south.
         let row = coordinate.tilesPerSide - 1 - coordinate.y
+        let id = String(SHA256Digest.hex(of: bytes).prefix(32))
         do {
-            try insert.bind([.integer(Int64(coordinate.z)), .integer(Int64(coordinate.x)), .integer(Int64(row)), .blob(bytes)])
+            try insert.bind([.integer(Int64(coordinate.z)), .integer(Int64(coordinate.x)), .integer(Int64(row)), .text(id)])
             try insert.run()
+            try insertImage.bind([.blob(bytes), .text(id)])
+            try insertImage.run()
         } catch {
             if error.code & 0xFF == SQLITE_CONSTRAINT {
                 throw TileArchiveError(operation: "add a tile to", path: path, message: "tile \(coordinate) was added twice")
@@ -66,6 +81,7 @@ public final class MBTilesWriter: WritableTileArchive {
     public func finish() throws(TileArchiveError) {
         guard let database, let output else { throw TileArchiveError(operation: "finish", path: path, message: "the file is already finished or aborted") }
         insert = nil
+        insertImage = nil
         var meta = metadata
         if let zooms {
             meta.minZoom = zooms.lowerBound
@@ -95,6 +111,7 @@ public final class MBTilesWriter: WritableTileArchive {
 
     public func abort() {
         insert = nil
+        insertImage = nil
         try? database?.close()
         database = nil
         output?.discard()
