@@ -30,8 +30,8 @@ public enum Packager {
     /// nil means now. `progress` hears (source, features read) during long imports, and status lines (a negative count) while the backdrop is tiled. The
     /// feature store is built in a hidden file beside `output`, removed whatever happens.
     public static func build(_ project: Project, output: String, timestamp: Int64? = nil, progress: ((String, Int) -> Void)? = nil) throws -> PackagerSummary {
-        let work = workFile(beside: output)
-        let tiles = workFile(beside: output, extension: "vtpk")
+        let work = workFile(beside: output, name: "data", extension: "gpkg")
+        let tiles = workFile(beside: output, name: "tiles", extension: "vtpk")
         defer {
             unlink(work)
             unlink(tiles)
@@ -48,8 +48,8 @@ public enum Packager {
     /// counts, warnings and sizes are those of a real build.
     public static func dryRun(_ project: Project, output: String, timestamp: Int64? = nil, progress: ((String, Int) -> Void)? = nil) throws -> Plan {
         let folder = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
-        let work = workFile(beside: folder + "/x")
-        let tiles = workFile(beside: folder + "/x", extension: "vtpk")
+        let work = workFile(beside: folder + "/x", name: "data", extension: "gpkg")
+        let tiles = workFile(beside: folder + "/x", name: "tiles", extension: "vtpk")
         defer {
             unlink(work)
             unlink(tiles)
@@ -58,11 +58,11 @@ public enum Packager {
     }
 
     /// A hidden, unique file name in the folder of `path`.
-    static func workFile(beside path: String, extension ext: String = "gpkg") -> String {
+    static func workFile(beside path: String, name: String, extension ext: String) -> String {
         let folder = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
         var ts = timespec()
         clock_gettime(CLOCK_REALTIME, &ts)
-        return "\(folder)/.mapbook-\(ext == "gpkg" ? "data" : "tiles")-\(getpid())-\(ts.tv_nsec).\(ext)"
+        return "\(folder)/.mapbook-\(name)-\(getpid())-\(ts.tv_nsec).\(ext)"
     }
 
     /// Everything `build` would write, without writing it.
@@ -207,7 +207,7 @@ public enum Packager {
             backdrop: tiling)
     }
 
-    static func currentTime() -> Int64 {
+    public static func currentTime() -> Int64 {
         var ts = timespec()
         clock_gettime(CLOCK_REALTIME, &ts)
         return Int64(ts.tv_sec)

@@ -50,16 +50,19 @@ struct CreateCommand: ParsableCommand {
         return seconds
     }
 
+    /// `$SOURCE_DATE_EPOCH` when set (reproducible builds), else nil: now.
+    static func sourceDateEpoch() throws -> Int64? {
+        guard let epoch = getenv("SOURCE_DATE_EPOCH").map({ String(cString: $0) }) else { return nil }
+        guard let seconds = Int64(epoch), (0...Packager.latestTimestamp).contains(seconds) else {
+            throw ValidationError("SOURCE_DATE_EPOCH '\(epoch)' is not Unix seconds between 1970 and 9999")
+        }
+        return seconds
+    }
+
     func run() throws {
         let spec = try Project.load(path: project)
         let target = output ?? spec.directory + "/" + spec.name + ".mmpk"
-        var timestamp = fixedTime.flatMap(Self.parseTime)
-        if timestamp == nil, let epoch = getenv("SOURCE_DATE_EPOCH").map({ String(cString: $0) }) {
-            guard let seconds = Int64(epoch), (0...Packager.latestTimestamp).contains(seconds) else {
-                throw ValidationError("SOURCE_DATE_EPOCH '\(epoch)' is not Unix seconds between 1970 and 9999")
-            }
-            timestamp = seconds
-        }
+        let timestamp = try fixedTime.flatMap(Self.parseTime) ?? Self.sourceDateEpoch()
         var spec2 = spec
         spec2.strict = strict
         let progress = ProgressReporter()

@@ -86,7 +86,7 @@ struct TilesBuildCommand: ParsableCommand {
         let setName = name ?? (base.split(separator: ".").first.map(String.init) ?? base)
         let tty = isatty(STDERR_FILENO) != 0
         let result = try BackdropBuilder.build(
-            layers: layers, options: options, name: setName, timestamp: Self.now(), to: output, format: BackdropBuilder.Format(path: output),
+            layers: layers, options: options, name: setName, timestamp: try CreateCommand.sourceDateEpoch() ?? Packager.currentTime(), to: output, format: BackdropBuilder.Format(path: output),
             progress: { message in if tty { Output.error(message) } })
         var out = Output()
         for layer in result.layers {
@@ -96,12 +96,5 @@ struct TilesBuildCommand: ParsableCommand {
         for line in result.report.lines { out.line(line) }
         out.line("wrote \(output): \(Format.count(result.report.tiles)) tiles, \(Format.bytes(Int64(result.report.bytes)))")
         out.flush()
-    }
-
-    static func now() -> Int64 {
-        if let epoch = getenv("SOURCE_DATE_EPOCH").map({ String(cString: $0) }), let seconds = Int64(epoch) { return seconds }
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        return Int64(ts.tv_sec)
     }
 }

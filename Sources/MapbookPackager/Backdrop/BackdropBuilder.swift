@@ -79,7 +79,7 @@ public enum BackdropBuilder {
                 case .point: .point
                 case .line: .line
                 case .polygon: .polygon
-                case nil: tiler.dominantGeometry(layer: summary.layer).map { $0 }
+                case nil: tiler.dominantGeometry(layer: summary.layer)
                 }
             infos.append(VectorLayerInfo(id: layer.name, fields: fields, minZoom: layer.minZoom, maxZoom: layer.maxZoom, geometry: geometry))
             if let geometry {

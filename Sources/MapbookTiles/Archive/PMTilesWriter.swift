@@ -128,8 +128,6 @@ public final class PMTilesWriter: WritableTileArchive {
             }
             try output.write(buffer)
             try output.commit()
-        } catch let error as ArchiveError {
-            throw TileArchiveError(operation: "write", path: path, message: error.message)
         } catch let error as TileArchiveError {
             throw error
         } catch {

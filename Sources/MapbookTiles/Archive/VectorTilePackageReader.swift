@@ -63,8 +63,6 @@ public final class VectorTilePackageReader: ReadableTileArchive {
             throw error
         } catch let error as PackageFormatError {
             throw TileArchiveError(operation: "read", path: error.path, message: error.message)
-        } catch let error as ArchiveError {
-            throw TileArchiveError(operation: "read", path: error.path, message: error.message)
         } catch {
             throw TileArchiveError(operation: "read", path: path, message: "\(error)")
         }

@@ -153,8 +153,6 @@ public final class VectorTilePackageWriter: WritableTileArchive {
             summary = Summary(tiles: tiles.count, bundles: bundles.count, tileBytes: tileBytes, fileSize: size, levels: levels)
         } catch let error as TileArchiveError {
             throw error
-        } catch let error as ArchiveError {
-            throw TileArchiveError(operation: "write", path: path, message: error.message)
         } catch {
             throw TileArchiveError(operation: "write", path: path, message: "\(error)")
         }

@@ -45,8 +45,11 @@ public final class Tiler {
             }
         }
         guard minX <= maxX else { return nil }
-        func latitude(_ y: Double) -> Double { atan(sinh(.pi * (1 - 2 * y))) * 180 / .pi }
-        return BoundingBox(xmin: max(minX * 360 - 180, -180), ymin: latitude(maxY), xmax: min(maxX * 360 - 180, 180), ymax: latitude(minY))
+        let width = 2 * WebMercator.halfWorld
+        let box = WebMercator.unproject(BoundingBox(
+            xmin: minX * width - WebMercator.halfWorld, ymin: WebMercator.halfWorld - maxY * width,
+            xmax: maxX * width - WebMercator.halfWorld, ymax: WebMercator.halfWorld - minY * width))
+        return BoundingBox(xmin: max(box.xmin, -180), ymin: box.ymin, xmax: min(box.xmax, 180), ymax: box.ymax)
     }
 
     /// The kind most of a layer's features are, for describing a layer of mixed geometry.
@@ -144,9 +147,9 @@ public final class Tiler {
     /// x from 0 at 180°W to 1 at 180°E (beyond for longitudes past ±180), y from 0 at the
     /// north edge of Web Mercator to 1 at the south; latitudes clamped to ±85.0511°.
     static func world(longitude: Double, latitude: Double) -> SIMD2<Double> {
-        let lat = min(max(latitude, -85.051_128_779_806_59), 85.051_128_779_806_59) * .pi / 180
-        let y = 0.5 - log(tan(.pi / 4 + lat / 2)) / (2 * .pi)
-        return SIMD2((longitude + 180) / 360, y)
+        let m = WebMercator.project(longitude: longitude, latitude: latitude)
+        let width = 2 * WebMercator.halfWorld
+        return SIMD2((m.x + WebMercator.halfWorld) / width, (WebMercator.halfWorld - m.y) / width)
     }
 
     static func tileValue(_ value: FieldValue) -> VectorTile.Value? {
