@@ -30,13 +30,14 @@ extension Packager.Context {
                 renderer = Renderer(value: json)
             }
             var fields = layerSpec.fields ?? []
-            if layerSpec.fields == nil {
-                for field in renderer?.fields ?? [] where !fields.contains(field) { fields.append(field) }
-                if let label = Self.labelFields.lazy.compactMap({ name in columnNames.first { $0.lowercased() == name } }).first, !fields.contains(label) {
-                    fields.append(label)
-                }
+            // The style draws by the renderer's fields, so the tiles carry them whatever `fields` says.
+            for field in renderer?.fields ?? [] where !fields.contains(field) { fields.append(field) }
+            if layerSpec.fields == nil,
+                let label = Self.labelFields.lazy.compactMap({ name in columnNames.first { $0.lowercased() == name } }).first, !fields.contains(label)
+            {
+                fields.append(label)
             }
-            for field in fields + (renderer?.fields ?? []) where !columnNames.contains(field) {
+            for field in fields where !columnNames.contains(field) {
                 throw error(layerSpec.key, layerSpec.line, "'\(field)' is not a column of \(source.spec.name); its columns are: \(columnNames.joined(separator: ", "))")
             }
             let reader = try GeoPackageReader(path: source.file, table: source.table)
