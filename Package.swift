@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "MapbookData", targets: ["MapbookData"]),
         .library(name: "MapbookTiles", targets: ["MapbookTiles"]),
         .library(name: "MapbookRender", targets: ["MapbookRender"]),
+        .library(name: "MapbookSearch", targets: ["MapbookSearch"]),
         .library(name: "MapbookPackager", targets: ["MapbookPackager"]),
     ],
     dependencies: [
@@ -58,6 +59,10 @@ let package = Package(
         .target(
             name: "MapbookTiles",
             dependencies: ["MapbookData", "MapbookPackage", "CZlib", "CSQLite"]),
+        // Locators: search indexes, suggest, geocode, reverse geocode.
+        .target(
+            name: "MapbookSearch",
+            dependencies: ["MapbookData", "MapbookPackage"]),
         // Drawing web-map renderers with Cairo: thumbnails now, map views and legends later.
         .target(
             name: "MapbookRender",
@@ -88,6 +93,9 @@ let package = Package(
         .testTarget(
             name: "MapbookTilesTests",
             dependencies: ["MapbookTiles", "MapbookData", "MapbookPackage", "MapbookTestSupport"]),
+        .testTarget(
+            name: "MapbookSearchTests",
+            dependencies: ["MapbookSearch", "MapbookData", "MapbookPackage", "MapbookTestSupport"]),
         .testTarget(
             name: "MapbookRenderTests",
             dependencies: ["MapbookRender", "MapbookData", "MapbookPackage", "MapbookTestSupport"]),

@@ -1,0 +1,123 @@
+/// Appends the index's binary fields: LEB128 varints and little-endian fixed widths.
+struct IndexByteWriter {
+    var bytes: [UInt8] = []
+
+    mutating func varint(_ value: UInt64) {
+        var v = value
+        while v >= 0x80 {
+            bytes.append(UInt8(v & 0x7F) | 0x80)
+            v >>= 7
+        }
+        bytes.append(UInt8(v))
+    }
+
+    mutating func varint(_ value: Int) { varint(UInt64(value)) }
+
+    mutating func uint16(_ value: UInt16) {
+        bytes.append(UInt8(value & 0xFF))
+        bytes.append(UInt8(value >> 8))
+    }
+
+    mutating func fixed(_ value: UInt64, width: Int) {
+        for i in 0..<width { bytes.append(UInt8((value >> (8 * UInt64(i))) & 0xFF)) }
+    }
+
+    mutating func float32(_ value: Float) { fixed(UInt64(value.bitPattern), width: 4) }
+
+    mutating func append(_ other: [UInt8]) { bytes.append(contentsOf: other) }
+}
+
+/// Reads what `IndexByteWriter` wrote, refusing to run past the end: a damaged index gives
+/// `nil`, never a crash.
+struct IndexByteReader {
+    let bytes: [UInt8]
+    var offset: Int
+
+    init(_ bytes: [UInt8], offset: Int = 0) {
+        self.bytes = bytes
+        self.offset = offset
+    }
+
+    var atEnd: Bool { offset >= bytes.count }
+
+    mutating func varint() -> UInt64? {
+        var result: UInt64 = 0
+        var shift: UInt64 = 0
+        while offset < bytes.count {
+            let b = bytes[offset]
+            offset += 1
+            result |= UInt64(b & 0x7F) << shift
+            if b < 0x80 { return result }
+            shift += 7
+            if shift > 63 { return nil }
+        }
+        return nil
+    }
+
+    mutating func int() -> Int? {
+        guard let v = varint(), v <= UInt64(Int.max) else { return nil }
+        return Int(v)
+    }
+
+    mutating func take(_ count: Int) -> ArraySlice<UInt8>? {
+        guard count >= 0, count <= bytes.count - offset else { return nil }
+        defer { offset += count }
+        return bytes[offset..<offset + count]
+    }
+
+    mutating func byte() -> UInt8? {
+        guard offset < bytes.count else { return nil }
+        defer { offset += 1 }
+        return bytes[offset]
+    }
+}
+
+/// Little-endian fixed-width reads from a column of an entries chunk.
+enum FixedWidth {
+    static func read(_ bytes: [UInt8], at index: Int, width: Int) -> UInt64? {
+        let start = index * width
+        guard index >= 0, start + width <= bytes.count else { return nil }
+        var v: UInt64 = 0
+        for i in 0..<width { v |= UInt64(bytes[start + i]) << (8 * UInt64(i)) }
+        return v
+    }
+}
+
+/// Decodes a posting list: sorted group ids as deltas.
+enum Postings {
+    static func encode(_ groups: [UInt32]) -> [UInt8] {
+        var w = IndexByteWriter()
+        var previous: UInt32 = 0
+        for (i, g) in groups.enumerated() {
+            w.varint(UInt64(i == 0 ? g : g - previous))
+            previous = g
+        }
+        return w.bytes
+    }
+
+    /// Calls `body` with each group id; false when the list is damaged.
+    @discardableResult
+    static func forEach(_ bytes: ArraySlice<UInt8>, groupCount: Int, _ body: (UInt32) -> Void) -> Bool {
+        var value: UInt64 = 0
+        var first = true
+        var i = bytes.startIndex
+        let end = bytes.endIndex
+        while i < end {
+            var delta: UInt64 = 0
+            var shift: UInt64 = 0
+            while true {
+                guard i < end, shift <= 63 else { return false }
+                let b = bytes[i]
+                i += 1
+                delta |= UInt64(b & 0x7F) << shift
+                if b < 0x80 { break }
+                shift += 7
+            }
+            value = first ? delta : value &+ delta
+            first = false
+            guard value < UInt64(groupCount) else { return false }
+            body(UInt32(value))
+        }
+        return true
+    }
+}

@@ -1,0 +1,54 @@
+/// The layout of a locator's `index.sqlite` (docs/FORMAT.md, "Locators").
+///
+/// Features whose search text folds to the same tokens form one *group* ("Douglas Fir" on
+/// 400 trees is one suggestion, and its trees are the candidates when it is chosen). Groups
+/// are numbered in the order of their folded text; a group's features are consecutive
+/// *entries*, in fid order. Terms (folded tokens) point at groups:
+///
+/// ```
+/// meta(key TEXT PRIMARY KEY, value) WITHOUT ROWID
+/// words(first TEXT PRIMARY KEY, terms BLOB, postings BLOB) WITHOUT ROWID     letter tokens
+/// numbers(first TEXT PRIMARY KEY, terms BLOB, postings BLOB) WITHOUT ROWID   digit tokens
+/// groups(chunk INTEGER PRIMARY KEY, data BLOB)
+/// entries(chunk INTEGER PRIMARY KEY, fids BLOB, positions BLOB, ranks BLOB)
+/// ```
+///
+/// A `words`/`numbers` row is a block of up to 64 consecutive terms; `first` is the block's
+/// first term. `terms` holds, per term: varint bytes shared with the previous term, varint
+/// length of the rest, the rest (UTF-8), varint number of groups, then either the group id
+/// (one group) or the byte length of the term's posting list inside `postings` (several; the
+/// lists follow each other in term order). A posting list is the sorted group ids as varint
+/// deltas.
+///
+/// A `groups` row covers 4,096 groups: varint first entry of the chunk, then per group a
+/// varint entry count and one byte with its number of distinct tokens (at most 255).
+/// An `entries` row covers 4,096 entries: `fids` little-endian integers of `fid_width` bytes;
+/// `positions` two little-endian UInt16 per entry, longitude and latitude scaled to the
+/// `extent` in meta (65535, 65535 for a feature without a location); `ranks` little-endian
+/// Float32 (NaN when the feature has none), present when the locator has a rank field.
+enum LocatorIndexFormat {
+    static let name = "mapbook-locator-index"
+    static let version = 1
+    static let blockSize = 64
+    static let chunkSize = 4096
+    static let noPosition: UInt16 = 0xFFFF
+
+    static let schema = """
+        CREATE TABLE meta (key TEXT PRIMARY KEY, value) WITHOUT ROWID;
+        CREATE TABLE words (first TEXT PRIMARY KEY, terms BLOB NOT NULL, postings BLOB NOT NULL) WITHOUT ROWID;
+        CREATE TABLE numbers (first TEXT PRIMARY KEY, terms BLOB NOT NULL, postings BLOB NOT NULL) WITHOUT ROWID;
+        CREATE TABLE groups (chunk INTEGER PRIMARY KEY, data BLOB NOT NULL);
+        CREATE TABLE entries (chunk INTEGER PRIMARY KEY, fids BLOB NOT NULL, positions BLOB NOT NULL, ranks BLOB);
+        """
+
+    /// Scales a coordinate into 0...65534 of [lo, hi].
+    static func quantize(_ v: Double, _ lo: Double, _ hi: Double) -> UInt16 {
+        guard hi > lo else { return 0 }
+        let t = ((v - lo) / (hi - lo) * 65534).rounded()
+        return UInt16(max(0, min(65534, t)))
+    }
+
+    static func dequantize(_ q: UInt16, _ lo: Double, _ hi: Double) -> Double {
+        hi > lo ? lo + Double(q) / 65534 * (hi - lo) : lo
+    }
+}

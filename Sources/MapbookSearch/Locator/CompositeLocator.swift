@@ -1,0 +1,128 @@
+import MapbookData
+import MapbookPackage
+
+/// The package's locator: single-field participants searched in order and merged by score,
+/// ties going to the earlier participant (DESIGN.md section 3.5).
+///
+/// Not Sendable: its participants cache what they read. Use one from one task at a time.
+public final class CompositeLocator {
+    public let definition: CompositeDefinition
+    public let participants: [SingleFieldLocator]
+    /// The `.loc.json` entry (or file) it was read from.
+    public let path: String
+
+    public init(definition: CompositeDefinition, participants: [SingleFieldLocator], path: String) {
+        self.definition = definition
+        self.participants = participants
+        self.path = path
+    }
+
+    /// The package's locator, read in place; nil when the package has none.
+    public static func open(_ package: MobileMapPackage) throws -> CompositeLocator? {
+        let archive = package.archive
+        let listed = (package.manifest.locators ?? []).compactMap { archive.entry(named: $0) }
+        let candidates = listed + archive.entries.filter { $0.hasSuffix(ignoringCase: ".loc.json") && !listed.contains($0) }
+        guard let entry = candidates.first(where: { $0.hasSuffix(ignoringCase: ".loc.json") || $0.name.hasSuffix("/locator.json") }) else {
+            return nil
+        }
+        let display = "\(package.path)[\(entry.name)]"
+        let folder = entry.name.split(separator: "/").dropLast().joined(separator: "/")
+        var definition: CompositeDefinition
+        if entry.name.hasSuffix("/locator.json") {
+            // A single-field locator listed on its own: a composite of one.
+            let name = folder.split(separator: "/").last.map(String.init) ?? "Locator"
+            definition = CompositeDefinition(name: name, participants: [.init(name: name, path: ".", order: 1)])
+        } else {
+            definition = try CompositeDefinition.parse(try package.bytes(of: entry, limit: 4 << 20), path: display)
+        }
+        var databases: [String: SQLiteDatabase] = [:]
+        var participants: [SingleFieldLocator] = []
+        for p in definition.participants {
+            let base = resolve(p.path, in: folder)
+            guard let json = archive.entry(named: base + "/locator.json") else {
+                throw LocatorError(path: display, message: "participant '\(p.name)' has no '\(base)/locator.json' in the package")
+            }
+            let single = try LocatorDefinition.parse(try package.bytes(of: json, limit: 4 << 20), path: "\(package.path)[\(json.name)]")
+            guard let indexEntry = archive.entry(named: base + "/index.sqlite") else {
+                throw LocatorError(path: display, message: "participant '\(p.name)' has no '\(base)/index.sqlite' in the package")
+            }
+            let index = try LocatorIndex(range: try archive.dataRange(of: indexEntry), displayPath: "\(package.path)[\(indexEntry.name)]")
+            let dataName = resolve(single.data, in: base)
+            guard let dataEntry = archive.entry(named: dataName) else {
+                throw LocatorError(path: "\(package.path)[\(json.name)]", message: "its data '\(single.data)' (\(dataName)) is not in the package")
+            }
+            if databases[dataName] == nil {
+                do { databases[dataName] = try package.database(dataEntry) } catch { throw LocatorError(path: "\(package.path)[\(dataName)]", message: "\(error)") }
+            }
+            participants.append(try SingleFieldLocator(definition: single, index: index, data: databases[dataName]!))
+        }
+        return CompositeLocator(definition: definition, participants: participants, path: entry.name)
+    }
+
+    /// An entry name relative to a folder of the package ("../../data.gpkg").
+    static func resolve(_ relative: String, in folder: String) -> String {
+        var components = folder.split(separator: "/").map(String.init)
+        for part in relative.split(separator: "/") {
+            if part == ".." {
+                if !components.isEmpty { components.removeLast() }
+            } else if part != "." {
+                components.append(String(part))
+            }
+        }
+        return components.joined(separator: "/")
+    }
+
+    /// Merges participants' ranked lists: score first, then participant order, each list
+    /// keeping its own order.
+    static func merge<T>(_ lists: [[T]], score: (T) -> Double, max: Int) -> [T] {
+        var tagged: [(item: T, participant: Int, position: Int)] = []
+        for (p, list) in lists.enumerated() {
+            for (i, item) in list.enumerated() { tagged.append((item, p, i)) }
+        }
+        tagged.sort { a, b in
+            let sa = score(a.item), sb = score(b.item)
+            if sa != sb { return sa > sb }
+            return (a.participant, a.position) < (b.participant, b.position)
+        }
+        return tagged.prefix(max).map(\.item)
+    }
+
+    /// Suggestions while typing, best first.
+    public func suggest(_ text: String, near: (longitude: Double, latitude: Double)? = nil, max: Int = 10) throws -> [SearchSuggestion] {
+        guard max > 0 else { return [] }
+        let lists = try participants.enumerated().map { i, p in try p.suggestions(text, near: near, max: max, participant: i) }
+        return Self.merge(lists, score: \.score, max: max)
+    }
+
+    /// Features matching `text`, best first.
+    public func geocode(_ text: String, near: (longitude: Double, latitude: Double)? = nil, max: Int = 10) throws -> [GeocodeCandidate] {
+        guard max > 0 else { return [] }
+        let lists = try participants.map { try $0.geocode(text, near: near, max: max) }
+        return Self.merge(lists, score: \.score, max: max)
+    }
+
+    /// The features of a suggestion, nearest to `near` first.
+    public func geocode(suggestion: SearchSuggestion, near: (longitude: Double, latitude: Double)? = nil, max: Int = 10) throws -> [GeocodeCandidate] {
+        let parts = suggestion.key.split(separator: ":")
+        guard parts.count == 2, let p = Int(parts[0]), let g = UInt32(parts[1]), participants.indices.contains(p) else {
+            throw LocatorError(path: path, message: "'\(suggestion.key)' is not a suggestion of this locator")
+        }
+        return try participants[p].geocode(group: g, score: suggestion.score, near: near, max: max)
+    }
+
+    /// The nearest searchable feature within `maxDistance` metres: address points first (any
+    /// address point in range wins over a nearer street or parcel), then any other feature.
+    public func reverseGeocode(longitude: Double, latitude: Double, maxDistance: Double = 100) throws -> GeocodeCandidate? {
+        guard longitude.isFinite, latitude.isFinite, (-180...180).contains(longitude), (-90...90).contains(latitude), maxDistance > 0 else {
+            return nil
+        }
+        var addresses: [GeocodeCandidate] = []
+        var others: [GeocodeCandidate] = []
+        for p in participants {
+            guard let c = try p.reverseGeocode(longitude: longitude, latitude: latitude, maxDistance: maxDistance) else { continue }
+            if p.definition.isAddress { addresses.append(c) } else { others.append(c) }
+        }
+        let nearest = { (list: [GeocodeCandidate]) in list.enumerated().min { ($0.element.distance ?? .infinity, $0.offset) < ($1.element.distance ?? .infinity, $1.offset) }?.element }
+        return nearest(addresses) ?? nearest(others)
+    }
+}

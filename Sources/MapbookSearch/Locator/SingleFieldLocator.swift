@@ -1,0 +1,156 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import MapbookData
+import MapbookPackage
+
+/// One searchable layer's locator: its index and its layer, both read in place.
+///
+/// Not Sendable: it caches what it has read. Use one from one task at a time.
+public final class SingleFieldLocator {
+    public let definition: LocatorDefinition
+    public let index: LocatorIndex
+    let layer: LocatorLayer
+    let query: IndexQuery
+    /// The fields of the layer that results report.
+    let outputFields: [String]
+
+    public var name: String { definition.name }
+
+    init(definition: LocatorDefinition, index: LocatorIndex, layer: LocatorLayer) throws {
+        self.definition = definition
+        self.index = index
+        self.layer = layer
+        query = IndexQuery(index: index)
+        for field in [definition.field] + [definition.displayField, definition.rankField].compactMap({ $0 }) where !layer.hasField(field) {
+            throw LocatorError(path: index.path, message: "the locator's field '\(field)' is not in layer '\(definition.layer)'")
+        }
+        outputFields = definition.outputFields.filter(layer.hasField)
+    }
+
+    /// Opens a locator from its files: the index and the GeoPackage holding its layer.
+    public convenience init(definition: LocatorDefinition, index: LocatorIndex, data: SQLiteDatabase) throws {
+        try self.init(definition: definition, index: index, layer: try LocatorLayer(database: data, table: definition.layer))
+    }
+
+    /// The query as tokens: a word may match as a prefix (abbreviations, typing); a number
+    /// only when the user is still typing it (it is last and not followed by a space).
+    static func queryTokens(_ text: String) -> [QueryToken] {
+        // A query longer than anyone types is cut rather than refused.
+        let tokens = Array(SearchText.tokens(String(text.unicodeScalars.prefix(1000))).prefix(32))
+        let typing = SearchText.endsInToken(text)
+        return tokens.enumerated().map { i, t in
+            QueryToken(token: t, allowsPrefix: t.isNumber ? (typing && i == tokens.count - 1) : (i == tokens.count - 1 || t.scalars.count >= 2))
+        }
+    }
+
+    func groups(_ text: String, near: (longitude: Double, latitude: Double)?, limit: Int) throws -> [GroupMatch] {
+        try query.run(Self.queryTokens(text), near: near, limit: limit) { g in try self.groupText(g) }
+    }
+
+    /// The search text of a group: its first feature's value.
+    func groupText(_ g: UInt32) throws -> String? {
+        let range = try index.group(g).entries
+        let fid = try index.entry(range.lowerBound).fid
+        return try layer.values(fid, [definition.field])?.first?.text
+    }
+
+    /// Distinct texts that match what has been typed so far, best first.
+    public func suggest(_ text: String, near: (longitude: Double, latitude: Double)? = nil, max: Int = 10) throws -> [SearchSuggestion] {
+        try suggestions(text, near: near, max: max, participant: 0)
+    }
+
+    func suggestions(_ text: String, near: (longitude: Double, latitude: Double)?, max: Int, participant: Int) throws -> [SearchSuggestion] {
+        try groups(text, near: near, limit: max).map { m in
+            SearchSuggestion(
+                text: try groupText(m.group) ?? "", participant: name, score: m.score, count: try index.group(m.group).entries.count,
+                key: "\(participant):\(m.group)")
+        }
+    }
+
+    /// Features matching `text`, best first.
+    public func geocode(_ text: String, near: (longitude: Double, latitude: Double)? = nil, max: Int = 10) throws -> [GeocodeCandidate] {
+        try candidates(from: try groups(text, near: near, limit: max), near: near, max: max)
+    }
+
+    /// The features of a suggestion's group, nearest first.
+    func geocode(group: UInt32, score: Double, near: (longitude: Double, latitude: Double)?, max: Int) throws -> [GeocodeCandidate] {
+        guard Int(group) < index.groupCount else { return [] }
+        let m = GroupMatch(group: group, score: score, kind: .exact, edits: 0, rank: nil, distance: nil)
+        return try candidates(from: [m], near: near, max: max)
+    }
+
+    /// Expands matched groups into features: those of the best groups, ordered by score, then
+    /// rank, then distance.
+    func candidates(from groups: [GroupMatch], near: (longitude: Double, latitude: Double)?, max: Int) throws -> [GeocodeCandidate] {
+        var picked: [(entry: Int, match: GroupMatch, rank: Double?, distance: Double?)] = []
+        for m in groups {
+            if picked.count >= max, let last = picked.last, last.match.score > m.score { break }
+            for e in try index.group(m.group).entries {
+                let entry = try index.entry(e)
+                var distance: Double?
+                if let near, let lon = entry.longitude, let lat = entry.latitude {
+                    distance = IndexQuery.metres(near.longitude, near.latitude, lon, lat)
+                }
+                picked.append((e, m, entry.rank, distance))
+            }
+        }
+        picked.sort { a, b in
+            var ga = a.match, gb = b.match
+            (ga.rank, ga.distance, ga.group) = (a.rank, a.distance, UInt32(a.entry))
+            (gb.rank, gb.distance, gb.group) = (b.rank, b.distance, UInt32(b.entry))
+            return IndexQuery.before(ga, gb)
+        }
+        var out: [GeocodeCandidate] = []
+        for p in picked.prefix(max) {
+            let fid = try index.entry(p.entry).fid
+            if let c = try candidate(fid: fid, score: p.match.score, kind: p.match.kind) {
+                var c = c
+                if let near, let lon = c.longitude, let lat = c.latitude {
+                    c.distance = IndexQuery.metres(near.longitude, near.latitude, lon, lat)
+                }
+                out.append(c)
+            }
+        }
+        return out
+    }
+
+    /// A feature as a result.
+    func candidate(fid: Int64, score: Double, kind: MatchKind?) throws -> GeocodeCandidate? {
+        let display = definition.displayField ?? definition.field
+        guard let values = try layer.values(fid, [definition.field, display] + outputFields) else { return nil }
+        var attributes = JSONObject()
+        for (i, field) in outputFields.enumerated() { attributes[field] = Self.json(values[2 + i]) }
+        let location = try layer.location(fid)
+        return GeocodeCandidate(
+            label: values[1].text ?? values[0].text ?? "", matchedText: values[0].text ?? "",
+            longitude: location?.x, latitude: location?.y, score: score, matchKind: kind, participant: name,
+            layer: definition.layer, fid: fid, attributes: attributes, distance: nil)
+    }
+
+    static func json(_ v: SQLiteValue) -> JSONValue {
+        switch v {
+        case .null: return .null
+        case .integer(let i): return .integer(i)
+        case .real(let d): return d.isFinite ? .double(d) : .null
+        case .text(let s): return .string(s)
+        case .blob(let b): return .string(Base64.encode(b))
+        }
+    }
+
+    /// The nearest feature within `maxDistance` metres of a WGS84 point.
+    public func reverseGeocode(longitude: Double, latitude: Double, maxDistance: Double) throws -> GeocodeCandidate? {
+        let dLat = maxDistance / 111_194.93
+        let dLon = maxDistance / (111_194.93 * max(0.01, cos(latitude * .pi / 180)))
+        let box = (longitude - dLon, max(-90, latitude - dLat), longitude + dLon, min(90, latitude + dLat))
+        var best: (fid: Int64, distance: Double)?
+        for fid in try layer.features(near: box) {
+            guard let g = try layer.geometry(fid), let w = layer.wgs84(g) else { continue }
+            let d = GeometryDistance.metres(from: (longitude, latitude), to: w)
+            if d <= maxDistance, best == nil || d < best!.distance || (d == best!.distance && fid < best!.fid) { best = (fid, d) }
+        }
+        guard let best, var c = try candidate(fid: best.fid, score: 100, kind: nil) else { return nil }
+        c.distance = best.distance
+        return c
+    }
+}

@@ -1,0 +1,134 @@
+/// How a query token matched a term.
+public enum MatchKind: Int, Sendable, Comparable, CustomStringConvertible {
+    case exact = 0
+    /// The term starts with the token (the user is typing it).
+    case prefix = 1
+    /// Within the typo budget.
+    case fuzzy = 2
+
+    public static func < (a: MatchKind, b: MatchKind) -> Bool { a.rawValue < b.rawValue }
+
+    public var description: String { ["exact", "prefix", "fuzzy"][rawValue] }
+}
+
+/// The quality of a token's match: the kind, then the number of edits.
+struct TokenQuality: Comparable {
+    var kind: MatchKind
+    var edits: Int
+
+    static func < (a: TokenQuality, b: TokenQuality) -> Bool { (a.kind, a.edits) < (b.kind, b.edits) }
+}
+
+/// Finds the terms of a sorted vocabulary that a query token matches: equal, starting with
+/// it (when prefixes are allowed), or within its typo budget.
+///
+/// Typos are found by walking the sorted terms as a trie (shared prefixes are ranges of the
+/// sorted array, found by binary search) while computing the optimal-string-alignment
+/// distance (Levenshtein plus transpositions of neighbours) one row per character, and
+/// leaving a branch as soon as no row can come back under the budget: the work grows with
+/// the budget and the token, not with the vocabulary.
+enum TermMatcher {
+    /// Indexes into `terms` with how each matched; at most one result per term, the best.
+    static func match(_ token: SearchToken, in terms: [[UInt32]], prefix: Bool) -> [(term: Int, quality: TokenQuality)] {
+        let q = token.scalars
+        guard !q.isEmpty else { return [] }
+        var best: [Int: TokenQuality] = [:]
+        // Exact and prefix: one range of the sorted terms.
+        let range = prefixRange(q, in: terms, depth: 0, lo: 0, hi: terms.count)
+        for i in range {
+            let isExact = terms[i].count == q.count
+            if isExact { best[i] = TokenQuality(kind: .exact, edits: 0) } else if prefix { best[i] = TokenQuality(kind: .prefix, edits: 0) }
+        }
+        let budget = token.editBudget
+        if budget > 0 {
+            let row = Array(0...q.count)
+            walk(q, terms: terms, budget: budget, prefix: prefix, depth: 0, lo: 0, hi: terms.count, previous: row, beforePrevious: nil, previousChar: nil, best: &best)
+        }
+        return best.map { ($0.key, $0.value) }.sorted { ($0.quality, $0.term) < ($1.quality, $1.term) }
+    }
+
+    /// The terms in [lo, hi) (sharing `depth` scalars) that start with `q`.
+    static func prefixRange(_ q: [UInt32], in terms: [[UInt32]], depth: Int, lo: Int, hi: Int) -> Range<Int> {
+        var lo = lo, hi = hi
+        for d in depth..<q.count {
+            let c = q[d]
+            lo = lowerBound(terms, d, c, lo, hi)
+            hi = upperBound(terms, d, c, lo, hi)
+            if lo >= hi { return lo..<lo }
+        }
+        return lo..<hi
+    }
+
+    /// The scalar at `depth` of a term, or nil when the term is that short (sorts first).
+    @inline(__always)
+    static func scalar(_ terms: [[UInt32]], _ i: Int, _ depth: Int) -> UInt32? {
+        let s = terms[i]
+        return depth < s.count ? s[depth] : nil
+    }
+
+    /// First index in [lo, hi) whose scalar at `depth` is >= c (shorter terms count as less).
+    static func lowerBound(_ terms: [[UInt32]], _ depth: Int, _ c: UInt32, _ lo: Int, _ hi: Int) -> Int {
+        var lo = lo, hi = hi
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if let s = scalar(terms, mid, depth), s >= c { hi = mid } else { lo = mid + 1 }
+        }
+        return lo
+    }
+
+    /// First index in [lo, hi) whose scalar at `depth` is > c.
+    static func upperBound(_ terms: [[UInt32]], _ depth: Int, _ c: UInt32, _ lo: Int, _ hi: Int) -> Int {
+        var lo = lo, hi = hi
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if let s = scalar(terms, mid, depth), s > c { hi = mid } else { lo = mid + 1 }
+        }
+        return lo
+    }
+
+    private static func walk(
+        _ q: [UInt32], terms: [[UInt32]], budget: Int, prefix: Bool, depth: Int, lo: Int, hi: Int,
+        previous: [Int], beforePrevious: [Int]?, previousChar: UInt32?, best: inout [Int: TokenQuality]
+    ) {
+        var i = lo
+        // A term that ends here sorts first in its range.
+        if i < hi, terms[i].count == depth {
+            if depth > 0, previous[q.count] <= budget { record(i, edits: previous[q.count], kind: .fuzzy, &best) }
+            i += 1
+        }
+        // With prefixes allowed, a typed token within the budget of this prefix matches every
+        // term below it.
+        if prefix, depth > 0, previous[q.count] <= budget {
+            for j in i..<hi { record(j, edits: previous[q.count], kind: .fuzzy, &best) }
+            return
+        }
+        while i < hi {
+            let c = terms[i][depth]
+            let end = upperBound(terms, depth, c, i, hi)
+            var row = [Int](repeating: 0, count: q.count + 1)
+            row[0] = depth + 1
+            var rowMin = row[0]
+            for j in 1...q.count {
+                let cost = q[j - 1] == c ? 0 : 1
+                var v = min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + cost)
+                if j > 1, let pc = previousChar, let bp = beforePrevious, c == q[j - 2], pc == q[j - 1] {
+                    v = min(v, bp[j - 2] + 1)
+                }
+                row[j] = v
+                rowMin = min(rowMin, v)
+            }
+            // A transposition in the next row can reach back to `previous`, one edit dearer.
+            let floor = min(rowMin, (previous.min() ?? rowMin) + 1)
+            if floor <= budget {
+                walk(q, terms: terms, budget: budget, prefix: prefix, depth: depth + 1, lo: i, hi: end, previous: row, beforePrevious: previous, previousChar: c, best: &best)
+            }
+            i = end
+        }
+    }
+
+    private static func record(_ i: Int, edits: Int, kind: MatchKind, _ best: inout [Int: TokenQuality]) {
+        let quality = TokenQuality(kind: edits == 0 ? .prefix : kind, edits: edits)
+        if let old = best[i], old <= quality { return }
+        best[i] = quality
+    }
+}
