@@ -76,7 +76,7 @@ let package = Package(
         .executableTarget(
             name: "mapbook",
             dependencies: [
-                "MapbookPackage", "MapbookData", "MapbookTiles", "MapbookPackager",
+                "MapbookPackage", "MapbookData", "MapbookTiles", "MapbookSearch", "MapbookPackager",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 

@@ -17,6 +17,8 @@ struct Mapbook: ParsableCommand {
             ValidateCommand.self,
             ExtractCommand.self,
             TilesCommand.self,
+            SearchCommand.self,
+            ReverseCommand.self,
         ])
 
     static func main() {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import MapbookPackage
+import MapbookSearch
 
 struct ValidateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -9,8 +10,10 @@ struct ValidateCommand: ParsableCommand {
             Checks the ZIP structure and CRCs, that entries are stored with safe unique names, \
             the manifest and its hashes, the item files, maps, layer paths and tables, bookmark \
             extents, the thumbnail, the expiration, GeoPackages and tile packages (bundle \
-            indexes, levels of detail, the tile map against the bundles). A standalone .vtpk or \
-            .tpkx is checked as a tile package. Exit status: 0 clean (notes allowed), 1 with \
+            indexes, levels of detail, the tile map against the bundles) and locators (every \
+            feature of a searchable layer in its index; the package's search-quality queries, \
+            reported as hit@1 and hit@5). A standalone .vtpk or .tpkx is checked as a tile \
+            package. Exit status: 0 clean (notes allowed), 1 with \
             errors (or warnings with --strict), 64 on usage errors.
             """)
 
@@ -24,7 +27,13 @@ struct ValidateCommand: ParsableCommand {
     var strict = false
 
     func run() throws {
-        let report = PackageValidator.validate(path: path)
+        var report = PackageValidator.validate(path: path)
+        // Search checks need the locator library, which sits above the package format.
+        if !report.diagnostics.contains(where: { $0.severity == .error && $0.code.hasPrefix("zip.") }),
+            let package = try? MobileMapPackage(path: path)
+        {
+            report.diagnostics += LocatorValidator.validate(package)
+        }
         var out = Output()
         if json {
             out.line(JSONWriter.string(report.jsonValue).trimmingTrailingNewline())

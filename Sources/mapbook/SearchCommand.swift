@@ -1,0 +1,205 @@
+import ArgumentParser
+import MapbookPackage
+import MapbookSearch
+
+/// A longitude and latitude given as `LON,LAT`.
+struct LonLat: ExpressibleByArgument {
+    var longitude: Double
+    var latitude: Double
+
+    init?(argument: String) {
+        let parts = argument.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: " ") }
+        guard parts.count == 2, let lon = Double(parts[0]), let lat = Double(parts[1]),
+            (-180...180).contains(lon), (-90...90).contains(lat)
+        else { return nil }
+        longitude = lon
+        latitude = lat
+    }
+
+    static var defaultCompletionKind: CompletionKind { .default }
+}
+
+extension Substring {
+    func trimmingCharacters(in set: String) -> String {
+        var s = self
+        while let f = s.first, set.contains(f) { s = s.dropFirst() }
+        while let l = s.last, set.contains(l) { s = s.dropLast() }
+        return String(s)
+    }
+}
+
+struct SearchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "search",
+        abstract: "Search a package's locator: features by ID, address or name, or suggestions while typing.",
+        discussion: """
+            Matching ignores case, accents and punctuation, takes words in any order, lets the \
+            last word be unfinished and forgives typos (one in words of 4 to 7 letters, two in \
+            longer ones; numbers must match exactly). Results are ranked exact before prefix \
+            before typo, then by the locator's rank field, then by distance to --near (default: \
+            the centre of the package's extent). The locator is read in place; nothing is \
+            extracted. Exit status: 0 with results, 1 with none or on an error.
+            """)
+
+    @Argument(help: "The package (.mmpk).")
+    var path: String
+
+    @Argument(help: "What to look for.")
+    var text: String
+
+    @Flag(name: .long, help: "Suggest distinct texts while typing instead of listing features.")
+    var suggest = false
+
+    @Option(name: .long, help: ArgumentHelp("Prefer results near this place.", valueName: "LON,LAT"))
+    var near: LonLat?
+
+    @Option(name: .long, help: "The most results to show (1-1000).")
+    var max = 10
+
+    @Flag(name: .long, help: "Print the results as JSON.")
+    var json = false
+
+    func validate() throws {
+        guard (1...1000).contains(max) else { throw ValidationError("--max must be between 1 and 1000") }
+    }
+
+    func run() throws {
+        let package: MobileMapPackage
+        let locator: CompositeLocator
+        do {
+            package = try MobileMapPackage(path: path)
+            guard let opened = try CompositeLocator.open(package) else {
+                Output.error("error: '\(path)' has no locator; give a source 'search: { field: NAME }' in the project file and build it again")
+                throw ExitCode.failure
+            }
+            locator = opened
+        } catch let exit as ExitCode {
+            throw exit
+        } catch {
+            Output.error("error: \(error)")
+            throw ExitCode.failure
+        }
+        let preferred = near.map { ($0.longitude, $0.latitude) } ?? package.manifest.extent.map { (($0.xmin + $0.xmax) / 2, ($0.ymin + $0.ymax) / 2) }
+        var out = Output()
+        var found = 0
+        do {
+            if suggest {
+                let suggestions = try locator.suggest(text, near: preferred, max: max)
+                found = suggestions.count
+                var items: [JSONValue] = []
+                for (i, s) in suggestions.enumerated() {
+                    let best = try locator.geocode(suggestion: s, near: preferred, max: 1).first
+                    if json {
+                        var o = best?.jsonValue.objectValue ?? JSONObject()
+                        o["label"] = .string(s.text)
+                        o["score"] = .double(s.score)
+                        o["participant"] = .string(s.participant)
+                        o["count"] = .int(s.count)
+                        o["key"] = .string(s.key)
+                        items.append(.object(o))
+                    } else {
+                        let where_ = best.flatMap { Self.place($0) }.map { "  \($0)" } ?? ""
+                        let count = s.count > 1 ? ", \(Format.count(s.count)) features" : ""
+                        out.line("\(i + 1). \(s.text)  (\(s.participant)\(count), score \(Format.number(s.score)))\(where_)")
+                    }
+                }
+                if json { out.line(JSONWriter.string(.array(items)).trimmingTrailingNewline()) }
+            } else {
+                let candidates = try locator.geocode(text, near: preferred, max: max)
+                found = candidates.count
+                if json {
+                    out.line(JSONWriter.string(.array(candidates.map(\.jsonValue))).trimmingTrailingNewline())
+                } else {
+                    for (i, c) in candidates.enumerated() { Self.render(c, number: i + 1, into: &out) }
+                }
+            }
+        } catch {
+            Output.error("error: \(error)")
+            throw ExitCode.failure
+        }
+        if !json && found == 0 { Output.error("no results for '\(text)'") }
+        out.flush()
+        if found == 0 { throw ExitCode.failure }
+    }
+
+    /// "-122.566118, 45.575518, 12 m away".
+    static func place(_ c: GeocodeCandidate) -> String? {
+        guard let lon = c.longitude, let lat = c.latitude else { return nil }
+        var s = "\(Format.number((lon * 1e6).rounded() / 1e6)), \(Format.number((lat * 1e6).rounded() / 1e6))"
+        if let d = c.distance { s += d < 1000 ? ", \(Int(d.rounded())) m away" : ", \(Format.number((d / 100).rounded() / 10)) km away" }
+        return s
+    }
+
+    static func render(_ c: GeocodeCandidate, number: Int, into out: inout Output) {
+        var head = "\(number). \(c.label)"
+        if c.matchedText != c.label { head += " [\(c.matchedText)]" }
+        var facts = [c.participant]
+        if let kind = c.matchKind { facts.append(kind.description) }
+        facts.append("score \(Format.number(c.score))")
+        out.line(head + "  (" + facts.joined(separator: ", ") + ")")
+        if let place = place(c) { out.line("   " + place) }
+        let attributes = c.attributes.compactMap { key, value -> String? in
+            switch value {
+            case .null: return nil
+            case .string(let s): return "\(key): \(s)"
+            default: return "\(key): \(JSONWriter.string(value).trimmingTrailingNewline())"
+            }
+        }
+        if !attributes.isEmpty { out.line("   " + attributes.joined(separator: " · ")) }
+    }
+}
+
+struct ReverseCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "reverse",
+        abstract: "The nearest searchable feature to a place: an address point first, else any.",
+        discussion: """
+            Looks through every participant of the package's locator within --max-distance \
+            metres (through each layer's spatial index, in place). An address point in range is \
+            answered before a nearer street or parcel. Exit status: 0 when something is in \
+            range, 1 when nothing is or on an error.
+            """)
+
+    @Argument(help: "The package (.mmpk).")
+    var path: String
+
+    @Option(name: .long, help: ArgumentHelp("The place.", valueName: "LON,LAT"))
+    var at: LonLat
+
+    @Option(name: .long, help: "How far to look, in metres.")
+    var maxDistance: Double = 100
+
+    @Flag(name: .long, help: "Print the result as JSON.")
+    var json = false
+
+    func validate() throws {
+        guard maxDistance > 0, maxDistance <= 1_000_000 else { throw ValidationError("--max-distance must be between 0 and 1,000,000 metres") }
+    }
+
+    func run() throws {
+        var result: GeocodeCandidate?
+        do {
+            let package = try MobileMapPackage(path: path)
+            guard let locator = try CompositeLocator.open(package) else {
+                Output.error("error: '\(path)' has no locator; give a source 'search: { field: NAME }' in the project file and build it again")
+                throw ExitCode.failure
+            }
+            result = try locator.reverseGeocode(longitude: at.longitude, latitude: at.latitude, maxDistance: maxDistance)
+        } catch let exit as ExitCode {
+            throw exit
+        } catch {
+            Output.error("error: \(error)")
+            throw ExitCode.failure
+        }
+        var out = Output()
+        if json {
+            out.line(JSONWriter.string(result?.jsonValue ?? .null).trimmingTrailingNewline())
+        } else if let result {
+            SearchCommand.render(result, number: 1, into: &out)
+        } else {
+            Output.error("nothing searchable within \(Format.number(maxDistance)) m of \(at.longitude), \(at.latitude)")
+        }
+        out.flush()
+        if result == nil { throw ExitCode.failure }
+    }
+}

@@ -1,0 +1,121 @@
+import Testing
+@testable import MapbookSearch
+
+@Suite struct SearchTextTests {
+    func words(_ s: String) -> [String] { SearchText.tokens(s).map(\.text) }
+
+    @Test func caseDiacriticsAndPunctuationFold() {
+        #expect(SearchText.normalized("São Paulo") == "sao paulo")
+        #expect(SearchText.normalized("  SAO-PAULO!! ") == "sao paulo")
+        #expect(SearchText.normalized("Zürich") == "zurich")
+        #expect(SearchText.normalized("Chișinău") == "chisinau")
+        #expect(SearchText.normalized("Ōsaka") == "osaka")
+        #expect(SearchText.normalized("København") == "kobenhavn")
+        // Letters Unicode does not decompose, which NFD-based folding leaves alone.
+        #expect(SearchText.normalized("Łódź") == "lodz")
+        #expect(SearchText.normalized("Đakovo") == "dakovo")
+        #expect(SearchText.normalized("Ærøskøbing") == "aeroskobing")
+        #expect(SearchText.normalized("Straße") == "strasse")
+        #expect(SearchText.normalized("Þingvellir") == "thingvellir")
+        // Text that arrives decomposed folds the same as precomposed text.
+        #expect(SearchText.normalized("Sa\u{0303}o Paulo") == "sao paulo")
+        // Full-width forms and ligatures.
+        #expect(SearchText.normalized("ＭＡＩＮ ｓｔ １２") == "main st 12")
+        #expect(SearchText.normalized("ﬁeld") == "field")
+        // Greek and Cyrillic keep their script, without accents.
+        #expect(SearchText.normalized("Αθήνα") == "αθηνα")
+        #expect(SearchText.normalized("МОСКВА") == "москва")
+    }
+
+    @Test func lettersAndDigitsAreSeparateTokens() {
+        #expect(words("HYD-00123") == ["hyd", "00123"])
+        #expect(words("hyd00123") == ["hyd", "00123"])
+        #expect(words("5th Ave") == ["5", "th", "ave"])
+        #expect(SearchText.tokens("HYD-00123").map(\.isNumber) == [false, true])
+        // Digits of other scripts are digits.
+        #expect(words("٣٤") == ["34"])
+    }
+
+    @Test func apostrophesJoinAWord() {
+        #expect(words("O'Brien St") == ["obrien", "st"])
+        #expect(words("Côte d’Ivoire") == ["cote", "divoire"])
+    }
+
+    @Test func nothingSearchableGivesNoTokens() {
+        #expect(words("") == [])
+        #expect(words(" -- ... ; ") == [])
+        #expect(words("🙂🙂") == [])
+    }
+
+    @Test func typoBudgetGrowsWithLength() {
+        #expect(SearchToken("oak").editBudget == 0)
+        #expect(SearchToken("pine").editBudget == 1)
+        #expect(SearchToken("cascade").editBudget == 1)
+        #expect(SearchToken("cascades").editBudget == 2)
+        #expect(SearchToken("00123456").editBudget == 0)
+    }
+
+    @Test func typingIsAnOpenLastToken() {
+        #expect(SearchText.endsInToken("9500 ne casc"))
+        #expect(!SearchText.endsInToken("9500 ne "))
+        #expect(!SearchText.endsInToken(""))
+    }
+
+    @Test func veryLongTokensAreCut() {
+        let long = String(repeating: "a", count: 5000)
+        #expect(SearchText.tokens(long).first?.scalars.count == SearchText.maximumTokenLength)
+    }
+}
+
+@Suite struct TermMatcherTests {
+    /// The matcher's typo walk finds exactly the terms a brute-force distance finds.
+    @Test func typoWalkAgreesWithBruteForce() {
+        var rng = SplitMix(seed: 42)
+        let letters = Array("abcdefgh".unicodeScalars.map(\.value))
+        var vocabulary = Set<[UInt32]>()
+        while vocabulary.count < 1500 {
+            let n = 1 + Int(rng.next() % 10)
+            vocabulary.insert((0..<n).map { _ in letters[Int(rng.next() % UInt64(letters.count))] })
+        }
+        let terms = vocabulary.sorted { $0.lexicographicallyPrecedes($1) }
+        for _ in 0..<60 {
+            let n = 1 + Int(rng.next() % 10)
+            let q = (0..<n).map { _ in letters[Int(rng.next() % UInt64(letters.count))] }
+            let token = SearchToken(scalars: q, isNumber: false)
+            for prefix in [false, true] {
+                let found = Dictionary(uniqueKeysWithValues: TermMatcher.match(token, in: terms, prefix: prefix).map { ($0.term, $0.quality) })
+                for (i, term) in terms.enumerated() {
+                    var want: TokenQuality?
+                    if term == q {
+                        want = TokenQuality(kind: .exact, edits: 0)
+                    } else if prefix && term.starts(with: q) {
+                        want = TokenQuality(kind: .prefix, edits: 0)
+                    } else if token.editBudget > 0 {
+                        let d = prefix ? IndexQuery.prefixDistance(q, term, budget: token.editBudget) : IndexQuery.distance(q, term)
+                        if d <= token.editBudget { want = TokenQuality(kind: .fuzzy, edits: d) }
+                    }
+                    #expect((found[i] == nil) == (want == nil), "query \(q) term \(term) prefix \(prefix): \(String(describing: found[i])) vs \(String(describing: want))")
+                    if let want, let got = found[i], want.kind != .fuzzy { #expect(got == want) }
+                }
+            }
+        }
+    }
+
+    @Test func transpositionsCostOneEdit() {
+        #expect(IndexQuery.distance(Array("lindne".unicodeScalars.map(\.value)), Array("linden".unicodeScalars.map(\.value))) == 1)
+        #expect(IndexQuery.distance(Array("abc".unicodeScalars.map(\.value)), Array("abc".unicodeScalars.map(\.value))) == 0)
+    }
+}
+
+/// A small deterministic generator for tests.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
