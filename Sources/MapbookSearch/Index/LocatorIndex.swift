@@ -129,8 +129,14 @@ public final class LocatorIndex {
         } catch let e as SQLiteError {
             throw LocatorError(path: path, message: e.message)
         }
+        // The typo walk treats the sorted terms as a trie: out of order or repeated terms
+        // (a damaged file) would break it.
+        let scalars = out.map(\.token.scalars)
+        for i in scalars.indices.dropFirst() where !scalars[i - 1].lexicographicallyPrecedes(scalars[i]) {
+            throw LocatorError(path: path, message: "the words table is damaged (terms out of order)")
+        }
         wordTerms = out
-        wordScalars = out.map(\.token.scalars)
+        wordScalars = scalars
         return out
     }
 

@@ -81,11 +81,9 @@ final class IndexQuery {
             slot = [Int32](repeating: 0, count: index.groupCount)
         }
         var candidates: [Accumulator] = []
-        var verified = false
         for (step, plan) in plans.enumerated() {
             if step > 0, candidates.count <= Self.verifyCandidates, plan.cost > Self.verifyRatio * candidates.count {
                 candidates = try verify(candidates, against: plans[step...].map(\.token), text: text)
-                verified = true
                 break
             }
             epoch &+= 1
@@ -124,7 +122,7 @@ final class IndexQuery {
             }
             if candidates.isEmpty { return [] }
         }
-        _ = verified
+        if candidates.isEmpty { return [] }
 
         // Score, then rank and distance where they can change the order of the first `limit`.
         var matches: [GroupMatch] = []
