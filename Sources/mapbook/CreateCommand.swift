@@ -114,7 +114,7 @@ struct CreateCommand: ParsableCommand {
         if let q = report.qualityQueries { line += ", search-quality file of \(q) quer\(q == 1 ? "y" : "ies")" }
         out.line(line)
         for p in report.participants {
-            out.line("    \(p.name) (\(p.source).\(p.field)\(p.isAddress ? ", addresses" : "")): \(Format.count(p.entries)) features indexed, \(Format.count(p.groups)) distinct texts, index \(Format.bytes(p.indexBytes)), text \(Format.bytes(Int64(p.textBytes)))")
+            out.line("    \(p.name) (\(p.source).\(p.field)\(p.isAddress ? ", role address" : "")): \(Format.count(p.entries)) features indexed, \(Format.count(p.groups)) distinct texts, index \(Format.bytes(p.indexBytes)), text \(Format.bytes(Int64(p.textBytes)))")
             if p.skipped > 0 {
                 out.line("      warning: \(Format.count(p.skipped)) of \(Format.count(p.features)) features have no searchable text in \(p.field) (empty, or no letter or digit); search cannot find them")
             }
