@@ -70,7 +70,7 @@ let package = Package(
         .target(
             name: "MapbookPackager",
             dependencies: [
-                "MapbookPackage", "MapbookData", "MapbookTiles", "MapbookRender",
+                "MapbookPackage", "MapbookData", "MapbookTiles", "MapbookRender", "MapbookSearch",
                 .product(name: "Yams", package: "Yams"),
             ]),
         .executableTarget(
@@ -101,7 +101,9 @@ let package = Package(
             dependencies: ["MapbookRender", "MapbookData", "MapbookPackage", "MapbookTestSupport"]),
         .testTarget(
             name: "MapbookPackagerTests",
-            dependencies: ["MapbookPackager", "MapbookPackage", "MapbookTiles", "MapbookTestSupport"]),
+            dependencies: [
+                "MapbookPackager", "MapbookPackage", "MapbookTiles", "MapbookSearch", "MapbookTestSupport",
+            ]),
         // End-to-end tests run the built `mapbook` binary; depending on the executable makes
         // `swift test` build it first.
         .testTarget(

@@ -17,6 +17,8 @@ public struct PackagerSummary: Sendable {
     public var warnings: [String]
     /// What the tiler did per zoom, when the backdrop was built from layers.
     public var backdrop: TilerReport?
+    /// The locators built, when sources have `search`.
+    public var locator: Packager.LocatorReport?
 }
 
 /// Turns a project into a package: checks every source, table, field and path it names,
@@ -28,19 +30,22 @@ public enum Packager {
     ///
     /// `timestamp` (Unix seconds) fixes every date in the package, for byte-identical rebuilds;
     /// nil means now. `progress` hears (source, features read) during long imports, and status lines (a negative count) while the backdrop is tiled. The
-    /// feature store is built in a hidden file beside `output`, removed whatever happens.
+    /// feature store, the backdrop and the locator indexes are built in hidden files beside
+    /// `output`, removed whatever happens.
     public static func build(_ project: Project, output: String, timestamp: Int64? = nil, progress: ((String, Int) -> Void)? = nil) throws -> PackagerSummary {
         let work = workFile(beside: output, name: "data", extension: "gpkg")
         let tiles = workFile(beside: output, name: "tiles", extension: "vtpk")
+        let indexes = locatorWorkFiles(project, beside: output)
         defer {
             unlink(work)
             unlink(tiles)
+            for file in indexes { unlink(file) }
         }
-        let plan = try plan(project, output: output, timestamp: timestamp, dataFile: work, backdropFile: tiles, progress: progress)
+        let plan = try plan(project, output: output, timestamp: timestamp, dataFile: work, backdropFile: tiles, locatorFiles: indexes, progress: progress)
         let written = try PackageWriter.write(plan.contents, to: output)
         return PackagerSummary(
             path: output, maps: plan.mapCounts, entries: written.entries, fileSize: written.fileSize, extent: plan.extent,
-            layers: plan.layers, warnings: plan.warnings, backdrop: plan.backdrop)
+            layers: plan.layers, warnings: plan.warnings, backdrop: plan.backdrop, locator: plan.locator)
     }
 
     /// Everything `build` would do, without writing the package: the sources are imported into
@@ -50,11 +55,13 @@ public enum Packager {
         let folder = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
         let work = workFile(beside: folder + "/x", name: "data", extension: "gpkg")
         let tiles = workFile(beside: folder + "/x", name: "tiles", extension: "vtpk")
+        let indexes = locatorWorkFiles(project, beside: folder + "/x")
         defer {
             unlink(work)
             unlink(tiles)
+            for file in indexes { unlink(file) }
         }
-        return try plan(project, output: output, timestamp: timestamp, dataFile: work, backdropFile: tiles, progress: progress)
+        return try plan(project, output: output, timestamp: timestamp, dataFile: work, backdropFile: tiles, locatorFiles: indexes, progress: progress)
     }
 
     /// A hidden, unique file name in the folder of `path`.
@@ -76,6 +83,8 @@ public enum Packager {
         public var warnings: [String]
         /// What the tiler did per zoom, when the backdrop was built from layers.
         public var backdrop: TilerReport?
+        /// The locators built, when sources have `search`.
+        public var locator: LocatorReport?
     }
 
     /// Collects warnings while a plan is made. Used from one task; a class so the value-type
@@ -89,7 +98,8 @@ public enum Packager {
     public static let latestTimestamp: Int64 = 253_402_300_799
 
     static func plan(
-        _ project: Project, output: String, timestamp: Int64?, dataFile: String, backdropFile: String, progress: ((String, Int) -> Void)?
+        _ project: Project, output: String, timestamp: Int64?, dataFile: String, backdropFile: String, locatorFiles: [String],
+        progress: ((String, Int) -> Void)?
     ) throws -> Plan {
         let now = timestamp ?? currentTime()
         guard (0...latestTimestamp).contains(now) else {
@@ -105,6 +115,7 @@ public enum Packager {
 
         context.imported = try importSources(project, context: context, dataFile: dataFile, timestamp: now, progress: progress)
         let sources = try context.resolveSources()
+        let quality = try context.checkLocators(sources: sources)
         var backdrop = try context.resolveBackdrop()
         var tiling: TilerReport?
         if let spec = project.backdrop, spec.path == nil {
@@ -136,6 +147,7 @@ public enum Packager {
         if let imported = context.imported {
             try writeLayerDefaults(dataFile: dataFile, imported: imported, maps: maps, timestamp: now)
         }
+        var locator = try context.buildLocators(sources: sources, dataFile: dataFile, indexFiles: locatorFiles, quality: quality)
 
         var manifest = PackageManifest()
         manifest.name = project.name
@@ -193,6 +205,12 @@ public enum Packager {
         if let entry = contents.thumbnailEntry {
             contents.itemInfo.thumbnail = String(entry.dropFirst("esriinfo/".count))
         }
+        // The manifest lists the composite (DESIGN.md 3.1), by its path in the archive.
+        if var report = locator {
+            report.entry = contents.folder + "/" + report.entry
+            contents.manifest.locators = [report.entry]
+            locator = report
+        }
         let layers = context.imported.map { r in r.order.compactMap { r.layers[$0] } } ?? []
         var estimate: Int64 = 4096
         for file in contents.files {
@@ -204,7 +222,7 @@ public enum Packager {
         estimate += Int64(maps.count) * 8192 + Int64(thumbnail?.count ?? 0) * Int64(1 + maps.count)
         return Plan(
             contents: contents, extent: extent, mapCounts: counts, layers: layers, estimatedSize: estimate, warnings: context.warnings.list,
-            backdrop: tiling)
+            backdrop: tiling, locator: locator)
     }
 
     public static func currentTime() -> Int64 {

@@ -75,6 +75,7 @@ struct CreateCommand: ParsableCommand {
             Self.printLayers(plan.layers, to: &out)
             for warning in plan.warnings { out.line("  warning: \(warning)") }
             if let tiling = plan.backdrop { Self.printBackdrop(tiling, to: &out) }
+            if let locator = plan.locator { Self.printLocator(locator, to: &out) }
             for (name, layers, bookmarks) in plan.mapCounts {
                 out.line("  map \(name): \(layers) layer\(layers == 1 ? "" : "s"), \(bookmarks) bookmark\(bookmarks == 1 ? "" : "s")")
             }
@@ -91,6 +92,7 @@ struct CreateCommand: ParsableCommand {
         Self.printLayers(summary.layers, to: &out)
         for warning in summary.warnings { out.line("  warning: \(warning)") }
         if let tiling = summary.backdrop { Self.printBackdrop(tiling, to: &out) }
+        if let locator = summary.locator { Self.printLocator(locator, to: &out) }
         for (name, layers, bookmarks) in summary.maps {
             out.line("  \(name): \(layers) layer\(layers == 1 ? "" : "s"), \(bookmarks) bookmark\(bookmarks == 1 ? "" : "s")")
         }
@@ -102,6 +104,21 @@ struct CreateCommand: ParsableCommand {
     static func printBackdrop(_ report: TilerReport, to out: inout Output) {
         out.line("  backdrop: zooms \(report.minZoom)-\(report.maxZoom)\(report.maxZoomGuessed ? " (maximum guessed from feature spacing)" : ""), \(Format.count(report.tiles)) tiles, \(Format.count(report.bytes)) bytes")
         for line in report.lines { out.line("    " + line) }
+    }
+
+    /// The composite locator, then one line per participant: features indexed, distinct
+    /// texts, index and text sizes, and a warning for features search cannot find.
+    static func printLocator(_ report: Packager.LocatorReport, to out: inout Output) {
+        let n = report.participants.count
+        var line = "  locator \(report.name) (\(report.entry)): \(n) participant\(n == 1 ? "" : "s")"
+        if let q = report.qualityQueries { line += ", search-quality file of \(q) quer\(q == 1 ? "y" : "ies")" }
+        out.line(line)
+        for p in report.participants {
+            out.line("    \(p.name) (\(p.source).\(p.field)\(p.isAddress ? ", role address" : "")): \(Format.count(p.entries)) features indexed, \(Format.count(p.groups)) distinct texts, index \(Format.bytes(p.indexBytes)), text \(Format.bytes(Int64(p.textBytes)))")
+            if p.skipped > 0 {
+                out.line("      warning: \(Format.count(p.skipped)) of \(Format.count(p.features)) features have no searchable text in \(p.field) (empty, or no letter or digit); search cannot find them")
+            }
+        }
     }
 
     /// One line per imported source, then its warnings, indented.

@@ -14,9 +14,10 @@ import Testing
             try generator.run()
             generator.waitUntilExit()
             #expect(generator.terminationStatus == 0)
-            try FileManager.default.copyItem(
-                atPath: Fixtures.repositoryRoot.appendingPathComponent("samples/naperville-water/project.yaml").path,
-                toPath: dir + "/project.yaml")
+            for file in ["project.yaml", "search-quality.yaml"] {
+                try FileManager.default.copyItem(
+                    atPath: Fixtures.repositoryRoot.appendingPathComponent("samples/naperville-water/" + file).path, toPath: dir + "/" + file)
+            }
 
             let create = try MapbookBinary.run(["create", dir + "/project.yaml", "-o", dir + "/n.mmpk", "--fixed-time", "2026-01-01"])
             #expect(create.status == 0, "\(create.stderr)")

@@ -1,20 +1,22 @@
 import Foundation
 import MapbookPackage
 import MapbookPackager
+import MapbookSearch
 import MapbookTestSupport
 import Testing
 
 @Suite struct PackagerTests {
     /// A project over a GeoPackage made in code and, when present, the real Esri geodatabase.
-    func project(in dir: String, sources: String = "", extra: String = "", layers: String = "[points]") throws -> Project {
-        try TestPackages.makeGeoPackage(at: dir + "/data.gpkg")
+    /// The points are searchable by `search`.
+    func project(in dir: String, sources: String = "", extra: String = "", layers: String = "[points]", search: String = "{ field: NAME, rank: SIZE, output_fields: [KIND] }") throws -> Project {
+        if !FileManager.default.fileExists(atPath: dir + "/data.gpkg") { try TestPackages.makeGeoPackage(at: dir + "/data.gpkg") }
         try writeFile(dir + "/thumb.png", TestPackages.png)
         let text = """
             title: Test Town
             summary: Prepared data
             thumbnail: thumb.png
             sources:
-              points: { path: data.gpkg, table: points, title: Points }
+              points: { path: data.gpkg, table: points, title: Points, search: \(search) }
             \(sources)
             \(extra)
             maps:
@@ -42,6 +44,12 @@ import Testing
             // The extent comes from the table's recorded extent, in WGS84.
             let extent = try #require(package.manifest.extent)
             #expect(abs(extent.xmin - WebMercator.unproject(x: -9_814_000, y: 0).longitude) < 1e-9)
+            // The points are searchable through the package's composite locator.
+            #expect(package.manifest.locators == ["p20/locators/TestTownLocator.loc.json"])
+            let locator = try #require(try CompositeLocator.open(package))
+            #expect(locator.participants.map(\.name) == ["Points"])
+            let found = try #require(try locator.geocode("point 2").first)
+            #expect(found.label == "Point 2" && found.attributes.string("KIND") == "even")
             let first = try package.map(package.mapEntries[0])
             #expect(first.map.spatialReference?.latestWkid == 3857)
             #expect(first.map.bookmarks?.count == 2)
@@ -63,10 +71,116 @@ import Testing
 
     @Test func sameProjectAndTimeGiveTheSameBytes() throws {
         try withTemporaryDirectory { dir in
-            let p = try project(in: dir)
+            try writeFile(dir + "/q.yaml", "- { text: point 1, expect: Point 1 }\n")
+            let p = try project(in: dir, extra: "locator: { quality: q.yaml }")
             _ = try Packager.build(p, output: dir + "/a.mmpk", timestamp: 1_700_000_000)
             _ = try Packager.build(p, output: dir + "/b.mmpk", timestamp: 1_700_000_000)
+            // The locator's index, definitions and quality file are part of what must not change.
+            let entries = try ZipArchive(path: dir + "/a.mmpk").entries.map(\.name)
+            #expect(entries.contains("p20/locators/points/index.sqlite") && entries.contains("p20/locators/TestTownLocator.quality.json"))
             #expect(try readFile(dir + "/a.mmpk") == readFile(dir + "/b.mmpk"))
+        }
+    }
+
+    @Test(arguments: [
+        // (the points' search, top-level keys, words in the message)
+        ("NAM", "", "the search field 'NAM' is not a column of points; its columns are: NAME, KIND, SIZE"),
+        ("name", "", "did you mean 'NAME'?"),
+        ("{ field: NAME, display: LABEL }", "", "the display field 'LABEL' is not a column"),
+        ("{ field: NAME, rank: KIND }", "", "'KIND' holds text values; a rank must be a number"),
+        ("{ field: NAME, output_fields: [KIND, COLOR] }", "", "the output field 'COLOR' is not a column"),
+        ("NAME", "locator: { quality: missing.yaml }", "cannot read the search-quality file 'missing.yaml'"),
+    ])
+    func checksEverySearchFieldAgainstTheData(_ input: (String, String, String)) throws {
+        try withTemporaryDirectory { dir in
+            let p = try project(in: dir, extra: input.1, search: input.0)
+            #expect {
+                try Packager.build(p, output: dir + "/out.mmpk")
+            } throws: { "\($0)".contains(input.2) && "\($0)".contains("project.yaml:") }
+            #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["data.gpkg", "project.yaml", "thumb.png"])
+        }
+    }
+
+    @Test func aLocatorNeedsAnImportedLayerWithGeometry() throws {
+        try withTemporaryDirectory { dir in
+            let p = try project(in: dir, sources: "  inspections: { path: data.gpkg, table: inspections, search: VALVE }", layers: "[points, inspections]")
+            let db = try SQLiteDatabase(writablePath: dir + "/data.gpkg", create: false)
+            try db.execute("""
+                CREATE TABLE inspections (id INTEGER PRIMARY KEY, VALVE TEXT, RESULT TEXT);
+                INSERT INTO inspections (VALVE, RESULT) VALUES ('WV-1', 'ok');
+                INSERT INTO gpkg_contents (table_name, data_type, identifier) VALUES ('inspections', 'attributes', 'inspections');
+                """)
+            try db.close()
+            #expect {
+                try Packager.build(p, output: dir + "/out.mmpk")
+            } throws: { "\($0)".contains("sources.inspections.search") && "\($0)".contains("'inspections' has no geometry; a locator answers with places") }
+        }
+    }
+
+    @Test(Fixtures.required)
+    func aGeodatabasePackagedAsItIsCannotBeSearched() throws {
+        try withTemporaryDirectory { dir in
+            let gdb = Fixtures.path("esri-runtime-data/usa.geodatabase")
+            let p = try project(in: dir, sources: "  cities: { path: \(gdb), table: US-Major-Cities, search: AREANAME }", extra: "extent: [-125, 24, -66, 50]")
+            #expect {
+                try Packager.build(p, output: dir + "/out.mmpk")
+            } throws: { "\($0)".contains("sources.cities.search") && "\($0)".contains("Esri mobile geodatabase") }
+        }
+    }
+
+    @Test func theSearchQualityFileIsCheckedWithItsLines() throws {
+        try withTemporaryDirectory { dir in
+            // A query without `expect`, on line 4 of the file.
+            try writeFile(dir + "/q.yaml", "# queries\nqueries:\n  - { text: Point 1, expect: Point 1 }\n  - { text: Point 2 }\n")
+            let missing = try project(in: dir, extra: "locator: { quality: q.yaml }")
+            #expect {
+                try Packager.build(missing, output: dir + "/out.mmpk")
+            } throws: { "\($0)".contains("q.yaml:4") && "\($0)".contains("query 2 ('Point 2') has no 'expect'") }
+            // A participant the project does not have.
+            try writeFile(dir + "/q.yaml", "queries:\n  - { text: Point 1, expect: Point 1, participant: Valves }\n")
+            #expect {
+                try Packager.build(missing, output: dir + "/out.mmpk")
+            } throws: { "\($0)".contains("participant 'Valves', which is not a locator of this project; they are: Points") }
+            // Texts stay text as written: 00123 is not the number 123. JSON works as well.
+            try writeFile(dir + "/q.json", "[{\"text\": \"x\", \"expect\": \"Point 1\"}]")
+            try writeFile(dir + "/q.yaml", "queries:\n  - { text: 00123, expect: Point 1, near: [-88.15, 41.75], suggest: true }\n")
+            _ = try Packager.build(missing, output: dir + "/out.mmpk", timestamp: 1_700_000_000)
+            let package = try MobileMapPackage(path: dir + "/out.mmpk")
+            let entry = try #require(package.archive.entry(named: "p20/locators/TestTownLocator.quality.json"))
+            let quality = try SearchQuality.parse(try JSONParser.parse(try package.bytes(of: entry, limit: 1 << 20)), path: entry.name)
+            #expect(quality.queries == [SearchQuality.Query(text: "00123", expect: "Point 1", near: (-88.15, 41.75), suggest: true)])
+            let json = try project(in: dir, extra: "locator: { quality: q.json }")
+            _ = try Packager.build(json, output: dir + "/json.mmpk", timestamp: 1_700_000_000)
+            #expect(try CompositeLocator.open(try MobileMapPackage(path: dir + "/json.mmpk"))?.definition.quality == "TestTownLocator.quality.json")
+        }
+    }
+
+    @Test func featuresWithoutSearchableTextAreCountedAndLeftOut() throws {
+        try withTemporaryDirectory { dir in
+            let p = try project(in: dir, search: "NAME")
+            let db = try SQLiteDatabase(writablePath: dir + "/data.gpkg", create: false)
+            try db.execute("INSERT INTO points (geom, NAME, KIND, SIZE) SELECT geom, NULL, KIND, SIZE FROM points WHERE fid = 1")
+            try db.execute("INSERT INTO points (geom, NAME, KIND, SIZE) SELECT geom, ' -- ', KIND, SIZE FROM points WHERE fid = 1")
+            try db.close()
+            let summary = try Packager.build(p, output: dir + "/out.mmpk", timestamp: 1_700_000_000)
+            let points = try #require(summary.locator?.participants.first)
+            #expect(points.features == 5 && points.entries == 3 && points.skipped == 2 && points.groups == 3)
+            #expect(points.textBytes == "Point 0Point 1Point 2".utf8.count)
+            #expect(points.indexBytes == Int64(try #require(summary.entries.first { $0.name == "p20/locators/points/index.sqlite" }).size))
+        }
+    }
+
+    @Test func aDryRunBuildsTheLocatorsAndWritesNothing() throws {
+        try withTemporaryDirectory { dir in
+            let plan = try Packager.dryRun(try project(in: dir), output: dir + "/out.mmpk", timestamp: 1_700_000_000)
+            let locator = try #require(plan.locator)
+            #expect(locator.name == "TestTownLocator" && locator.entry == "p20/locators/TestTownLocator.loc.json")
+            #expect(locator.participants.map(\.entries) == [3])
+            #expect(plan.contents.manifest.locators == [locator.entry])
+            #expect(plan.contents.files.map(\.path).filter { $0.hasPrefix("locators/") } == [
+                "locators/points/locator.json", "locators/points/index.sqlite", "locators/TestTownLocator.loc.json",
+            ])
+            #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["data.gpkg", "project.yaml", "thumb.png"])
         }
     }
 

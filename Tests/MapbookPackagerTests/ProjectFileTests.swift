@@ -139,4 +139,63 @@ import Testing
         #expect(e.description.contains(input.3), "\(e)")
         #expect(e.description.hasPrefix("project.yaml:\(input.2)"))
     }
+
+    @Test func readsSearchInEveryFormWithItsDefaults() throws {
+        let project = try Project.parse("""
+            title: Water
+            sources:
+              valves: { path: v.shp, title: Water System Valves, search: FACILITYID }
+              addresses:
+                path: a.csv
+                search: { field: FULLADDR, display: LABEL, rank: PRIORITY, outputFields: [ZIP, PIN], name: Addresses }
+              trees:
+                path: t.csv
+                title: Street Trees
+                search: [address, { field: common, address: false, output_fields: common }]
+              "Fire Hydrants.v2": { path: h.gpkg, search: { field: HYDRANTADDR, address: false } }
+            locator: { name: Water Search, quality: search-quality.yaml }
+            maps: [{name: M}]
+            """, file: "/p/project.yaml")
+        let valves = try #require(project.sources[0].search.first)
+        #expect(valves.field == "FACILITYID" && valves.name == "Water System Valves" && valves.folder == "valves")
+        #expect(!valves.isAddress && valves.outputFields.isEmpty && valves.displayField == nil && valves.key == "sources.valves.search")
+        let address = try #require(project.sources[1].search.first)
+        #expect(address.isAddress, "a field whose name has 'addr' is an address")
+        #expect(address.displayField == "LABEL" && address.rankField == "PRIORITY" && address.outputFields == ["ZIP", "PIN"] && address.name == "Addresses")
+        let trees = project.sources[2].search
+        #expect(trees.map(\.name) == ["Street Trees (address)", "Street Trees (common)"])
+        #expect(trees.map(\.folder) == ["trees-address", "trees-common"])
+        #expect(trees.map(\.isAddress) == [true, false])
+        #expect(trees[1].outputFields == ["common"] && trees[1].key == "sources.trees.search[1]")
+        let hydrants = try #require(project.sources[3].search.first)
+        #expect(hydrants.folder == "Fire_Hydrants_v2" && hydrants.name == "Fire Hydrants.v2" && !hydrants.isAddress)
+        #expect(project.searches.map(\.source.name) == ["valves", "addresses", "trees", "trees", "Fire Hydrants.v2"])
+        #expect(project.locatorName == "Water Search")
+        #expect(project.locator?.quality == "search-quality.yaml")
+        // Without `locator:`, the composite is named after the package.
+        let plain = try Project.parse("title: Water\nsources: { valves: { path: v.shp, search: FACILITYID } }\nmaps: [{name: M}]\n", file: "p.yaml")
+        #expect(plain.locator == nil && plain.locatorName == "WaterLocator")
+    }
+
+    @Test(arguments: [
+        // (sources and locator lines after `title`, key named, line, words in the message)
+        ("sources:\n  v: { path: v.shp, search: { feild: ID } }\n", "sources.v.search.feild", 3, "did you mean 'field'"),
+        ("sources:\n  v: { path: v.shp, search: { display: ID } }\n", "sources.v.search", 3, "'field' is required"),
+        ("sources:\n  v: { path: v.shp, search: [] }\n", "sources.v.search", 3, "lists no fields"),
+        ("sources:\n  v: { path: v.shp, search: { field: ID, address: maybe } }\n", "sources.v.search.address", 3, "true or false"),
+        ("sources:\n  v: { path: v.shp, search: { field: ID, output_fields: [A], outputFields: [B] } }\n", "sources.v.search.outputFields", 3, "same key"),
+        ("sources:\n  v: { path: v.shp, search: { field: ID, output_fields: [A, A] } }\n", "sources.v.search.output_fields", 3, "'A' is listed twice"),
+        ("sources:\n  v: { path: v.shp, search: { field: ID, name: \" \" } }\n", "sources.v.search.name", 3, "cannot be empty"),
+        ("sources:\n  v: { path: v.shp, title: Valves, search: ID }\n  w: { path: w.shp, search: { field: ID, name: valves } }\n", "sources.w.search", 4, "two locators are named 'valves'"),
+        ("sources:\n  a b: { path: v.shp, search: ID }\n  a_b: { path: w.shp, search: ID }\n", "sources.a_b.search", 4, "locators/a_b"),
+        ("sources:\n  v: v.shp\nlocator: { name: L }\n", "locator", 4, "no source has 'search'"),
+        ("sources:\n  v: { path: v.shp, search: ID }\nlocator: { name: a/b }\n", "locator.name", 4, "cannot be a file name"),
+        ("sources:\n  v: { path: v.shp, search: ID }\nlocator: { qualty: q.yaml }\n", "locator.qualty", 4, "did you mean 'quality'"),
+    ])
+    func namesTheKeyAndLineOfEachSearchMistake(_ input: (String, String, Int, String)) throws {
+        let e = try #require(error("title: W\n" + input.0 + "maps: [{name: M}]\n"))
+        #expect(e.key == input.1)
+        #expect(e.line == input.2)
+        #expect(e.description.contains(input.3), "\(e)")
+    }
 }

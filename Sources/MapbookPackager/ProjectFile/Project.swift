@@ -31,6 +31,8 @@ public struct Project: Sendable {
     public var expiration: ExpirationSpec?
     public var sources: [SourceSpec] = []
     public var backdrop: BackdropSpec?
+    /// The package's composite locator (`locator:`); nil: defaults, when a source has `search`.
+    public var locator: CompositeLocatorSpec?
     public var maps: [MapSpec] = []
     /// Whether any dropped or changed feature fails the build (`create --strict`).
     public var strict = false
@@ -69,6 +71,43 @@ public struct Project: Sendable {
         public var aliases: [(name: String, alias: String)] = []
         /// The shapefile to read in a zip holding several.
         public var layer: String?
+        /// The source's single-field locators (`search:`), usually one.
+        public var search: [SearchSpec] = []
+    }
+
+    /// A single-field locator on a source's field (DESIGN.md 3.5): one participant of the
+    /// package's composite locator.
+    public struct SearchSpec: Sendable {
+        /// The field searched: a name, an ID or an address.
+        public var field: String
+        /// The field results show; default: the searched field.
+        public var displayField: String?
+        /// A numeric field: higher values first among equal matches (population, class).
+        public var rankField: String?
+        /// The fields results carry as attributes.
+        public var outputFields: [String] = []
+        /// Address points: reverse geocoding answers with them first. Default: the field's
+        /// name contains "addr".
+        public var isAddress: Bool
+        /// The participant's name, shown with its results: default, the source's title, else
+        /// its name (with the field, when the source has several locators).
+        public var name: String
+        /// The locator's folder under `locators/`: the source name, made a safe file name
+        /// (with the field, when the source has several locators).
+        public var folder: String
+        public var line: Int?
+        public var key: String
+    }
+
+    /// The composite locator: its name and an optional search-quality file.
+    public struct CompositeLocatorSpec: Sendable {
+        /// Names `locators/<name>.loc.json`; default `<package name>Locator`.
+        public var name: String?
+        /// A search-quality file (YAML or JSON): queries with the first result each should
+        /// find, packaged as `locators/<name>.quality.json`.
+        public var quality: String?
+        public var line: Int?
+        public var key: String
     }
 
     /// The reference backdrop: built from sources by the tiler (`layers`), or an existing
@@ -155,7 +194,7 @@ public struct Project: Sendable {
 extension Project {
     static let topKeys = [
         "name", "title", "summary", "description", "tags", "credits", "use_limitations", "guid", "version",
-        "crs", "extent", "thumbnail", "expiration", "sources", "backdrop", "maps",
+        "crs", "extent", "thumbnail", "expiration", "sources", "backdrop", "locator", "maps",
     ]
 
     /// Reads a YAML or JSON project file.
@@ -221,6 +260,10 @@ extension Project {
         }
         if let backdrop = root["backdrop"] {
             project.backdrop = try Self.parseBackdrop(backdrop, sources: Set(project.sources.map(\.name)))
+        }
+        try Self.checkSearch(project.sources, file: file)
+        if let locator = root["locator"] {
+            project.locator = try Self.parseLocator(locator, hasSearch: project.sources.contains { !$0.search.isEmpty })
         }
         let maps = try root.required("maps")
         let mapNodes = try maps.items()
@@ -297,7 +340,7 @@ extension Project {
         if node.node.scalar != nil {
             return SourceSpec(name: name, path: try node.string(), table: nil, title: nil, line: node.line, key: node.path)
         }
-        try node.checkKeys(["path", "table", "title", "crs", "x", "y", "geometry", "delimiter", "encoding", "types", "aliases", "layer"])
+        try node.checkKeys(["path", "table", "title", "crs", "x", "y", "geometry", "delimiter", "encoding", "types", "aliases", "layer", "search"])
         var spec = SourceSpec(
             name: name, path: try node.required("path").string(), table: try node["table"]?.string(),
             title: try node["title"]?.string(), line: node.line, key: node.path)
@@ -321,6 +364,9 @@ extension Project {
         }
         if let aliases = node["aliases"] {
             for (field, value) in try aliases.entries() { spec.aliases.append((field, try value.string())) }
+        }
+        if let search = node["search"] {
+            spec.search = try parseSearch(search, source: spec)
         }
         return spec
     }
