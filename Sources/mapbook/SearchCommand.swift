@@ -50,7 +50,8 @@ struct SearchCommand: ParsableCommand {
     @Flag(name: .long, help: "Suggest distinct texts while typing instead of listing features.")
     var suggest = false
 
-    @Option(name: .long, help: ArgumentHelp("Prefer results near this place.", valueName: "LON,LAT"))
+    // Unconditional: western longitudes start with a minus sign.
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Prefer results near this place.", valueName: "LON,LAT"))
     var near: LonLat?
 
     @Option(name: .long, help: "The most results to show (1-1000).")
@@ -163,7 +164,7 @@ struct ReverseCommand: ParsableCommand {
     @Argument(help: "The package (.mmpk).")
     var path: String
 
-    @Option(name: .long, help: ArgumentHelp("The place.", valueName: "LON,LAT"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("The place.", valueName: "LON,LAT"))
     var at: LonLat
 
     @Option(name: .long, help: "How far to look, in metres.")

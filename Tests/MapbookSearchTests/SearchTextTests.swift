@@ -95,7 +95,7 @@ import Testing
                         if d <= token.editBudget { want = TokenQuality(kind: .fuzzy, edits: d) }
                     }
                     #expect((found[i] == nil) == (want == nil), "query \(q) term \(term) prefix \(prefix): \(String(describing: found[i])) vs \(String(describing: want))")
-                    if let want, let got = found[i], want.kind != .fuzzy { #expect(got == want) }
+                    if let want, let got = found[i] { #expect(got == want, "query \(q) term \(term) prefix \(prefix)") }
                 }
             }
         }

@@ -25,7 +25,9 @@ public enum LocatorValidator {
 
     /// Compares a participant's index with its layer.
     static func coverage(_ locator: SingleFieldLocator) -> [Diagnostic] {
-        let entry = locator.index.path
+        // "package.mmpk[p20/locators/x/index.sqlite]" -> the entry name.
+        var entry = locator.index.path
+        if entry.hasSuffix("]"), let open = entry.lastIndex(of: "[") { entry = String(entry[entry.index(after: open)..<entry.index(before: entry.endIndex)]) }
         do {
             // What the layer says the index must hold.
             var expected: [Int64: (text: String, terms: Set<String>)] = [:]

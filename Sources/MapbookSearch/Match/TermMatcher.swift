@@ -86,20 +86,25 @@ enum TermMatcher {
         return lo
     }
 
+    /// `accepted`: with prefixes allowed, the least distance between the token and a prefix
+    /// of the path so far, once it is within the budget; every term below then matches.
     private static func walk(
         _ q: [UInt32], terms: [[UInt32]], budget: Int, prefix: Bool, depth: Int, lo: Int, hi: Int,
-        previous: [Int], beforePrevious: [Int]?, previousChar: UInt32?, best: inout [Int: TokenQuality]
+        previous: [Int], beforePrevious: [Int]?, previousChar: UInt32?, accepted: Int? = nil, best: inout [Int: TokenQuality]
     ) {
+        var accepted = accepted
+        if prefix, depth > 0, previous[q.count] <= budget { accepted = min(accepted ?? Int.max, previous[q.count]) }
         var i = lo
         // A term that ends here sorts first in its range.
         if i < hi, terms[i].count == depth {
-            if depth > 0, previous[q.count] <= budget { record(i, edits: previous[q.count], kind: .fuzzy, &best) }
+            let d = min(accepted ?? Int.max, previous[q.count])
+            if depth > 0, d <= budget { record(i, edits: d, kind: .fuzzy, &best) }
             i += 1
         }
-        // With prefixes allowed, a typed token within the budget of this prefix matches every
-        // term below it.
-        if prefix, depth > 0, previous[q.count] <= budget {
-            for j in i..<hi { record(j, edits: previous[q.count], kind: .fuzzy, &best) }
+        // No deeper row can come under this: the rest matches (prefixes) or nothing does.
+        let floor = min(previous.min() ?? 0, (beforePrevious?.min() ?? Int.max - 1) + 1)
+        if let accepted, floor >= accepted {
+            for j in i..<hi { record(j, edits: accepted, kind: .fuzzy, &best) }
             return
         }
         while i < hi {
@@ -118,9 +123,9 @@ enum TermMatcher {
                 rowMin = min(rowMin, v)
             }
             // A transposition in the next row can reach back to `previous`, one edit dearer.
-            let floor = min(rowMin, (previous.min() ?? rowMin) + 1)
-            if floor <= budget {
-                walk(q, terms: terms, budget: budget, prefix: prefix, depth: depth + 1, lo: i, hi: end, previous: row, beforePrevious: previous, previousChar: c, best: &best)
+            let next = min(rowMin, (previous.min() ?? rowMin) + 1)
+            if next <= budget || accepted != nil {
+                walk(q, terms: terms, budget: budget, prefix: prefix, depth: depth + 1, lo: i, hi: end, previous: row, beforePrevious: previous, previousChar: c, accepted: accepted, best: &best)
             }
             i = end
         }
