@@ -30,6 +30,7 @@ demo: release samples
 	.build/release/mapbook create $(DEMO_DIR)/project.yaml -o $(DEMO_OUT)
 	.build/release/mapbook validate $(DEMO_OUT)
 	.build/release/mapbook inspect $(DEMO_OUT)
+	.build/release/mapbook search $(DEMO_OUT) "484 w sprng ave" --max 3
 
 bench: release
 	tools/bench/inspect-vs-unzip.sh
