@@ -15,6 +15,11 @@ extension Packager {
         public var entry: String
         /// The queries of the search-quality file, when the project gives one.
         public var qualityQueries: Int?
+        /// The search-quality queries run against the new indexes: first hits, hits in the
+        /// first five, and the queries that missed.
+        public var qualityHitsAt1: Int?
+        public var qualityHitsAt5: Int?
+        public var qualityMisses: [String] = []
         public var participants: [ParticipantReport]
     }
 
@@ -177,6 +182,24 @@ extension Packager.Context {
         if let quality {
             files.append(PackageContents.File(path: "locators/\(name).quality.json", source: .bytes(JSONWriter.bytes(quality.jsonValue))))
         }
-        return Packager.LocatorReport(name: name, entry: "locators/\(name).loc.json", qualityQueries: quality?.queries.count, participants: reports)
+        var report = Packager.LocatorReport(name: name, entry: "locators/\(name).loc.json", qualityQueries: quality?.queries.count, participants: reports)
+        if let quality {
+            // The queries run now, against the work files, so a wrong expectation shows at
+            // `create` (and `--dry-run`) rather than at `validate`.
+            var locators: [SingleFieldLocator] = []
+            for (i, (source, search)) in searches.enumerated() {
+                guard let layer = imported?.layers[source.name] else { continue }
+                let definition = LocatorDefinition(
+                    name: search.name, layer: layer.table, field: search.field, displayField: search.displayField, rankField: search.rankField,
+                    outputFields: search.outputFields, isAddress: search.isAddress)
+                locators.append(try SingleFieldLocator(definition: definition, index: try LocatorIndex(path: indexFiles[i]), data: try SQLiteDatabase(readOnlyPath: dataFile)))
+            }
+            let outcome = try quality.run(CompositeLocator(definition: composite, participants: locators, path: report.entry))
+            report.qualityHitsAt1 = outcome.hitsAt1
+            report.qualityHitsAt5 = outcome.hitsAt5
+            report.qualityMisses = outcome.misses.map { "'\($0.query.text)' should find '\($0.query.expect)'" + ($0.first.map { ", first is '\($0)'" } ?? ", nothing found") }
+            for miss in report.qualityMisses { warnings.add("search quality: " + miss) }
+        }
+        return report
     }
 }

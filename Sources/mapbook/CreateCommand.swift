@@ -111,7 +111,10 @@ struct CreateCommand: ParsableCommand {
     static func printLocator(_ report: Packager.LocatorReport, to out: inout Output) {
         let n = report.participants.count
         var line = "  locator \(report.name) (\(report.entry)): \(n) participant\(n == 1 ? "" : "s")"
-        if let q = report.qualityQueries { line += ", search-quality file of \(q) quer\(q == 1 ? "y" : "ies")" }
+        if let q = report.qualityQueries {
+            line += ", search-quality file of \(q) quer\(q == 1 ? "y" : "ies")"
+            if let h1 = report.qualityHitsAt1, let h5 = report.qualityHitsAt5 { line += ": hit@1 \(h1)/\(q), hit@5 \(h5)/\(q)" }
+        }
         out.line(line)
         for p in report.participants {
             out.line("    \(p.name) (\(p.source).\(p.field)\(p.isAddress ? ", role address" : "")): \(Format.count(p.entries)) features indexed, \(Format.count(p.groups)) distinct texts, index \(Format.bytes(p.indexBytes)), text \(Format.bytes(Int64(p.textBytes)))")

@@ -47,6 +47,8 @@ import MapbookTiles
         defer { dir.remove() }
         let report = try #require(summary.locator)
         #expect(report.entry == "p20/locators/NapervilleWaterLocator.loc.json")
+        // create ran the quality file against the new indexes, as validate will.
+        #expect(report.qualityHitsAt1 == 15 && report.qualityHitsAt5 == 15 && report.qualityMisses.isEmpty)
         #expect(report.participants.map(\.name) == ["Water Lateral Lines", "Water Mains", "Water System Valves", "Address Points", "Streets"])
         #expect(report.participants.allSatisfy { $0.skipped == 0 && $0.entries == $0.features && $0.indexBytes > 0 })
         #expect(report.participants.first { $0.name == "Address Points" }?.isAddress == true)
