@@ -153,6 +153,14 @@ struct InspectCommand: ParsableCommand {
                 if !locator.participants.isEmpty {
                     out.line("    participants: " + locator.participants.joined(separator: ", "))
                 }
+                if locator.format == "mapbook", let layer = locator.properties["layer"], let field = locator.properties["field"] {
+                    var facts = ["layer \(layer)", "field \(field)"]
+                    if let d = locator.properties["displayField"] { facts.append("display \(d)") }
+                    if let r = locator.properties["rankField"] { facts.append("rank \(r)") }
+                    if locator.properties["role"] == "address" { facts.append("address points") }
+                    if let n = locator.properties["count"].flatMap({ Int($0) }) { facts.append("\(Format.count(n)) features") }
+                    out.line("    " + facts.joined(separator: ", "))
+                }
             }
         }
 

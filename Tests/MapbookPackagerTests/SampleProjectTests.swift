@@ -75,7 +75,9 @@ import MapbookTiles
         let validation = PackageValidator.validate(path: dir.path + "/n.mmpk", options: ValidationOptions(now: 1_767_225_600_000))
         #expect(validation.passes(strict: true), "\(validation.diagnostics)")
         let inspection = try PackageInspector.inspect(path: dir.path + "/n.mmpk")
-        #expect(inspection.locators.map(\.path) == ["p20/locators/NapervilleWaterLocator.loc.json"])
+        // The composite first, then each participant with its layer, field and count.
+        #expect(inspection.locators.map(\.path) == ["p20/locators/NapervilleWaterLocator.loc.json"] + report.participants.map { "p20/locators/\($0.folder)/locator.json" })
+        #expect(inspection.locators.dropFirst().map { $0.properties["count"] } == report.participants.map { String($0.entries) })
         #expect(inspection.locators.first?.participants == report.participants.map(\.name))
     }
 

@@ -53,9 +53,10 @@ public struct LocatorDescription: Sendable, Hashable {
             .sorted { ($0.int("order") ?? 0) < ($1.int("order") ?? 0) }
             .compactMap { $0.string("name") ?? $0.string("path") }
         var properties: [String: String] = [:]
-        for key in ["layer", "field", "displayField", "rankField"] {
+        for key in ["layer", "field", "displayField", "rankField", "role"] {
             if let v = json.string(key) { properties[key] = v }
         }
+        if let count = json.int("count") { properties["count"] = String(count) }
         return LocatorDescription(
             path: path, format: "mapbook", name: json.string("name"), description: json.string("description"),
             category: nil, style: json.string("type"), participants: participants, properties: properties)

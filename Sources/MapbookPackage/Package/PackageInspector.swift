@@ -233,7 +233,8 @@ public enum PackageInspector {
         var found: [LocatorDescription] = []
         for entry in archive.entries {
             let isEsri = entry.hasSuffix(ignoringCase: ".loc")
-            guard isEsri || entry.hasSuffix(ignoringCase: ".loc.json") else { continue }
+            // A composite (.loc.json) and its single-field participants (<folder>/locator.json).
+            guard isEsri || entry.hasSuffix(ignoringCase: ".loc.json") || entry.name.hasSuffix("/locator.json") else { continue }
             let path = "\(archive.displayPath)[\(entry.name)]"
             do {
                 if isEsri {
@@ -246,6 +247,8 @@ public enum PackageInspector {
                 notes.append("'\(path)': \(error)")
             }
         }
+        // The package's locator (a composite, or an Esri .loc) before the participants it lists.
+        found = found.filter { !$0.path.hasSuffix("/locator.json") } + found.filter { $0.path.hasSuffix("/locator.json") }
         for listed in manifest?.locators ?? [] where !found.contains(where: { $0.path == listed }) {
             if archive.entry(named: listed) == nil {
                 notes.append("'\(archive.displayPath)': the manifest lists locator '\(listed)', which is not in the package")
