@@ -70,7 +70,7 @@ import Testing
             let entries = (0..<1200).map { i in LocatorIndexEntry(fid: Int64(i + 1), text: "Street \(i % 50) No \(i) Cascade\(i % 9)", longitude: -122, latitude: 45) }
             let path = dir + "/index.sqlite"
             _ = try LocatorIndexBuilder.build(entries, hasRank: false, to: path)
-            var rng = SplitMix(seed: 7)
+            var rng = SplitMix64(seed: 7)
             for (table, column) in [("words", "terms"), ("words", "postings"), ("numbers", "terms"), ("numbers", "postings"), ("groups", "data"), ("entries", "fids"), ("entries", "positions")] {
                 for trial in 0..<4 {
                     let copy = dir + "/damaged.sqlite"

@@ -1,3 +1,4 @@
+import MapbookTestSupport
 import Testing
 @testable import MapbookSearch
 
@@ -70,7 +71,7 @@ import Testing
 @Suite struct TermMatcherTests {
     /// The matcher's typo walk finds exactly the terms a brute-force distance finds.
     @Test func typoWalkAgreesWithBruteForce() {
-        var rng = SplitMix(seed: 42)
+        var rng = SplitMix64(seed: 42)
         let letters = Array("abcdefgh".unicodeScalars.map(\.value))
         var vocabulary = Set<[UInt32]>()
         while vocabulary.count < 1500 {
@@ -104,18 +105,5 @@ import Testing
     @Test func transpositionsCostOneEdit() {
         #expect(IndexQuery.distance(Array("lindne".unicodeScalars.map(\.value)), Array("linden".unicodeScalars.map(\.value))) == 1)
         #expect(IndexQuery.distance(Array("abc".unicodeScalars.map(\.value)), Array("abc".unicodeScalars.map(\.value))) == 0)
-    }
-}
-
-/// A small deterministic generator for tests.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

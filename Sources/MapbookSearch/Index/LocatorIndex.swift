@@ -1,17 +1,8 @@
 import MapbookPackage
 
-/// A damaged or foreign locator index.
-public struct LocatorError: Error, Sendable, CustomStringConvertible {
-    public var path: String
-    public var message: String
-
-    public init(path: String, message: String) {
-        self.path = path
-        self.message = message
-    }
-
-    public var description: String { "'\(path)': \(message)" }
-}
+/// A damaged or foreign locator file: the file (as `package.mmpk[entry]` inside a package)
+/// and what is wrong. The package format's error, so callers handle one type.
+public typealias LocatorError = PackageFormatError
 
 /// A term found in the index, with how to reach its groups.
 struct IndexTerm {
