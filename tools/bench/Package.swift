@@ -8,6 +8,9 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "MapbookToolkit", path: "../.."),
+        // Latency percentiles and allocation counts (DESIGN.md section 2). The MallocInterposer
+        // trait alone: it replaces the default traits, so jemalloc is not needed.
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
         .executableTarget(
@@ -22,5 +25,16 @@ let package = Package(
         .executableTarget(
             name: "csv-read",
             dependencies: [.product(name: "MapbookData", package: "MapbookToolkit")]),
+        // Search: a composite locator over 1,000,000 generated entries against SQLite FTS5.
+        .executableTarget(
+            name: "SearchBenchmark",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "MapbookSearch", package: "MapbookToolkit"),
+                .product(name: "MapbookData", package: "MapbookToolkit"),
+                .product(name: "MapbookPackage", package: "MapbookToolkit"),
+            ],
+            path: "Benchmarks/SearchBenchmark",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
     ]
 )
