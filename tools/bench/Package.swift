@@ -26,15 +26,32 @@ let package = Package(
             name: "csv-read",
             dependencies: [.product(name: "MapbookData", package: "MapbookToolkit")]),
         // Search: a composite locator over 1,000,000 generated entries against SQLite FTS5.
+        // The data, package and FTS5 table are made by SearchBenchData; SearchBenchmark
+        // measures them (package-benchmark), search-queries replays the queries in a plain
+        // process for profilers.
+        .target(
+            name: "SearchBenchData",
+            dependencies: [
+                .product(name: "MapbookSearch", package: "MapbookToolkit"),
+                .product(name: "MapbookData", package: "MapbookToolkit"),
+                .product(name: "MapbookPackage", package: "MapbookToolkit"),
+            ]),
         .executableTarget(
             name: "SearchBenchmark",
             dependencies: [
+                "SearchBenchData",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "MapbookSearch", package: "MapbookToolkit"),
-                .product(name: "MapbookData", package: "MapbookToolkit"),
                 .product(name: "MapbookPackage", package: "MapbookToolkit"),
             ],
             path: "Benchmarks/SearchBenchmark",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+        .executableTarget(
+            name: "search-queries",
+            dependencies: [
+                "SearchBenchData",
+                .product(name: "MapbookSearch", package: "MapbookToolkit"),
+                .product(name: "MapbookPackage", package: "MapbookToolkit"),
+            ]),
     ]
 )

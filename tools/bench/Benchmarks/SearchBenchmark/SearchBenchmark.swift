@@ -17,6 +17,7 @@ import Glibc
 import Benchmark
 import MapbookPackage
 import MapbookSearch
+import SearchBenchData
 
 extension BenchmarkMetric {
     static var indexBytes: BenchmarkMetric { BenchmarkMetric.custom("index bytes (sum of index.sqlite)") }

@@ -9,41 +9,41 @@ import MapbookPackage
 import MapbookSearch
 
 /// Monotonic seconds.
-func now() -> Double {
+public func now() -> Double {
     var ts = timespec()
     clock_gettime(CLOCK_MONOTONIC, &ts)
     return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
 }
 
-func fileSize(_ path: String) -> Int {
+public func fileSize(_ path: String) -> Int {
     var st = stat()
     return stat(path, &st) == 0 ? Int(st.st_size) : 0
 }
 
-func environment(_ name: String) -> String? {
+public func environment(_ name: String) -> String? {
     getenv(name).map { String(cString: $0) }
 }
 
-struct BenchError: Error, CustomStringConvertible {
-    var description: String
+public struct BenchError: Error, CustomStringConvertible {
+    public var description: String
 }
 
 /// Everything generated, and where the files go. One per benchmark process.
-final class SearchFixture: @unchecked Sendable {
-    static let shared = SearchFixture()
+public final class SearchFixture: @unchecked Sendable {
+    public static let shared = SearchFixture()
 
-    let directory: String
-    let total: Int
-    let queryCount: Int
-    let layers: [GeneratedLayer]
-    let queries: [GeneratedQuery]
+    public let directory: String
+    public let total: Int
+    public let queryCount: Int
+    public let layers: [GeneratedLayer]
+    public let queries: [GeneratedQuery]
     /// UTF-8 bytes of every indexed value.
-    let rawTextBytes: Int
+    public let rawTextBytes: Int
 
-    var geoPackage: String { directory + "/data.gpkg" }
-    var packagePath: String { directory + "/Search.mmpk" }
-    var ftsPath: String { directory + "/fts5.sqlite" }
-    var reportPath: String { directory + "/report.txt" }
+    public var geoPackage: String { directory + "/data.gpkg" }
+    public var packagePath: String { directory + "/Search.mmpk" }
+    public var ftsPath: String { directory + "/fts5.sqlite" }
+    public var reportPath: String { directory + "/report.txt" }
 
     private init() {
         // SEARCH_BENCH_ENTRIES and SEARCH_BENCH_QUERIES make a smaller run for trying things.
@@ -58,7 +58,7 @@ final class SearchFixture: @unchecked Sendable {
     }
 
     /// Appends a line to the run's report (the benchmark tool silences the processes' output).
-    func report(_ line: String) {
+    public func report(_ line: String) {
         guard let f = fopen(reportPath, "a") else { return }
         fputs(line + "\n", f)
         fclose(f)
@@ -66,13 +66,13 @@ final class SearchFixture: @unchecked Sendable {
 
     // MARK: - data.gpkg
 
-    static func webMercator(_ lon: Double, _ lat: Double) -> Position {
+    public static func webMercator(_ lon: Double, _ lat: Double) -> Position {
         let r = 6_378_137.0
         return Position(x: lon * .pi / 180 * r, y: r * log(tan(.pi / 4 + lat * .pi / 360)))
     }
 
     /// Writes data.gpkg unless this generator's version of it is there.
-    func ensureGeoPackage() throws {
+    public func ensureGeoPackage() throws {
         let stamp = directory + "/data.gpkg.stamp"
         let expected = "v\(SearchData.version) \(total)"
         if fileSize(geoPackage) > 0, let f = fopen(stamp, "r") {
@@ -119,7 +119,7 @@ final class SearchFixture: @unchecked Sendable {
 
     // MARK: - The package
 
-    var specs: [LocatorSpec] {
+    public var specs: [LocatorSpec] {
         layers.map { layer in
             switch layer.table {
             case "assets": LocatorSpec(name: layer.participant, layer: layer.table, field: layer.field, outputFields: ["kind"])
@@ -129,18 +129,18 @@ final class SearchFixture: @unchecked Sendable {
         }
     }
 
-    struct PackageBuild {
-        var indexSeconds: Double
-        var writeSeconds: Double
-        var indexBytes: Int
-        var textBytes: Int
-        var packageBytes: Int
-        var summaries: [(String, LocatorIndexSummary, Int)]
+    public struct PackageBuild {
+        public var indexSeconds: Double
+        public var writeSeconds: Double
+        public var indexBytes: Int
+        public var textBytes: Int
+        public var packageBytes: Int
+        public var summaries: [(String, LocatorIndexSummary, Int)]
     }
 
     /// Builds the three participants' indexes and writes the package, as the packager does.
     @discardableResult
-    func buildPackage() throws -> PackageBuild {
+    public func buildPackage() throws -> PackageBuild {
         let start = now()
         let work = directory + "/locators"
         mkdir(work, 0o755)
@@ -181,12 +181,12 @@ final class SearchFixture: @unchecked Sendable {
             textBytes: summaries.reduce(0) { $0 + $1.1.textBytes }, packageBytes: Int(written.fileSize), summaries: summaries)
     }
 
-    func ensurePackage() throws {
+    public func ensurePackage() throws {
         try ensureGeoPackage()
         if fileSize(packagePath) == 0 { try buildPackage() }
     }
 
-    func openLocator() throws -> CompositeLocator {
+    public func openLocator() throws -> CompositeLocator {
         guard let locator = try CompositeLocator.open(try MobileMapPackage(path: packagePath)) else {
             throw BenchError(description: "\(packagePath) has no locator")
         }
@@ -197,10 +197,10 @@ final class SearchFixture: @unchecked Sendable {
 
     /// The FTS5 table's definition: the same folding of case and diacritics that unicode61
     /// does, and prefix indexes for 2 and 3 characters.
-    static let ftsCreate = "CREATE VIRTUAL TABLE t USING fts5(text, tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3')"
+    public static let ftsCreate = "CREATE VIRTUAL TABLE t USING fts5(text, tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3')"
 
     /// Rowid = a global entry id: the participant's offset plus the feature's fid.
-    var participantOffsets: [Int64] {
+    public var participantOffsets: [Int64] {
         var out: [Int64] = []
         var offset: Int64 = 0
         for layer in layers {
@@ -213,7 +213,7 @@ final class SearchFixture: @unchecked Sendable {
     /// Builds fts5.sqlite from data.gpkg's search fields, then merges its segments
     /// ('optimize'), as a read-only index would be shipped.
     @discardableResult
-    func buildFTS() throws -> (seconds: Double, bytes: Int) {
+    public func buildFTS() throws -> (seconds: Double, bytes: Int) {
         let start = now()
         let temporary = ftsPath + ".tmp"
         unlink(temporary)
@@ -233,14 +233,14 @@ final class SearchFixture: @unchecked Sendable {
         return (now() - start, fileSize(ftsPath))
     }
 
-    func ensureFTS() throws {
+    public func ensureFTS() throws {
         try ensureGeoPackage()
         if fileSize(ftsPath) == 0 { try buildFTS() }
     }
 
     /// The query as FTS5 sees typing: each token a quoted string, the last a prefix, all
     /// required.
-    static func ftsQuery(_ text: String) -> String? {
+    public static func ftsQuery(_ text: String) -> String? {
         var tokens: [String] = []
         var current = ""
         for c in text {
@@ -260,19 +260,21 @@ final class SearchFixture: @unchecked Sendable {
 }
 
 extension String {
-    func replacingOccurrences(of target: String, with replacement: String) -> String {
+    public func replacingOccurrences(of target: String, with replacement: String) -> String {
         split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
     }
 }
 
 /// Counts of results found first and among the first five, overall and by kind of query.
-struct HitCounter {
-    var total = 0
-    var at1 = 0
-    var at5 = 0
-    var byKind: [GeneratedQuery.Kind: (total: Int, at1: Int, at5: Int)] = [:]
+public struct HitCounter {
+    public init() {}
 
-    mutating func add(_ query: GeneratedQuery, texts: [String]) {
+    public var total = 0
+    public var at1 = 0
+    public var at5 = 0
+    public var byKind: [GeneratedQuery.Kind: (total: Int, at1: Int, at5: Int)] = [:]
+
+    public mutating func add(_ query: GeneratedQuery, texts: [String]) {
         let want = SearchText.normalized(query.expected)
         let position = texts.prefix(5).firstIndex { SearchText.normalized($0) == want }
         total += 1
@@ -289,11 +291,11 @@ struct HitCounter {
         byKind[query.kind] = k
     }
 
-    static func percent(_ n: Int, _ of: Int) -> String {
+    public static func percent(_ n: Int, _ of: Int) -> String {
         of == 0 ? "-" : String(Double((n * 1000 + of / 2) / of) / 10)
     }
 
-    var summary: String {
+    public var summary: String {
         var parts = ["hit@1 \(Self.percent(at1, total))%", "hit@5 \(Self.percent(at5, total))%"]
         for kind in GeneratedQuery.Kind.allCases {
             guard let k = byKind[kind] else { continue }

@@ -7,12 +7,12 @@ import Glibc
 #endif
 
 /// SplitMix64: small, fast and the same everywhere.
-struct SeededGenerator {
-    var state: UInt64
+public struct SeededGenerator {
+    public var state: UInt64
 
-    init(seed: UInt64) { state = seed }
+    public init(seed: UInt64) { state = seed }
 
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -21,20 +21,20 @@ struct SeededGenerator {
     }
 
     /// Uniform in 0..<n.
-    mutating func int(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+    public mutating func int(_ n: Int) -> Int { Int(next() % UInt64(n)) }
 
-    mutating func int(in range: ClosedRange<Int>) -> Int { range.lowerBound + int(range.count) }
+    public mutating func int(in range: ClosedRange<Int>) -> Int { range.lowerBound + int(range.count) }
 
     /// Uniform in [0, 1).
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+    public mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 
-    mutating func chance(_ p: Double) -> Bool { unit() < p }
+    public mutating func chance(_ p: Double) -> Bool { unit() < p }
 
-    mutating func pick<T>(_ items: [T]) -> T { items[int(items.count)] }
+    public mutating func pick<T>(_ items: [T]) -> T { items[int(items.count)] }
 
     /// An index drawn with probability proportional to 1 / (i + 1)^s (Zipf): a few values are
     /// common, most are rare, as names in real data are.
-    mutating func zipf(_ cumulative: [Double]) -> Int {
+    public mutating func zipf(_ cumulative: [Double]) -> Int {
         let u = unit() * cumulative[cumulative.count - 1]
         var lo = 0, hi = cumulative.count - 1
         while lo < hi {
@@ -44,7 +44,7 @@ struct SeededGenerator {
         return lo
     }
 
-    static func zipfTable(count: Int, exponent: Double) -> [Double] {
+    public static func zipfTable(count: Int, exponent: Double) -> [Double] {
         var out: [Double] = []
         out.reserveCapacity(count)
         var total = 0.0
@@ -58,49 +58,49 @@ struct SeededGenerator {
 
 
 /// One generated feature.
-struct GeneratedEntry {
-    var text: String
-    var longitude: Double
-    var latitude: Double
+public struct GeneratedEntry {
+    public var text: String
+    public var longitude: Double
+    public var latitude: Double
 }
 
 /// A participant's layer: its name in the package, table, field and entries.
-struct GeneratedLayer {
-    var participant: String
-    var table: String
-    var field: String
-    var isAddress: Bool
-    var entries: [GeneratedEntry]
+public struct GeneratedLayer {
+    public var participant: String
+    public var table: String
+    public var field: String
+    public var isAddress: Bool
+    public var entries: [GeneratedEntry]
 }
 
 /// One query: what is typed, where the map is, and the entry text it should find.
-struct GeneratedQuery {
-    enum Kind: String, CaseIterable {
+public struct GeneratedQuery {
+    public enum Kind: String, CaseIterable {
         case exact, typo, prefix
     }
 
-    var text: String
-    var kind: Kind
-    var expected: String
-    var participant: Int
-    var near: (longitude: Double, latitude: Double)
+    public var text: String
+    public var kind: Kind
+    public var expected: String
+    public var participant: Int
+    public var near: (longitude: Double, latitude: Double)
 }
 
-enum SearchData {
-    static let seed: UInt64 = 20_240_505
+public enum SearchData {
+    public static let seed: UInt64 = 20_240_505
     /// Bumped when the generator changes, so cached files are rebuilt.
-    static let version = 1
+    public static let version = 1
 
     // The area: Oregon and Washington, with entries clustered around towns.
-    static let area = (minLon: -124.4, minLat: 42.0, maxLon: -116.6, maxLat: 49.0)
+    public static let area = (minLon: -124.4, minLat: 42.0, maxLon: -116.6, maxLat: 49.0)
 
-    struct Town {
-        var longitude: Double
-        var latitude: Double
-        var weight: Double
+    public struct Town {
+        public var longitude: Double
+        public var latitude: Double
+        public var weight: Double
     }
 
-    static func towns(_ rng: inout SeededGenerator) -> [Town] {
+    public static func towns(_ rng: inout SeededGenerator) -> [Town] {
         (0..<60).map { i in
             Town(
                 longitude: area.minLon + rng.unit() * (area.maxLon - area.minLon),
@@ -110,7 +110,7 @@ enum SearchData {
     }
 
     /// A point near a town (most) or anywhere in the area.
-    static func point(_ rng: inout SeededGenerator, towns: [Town], townTable: [Double], spreadKm: Double = 8) -> (Double, Double) {
+    public static func point(_ rng: inout SeededGenerator, towns: [Town], townTable: [Double], spreadKm: Double = 8) -> (Double, Double) {
         if rng.chance(0.1) {
             return (area.minLon + rng.unit() * (area.maxLon - area.minLon), area.minLat + rng.unit() * (area.maxLat - area.minLat))
         }
@@ -123,9 +123,9 @@ enum SearchData {
 
     // MARK: - Vocabulary
 
-    static let assetPrefixes = ["HYD", "VLV", "MH", "SWR", "CB", "WM", "FH", "PS", "TRF", "SGN", "LT", "PL"]
+    public static let assetPrefixes = ["HYD", "VLV", "MH", "SWR", "CB", "WM", "FH", "PS", "TRF", "SGN", "LT", "PL"]
 
-    static let streetRoots = [
+    public static let streetRoots = [
         "Cascades", "Main", "Oak", "Maple", "Pine", "Cedar", "Elm", "Washington", "Lincoln", "Jefferson", "Madison", "Adams",
         "Jackson", "Columbia", "Willamette", "Rainier", "Hood", "Baker", "Olympic", "Evergreen", "Sunset", "Lake", "Hill",
         "Park", "River", "Forest", "Meadow", "Ridge", "Valley", "Spring", "Garden", "Highland", "Broadway", "Market", "Union",
@@ -145,17 +145,17 @@ enum SearchData {
         "Shasta", "Siskiyou", "Wallowa", "Malheur", "Owyhee", "Steens", "Jefferson", "Bachelor", "Thielsen", "Adams",
         "Stuart", "Pilchuck", "Index", "Baring", "Stevens", "Snoqualmie", "Tolt", "Carnation", "Duvall", "Woodinville",
     ]
-    static let streetSeconds = [
+    public static let streetSeconds = [
         "Creek", "Ridge", "Hill", "View", "Park", "Lake", "Valley", "Meadow", "Grove", "Wood", "Field", "Crest", "Point",
         "Hollow", "Springs", "Heights", "Landing", "Crossing", "Vista", "Bend", "Run", "Trail", "Pass", "Gate", "Glen",
     ]
-    static let streetSuffixes = [
+    public static let streetSuffixes = [
         "St", "St", "St", "Ave", "Ave", "Ave", "Rd", "Rd", "Blvd", "Dr", "Dr", "Ln", "Way", "Way", "Ct", "Pl", "Pkwy", "Hwy",
         "Ter", "Cir", "Loop", "Trl",
     ]
-    static let directionals = ["N", "S", "E", "W", "NE", "NW", "SE", "SW"]
+    public static let directionals = ["N", "S", "E", "W", "NE", "NW", "SE", "SW"]
 
-    static let realPlaces = [
+    public static let realPlaces = [
         "São Paulo", "Zürich", "Malmö", "Göteborg", "Besançon", "Córdoba", "Kraków", "Łódź", "Reykjavík", "Tromsø",
         "Ålesund", "Jönköping", "Düsseldorf", "München", "Nürnberg", "Genève", "Montréal", "Québec", "Bogotá",
         "Medellín", "Curaçao", "Asunción", "Mérida", "León", "Cádiz", "Málaga", "Logroño", "A Coruña", "Peñíscola",
@@ -168,23 +168,23 @@ enum SearchData {
         "Valparaíso", "Concepción", "Temuco", "Antofagasta", "Iquique", "Cusco", "Trujillo", "Chiclayo",
         "Eskişehir", "İzmir", "Muğla", "Şanlıurfa", "Đà Nẵng", "Huế", "Hội An", "Cần Thơ",
     ]
-    static let placePrefixes = [
+    public static let placePrefixes = [
         "San", "Santa", "São", "Saint", "Sainte", "Port", "Mount", "Lake", "Fort", "New", "North", "South", "East", "West",
         "Bad", "Le", "La", "El", "Los", "Las", "Villa", "Nueva", "Alt", "Neu", "Santo", "Monte", "Val", "Ciudad",
     ]
-    static let syllables = [
+    public static let syllables = [
         "ber", "lin", "mar", "sel", "tor", "van", "dor", "ka", "li", "mo", "ra", "si", "te", "no", "ve", "lo", "gar", "hel",
         "bro", "win", "ches", "ter", "ham", "wick", "ley", "mont", "ro", "sa", "ta", "na", "ri", "co", "za", "qui", "ju",
         "pe", "fa", "go", "du", "mi", "ne", "ho", "kel", "tam", "bur", "ren", "sto", "vik", "gor", "lan", "ost", "west",
         "mé", "rö", "zü", "sã", "ñe", "bø", "hå", "çu", "gö", "lé", "tü", "ná", "rís", "jó", "vê", "mã", "lë", "noï",
     ]
-    static let placeSuffixes = [
+    public static let placeSuffixes = [
         "ville", "burg", "berg", "ford", "ton", "heim", "dorf", "field", "haven", "polis", "stad", "by", "holm", "minster",
         "wick", "mouth", "port", "bridge", "", "", "", "", "", "",
     ]
-    static let placeTails = [" Springs", " Falls", " Heights", "-sur-Mer", " Junction", " Crossing", " del Mar", " an der Elbe"]
-    static let genusEndings = ["us", "a", "um", "ia", "is", "ella", "opsis", "anthus", "ium"]
-    static let epithets = [
+    public static let placeTails = [" Springs", " Falls", " Heights", "-sur-Mer", " Junction", " Crossing", " del Mar", " an der Elbe"]
+    public static let genusEndings = ["us", "a", "um", "ia", "is", "ella", "opsis", "anthus", "ium"]
+    public static let epithets = [
         "alba", "rubra", "garryana", "menziesii", "douglasii", "occidentalis", "orientalis", "vulgaris", "officinalis",
         "montana", "sylvestris", "borealis", "australis", "macrophyllum", "grandis", "nobilis", "procera", "contorta",
         "ponderosa", "lambertiana", "sitchensis", "heterophylla", "plicata", "nootkatensis", "kelloggii", "chrysolepis",
@@ -196,7 +196,7 @@ enum SearchData {
 
     // MARK: - Entries
 
-    static func assets(_ rng: inout SeededGenerator, count: Int, towns: [Town], townTable: [Double]) -> [GeneratedEntry] {
+    public static func assets(_ rng: inout SeededGenerator, count: Int, towns: [Town], townTable: [Double]) -> [GeneratedEntry] {
         // Each prefix draws distinct numbers: a stride coprime with 10^6 through 0..<10^6.
         let perPrefix = (count + assetPrefixes.count - 1) / assetPrefixes.count
         var out: [GeneratedEntry] = []
@@ -217,7 +217,7 @@ enum SearchData {
         return out
     }
 
-    static func addresses(_ rng: inout SeededGenerator, count: Int, towns: [Town], townTable: [Double]) -> [GeneratedEntry] {
+    public static func addresses(_ rng: inout SeededGenerator, count: Int, towns: [Town], townTable: [Double]) -> [GeneratedEntry] {
         // A few thousand street names, each used by several streets in different towns.
         var names: [String] = []
         var seen = Set<String>()
@@ -257,7 +257,7 @@ enum SearchData {
         return out
     }
 
-    static func names(_ rng: inout SeededGenerator, count: Int, towns: [Town], townTable: [Double]) -> [GeneratedEntry] {
+    public static func names(_ rng: inout SeededGenerator, count: Int, towns: [Town], townTable: [Double]) -> [GeneratedEntry] {
         // 60,000 distinct names, drawn with a Zipf law: many repeat, as in real gazetteers.
         var distinct: [String] = []
         var seen = Set<String>()
@@ -288,13 +288,13 @@ enum SearchData {
         return out
     }
 
-    static func capitalized(_ s: String) -> String {
+    public static func capitalized(_ s: String) -> String {
         guard let first = s.first else { return s }
         return first.uppercased() + s.dropFirst()
     }
 
     /// The three layers, 1,000,000 entries in all (by default).
-    static func layers(total: Int) -> (layers: [GeneratedLayer], towns: [Town]) {
+    public static func layers(total: Int) -> (layers: [GeneratedLayer], towns: [Town]) {
         var rng = SeededGenerator(seed: seed)
         let towns = Self.towns(&rng)
         let townTable = towns.reduce(into: [Double]()) { $0.append(($0.last ?? 0) + $1.weight) }
@@ -312,7 +312,7 @@ enum SearchData {
     // MARK: - Queries
 
     /// ASCII for the accented letters the generator uses, as someone typing without them would.
-    static func plain(_ s: String) -> String {
+    public static func plain(_ s: String) -> String {
         let map: [Character: String] = [
             "á": "a", "à": "a", "â": "a", "ã": "a", "ä": "a", "å": "a", "ă": "a", "Å": "A", "Á": "A", "ç": "c", "č": "c",
             "é": "e", "è": "e", "ê": "e", "ë": "e", "ě": "e", "É": "E", "í": "i", "ì": "i", "î": "i", "ï": "i", "ı": "i",
@@ -327,7 +327,7 @@ enum SearchData {
     }
 
     /// The words of a text that may take a typo: letters only, four or more.
-    static func typoWords(_ text: String) -> [Range<String.Index>] {
+    public static func typoWords(_ text: String) -> [Range<String.Index>] {
         var out: [Range<String.Index>] = []
         var start: String.Index?
         var i = text.startIndex
@@ -346,7 +346,7 @@ enum SearchData {
     }
 
     /// One typo in a word: substitution, transposition, deletion or insertion.
-    static func typo(_ word: String, _ rng: inout SeededGenerator) -> String {
+    public static func typo(_ word: String, _ rng: inout SeededGenerator) -> String {
         var chars = Array(word)
         let letters = Array("abcdefghijklmnopqrstuvwxyz")
         switch rng.int(4) {
@@ -371,7 +371,7 @@ enum SearchData {
         return String(chars)
     }
 
-    static func queries(_ layers: [GeneratedLayer], towns: [Town], count: Int) -> [GeneratedQuery] {
+    public static func queries(_ layers: [GeneratedLayer], towns: [Town], count: Int) -> [GeneratedQuery] {
         var rng = SeededGenerator(seed: seed ^ 0x5EA2C4)
         var kinds: [GeneratedQuery.Kind] = []
         for i in 0..<count { kinds.append(i % 5 < 3 ? .exact : i % 5 == 3 ? .typo : .prefix) }

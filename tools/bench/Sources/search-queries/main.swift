@@ -1,0 +1,74 @@
+// Replays the search benchmark's queries in a plain process, for profilers (perf, callgrind)
+// and for looking at single queries:
+//
+//     search-queries suggest|geocode|fts5 [FIRST [COUNT]] [-v]
+//
+// Uses the files SearchBenchmark made (SEARCH_BENCH_DIR); builds any that are missing.
+// Prints each query with its time and first result with -v, else a summary.
+
+#if canImport(Glibc)
+import Glibc
+#endif
+import MapbookPackage
+import MapbookSearch
+import SearchBenchData
+
+/// A function, not top-level code, so its variables are locals.
+func run() -> Int32 {
+    var arguments = Array(CommandLine.arguments.dropFirst())
+    let verbose = arguments.contains("-v")
+    arguments.removeAll { $0 == "-v" }
+    guard let mode = arguments.first, ["suggest", "geocode", "fts5"].contains(mode) else {
+        print("usage: search-queries suggest|geocode|fts5 [FIRST [COUNT]] [-v]")
+        return 2
+    }
+    let fixture = SearchFixture.shared
+    let first = arguments.count > 1 ? Int(arguments[1]) ?? 0 : 0
+    let count = arguments.count > 2 ? Int(arguments[2]) ?? fixture.queries.count : fixture.queries.count - first
+    let queries = fixture.queries[first..<min(fixture.queries.count, first + count)]
+    var hits = HitCounter()
+    var times: [Double] = []
+    do {
+        if mode == "fts5" {
+            try fixture.ensureFTS()
+            let db = try SQLiteDatabase(readOnlyPath: fixture.ftsPath)
+            let statement = try db.prepare("SELECT rowid, text FROM t WHERE t MATCH ? ORDER BY rank LIMIT 10")
+            for (i, q) in zip(queries.indices, queries) {
+                let start = now()
+                var texts: [String] = []
+                if let match = SearchFixture.ftsQuery(q.text) {
+                    try statement.bind([.text(match)])
+                    while try statement.step() { texts.append(statement.column(1).text ?? "") }
+                    statement.reset()
+                }
+                times.append(now() - start)
+                hits.add(q, texts: texts)
+                if verbose { print("\(i)\t\(q.kind.rawValue)\t\(Int(times.last! * 1e6)) us\t\(q.text)\t-> \(texts.first ?? "-")\t(want \(q.expected))") }
+            }
+        } else {
+            try fixture.ensurePackage()
+            let locator = try fixture.openLocator()
+            _ = try locator.suggest("Main", max: 10)
+            for (i, q) in zip(queries.indices, queries) {
+                // Printed before the query runs, so a crash shows which query it was.
+                if verbose { print("\(i)\t\(q.kind.rawValue)\t\(q.text)", terminator: "\t") }
+                let start = now()
+                let texts = mode == "suggest"
+                    ? try locator.suggest(q.text, near: q.near, max: 10).map(\.text)
+                    : try locator.geocode(q.text, near: q.near, max: 10).map(\.matchedText)
+                times.append(now() - start)
+                hits.add(q, texts: texts)
+                if verbose { print("\(Int(times.last! * 1e6)) us\t-> \(texts.first ?? "-")\t(want \(q.expected))") }
+            }
+        }
+    } catch {
+        print("search-queries: \(error)")
+        return 1
+    }
+    times.sort()
+    func ms(_ p: Double) -> Double { times.isEmpty ? 0 : times[min(times.count - 1, Int((p * Double(times.count)).rounded(.up)) - 1)] * 1000 }
+    print("\(mode): \(times.count) queries, p50 \(ms(0.5)) ms, p99 \(ms(0.99)) ms, max \(ms(1)) ms; \(hits.summary)")
+    return 0
+}
+
+exit(run())
