@@ -1,7 +1,9 @@
 // Replays the search benchmark's queries in a plain process, for profilers (perf, callgrind)
 // and for looking at single queries:
 //
-//     search-queries suggest|geocode|fts5 [FIRST [COUNT]] [-v]
+//     search-queries suggest|geocode|fts5 [FIRST [COUNT]] [-v] [--only FILE]
+//
+// --only FILE: just the queries whose numbers FILE lists, one a line (the slow ones, say).
 //
 // Uses the files SearchBenchmark made (SEARCH_BENCH_DIR); builds any that are missing.
 // Prints each query with its time and first result with -v, else a summary.
@@ -18,14 +20,20 @@ func run() -> Int32 {
     var arguments = Array(CommandLine.arguments.dropFirst())
     let verbose = arguments.contains("-v")
     arguments.removeAll { $0 == "-v" }
+    var only: Set<Int>?
+    if let i = arguments.firstIndex(of: "--only"), i + 1 < arguments.count {
+        only = Set(readLines(arguments[i + 1]).compactMap { Int($0) })
+        arguments.removeSubrange(i...i + 1)
+    }
     guard let mode = arguments.first, ["suggest", "geocode", "fts5"].contains(mode) else {
-        print("usage: search-queries suggest|geocode|fts5 [FIRST [COUNT]] [-v]")
+        print("usage: search-queries suggest|geocode|fts5 [FIRST [COUNT]] [-v] [--only FILE]")
         return 2
     }
     let fixture = SearchFixture.shared
     let first = arguments.count > 1 ? Int(arguments[1]) ?? 0 : 0
     let count = arguments.count > 2 ? Int(arguments[2]) ?? fixture.queries.count : fixture.queries.count - first
-    let queries = fixture.queries[first..<min(fixture.queries.count, first + count)]
+    let queries = fixture.queries[first..<min(fixture.queries.count, first + count)].enumerated()
+        .filter { only?.contains(first + $0.offset) ?? true }.map { (first + $0.offset, $0.element) }
     var hits = HitCounter()
     var times: [Double] = []
     do {
@@ -33,7 +41,7 @@ func run() -> Int32 {
             try fixture.ensureFTS()
             let db = try SQLiteDatabase(readOnlyPath: fixture.ftsPath)
             let statement = try db.prepare("SELECT rowid, text FROM t WHERE t MATCH ? ORDER BY rank LIMIT 10")
-            for (i, q) in zip(queries.indices, queries) {
+            for (i, q) in queries {
                 let start = now()
                 var texts: [String] = []
                 if let match = SearchFixture.ftsQuery(q.text) {
@@ -49,7 +57,7 @@ func run() -> Int32 {
             try fixture.ensurePackage()
             let locator = try fixture.openLocator()
             _ = try locator.suggest("Main", max: 10)
-            for (i, q) in zip(queries.indices, queries) {
+            for (i, q) in queries {
                 // Printed before the query runs, so a crash shows which query it was.
                 if verbose { print("\(i)\t\(q.kind.rawValue)\t\(q.text)", terminator: "\t") }
                 let start = now()
@@ -69,6 +77,17 @@ func run() -> Int32 {
     func ms(_ p: Double) -> Double { times.isEmpty ? 0 : times[min(times.count - 1, Int((p * Double(times.count)).rounded(.up)) - 1)] * 1000 }
     print("\(mode): \(times.count) queries, p50 \(ms(0.5)) ms, p99 \(ms(0.99)) ms, max \(ms(1)) ms; \(hits.summary)")
     return 0
+}
+
+func readLines(_ path: String) -> [String] {
+    guard let f = fopen(path, "r") else { return [] }
+    defer { fclose(f) }
+    var out: [String] = []
+    var buffer = [CChar](repeating: 0, count: 256)
+    while fgets(&buffer, 256, f) != nil {
+        out.append(String(cString: buffer).split(separator: "\n").first.map(String.init) ?? "")
+    }
+    return out
 }
 
 exit(run())
