@@ -75,7 +75,7 @@ func run() -> Int32 {
     }
     times.sort()
     func ms(_ p: Double) -> Double { times.isEmpty ? 0 : times[min(times.count - 1, Int((p * Double(times.count)).rounded(.up)) - 1)] * 1000 }
-    print("\(mode): \(times.count) queries, p50 \(ms(0.5)) ms, p99 \(ms(0.99)) ms, max \(ms(1)) ms; \(hits.summary)")
+    print("\(mode): \(times.count) queries, total \(Int(times.reduce(0, +) * 1000)) ms, p50 \(ms(0.5)) ms, p99 \(ms(0.99)) ms, max \(ms(1)) ms; \(hits.summary)")
     return 0
 }
 
