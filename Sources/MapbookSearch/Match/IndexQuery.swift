@@ -151,9 +151,17 @@ final class IndexQuery {
             matches[i].rank = rank
             matches[i].distance = distance
         }
-        var top = Array(matches.prefix(contenders))
-        top.sort(by: Self.before)
-        return Array(top.prefix(limit))
+        // The first `limit` by `before` (a total order: the group breaks every tie), kept
+        // sorted as they come rather than sorting every contender: a broad prefix ties
+        // thousands of groups on score.
+        var top: [GroupMatch] = []
+        top.reserveCapacity(limit + 1)
+        for m in matches.prefix(contenders) {
+            if top.count == limit, !Self.before(m, top[limit - 1]) { continue }
+            top.insert(m, at: top.firstIndex { Self.before(m, $0) } ?? top.count)
+            if top.count > limit { top.removeLast() }
+        }
+        return top
     }
 
     /// The order of candidates: score, rank (higher first, none last), distance (nearer first,
