@@ -9,7 +9,8 @@ let package = Package(
     dependencies: [
         .package(name: "MapbookToolkit", path: "../.."),
         // Latency percentiles and allocation counts (DESIGN.md section 2). The MallocInterposer
-        // trait alone: it replaces the default traits, so jemalloc is not needed.
+        // trait alone (it replaces the defaults): no jemalloc, and not the RuntimeInterposer
+        // trait, whose ordo-one/swift-runtime-interposer is not among this machine's packages.
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
