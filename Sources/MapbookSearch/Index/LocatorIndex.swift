@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import MapbookPackage
 
 /// A damaged or foreign locator file: the file (as `package.mmpk[entry]` inside a package)
@@ -10,9 +13,10 @@ struct IndexTerm {
     var groupCount: Int
     /// The group, when the term has one.
     var single: UInt32?
-    /// Where its posting list is: the table, the block's first term and the byte range.
-    var table: String
-    var block: String
+    /// Where its posting list is: the table's block (an index into the block list of
+    /// `words` or `numbers`) and the byte range in that block's postings.
+    var isNumber: Bool
+    var block: Int
     var range: Range<Int>
 }
 
@@ -32,21 +36,25 @@ public final class LocatorIndex {
 
     private var wordTerms: [IndexTerm]?
     private var wordScalars: [[UInt32]] = []
-    private var postingBlocks: [String: [UInt8]] = [:]
-    private var groupChunks: [Int: GroupChunk] = [:]
+    /// The first term of every block of `words` and `numbers`, in order.
+    private var wordBlocks: [String] = []
+    private var numberBlocks: [String]?
+    private var numberBlockTerms: [Int: [IndexTerm]] = [:]
+    private var postingBlocks: [Int: [UInt8]] = [:]
     private var entryChunks: [Int: EntryChunk] = [:]
-    private let selectNumberBlocks: SQLiteStatement
-    private let selectPostings: [String: SQLiteStatement]
+    private let selectNumberTerms: SQLiteStatement
+    private let selectPostings: [Bool: SQLiteStatement]
 
-    struct GroupChunk {
-        var firstEntry: [Int]
-        var count: [Int]
-        var tokens: [UInt8]
-    }
+    /// Every group's first entry (and the end), distinct tokens and best rank: loaded on
+    /// first use, a few bytes a group.
+    private var groupFirst: [Int32] = []
+    private var groupTokens: [UInt8] = []
+    private var groupRanks: [Float] = []
+    /// Every entry's quantised position (x, y), loaded when distances are first needed.
+    private var positionTable: [UInt16] = []
 
     struct EntryChunk {
         var fids: [UInt8]
-        var positions: [UInt8]
         var ranks: [UInt8]?
     }
 
@@ -92,11 +100,10 @@ public final class LocatorIndex {
         hasRank = meta["has_rank"]?.int64 == 1
         extent = (box[0], box[1], box[2], box[3])
         do {
-            selectNumberBlocks = try database.prepare(
-                "SELECT first, terms, postings FROM numbers WHERE first >= coalesce((SELECT max(first) FROM numbers WHERE first <= ?1), '') AND first < ?2 ORDER BY first")
+            selectNumberTerms = try database.prepare("SELECT terms FROM numbers WHERE first = ?")
             selectPostings = [
-                "words": try database.prepare("SELECT postings FROM words WHERE first = ?"),
-                "numbers": try database.prepare("SELECT postings FROM numbers WHERE first = ?"),
+                false: try database.prepare("SELECT postings FROM words WHERE first = ?"),
+                true: try database.prepare("SELECT postings FROM numbers WHERE first = ?"),
             ]
         } catch {
             throw fail(error.message)
@@ -115,7 +122,8 @@ public final class LocatorIndex {
                 guard case .text(let first) = statement.column(0), case .blob(let bytes) = statement.column(1) else {
                     throw LocatorError(path: path, message: "a block of the words table is damaged")
                 }
-                try decodeBlock(bytes, table: "words", block: first, into: &out)
+                try decodeBlock(bytes, isNumber: false, block: wordBlocks.count, into: &out)
+                wordBlocks.append(first)
             }
         } catch let e as SQLiteError {
             throw LocatorError(path: path, message: e.message)
@@ -138,42 +146,79 @@ public final class LocatorIndex {
     }
 
     /// The number terms that start with `prefix` (all digits), or equal it when `exact`.
+    /// Blocks are decoded once and kept.
     func numbers(prefix: SearchToken, exact: Bool) throws -> [IndexTerm] {
-        let key = prefix.text
-        var out: [IndexTerm] = []
-        do {
-            // Digits sort before ':', so every term starting with the prefix is below prefix + ":".
-            try selectNumberBlocks.bind([.text(key), .text(key + ":")])
-            while try selectNumberBlocks.step() {
-                guard case .text(let first) = selectNumberBlocks.column(0), case .blob(let bytes) = selectNumberBlocks.column(1) else {
-                    throw LocatorError(path: path, message: "a block of the numbers table is damaged")
-                }
-                var block: [IndexTerm] = []
-                try decodeBlock(bytes, table: "numbers", block: first, into: &block)
-                for term in block where term.token.scalars.starts(with: prefix.scalars) {
-                    if !exact || term.token.scalars.count == prefix.scalars.count { out.append(term) }
-                }
+        let blocks = try numberBlockList()
+        let key = Array(prefix.text.utf8)
+        // Digits sort before ':', so every term starting with the prefix is below prefix + ":".
+        let end = key + [UInt8(ascii: ":")]
+        func firstBlock(atLeast bound: [UInt8]) -> Int {
+            var lo = 0, hi = blocks.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if Array(blocks[mid].utf8).lexicographicallyPrecedes(bound) { lo = mid + 1 } else { hi = mid }
             }
-            selectNumberBlocks.reset()
-        } catch let e as SQLiteError {
-            throw LocatorError(path: path, message: e.message)
+            return lo
+        }
+        // The block holding the prefix may start before it.
+        var start = firstBlock(atLeast: key)
+        if start == blocks.count || blocks[start].utf8.elementsEqual(key) == false { start = max(0, start - 1) }
+        let stop = firstBlock(atLeast: end)
+        var out: [IndexTerm] = []
+        var b = start
+        while b < stop {
+            for term in try numberBlock(b) where term.token.scalars.starts(with: prefix.scalars) {
+                if !exact || term.token.scalars.count == prefix.scalars.count { out.append(term) }
+            }
+            b += 1
         }
         return out
     }
 
-    private func decodeBlock(_ bytes: [UInt8], table: String, block: String, into out: inout [IndexTerm]) throws {
+    /// The first term of every block of the numbers table, read once.
+    private func numberBlockList() throws -> [String] {
+        if let numberBlocks { return numberBlocks }
+        do {
+            let list = try database.query("SELECT first FROM numbers ORDER BY first").compactMap { $0[0].text }
+            numberBlocks = list
+            return list
+        } catch {
+            throw LocatorError(path: path, message: error.message)
+        }
+    }
+
+    private func numberBlock(_ b: Int) throws -> [IndexTerm] {
+        if let cached = numberBlockTerms[b] { return cached }
+        guard let first = numberBlocks?[b] else { return [] }
+        var out: [IndexTerm] = []
+        do {
+            try selectNumberTerms.bind([.text(first)])
+            defer { selectNumberTerms.reset() }
+            guard try selectNumberTerms.step(), case .blob(let bytes) = selectNumberTerms.column(0) else {
+                throw LocatorError(path: path, message: "a block of the numbers table is damaged")
+            }
+            try decodeBlock(bytes, isNumber: true, block: b, into: &out)
+        } catch let e as SQLiteError {
+            throw LocatorError(path: path, message: e.message)
+        }
+        numberBlockTerms[b] = out
+        return out
+    }
+
+    private func decodeBlock(_ bytes: [UInt8], isNumber: Bool, block: Int, into out: inout [IndexTerm]) throws {
         var r = IndexByteReader(bytes)
         var previous: [UInt8] = []
         var postingOffset = 0
-        let isNumber = table == "numbers"
+        let table = isNumber ? "numbers" : "words"
         while !r.atEnd {
             guard let shared = r.int(), let length = r.int(), shared <= previous.count, let rest = r.take(length),
                 let count = r.int(), count >= 1, count <= groupCount
             else { throw LocatorError(path: path, message: "a block of the \(table) table is damaged") }
             let term = Array(previous[..<shared]) + rest
+            // ASCII terms (all numbers, most words) need no UTF-8 decoding.
+            let scalars = term.allSatisfy { $0 < 0x80 } ? term.map { UInt32($0) } : String(decoding: term, as: UTF8.self).unicodeScalars.map(\.value)
             var entry = IndexTerm(
-                token: SearchToken(scalars: String(decoding: term, as: UTF8.self).unicodeScalars.map(\.value), isNumber: isNumber),
-                groupCount: count, single: nil, table: table, block: block, range: 0..<0)
+                token: SearchToken(scalars: scalars, isNumber: isNumber), groupCount: count, single: nil, isNumber: isNumber, block: block, range: 0..<0)
             if count == 1 {
                 guard let g = r.varint(), g < UInt64(groupCount) else { throw LocatorError(path: path, message: "a block of the \(table) table is damaged") }
                 entry.single = UInt32(g)
@@ -193,12 +238,13 @@ public final class LocatorIndex {
             body(g)
             return
         }
-        let key = term.table + "\u{0}" + term.block
+        let key = term.block * 2 + (term.isNumber ? 1 : 0)
         var bytes = postingBlocks[key]
         if bytes == nil {
-            let statement = selectPostings[term.table]!
+            let statement = selectPostings[term.isNumber]!
+            let first = term.isNumber ? numberBlocks?[term.block] : (wordBlocks.indices.contains(term.block) ? wordBlocks[term.block] : nil)
             do {
-                try statement.bind([.text(term.block)])
+                try statement.bind([.text(first ?? "")])
                 if try statement.step(), case .blob(let b) = statement.column(0) { bytes = b }
                 statement.reset()
             } catch {
@@ -213,47 +259,140 @@ public final class LocatorIndex {
 
     // MARK: - Groups and entries
 
-    private func groupChunk(_ c: Int) throws -> GroupChunk {
-        if let chunk = groupChunks[c] { return chunk }
-        func fail() -> LocatorError { LocatorError(path: path, message: "group chunk \(c) is damaged") }
-        guard case .blob(let bytes)? = try? database.scalar("SELECT data FROM groups WHERE chunk = ?", [.integer(Int64(c))]) else { throw fail() }
-        var r = IndexByteReader(bytes)
-        guard var entry = r.int() else { throw fail() }
-        let n = min(LocatorIndexFormat.chunkSize, groupCount - c * LocatorIndexFormat.chunkSize)
-        var chunk = GroupChunk(firstEntry: [], count: [], tokens: [])
-        chunk.firstEntry.reserveCapacity(n)
-        for _ in 0..<max(0, n) {
-            guard let count = r.int(), count >= 1, let tokens = r.byte(), entry + count <= entryCount else { throw fail() }
-            chunk.firstEntry.append(entry)
-            chunk.count.append(count)
-            chunk.tokens.append(tokens)
-            entry += count
+    /// Reads the groups table into flat arrays, checking that it accounts for every entry.
+    private func loadGroups() throws {
+        guard groupFirst.isEmpty else { return }
+        func fail(_ c: Int) -> LocatorError { LocatorError(path: path, message: "group chunk \(c) is damaged") }
+        var first: [Int32] = [], tokens: [UInt8] = [], ranks: [Float] = []
+        first.reserveCapacity(groupCount + 1)
+        tokens.reserveCapacity(groupCount)
+        if hasRank { ranks.reserveCapacity(groupCount) }
+        var entry = 0
+        do {
+            let statement = try database.prepare("SELECT chunk, data FROM groups ORDER BY chunk")
+            var expected = 0
+            while try statement.step() {
+                guard statement.column(0).int64 == Int64(expected), case .blob(let bytes) = statement.column(1) else { throw fail(expected) }
+                var r = IndexByteReader(bytes)
+                guard r.int() == entry else { throw fail(expected) }
+                let n = min(LocatorIndexFormat.chunkSize, groupCount - expected * LocatorIndexFormat.chunkSize)
+                for _ in 0..<max(0, n) {
+                    guard let count = r.int(), count >= 1, let t = r.byte(), entry + count <= entryCount else { throw fail(expected) }
+                    first.append(Int32(entry))
+                    tokens.append(t)
+                    if hasRank {
+                        guard let bits = r.take(4) else { throw fail(expected) }
+                        ranks.append(Float(bitPattern: bits.reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }))
+                    }
+                    entry += count
+                }
+                expected += 1
+            }
+        } catch let e as SQLiteError {
+            throw LocatorError(path: path, message: e.message)
         }
-        groupChunks[c] = chunk
-        return chunk
+        guard first.count == groupCount, entry == entryCount else {
+            throw LocatorError(path: path, message: "the groups table is damaged: it covers \(first.count) of \(groupCount) groups and \(entry) of \(entryCount) entries")
+        }
+        first.append(Int32(entry))
+        groupFirst = first
+        groupTokens = tokens
+        groupRanks = ranks
     }
 
     /// The entries of a group and its number of distinct tokens.
     func group(_ g: UInt32) throws -> (entries: Range<Int>, tokens: Int) {
-        let c = try groupChunk(Int(g) / LocatorIndexFormat.chunkSize)
-        let i = Int(g) % LocatorIndexFormat.chunkSize
-        guard i < c.count.count else { throw LocatorError(path: path, message: "group \(g) is missing") }
-        return (c.firstEntry[i]..<c.firstEntry[i] + c.count[i], Int(c.tokens[i]))
+        try loadGroups()
+        let i = Int(g)
+        guard i < groupCount else { throw LocatorError(path: path, message: "group \(g) is missing") }
+        return (Int(groupFirst[i])..<Int(groupFirst[i + 1]), Int(groupTokens[i]))
+    }
+
+    /// The best rank among a group's features (nil without a rank field or a rank).
+    func groupRank(_ g: UInt32) throws -> Double? {
+        try loadGroups()
+        guard hasRank, Int(g) < groupRanks.count else { return nil }
+        let r = groupRanks[Int(g)]
+        return r.isNaN ? nil : Double(r)
     }
 
     private func entryChunk(_ c: Int) throws -> EntryChunk {
         if let chunk = entryChunks[c] { return chunk }
         func fail() -> LocatorError { LocatorError(path: path, message: "entry chunk \(c) is damaged") }
-        guard let row = try? database.query("SELECT fids, positions, ranks FROM entries WHERE chunk = ?", [.integer(Int64(c))]).first,
-            case .blob(let fids) = row[0], case .blob(let positions) = row[1]
+        guard let row = try? database.query("SELECT fids, ranks FROM entries WHERE chunk = ?", [.integer(Int64(c))]).first,
+            case .blob(let fids) = row[0]
         else { throw fail() }
         let n = min(LocatorIndexFormat.chunkSize, entryCount - c * LocatorIndexFormat.chunkSize)
         var ranks: [UInt8]?
-        if case .blob(let r) = row[2] { ranks = r }
-        guard fids.count == n * fidWidth, positions.count == n * 4, !hasRank || ranks?.count == n * 4 else { throw fail() }
-        let chunk = EntryChunk(fids: fids, positions: positions, ranks: hasRank ? ranks : nil)
+        if case .blob(let r) = row[1] { ranks = r }
+        guard fids.count == n * fidWidth, !hasRank || ranks?.count == n * 4 else { throw fail() }
+        let chunk = EntryChunk(fids: fids, ranks: hasRank ? ranks : nil)
         entryChunks[c] = chunk
         return chunk
+    }
+
+    /// Every entry's quantised position, read once.
+    func positions() throws -> [UInt16] {
+        if !positionTable.isEmpty || entryCount == 0 { return positionTable }
+        var table: [UInt16] = []
+        table.reserveCapacity(2 * entryCount)
+        do {
+            let statement = try database.prepare("SELECT chunk, positions FROM entries ORDER BY chunk")
+            var expected = 0
+            while try statement.step() {
+                let n = min(LocatorIndexFormat.chunkSize, entryCount - expected * LocatorIndexFormat.chunkSize)
+                guard statement.column(0).int64 == Int64(expected), case .blob(let bytes) = statement.column(1), bytes.count == 4 * n else {
+                    throw LocatorError(path: path, message: "entry chunk \(expected) is damaged")
+                }
+                var i = 0
+                while i < bytes.count {
+                    table.append(UInt16(bytes[i]) | UInt16(bytes[i + 1]) << 8)
+                    i += 2
+                }
+                expected += 1
+            }
+        } catch let e as SQLiteError {
+            throw LocatorError(path: path, message: e.message)
+        }
+        guard table.count == 2 * entryCount else { throw LocatorError(path: path, message: "the entries table is damaged: it has \(table.count / 2) of \(entryCount) positions") }
+        positionTable = table
+        return table
+    }
+
+    /// Measures distances from one place to entries, on the quantised positions: metres,
+    /// flat around the place (exact enough to order results by nearness).
+    struct DistanceMeter {
+        let x0: Double, y0: Double, sx: Double, sy: Double
+
+        init(near: (longitude: Double, latitude: Double), extent: (minX: Double, minY: Double, maxX: Double, maxY: Double)) {
+            let metres = 111_194.93
+            let stepX = (extent.maxX - extent.minX) / 65534, stepY = (extent.maxY - extent.minY) / 65534
+            sx = stepX * metres * cos(near.latitude * .pi / 180)
+            sy = stepY * metres
+            x0 = stepX > 0 ? (near.longitude - extent.minX) / stepX : 0
+            y0 = stepY > 0 ? (near.latitude - extent.minY) / stepY : 0
+        }
+
+        /// The squared distance to the entry at `e`; nil when it has no position.
+        @inline(__always)
+        func squared(_ table: [UInt16], _ e: Int) -> Double? {
+            let qx = table[2 * e], qy = table[2 * e + 1]
+            if qx == LocatorIndexFormat.noPosition && qy == LocatorIndexFormat.noPosition { return nil }
+            let dx = (Double(qx) - x0) * sx, dy = (Double(qy) - y0) * sy
+            return dx * dx + dy * dy
+        }
+    }
+
+    func distanceMeter(near: (longitude: Double, latitude: Double)) -> DistanceMeter {
+        DistanceMeter(near: near, extent: extent)
+    }
+
+    /// An entry's rank (nil without a rank field or a value).
+    func entryRank(_ e: Int) throws -> Double? {
+        let c = try entryChunk(e / LocatorIndexFormat.chunkSize)
+        guard let ranks = c.ranks, let bits = FixedWidth.read(ranks, at: e % LocatorIndexFormat.chunkSize, width: 4) else { return nil }
+        let f = Float(bitPattern: UInt32(bits))
+        return f.isNaN ? nil : Double(f)
     }
 
     /// An entry's feature id, approximate location (WGS84) and rank.
@@ -261,12 +400,14 @@ public final class LocatorIndex {
         let c = try entryChunk(e / LocatorIndexFormat.chunkSize)
         let i = e % LocatorIndexFormat.chunkSize
         let fid = Int64(bitPattern: FixedWidth.read(c.fids, at: i, width: fidWidth) ?? 0)
-        let qx = UInt16(FixedWidth.read(c.positions, at: 2 * i, width: 2) ?? 0xFFFF)
-        let qy = UInt16(FixedWidth.read(c.positions, at: 2 * i + 1, width: 2) ?? 0xFFFF)
+        let table = try positions()
         var lon: Double?, lat: Double?
-        if qx != LocatorIndexFormat.noPosition || qy != LocatorIndexFormat.noPosition {
-            lon = LocatorIndexFormat.dequantize(qx, extent.minX, extent.maxX)
-            lat = LocatorIndexFormat.dequantize(qy, extent.minY, extent.maxY)
+        if 2 * e + 1 < table.count {
+            let qx = table[2 * e], qy = table[2 * e + 1]
+            if qx != LocatorIndexFormat.noPosition || qy != LocatorIndexFormat.noPosition {
+                lon = LocatorIndexFormat.dequantize(qx, extent.minX, extent.maxX)
+                lat = LocatorIndexFormat.dequantize(qy, extent.minY, extent.maxY)
+            }
         }
         var rank: Double?
         if let ranks = c.ranks, let bits = FixedWidth.read(ranks, at: i, width: 4) {
@@ -285,17 +426,7 @@ public final class LocatorIndex {
         for g in 0..<groupCount { ranges.append(try group(UInt32(g)).entries) }
         var terms = [[String]](repeating: [], count: groupCount)
         var all = try words()
-        do {
-            let statement = try database.prepare("SELECT first, terms FROM numbers ORDER BY first")
-            while try statement.step() {
-                guard case .text(let first) = statement.column(0), case .blob(let bytes) = statement.column(1) else {
-                    throw LocatorError(path: path, message: "a block of the numbers table is damaged")
-                }
-                try decodeBlock(bytes, table: "numbers", block: first, into: &all)
-            }
-        } catch let e as SQLiteError {
-            throw LocatorError(path: path, message: e.message)
-        }
+        for b in try numberBlockList().indices { all += try numberBlock(b) }
         for term in all {
             let text = term.token.text
             try forEachGroup(of: term) { terms[Int($0)].append(text) }

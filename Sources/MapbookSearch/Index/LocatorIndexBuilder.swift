@@ -137,6 +137,11 @@ public enum LocatorIndexBuilder {
             for g in c..<min(groupCounts.count, c + chunk) {
                 w.varint(groupCounts[g])
                 w.bytes.append(groupTokenCounts[g])
+                if hasRank {
+                    // The group's best rank, so ranking groups never reads their entries.
+                    let ranks = order[firstEntry..<firstEntry + groupCounts[g]].compactMap { entries[$0].rank }.filter { !$0.isNaN }
+                    w.float32(ranks.max().map { Float($0) } ?? .nan)
+                }
                 firstEntry += groupCounts[g]
             }
             try insertGroups.bind([.integer(Int64(c / chunk)), .blob(w.bytes)])

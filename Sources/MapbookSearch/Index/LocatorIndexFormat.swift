@@ -21,7 +21,8 @@
 /// deltas.
 ///
 /// A `groups` row covers 4,096 groups: varint first entry of the chunk, then per group a
-/// varint entry count and one byte with its number of distinct tokens (at most 255).
+/// varint entry count, one byte with its number of distinct tokens (at most 255) and, when the
+/// locator has a rank field, the best rank of its entries (little-endian Float32, NaN: none).
 /// An `entries` row covers 4,096 entries: `fids` little-endian integers of `fid_width` bytes;
 /// `positions` two little-endian UInt16 per entry, longitude and latitude scaled to the
 /// `extent` in meta (65535, 65535 for a feature without a location); `ranks` little-endian

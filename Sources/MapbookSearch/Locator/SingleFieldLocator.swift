@@ -83,29 +83,27 @@ public final class SingleFieldLocator {
     /// Expands matched groups into features: those of the best groups, ordered by score, then
     /// rank, then distance.
     func candidates(from groups: [GroupMatch], near: (longitude: Double, latitude: Double)?, max: Int) throws -> [GeocodeCandidate] {
-        var picked: [(entry: Int, match: GroupMatch, rank: Double?, distance: Double?)] = []
+        // The best `max` entries by score, rank, distance, entry: kept in order as they come
+        // (a frequent name has thousands of features).
+        var top: [GroupMatch] = []
+        let meter = near.map { index.distanceMeter(near: $0) }
+        let table = near == nil ? [] : try index.positions()
         for m in groups {
-            if picked.count >= max, let last = picked.last, last.match.score > m.score { break }
+            if top.count >= max, let last = top.last, last.score > m.score { break }
             for e in try index.group(m.group).entries {
-                let entry = try index.entry(e)
-                var distance: Double?
-                if let near, let lon = entry.longitude, let lat = entry.latitude {
-                    distance = IndexQuery.metres(near.longitude, near.latitude, lon, lat)
-                }
-                picked.append((e, m, entry.rank, distance))
+                var candidate = m
+                candidate.group = UInt32(e)
+                candidate.rank = index.hasRank ? try index.entryRank(e) : nil
+                candidate.distance = meter.flatMap { $0.squared(table, e) }
+                if top.count == max, !IndexQuery.before(candidate, top[max - 1]) { continue }
+                top.insert(candidate, at: top.firstIndex { IndexQuery.before(candidate, $0) } ?? top.count)
+                if top.count > max { top.removeLast() }
             }
         }
-        picked.sort { a, b in
-            var ga = a.match, gb = b.match
-            (ga.rank, ga.distance, ga.group) = (a.rank, a.distance, UInt32(a.entry))
-            (gb.rank, gb.distance, gb.group) = (b.rank, b.distance, UInt32(b.entry))
-            return IndexQuery.before(ga, gb)
-        }
         var out: [GeocodeCandidate] = []
-        for p in picked.prefix(max) {
-            let fid = try index.entry(p.entry).fid
-            if let c = try candidate(fid: fid, score: p.match.score, kind: p.match.kind) {
-                var c = c
+        for p in top {
+            let fid = try index.entry(Int(p.group)).fid
+            if var c = try candidate(fid: fid, score: p.score, kind: p.kind) {
                 if let near, let lon = c.longitude, let lat = c.latitude {
                     c.distance = IndexQuery.metres(near.longitude, near.latitude, lon, lat)
                 }

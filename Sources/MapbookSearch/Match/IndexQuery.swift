@@ -124,39 +124,49 @@ final class IndexQuery {
         }
         if candidates.isEmpty { return [] }
 
-        // Score, then rank and distance where they can change the order of the first `limit`.
+        // Score every candidate and take its group's best rank; distances are measured only
+        // where score and rank tie within reach of the first `limit`.
         var matches: [GroupMatch] = []
         matches.reserveCapacity(candidates.count)
+        var perScore = [Int](repeating: 0, count: 101)
         for c in candidates {
             let tokens = try index.group(c.group).tokens
-            matches.append(GroupMatch(
-                group: c.group, score: Self.score(c, queryTokens: unique.count, groupTokens: tokens),
-                kind: c.worst.kind, edits: c.edits, rank: nil, distance: nil))
+            let score = Self.score(c, queryTokens: unique.count, groupTokens: tokens)
+            perScore[Int(score)] += 1
+            matches.append(GroupMatch(group: c.group, score: score, kind: c.worst.kind, edits: c.edits, rank: try index.groupRank(c.group), distance: nil))
         }
-        matches.sort { $0.score > $1.score || ($0.score == $1.score && $0.group < $1.group) }
-        let cutoff = matches[min(limit, matches.count) - 1].score
-        let contenders = matches.prefix { $0.score >= cutoff }.count
-        for i in 0..<contenders {
-            let range = try index.group(matches[i].group).entries
-            var rank: Double?
-            var distance: Double?
-            for e in range {
-                let entry = try index.entry(e)
-                if let r = entry.rank { rank = max(rank ?? r, r) }
-                if let near, let lon = entry.longitude, let lat = entry.latitude {
-                    let d = Self.metres(near.longitude, near.latitude, lon, lat)
-                    distance = min(distance ?? d, d)
-                }
+        var cutoff = 100, above = 0
+        while cutoff > 0, above + perScore[cutoff] < limit {
+            above += perScore[cutoff]
+            cutoff -= 1
+        }
+        var contenders = matches.filter { $0.score >= Double(cutoff) }
+        if index.hasRank {
+            // In the cutoff score, only ranks as good as the one that fills the list matter.
+            let tied = contenders.filter { $0.score == Double(cutoff) }.map { $0.rank ?? -.infinity }.sorted(by: >)
+            let needed = limit - above
+            if needed > 0, needed <= tied.count {
+                let threshold = tied[needed - 1]
+                contenders.removeAll { $0.score == Double(cutoff) && ($0.rank ?? -.infinity) < threshold }
             }
-            matches[i].rank = rank
-            matches[i].distance = distance
+        }
+        if let near {
+            let meter = index.distanceMeter(near: near)
+            let table = try index.positions()
+            for i in contenders.indices {
+                var best = Double.infinity
+                for e in try index.group(contenders[i].group).entries {
+                    if let d = meter.squared(table, e), d < best { best = d }
+                }
+                if best.isFinite { contenders[i].distance = best.squareRoot() }
+            }
         }
         // The first `limit` by `before` (a total order: the group breaks every tie), kept
         // sorted as they come rather than sorting every contender: a broad prefix ties
         // thousands of groups on score.
         var top: [GroupMatch] = []
         top.reserveCapacity(limit + 1)
-        for m in matches.prefix(contenders) {
+        for m in contenders {
             if top.count == limit, !Self.before(m, top[limit - 1]) { continue }
             top.insert(m, at: top.firstIndex { Self.before(m, $0) } ?? top.count)
             if top.count > limit { top.removeLast() }
