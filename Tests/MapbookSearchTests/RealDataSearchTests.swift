@@ -120,5 +120,11 @@ import Testing
         let typing = try c.suggest("HYD-0012", max: 20).map(\.text)
         #expect(typing.contains("HYD-00123") && !typing.contains("HYD-00124") && typing.count == 9)
         #expect(try c.suggest("HYD-0012 ", max: 20).isEmpty)
+        // One and two typed digits read the stored union of the 499 hydrant numbers under
+        // them (more than 256 terms): the same answer as walking the terms.
+        #expect(try c.suggest("HYD-0", max: 1000).count == 499)
+        #expect(try c.suggest("HYD-00", max: 1000).count == 499)
+        #expect(try c.suggest("HYD-00", max: 3).map(\.text) == ["HYD-00001", "HYD-00002", "HYD-00003"])
+        #expect(try c.suggest("VLV-00", max: 1000).count == 101)
     }
 }

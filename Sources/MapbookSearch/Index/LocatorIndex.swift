@@ -18,6 +18,8 @@ struct IndexTerm {
     var isNumber: Bool
     var block: Int
     var range: Range<Int>
+    /// A stored union of groups (a short number prefix), read instead of a posting block.
+    var union: [UInt8]? = nil
 }
 
 /// A locator's search index (`LocatorIndexFormat`), opened read-only, in place.
@@ -145,6 +147,18 @@ public final class LocatorIndex {
         return wordScalars
     }
 
+    /// The stored union of the groups under a short number prefix, as a term standing for
+    /// all the longer ones, or nil when none is stored (few terms there, or an older index).
+    func numberPrefixUnion(_ prefix: SearchToken) throws -> IndexTerm? {
+        guard prefix.scalars.count <= LocatorIndexFormat.prefixDigits, try database.tableExists("number_prefixes") else { return nil }
+        guard case .blob(let bytes)? = try? database.scalar("SELECT postings FROM number_prefixes WHERE prefix = ?", [.text(prefix.text)]) else { return nil }
+        var count = 0
+        guard Postings.forEach(bytes[...], groupCount: groupCount, { _ in count += 1 }) else {
+            throw LocatorError(path: path, message: "the stored groups of number prefix '\(prefix.text)' are damaged")
+        }
+        return IndexTerm(token: prefix, groupCount: count, single: nil, isNumber: true, block: -1, range: 0..<bytes.count, union: bytes)
+    }
+
     /// The number terms that start with `prefix` (all digits), or equal it when `exact`.
     /// Blocks are decoded once and kept.
     func numbers(prefix: SearchToken, exact: Bool) throws -> [IndexTerm] {
@@ -236,6 +250,12 @@ public final class LocatorIndex {
     func forEachGroup(of term: IndexTerm, _ body: (UInt32) -> Void) throws {
         if let g = term.single {
             body(g)
+            return
+        }
+        if let union = term.union {
+            guard Postings.forEach(union[...], groupCount: groupCount, body) else {
+                throw LocatorError(path: path, message: "the stored groups of number prefix '\(term.token.text)' are damaged")
+            }
             return
         }
         let key = term.block * 2 + (term.isNumber ? 1 : 0)

@@ -127,6 +127,22 @@ public enum LocatorIndexBuilder {
             }
         }
 
+        // Unions for short number prefixes that reach many terms.
+        let numberTerms = terms.filter(\.isNumber)
+        let insertPrefix = try db.prepare("INSERT INTO number_prefixes (prefix, postings) VALUES (?, ?)")
+        for digits in 1...LocatorIndexFormat.prefixDigits {
+            var byPrefix: [[UInt32]: [SearchToken]] = [:]
+            for term in numberTerms where term.scalars.count >= digits { byPrefix[Array(term.scalars.prefix(digits)), default: []].append(term) }
+            for prefix in byPrefix.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+                let under = byPrefix[prefix]!
+                guard under.count > LocatorIndexFormat.prefixTerms else { continue }
+                var union = Set<UInt32>()
+                for term in under { union.formUnion(termGroups[term]!) }
+                try insertPrefix.bind([.text(SearchToken(scalars: prefix, isNumber: true).text), .blob(Postings.encode(union.sorted()))])
+                try insertPrefix.run()
+            }
+        }
+
         // Groups, in chunks.
         let chunk = LocatorIndexFormat.chunkSize
         let insertGroups = try db.prepare("INSERT INTO groups (chunk, data) VALUES (?, ?)")

@@ -11,6 +11,7 @@
 /// numbers(first TEXT PRIMARY KEY, terms BLOB, postings BLOB) WITHOUT ROWID   digit tokens
 /// groups(chunk INTEGER PRIMARY KEY, data BLOB)
 /// entries(chunk INTEGER PRIMARY KEY, fids BLOB, positions BLOB, ranks BLOB)
+/// number_prefixes(prefix TEXT PRIMARY KEY, postings BLOB) WITHOUT ROWID
 /// ```
 ///
 /// A `words`/`numbers` row is a block of up to 64 consecutive terms; `first` is the block's
@@ -27,6 +28,8 @@
 /// `positions` two little-endian UInt16 per entry, longitude and latitude scaled to the
 /// `extent` in meta (65535, 65535 for a feature without a location); `ranks` little-endian
 /// Float32 (NaN when the feature has none), present when the locator has a rank field.
+/// A `number_prefixes` row holds, for a prefix of one or two digits under which more than 256
+/// number terms lie, the posting list of the union of their groups.
 enum LocatorIndexFormat {
     static let name = "mapbook-locator-index"
     static let version = 1
@@ -40,7 +43,14 @@ enum LocatorIndexFormat {
         CREATE TABLE numbers (first TEXT PRIMARY KEY, terms BLOB NOT NULL, postings BLOB NOT NULL) WITHOUT ROWID;
         CREATE TABLE groups (chunk INTEGER PRIMARY KEY, data BLOB NOT NULL);
         CREATE TABLE entries (chunk INTEGER PRIMARY KEY, fids BLOB NOT NULL, positions BLOB NOT NULL, ranks BLOB);
+        CREATE TABLE number_prefixes (prefix TEXT PRIMARY KEY, postings BLOB NOT NULL) WITHOUT ROWID;
         """
+
+    /// Number prefixes of this many digits or fewer that reach more than `prefixTerms`
+    /// terms get their groups' union stored (`number_prefixes`): a typed "HYD-6" then reads
+    /// one list instead of walking tens of thousands of terms.
+    static let prefixDigits = 2
+    static let prefixTerms = 256
 
     /// Scales a coordinate into 0...65534 of [lo, hi].
     static func quantize(_ v: Double, _ lo: Double, _ hi: Double) -> UInt16 {

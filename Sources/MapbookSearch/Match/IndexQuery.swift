@@ -60,11 +60,14 @@ final class IndexQuery {
         for t in unique {
             var terms: [(IndexTerm, TokenQuality)] = []
             if t.token.isNumber {
-                for term in try index.numbers(prefix: t.token, exact: !t.allowsPrefix) {
-                    let kind: MatchKind = term.token.scalars.count == t.token.scalars.count ? .exact : .prefix
-                    terms.append((term, TokenQuality(kind: kind, edits: 0)))
+                if t.allowsPrefix, let union = try index.numberPrefixUnion(t.token) {
+                    // A short typed number: the exact term (if any) first, then the stored
+                    // union of every term under it, which the exact groups have already taken.
+                    for term in try index.numbers(prefix: t.token, exact: true) { terms.append((term, TokenQuality(kind: .exact, edits: 0))) }
+                    terms.append((union, TokenQuality(kind: .prefix, edits: 0)))
+                } else {
+                    try appendNumbers(t, into: &terms)
                 }
-                terms.sort { $0.1 < $1.1 }
             } else {
                 let words = try index.words()
                 for (i, quality) in TermMatcher.match(t.token, in: try index.wordKeys(), prefix: t.allowsPrefix) {
@@ -172,6 +175,18 @@ final class IndexQuery {
             if top.count > limit { top.removeLast() }
         }
         return top
+    }
+
+    /// A number token's terms: the exact term (at most one) first, then the longer ones (no
+    /// sort needed for the thousands a short prefix reaches).
+    private func appendNumbers(_ t: QueryToken, into terms: inout [(IndexTerm, TokenQuality)]) throws {
+        for term in try index.numbers(prefix: t.token, exact: !t.allowsPrefix) {
+            if term.token.scalars.count == t.token.scalars.count {
+                terms.insert((term, TokenQuality(kind: .exact, edits: 0)), at: 0)
+            } else {
+                terms.append((term, TokenQuality(kind: .prefix, edits: 0)))
+            }
+        }
     }
 
     /// The order of candidates: score, rank (higher first, none last), distance (nearer first,
