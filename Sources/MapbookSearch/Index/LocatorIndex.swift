@@ -147,10 +147,24 @@ public final class LocatorIndex {
         return wordScalars
     }
 
+    private var numberPrefixTable: Bool?
+
+    /// Whether the index stores number-prefix unions: looked up once, not per query.
+    private func hasNumberPrefixes() throws -> Bool {
+        if let numberPrefixTable { return numberPrefixTable }
+        do {
+            let exists = try database.tableExists("number_prefixes")
+            numberPrefixTable = exists
+            return exists
+        } catch {
+            throw LocatorError(path: path, message: error.message)
+        }
+    }
+
     /// The stored union of the groups under a short number prefix, as a term standing for
     /// all the longer ones, or nil when none is stored (few terms there, or an older index).
     func numberPrefixUnion(_ prefix: SearchToken) throws -> IndexTerm? {
-        guard prefix.scalars.count <= LocatorIndexFormat.prefixDigits, try database.tableExists("number_prefixes") else { return nil }
+        guard prefix.scalars.count <= LocatorIndexFormat.prefixDigits, try hasNumberPrefixes() else { return nil }
         guard case .blob(let bytes)? = try? database.scalar("SELECT postings FROM number_prefixes WHERE prefix = ?", [.text(prefix.text)]) else { return nil }
         var count = 0
         guard Postings.forEach(bytes[...], groupCount: groupCount, { _ in count += 1 }) else {
@@ -415,6 +429,12 @@ public final class LocatorIndex {
         return f.isNaN ? nil : Double(f)
     }
 
+    /// An entry's feature id (without reading positions or ranks).
+    func fid(_ e: Int) throws -> Int64 {
+        let c = try entryChunk(e / LocatorIndexFormat.chunkSize)
+        return Int64(bitPattern: FixedWidth.read(c.fids, at: e % LocatorIndexFormat.chunkSize, width: fidWidth) ?? 0)
+    }
+
     /// An entry's feature id, approximate location (WGS84) and rank.
     func entry(_ e: Int) throws -> (fid: Int64, longitude: Double?, latitude: Double?, rank: Double?) {
         let c = try entryChunk(e / LocatorIndexFormat.chunkSize)
@@ -441,7 +461,7 @@ public final class LocatorIndex {
     public func contents() throws -> (fids: [Int64], groupEntries: [Range<Int>], groupTerms: [[String]]) {
         var fids: [Int64] = []
         fids.reserveCapacity(entryCount)
-        for e in 0..<entryCount { fids.append(try entry(e).fid) }
+        for e in 0..<entryCount { fids.append(try fid(e)) }
         var ranges: [Range<Int>] = []
         for g in 0..<groupCount { ranges.append(try group(UInt32(g)).entries) }
         var terms = [[String]](repeating: [], count: groupCount)

@@ -59,17 +59,10 @@ public final class CompositeLocator {
         return CompositeLocator(definition: definition, participants: participants, path: entry.name)
     }
 
-    /// An entry name relative to a folder of the package ("../../data.gpkg").
+    /// An entry name relative to a folder of the package ("../../data.gpkg"), resolved as map
+    /// layer paths are.
     static func resolve(_ relative: String, in folder: String) -> String {
-        var components = folder.split(separator: "/").map(String.init)
-        for part in relative.split(separator: "/") {
-            if part == ".." {
-                if !components.isEmpty { components.removeLast() }
-            } else if part != "." {
-                components.append(String(part))
-            }
-        }
-        return components.joined(separator: "/")
+        LayerDataPath(file: relative, table: "").entryName(relativeTo: folder)
     }
 
     /// Merges participants' ranked lists: score first, then participant order, each list

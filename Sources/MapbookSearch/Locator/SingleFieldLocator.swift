@@ -51,7 +51,7 @@ public final class SingleFieldLocator {
     /// The search text of a group: its first feature's value.
     func groupText(_ g: UInt32) throws -> String? {
         let range = try index.group(g).entries
-        let fid = try index.entry(range.lowerBound).fid
+        let fid = try index.fid(range.lowerBound)
         return try layer.values(fid, [definition.field])?.first?.text
     }
 
@@ -102,7 +102,7 @@ public final class SingleFieldLocator {
         }
         var out: [GeocodeCandidate] = []
         for p in top {
-            let fid = try index.entry(Int(p.group)).fid
+            let fid = try index.fid(Int(p.group))
             if var c = try candidate(fid: fid, score: p.score, kind: p.kind) {
                 if let near, let lon = c.longitude, let lat = c.latitude {
                     c.distance = IndexQuery.metres(near.longitude, near.latitude, lon, lat)
