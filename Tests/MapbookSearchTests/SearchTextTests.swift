@@ -92,7 +92,7 @@ import Testing
                     } else if prefix && term.starts(with: q) {
                         want = TokenQuality(kind: .prefix, edits: 0)
                     } else if token.editBudget > 0 {
-                        let d = prefix ? IndexQuery.prefixDistance(q, term, budget: token.editBudget) : IndexQuery.distance(q, term)
+                        let d = prefix ? Reference.prefixDistance(q, term, budget: token.editBudget) : Reference.distance(q, term)
                         if d <= token.editBudget { want = TokenQuality(kind: .fuzzy, edits: d) }
                     }
                     #expect((found[i] == nil) == (want == nil), "query \(q) term \(term) prefix \(prefix): \(String(describing: found[i])) vs \(String(describing: want))")
@@ -103,7 +103,53 @@ import Testing
     }
 
     @Test func transpositionsCostOneEdit() {
-        #expect(IndexQuery.distance(Array("lindne".unicodeScalars.map(\.value)), Array("linden".unicodeScalars.map(\.value))) == 1)
-        #expect(IndexQuery.distance(Array("abc".unicodeScalars.map(\.value)), Array("abc".unicodeScalars.map(\.value))) == 0)
+        let lindne = Array("lindne".unicodeScalars.map(\.value)), linden = Array("linden".unicodeScalars.map(\.value))
+        #expect(Reference.distance(lindne, linden) == 1)
+        #expect(IndexQuery.editDistance(lindne, linden, prefix: false, budget: 1) == 1)
+        #expect(IndexQuery.editDistance(lindne, linden, prefix: false, budget: 0) == nil)
+        #expect(IndexQuery.editDistance(linden, linden, prefix: false, budget: 2) == 0)
+    }
+
+    /// The bounded distance that checks candidates' text agrees with the plain one, whole
+    /// words and prefixes, within and over budget.
+    @Test func boundedDistanceAgreesWithReference() {
+        var rng = SplitMix64(seed: 7)
+        let letters = Array("abcde".unicodeScalars.map(\.value))
+        func word() -> [UInt32] { (0..<Int(rng.next() % 9)).map { _ in letters[Int(rng.next() % UInt64(letters.count))] } }
+        for _ in 0..<4000 {
+            let q = word(), b = word(), budget = Int(rng.next() % 3)
+            for prefix in [false, true] {
+                let want = prefix ? Reference.prefixDistance(q, Array(b.prefix(q.count + budget)), budget: budget) : Reference.distance(q, b)
+                #expect(IndexQuery.editDistance(q, b, prefix: prefix, budget: budget) == (want <= budget ? want : nil), "\(q) \(b) prefix \(prefix) budget \(budget)")
+            }
+        }
+    }
+}
+
+/// Plain, unoptimised distances to check the fast ones against.
+enum Reference {
+    /// Optimal string alignment distance, the whole matrix.
+    static func distance(_ a: [UInt32], _ b: [UInt32]) -> Int {
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var rows = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { rows[i][0] = i }
+        for j in 0...b.count { rows[0][j] = j }
+        for i in 1...a.count {
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                var v = min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { v = min(v, rows[i - 2][j - 2] + 1) }
+                rows[i][j] = v
+            }
+        }
+        return rows[a.count][b.count]
+    }
+
+    /// The least distance between `q` and a prefix of `b` at least `q.count - budget` long.
+    static func prefixDistance(_ q: [UInt32], _ b: [UInt32], budget: Int) -> Int {
+        var best = Int.max
+        for n in min(max(0, q.count - budget), b.count)...b.count { best = min(best, distance(q, Array(b.prefix(n)))) }
+        return best
     }
 }

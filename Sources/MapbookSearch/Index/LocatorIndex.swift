@@ -191,7 +191,8 @@ public final class LocatorIndex {
         // The block holding the prefix may start before it.
         var start = firstBlock(atLeast: key)
         if start == blocks.count || blocks[start].utf8.elementsEqual(key) == false { start = max(0, start - 1) }
-        let stop = firstBlock(atLeast: end)
+        // An exact term sorts before every longer one, so it is in that first block.
+        let stop = exact ? min(start + 1, blocks.count) : firstBlock(atLeast: end)
         var out: [IndexTerm] = []
         var b = start
         while b < stop {
@@ -332,6 +333,28 @@ public final class LocatorIndex {
         groupFirst = first
         groupTokens = tokens
         groupRanks = ranks
+    }
+
+    /// The groups as flat arrays (read once), for loops over thousands of candidates.
+    struct GroupTable {
+        /// Where each group's entries start, and one more: the entry count.
+        let first: [Int32]
+        /// Each group's number of distinct tokens.
+        let tokens: [UInt8]
+        /// Each group's best rank (NaN: none); empty without a rank field.
+        let ranks: [Float]
+
+        @inline(__always)
+        func rank(_ g: Int) -> Float? {
+            guard g < ranks.count else { return nil }
+            let r = ranks[g]
+            return r.isNaN ? nil : r
+        }
+    }
+
+    func groupTable() throws -> GroupTable {
+        try loadGroups()
+        return GroupTable(first: groupFirst, tokens: groupTokens, ranks: groupRanks)
     }
 
     /// The entries of a group and its number of distinct tokens.

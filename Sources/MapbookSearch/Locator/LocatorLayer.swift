@@ -13,6 +13,7 @@ final class LocatorLayer {
     private let fromWGS84: CoordinateTransform?
     private let rtree: String?
     private var statements: [String: SQLiteStatement] = [:]
+    private var valueStatements: [[String]: SQLiteStatement] = [:]
     let fieldNames: [String]
 
     init(database: SQLiteDatabase, table: String) throws {
@@ -69,8 +70,15 @@ final class LocatorLayer {
     /// The values of `fields` for feature `fid` (nil when there is no such feature).
     func values(_ fid: Int64, _ fields: [String]) throws -> [SQLiteValue]? {
         guard !fields.isEmpty else { return [] }
-        let columns = fields.map(SQLiteDatabase.quote).joined(separator: ", ")
-        let s = try statement("SELECT \(columns) FROM \(SQLiteDatabase.quote(table)) WHERE fid = ?")
+        // Looked up by the field list: building the SQL text costs more than the lookup.
+        let s: SQLiteStatement
+        if let cached = valueStatements[fields] {
+            s = cached
+        } else {
+            let columns = fields.map(SQLiteDatabase.quote).joined(separator: ", ")
+            s = try statement("SELECT \(columns) FROM \(SQLiteDatabase.quote(table)) WHERE fid = ?")
+            valueStatements[fields] = s
+        }
         try s.bind([.integer(fid)])
         defer { s.reset() }
         return try s.step() ? s.row() : nil

@@ -29,9 +29,7 @@ struct GroupMatch {
 /// broad token's postings.
 final class IndexQuery {
     let index: LocatorIndex
-    private var stamp: [UInt32] = []
-    private var slot: [Int32] = []
-    private var epoch: UInt32 = 0
+    private var scratch = Scratch()
 
     /// Below this many candidates, a token this many times broader is checked on the text.
     static let verifyCandidates = 256
@@ -41,11 +39,49 @@ final class IndexQuery {
         self.index = index
     }
 
+    /// A candidate group and how the tokens so far matched it: small, since a broad prefix
+    /// makes a hundred thousand of them.
     struct Accumulator {
         var group: UInt32
-        var worst: TokenQuality
-        var edits: Int
-        var prefixes: Int
+        /// The worst way a token matched.
+        var worst: MatchKind
+        /// Edits over all tokens.
+        var edits: UInt8
+        /// Tokens that matched as prefixes.
+        var prefixes: UInt8
+
+        init(group: UInt32, _ quality: TokenQuality) {
+            self.group = group
+            worst = .exact
+            edits = 0
+            prefixes = 0
+            add(quality)
+        }
+
+        @inline(__always)
+        mutating func add(_ quality: TokenQuality) {
+            worst = max(worst, quality.kind)
+            edits = edits &+ UInt8(min(quality.edits, 8))
+            if quality.kind == .prefix { prefixes = prefixes &+ 1 }
+        }
+    }
+
+    /// A query token's terms, best match first, and how many groups they reach.
+    struct Plan {
+        var token: QueryToken
+        var terms: [(IndexTerm, TokenQuality)]
+        var cost: Int
+    }
+
+    /// Buffers kept from one query to the next: arrays of a hundred thousand candidates,
+    /// made fresh for each query, cost more in page faults than the query itself.
+    private struct Scratch {
+        /// Per group: the step that last kept it, and its place in `candidates`.
+        var stamp: [UInt32] = []
+        var slot: [Int32] = []
+        var epoch: UInt32 = 0
+        var candidates: [Accumulator] = []
+        var scores: [UInt8] = []
     }
 
     /// The matched groups, best first: score, then rank, then distance, then group order.
@@ -54,122 +90,170 @@ final class IndexQuery {
         guard !tokens.isEmpty, limit > 0, index.groupCount > 0 else { return [] }
         var unique: [QueryToken] = []
         for t in tokens where !unique.contains(t) { unique.append(t) }
-
-        // Each token's terms, best match first, and how many groups they reach.
-        var plans: [(token: QueryToken, terms: [(IndexTerm, TokenQuality)], cost: Int)] = []
+        var plans: [Plan] = []
         for t in unique {
-            var terms: [(IndexTerm, TokenQuality)] = []
-            if t.token.isNumber {
-                if t.allowsPrefix, let union = try index.numberPrefixUnion(t.token) {
-                    // A short typed number: the exact term (if any) first, then the stored
-                    // union of every term under it, which the exact groups have already taken.
-                    for term in try index.numbers(prefix: t.token, exact: true) { terms.append((term, TokenQuality(kind: .exact, edits: 0))) }
-                    terms.append((union, TokenQuality(kind: .prefix, edits: 0)))
-                } else {
-                    try appendNumbers(t, into: &terms)
-                }
-            } else {
-                let words = try index.words()
-                for (i, quality) in TermMatcher.match(t.token, in: try index.wordKeys(), prefix: t.allowsPrefix) {
-                    terms.append((words[i], quality))
-                }
-            }
-            if terms.isEmpty { return [] }
-            plans.append((t, terms, terms.reduce(0) { $0 + $1.0.groupCount }))
+            let plan = try self.plan(t)
+            if plan.terms.isEmpty { return [] }
+            plans.append(plan)
         }
         plans.sort { $0.cost < $1.cost }
 
-        if stamp.count != index.groupCount {
-            stamp = [UInt32](repeating: 0, count: index.groupCount)
-            slot = [Int32](repeating: 0, count: index.groupCount)
+        var s = Scratch()
+        swap(&s, &scratch)
+        defer {
+            s.candidates.removeAll(keepingCapacity: true)
+            s.scores.removeAll(keepingCapacity: true)
+            swap(&s, &scratch)
         }
-        var candidates: [Accumulator] = []
+        if s.stamp.count != index.groupCount {
+            s.stamp = [UInt32](repeating: 0, count: index.groupCount)
+            s.slot = [Int32](repeating: 0, count: index.groupCount)
+        }
         for (step, plan) in plans.enumerated() {
-            if step > 0, candidates.count <= Self.verifyCandidates, plan.cost > Self.verifyRatio * candidates.count {
-                candidates = try verify(candidates, against: plans[step...].map(\.token), text: text)
+            if step > 0, s.candidates.count <= Self.verifyCandidates, plan.cost > Self.verifyRatio * s.candidates.count {
+                s.candidates = try verify(s.candidates, against: plans[step...].map(\.token), text: text)
                 break
             }
-            epoch &+= 1
-            if epoch == 0 {
-                for i in stamp.indices { stamp[i] = 0 }
-                epoch = 1
+            s.epoch &+= 1
+            if s.epoch == 0 {
+                for i in s.stamp.indices { s.stamp[i] = 0 }
+                s.epoch = 1
             }
-            let current = epoch
-            if step == 0 {
+            if step == 0 { try seed(plan, &s) } else { try narrow(plan, &s) }
+            if s.candidates.isEmpty { return [] }
+        }
+        if s.candidates.isEmpty { return [] }
+        return try best(&s, queryTokens: unique.count, near: near, limit: limit)
+    }
+
+    /// A token's terms: numbers by their prefix (or the stored union of a short one), words
+    /// by the term matcher.
+    private func plan(_ t: QueryToken) throws -> Plan {
+        var terms: [(IndexTerm, TokenQuality)] = []
+        if t.token.isNumber {
+            if t.allowsPrefix, let union = try index.numberPrefixUnion(t.token) {
+                // A short typed number: the exact term (if any) first, then the stored
+                // union of every term under it, which the exact groups have already taken.
+                for term in try index.numbers(prefix: t.token, exact: true) { terms.append((term, TokenQuality(kind: .exact, edits: 0))) }
+                terms.append((union, TokenQuality(kind: .prefix, edits: 0)))
+            } else {
+                try appendNumbers(t, into: &terms)
+            }
+        } else {
+            let words = try index.words()
+            for (i, quality) in TermMatcher.match(t.token, in: try index.wordKeys(), prefix: t.allowsPrefix) {
+                terms.append((words[i], quality))
+            }
+        }
+        return Plan(token: t, terms: terms, cost: terms.reduce(0) { $0 + $1.0.groupCount })
+    }
+
+    /// The first token's groups become the candidates; a group reached by several terms keeps
+    /// the first (best) one.
+    private func seed(_ plan: Plan, _ s: inout Scratch) throws {
+        let current = s.epoch
+        s.candidates.reserveCapacity(min(plan.cost, index.groupCount))
+        try s.stamp.withUnsafeMutableBufferPointer { stamp in
+            try s.slot.withUnsafeMutableBufferPointer { slot in
                 for (term, quality) in plan.terms {
                     try index.forEachGroup(of: term) { g in
                         let gi = Int(g)
                         if stamp[gi] != current {
                             stamp[gi] = current
-                            slot[gi] = Int32(candidates.count)
-                            candidates.append(Accumulator(group: g, worst: quality, edits: quality.edits, prefixes: quality.kind == .prefix ? 1 : 0))
+                            slot[gi] = Int32(s.candidates.count)
+                            s.candidates.append(Accumulator(group: g, quality))
                         }
                     }
                 }
-            } else {
-                let alive = current &- 1
-                for (term, quality) in plan.terms {
-                    try index.forEachGroup(of: term) { g in
-                        let gi = Int(g)
-                        if stamp[gi] == alive {
-                            stamp[gi] = current
-                            let s = Int(slot[gi])
-                            candidates[s].worst = max(candidates[s].worst, quality)
-                            candidates[s].edits += quality.edits
-                            if quality.kind == .prefix { candidates[s].prefixes += 1 }
-                        }
-                    }
-                }
-                candidates.removeAll { stamp[Int($0.group)] != current }
-                for (i, c) in candidates.enumerated() { slot[Int(c.group)] = Int32(i) }
             }
-            if candidates.isEmpty { return [] }
         }
-        if candidates.isEmpty { return [] }
+    }
 
-        // Score every candidate and take its group's best rank; distances are measured only
-        // where score and rank tie within reach of the first `limit`.
-        var matches: [GroupMatch] = []
-        matches.reserveCapacity(candidates.count)
-        var perScore = [Int](repeating: 0, count: 101)
-        for c in candidates {
-            let tokens = try index.group(c.group).tokens
-            let score = Self.score(c, queryTokens: unique.count, groupTokens: tokens)
-            perScore[Int(score)] += 1
-            matches.append(GroupMatch(group: c.group, score: score, kind: c.worst.kind, edits: c.edits, rank: try index.groupRank(c.group), distance: nil))
+    /// Keeps the candidates that this token matches too.
+    private func narrow(_ plan: Plan, _ s: inout Scratch) throws {
+        let current = s.epoch, alive = current &- 1
+        try s.stamp.withUnsafeMutableBufferPointer { stamp in
+            try s.slot.withUnsafeMutableBufferPointer { slot in
+                try s.candidates.withUnsafeMutableBufferPointer { candidates in
+                    for (term, quality) in plan.terms {
+                        try index.forEachGroup(of: term) { g in
+                            let gi = Int(g)
+                            if stamp[gi] == alive {
+                                stamp[gi] = current
+                                candidates[Int(slot[gi])].add(quality)
+                            }
+                        }
+                    }
+                }
+                var kept = 0
+                for i in s.candidates.indices where stamp[Int(s.candidates[i].group)] == current {
+                    let c = s.candidates[i]
+                    s.candidates[kept] = c
+                    slot[Int(c.group)] = Int32(kept)
+                    kept += 1
+                }
+                s.candidates.removeLast(s.candidates.count - kept)
+            }
         }
+    }
+
+    /// The first `limit` candidates. Every candidate is scored; rank is read and distance
+    /// measured only for those that can still make the list.
+    private func best(_ s: inout Scratch, queryTokens: Int, near: (longitude: Double, latitude: Double)?, limit: Int) throws -> [GroupMatch] {
+        let table = try index.groupTable()
+        var perScore = [Int](repeating: 0, count: 101)
+        for c in s.candidates {
+            let score = Self.score(c, queryTokens: queryTokens, groupTokens: Int(table.tokens[Int(c.group)]))
+            s.scores.append(score)
+            perScore[Int(score)] += 1
+        }
+        // The lowest score that can make the list.
         var cutoff = 100, above = 0
         while cutoff > 0, above + perScore[cutoff] < limit {
             above += perScore[cutoff]
             cutoff -= 1
         }
-        var contenders = matches.filter { $0.score >= Double(cutoff) }
-        if index.hasRank {
-            // In the cutoff score, only ranks as good as the one that fills the list matter.
-            let tied = contenders.filter { $0.score == Double(cutoff) }.map { $0.rank ?? -.infinity }.sorted(by: >)
-            let needed = limit - above
-            if needed > 0, needed <= tied.count {
-                let threshold = tied[needed - 1]
-                contenders.removeAll { $0.score == Double(cutoff) && ($0.rank ?? -.infinity) < threshold }
+        // At the cutoff score, only ranks as good as the one that fills the list matter.
+        var threshold = -Float.infinity
+        let needed = limit - above
+        if index.hasRank, needed > 0, needed <= perScore[cutoff] {
+            var ranks: [Float] = []
+            ranks.reserveCapacity(needed + 1)
+            for (i, c) in s.candidates.enumerated() where Int(s.scores[i]) == cutoff {
+                let r = table.rank(Int(c.group)) ?? -.infinity
+                if ranks.count == needed, r <= ranks[needed - 1] { continue }
+                ranks.insert(r, at: ranks.firstIndex { r > $0 } ?? ranks.count)
+                if ranks.count > needed { ranks.removeLast() }
             }
+            threshold = ranks[needed - 1]
         }
-        if let near {
-            let meter = index.distanceMeter(near: near)
-            let table = try index.positions()
-            for i in contenders.indices {
-                var best = Double.infinity
-                for e in try index.group(contenders[i].group).entries {
-                    if let d = meter.squared(table, e), d < best { best = d }
-                }
-                if best.isFinite { contenders[i].distance = best.squareRoot() }
-            }
-        }
+        let meter = near.map { index.distanceMeter(near: $0) }
+        let positions = meter == nil ? [] : try index.positions()
         // The first `limit` by `before` (a total order: the group breaks every tie), kept
         // sorted as they come rather than sorting every contender: a broad prefix ties
         // thousands of groups on score.
         var top: [GroupMatch] = []
         top.reserveCapacity(limit + 1)
-        for m in contenders {
+        for (i, c) in s.candidates.enumerated() {
+            let score = Int(s.scores[i])
+            guard score >= cutoff else { continue }
+            let g = Int(c.group)
+            let rank = table.rank(g)
+            if score == cutoff, (rank ?? -.infinity) < threshold { continue }
+            var m = GroupMatch(group: c.group, score: Double(score), kind: c.worst, edits: Int(c.edits), rank: rank.map(Double.init), distance: nil)
+            if top.count == limit {
+                // Not even at distance zero would it make the list.
+                var hope = m
+                hope.distance = 0
+                if !Self.before(hope, top[limit - 1]) { continue }
+            }
+            if let meter {
+                var nearest = Double.infinity
+                for e in Int(table.first[g])..<Int(table.first[g + 1]) {
+                    if let d = meter.squared(positions, e), d < nearest { nearest = d }
+                }
+                if nearest.isFinite { m.distance = nearest.squareRoot() }
+            }
             if top.count == limit, !Self.before(m, top[limit - 1]) { continue }
             top.insert(m, at: top.firstIndex { Self.before(m, $0) } ?? top.count)
             if top.count > limit { top.removeLast() }
@@ -208,12 +292,12 @@ final class IndexQuery {
 
     /// 100 when every token matched exactly and the feature has no other words; then exact
     /// matches with more words (90-98), prefixes (80-88), typos (40-78).
-    static func score(_ c: Accumulator, queryTokens: Int, groupTokens: Int) -> Double {
+    static func score(_ c: Accumulator, queryTokens: Int, groupTokens: Int) -> UInt8 {
         let extra = min(8, max(0, groupTokens - queryTokens))
-        switch c.worst.kind {
-        case .exact: return extra == 0 ? 100 : Double(98 - extra)
-        case .prefix: return Double(88 - extra - min(4, max(0, c.prefixes - 1)))
-        case .fuzzy: return Double(max(40, 78 - 4 * (c.edits - 1) - extra))
+        switch c.worst {
+        case .exact: return UInt8(extra == 0 ? 100 : 98 - extra)
+        case .prefix: return UInt8(88 - extra - min(4, max(0, Int(c.prefixes) - 1)))
+        case .fuzzy: return UInt8(max(40, 78 - 4 * (Int(c.edits) - 1) - extra))
         }
     }
 
@@ -229,9 +313,7 @@ final class IndexQuery {
                     ok = false
                     break
                 }
-                c.worst = max(c.worst, quality)
-                c.edits += quality.edits
-                if quality.kind == .prefix { c.prefixes += 1 }
+                c.add(quality)
             }
             if ok { out.append(c) }
         }
@@ -248,39 +330,47 @@ final class IndexQuery {
                 quality = TokenQuality(kind: .exact, edits: 0)
             } else if t.allowsPrefix, o.scalars.starts(with: q) {
                 quality = TokenQuality(kind: .prefix, edits: 0)
-            } else if t.token.editBudget > 0 {
-                let target = t.allowsPrefix ? Array(o.scalars.prefix(q.count + t.token.editBudget)) : o.scalars
-                let d = t.allowsPrefix ? prefixDistance(q, target, budget: t.token.editBudget) : distance(q, target)
-                if d <= t.token.editBudget { quality = TokenQuality(kind: .fuzzy, edits: d) }
+            } else if t.token.editBudget > 0, let d = editDistance(q, o.scalars, prefix: t.allowsPrefix, budget: t.token.editBudget) {
+                quality = TokenQuality(kind: .fuzzy, edits: d)
             }
             if let quality, best == nil || quality < best! { best = quality }
         }
         return best
     }
 
-    /// Optimal string alignment distance.
-    static func distance(_ a: [UInt32], _ b: [UInt32]) -> Int {
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
-        var rows = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
-        for i in 0...a.count { rows[i][0] = i }
-        for j in 0...b.count { rows[0][j] = j }
-        for i in 1...a.count {
-            for j in 1...b.count {
-                let cost = a[i - 1] == b[j - 1] ? 0 : 1
-                var v = min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + cost)
-                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { v = min(v, rows[i - 2][j - 2] + 1) }
-                rows[i][j] = v
+    /// The optimal-string-alignment distance (Levenshtein with transpositions of neighbours)
+    /// from `q` to `b`, or with `prefix` to the nearest prefix of `b`; nil when over `budget`.
+    /// One row per character of `q` on the stack, stopping when a whole row is over budget
+    /// (row minima never decrease): this runs for every token of every verified candidate.
+    static func editDistance(_ q: [UInt32], _ b: [UInt32], prefix: Bool, budget: Int) -> Int? {
+        let n = prefix ? min(b.count, q.count + budget) : b.count
+        if !prefix, abs(q.count - n) > budget { return nil }
+        if q.isEmpty { return prefix ? 0 : n }
+        let width = n + 1
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: 3 * width) { rows -> Int? in
+            var twoBack = 0, back = width, current = 2 * width
+            for j in 0...n { rows[back + j] = j }
+            for i in 1...q.count {
+                rows[current] = i
+                var least = i
+                if n > 0 {
+                    for j in 1...n {
+                        let cost = q[i - 1] == b[j - 1] ? 0 : 1
+                        var v = min(rows[back + j] + 1, rows[current + j - 1] + 1, rows[back + j - 1] + cost)
+                        if i > 1, j > 1, q[i - 1] == b[j - 2], q[i - 2] == b[j - 1] { v = min(v, rows[twoBack + j - 2] + 1) }
+                        rows[current + j] = v
+                        least = min(least, v)
+                    }
+                }
+                if least > budget { return nil }
+                (twoBack, back, current) = (back, current, twoBack)
             }
+            var d = rows[back + n]
+            if prefix {
+                for j in min(max(0, q.count - budget), n)...n { d = min(d, rows[back + j]) }
+            }
+            return d <= budget ? d : nil
         }
-        return rows[a.count][b.count]
-    }
-
-    /// The least distance between `q` and any prefix of `b`.
-    static func prefixDistance(_ q: [UInt32], _ b: [UInt32], budget: Int) -> Int {
-        var best = Int.max
-        for n in min(max(0, q.count - budget), b.count)...b.count { best = min(best, distance(q, Array(b.prefix(n)))) }
-        return best
     }
 
     /// Metres between two WGS84 points (haversine).
