@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "MapbookRender", targets: ["MapbookRender"]),
         .library(name: "MapbookSearch", targets: ["MapbookSearch"]),
         .library(name: "MapbookPackager", targets: ["MapbookPackager"]),
+        .library(name: "MapbookPortal", targets: ["MapbookPortal"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -73,10 +74,17 @@ let package = Package(
                 "MapbookPackage", "MapbookData", "MapbookTiles", "MapbookRender", "MapbookSearch",
                 .product(name: "Yams", package: "Yams"),
             ]),
+        // The portal's shared part: API models, the search grammar, the device library.
+        .target(
+            name: "MapbookPortal",
+            dependencies: [
+                "MapbookPackage",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         .executableTarget(
             name: "mapbook",
             dependencies: [
-                "MapbookPackage", "MapbookData", "MapbookTiles", "MapbookSearch", "MapbookPackager",
+                "MapbookPackage", "MapbookData", "MapbookTiles", "MapbookSearch", "MapbookPackager", "MapbookPortal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -104,6 +112,9 @@ let package = Package(
             dependencies: [
                 "MapbookPackager", "MapbookPackage", "MapbookTiles", "MapbookSearch", "MapbookTestSupport",
             ]),
+        .testTarget(
+            name: "MapbookPortalTests",
+            dependencies: ["MapbookPortal", "MapbookPackage", "MapbookTestSupport"]),
         // End-to-end tests run the built `mapbook` binary; depending on the executable makes
         // `swift test` build it first.
         .testTarget(
