@@ -20,6 +20,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.1"),
     ],
     targets: [
         // System-library shims: each a module map and the one header that includes what we call.
@@ -81,10 +86,26 @@ let package = Package(
                 "MapbookPackage",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
+        // The portal server (Hummingbird): the sharing API over SQLite metadata and item files.
+        .target(
+            name: "MapbookPortalServer",
+            dependencies: [
+                "MapbookPortal", "MapbookPackage", "MapbookSearch",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "MultipartKit", package: "multipart-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]),
         .executableTarget(
             name: "mapbook",
             dependencies: [
                 "MapbookPackage", "MapbookData", "MapbookTiles", "MapbookSearch", "MapbookPackager", "MapbookPortal",
+                "MapbookPortalServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -115,6 +136,12 @@ let package = Package(
         .testTarget(
             name: "MapbookPortalTests",
             dependencies: ["MapbookPortal", "MapbookPackage", "MapbookTestSupport"]),
+        .testTarget(
+            name: "MapbookPortalServerTests",
+            dependencies: [
+                "MapbookPortalServer", "MapbookPortal", "MapbookPackage", "MapbookTestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]),
         // End-to-end tests run the built `mapbook` binary; depending on the executable makes
         // `swift test` build it first.
         .testTarget(

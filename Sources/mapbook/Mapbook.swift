@@ -6,7 +6,7 @@ import Glibc
 #endif
 
 @main
-struct Mapbook: ParsableCommand {
+struct Mapbook: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mapbook",
         abstract: "Build, inspect, validate and unpack offline mobile map packages (.mmpk).",
@@ -19,16 +19,21 @@ struct Mapbook: ParsableCommand {
             TilesCommand.self,
             SearchCommand.self,
             ReverseCommand.self,
+            PortalCommand.self,
         ])
 
-    static func main() {
+    static func main() async {
         // Packages must be byte-identical wherever they are built; libarchive writes ZIP
         // timestamps in local time, so the whole command runs in UTC.
         setenv("TZ", "UTC", 1)
         tzset()
         do {
             var command = try parseAsRoot()
-            try command.run()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
         } catch {
             exit(withError: error)
         }

@@ -1,0 +1,70 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import MapbookPackage
+
+/// Issues and checks tokens. A token is 32 random bytes in URL-safe base64; the store keeps
+/// only its SHA-256, so tokens are revoked by deleting rows and a leaked database opens nothing.
+public struct TokenService: Sendable {
+    let store: any PortalStore
+
+    public init(store: any PortalStore) {
+        self.store = store
+    }
+
+    /// Milliseconds since the epoch.
+    public static func now() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
+    }
+
+    static func hash(_ token: String) -> String { SHA256Digest.hex(of: Array(token.utf8)) }
+
+    /// Random bytes in URL-safe base64 without padding.
+    public static func randomString(bytes count: Int = 32) -> String {
+        var generator = SystemRandomNumberGenerator()
+        return Base64URL.encode((0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) })
+    }
+
+    /// A 32-digit lowercase hex id, as the API's item, group and folder ids are.
+    public static func newId() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return SHA256Digest.hex((0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) })
+    }
+
+    /// Issues a token of `kind` for `username`, valid for `seconds`.
+    public func issue(
+        _ kind: TokenRecord.Kind, for username: String, seconds: Int64, clientId: String? = nil, referer: String? = nil,
+        codeChallenge: String? = nil, redirectURI: String? = nil
+    ) throws -> (token: String, record: TokenRecord) {
+        let token = Self.randomString()
+        let now = Self.now()
+        let record = TokenRecord(
+            hash: Self.hash(token), kind: kind, username: username, clientId: clientId, referer: referer, created: now,
+            expires: now + seconds * 1000, codeChallenge: codeChallenge, redirectURI: redirectURI)
+        try store.saveToken(record)
+        return (token, record)
+    }
+
+    /// The live token of `kind` with this text, or nil (unknown, expired or revoked).
+    public func check(_ token: String, kind: TokenRecord.Kind = .access) throws -> TokenRecord? {
+        guard !token.isEmpty, token.utf8.count <= 512, let record = try store.token(hash: Self.hash(token)), record.kind == kind else { return nil }
+        guard record.expires > Self.now() else {
+            try store.deleteToken(hash: record.hash)
+            return nil
+        }
+        return record
+    }
+
+    /// Takes an authorization code: it works once.
+    public func redeemCode(_ code: String) throws -> TokenRecord? {
+        guard let record = try check(code, kind: .code) else { return nil }
+        try store.deleteToken(hash: record.hash)
+        return record
+    }
+
+    public func revoke(_ token: String) throws {
+        try store.deleteToken(hash: Self.hash(token))
+    }
+}

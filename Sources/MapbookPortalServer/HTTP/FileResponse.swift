@@ -1,0 +1,123 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import HTTPTypes
+import Hummingbird
+import MapbookPortal
+
+/// Sends a stored file the way download managers and resuming clients expect: length, name,
+/// validators, and one byte range when asked (206), streamed from disk in pieces.
+enum FileResponse {
+    /// `etag`: the file's SHA-256, sent quoted; `modified`: epoch milliseconds.
+    static func send(_ file: StoredFile, request: Request, etag: String?, modified: Int64, contentType: String, attachment: Bool) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = contentType
+        headers[.acceptRanges] = "bytes"
+        let quoted = etag.map { "\"\($0)\"" }
+        if let quoted { headers[.eTag] = quoted }
+        headers[.lastModified] = httpDate(modified / 1000)
+        headers[.cacheControl] = "private, no-cache"
+        headers[.contentDisposition] = "\(attachment ? "attachment" : "inline"); \(dispositionName(file.name))"
+
+        if let quoted, let match = request.headers[.ifNoneMatch], match.split(separator: ",").contains(where: { $0.trimmed(" \t") == quoted || $0.trimmed(" \t") == "*" }) {
+            headers[.contentLength] = "0"
+            return Response(status: .notModified, headers: headers)
+        }
+        var range: ClosedRange<Int64>?
+        if let spec = request.headers[.range] {
+            // If-Range: a range of a file that changed since would be spliced into the wrong bytes.
+            let ifRange = request.headers[.ifRange]
+            if ifRange == nil || ifRange == quoted {
+                switch parseRange(spec, size: file.size) {
+                case .none: break
+                case .satisfiable(let r): range = r
+                case .unsatisfiable:
+                    headers[.contentRange] = "bytes */\(file.size)"
+                    headers[.contentLength] = "0"
+                    return Response(status: .rangeNotSatisfiable, headers: headers)
+                }
+            }
+        }
+        let start = range?.lowerBound ?? 0
+        let length = range.map { $0.upperBound - $0.lowerBound + 1 } ?? file.size
+        headers[.contentLength] = String(length)
+        if let range { headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(file.size)" }
+        let path = file.path
+        let body = ResponseBody(contentLength: Int(length)) { writer in
+            let fd = open(path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw PortalError(code: 500, message: "Cannot read the item's file.") }
+            defer { close(fd) }
+            var offset = start
+            var left = length
+            var buffer = [UInt8](repeating: 0, count: 256 << 10)
+            while left > 0 {
+                let want = Int(min(Int64(buffer.count), left))
+                let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, want, off_t(offset)) }
+                if n < 0, errno == EINTR { continue }
+                guard n > 0 else { throw PortalError(code: 500, message: "The item's file ended early.") }
+                try await writer.write(ByteBuffer(bytes: buffer[0..<n]))
+                offset += Int64(n)
+                left -= Int64(n)
+            }
+            try await writer.finish(nil)
+        }
+        return Response(status: range == nil ? .ok : .partialContent, headers: headers, body: body)
+    }
+
+    enum RangeRequest: Equatable {
+        case none
+        case satisfiable(ClosedRange<Int64>)
+        case unsatisfiable
+    }
+
+    /// One `bytes=` range (`a-b`, `a-`, `-n`); several ranges or other units are answered
+    /// with the whole file, as RFC 9110 allows.
+    static func parseRange(_ spec: String, size: Int64) -> RangeRequest {
+        let s = spec.trimmed(" \t")
+        guard s.lowercased().hasPrefix("bytes="), !s.contains(",") else { return .none }
+        let r = s.dropFirst(6).trimmed(" \t")
+        let parts = r.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return .none }
+        if parts[0].isEmpty {
+            guard let n = Int64(parts[1]), n > 0 else { return .unsatisfiable }
+            guard size > 0 else { return .unsatisfiable }
+            return .satisfiable(max(0, size - n)...(size - 1))
+        }
+        guard let a = Int64(parts[0]), a >= 0 else { return .none }
+        guard a < size else { return .unsatisfiable }
+        if parts[1].isEmpty { return .satisfiable(a...(size - 1)) }
+        guard let b = Int64(parts[1]), b >= a else { return .none }
+        return .satisfiable(a...min(b, size - 1))
+    }
+
+    /// `filename="…"` for plain ASCII names, with `filename*` (RFC 6266) for others.
+    static func dispositionName(_ name: String) -> String {
+        let ascii = String(name.unicodeScalars.map { $0.isASCII && $0 != "\"" && $0 != "\\" && $0.value >= 0x20 ? Character($0) : "_" })
+        var out = "filename=\"\(ascii)\""
+        if ascii != name {
+            let encoded = name.utf8.map { b -> String in
+                let c = Character(Unicode.Scalar(b))
+                if (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || "-._~".contains(c) { return String(c) }
+                return "%" + String(b, radix: 16, uppercase: true).leftPadded(2)
+            }.joined()
+            out += "; filename*=UTF-8''\(encoded)"
+        }
+        return out
+    }
+
+    /// An HTTP date (RFC 9110 IMF-fixdate).
+    static func httpDate(_ seconds: Int64) -> String {
+        var t = time_t(seconds)
+        var parts = tm()
+        gmtime_r(&t, &parts)
+        var buffer = [CChar](repeating: 0, count: 64)
+        let n = strftime(&buffer, buffer.count, "%a, %d %b %Y %H:%M:%S GMT", &parts)
+        return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+extension String {
+    func leftPadded(_ width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}

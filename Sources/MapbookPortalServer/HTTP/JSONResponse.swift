@@ -1,0 +1,38 @@
+import HTTPTypes
+import Hummingbird
+import MapbookPackage
+import MapbookPortal
+
+/// Responses in the sharing API's manner: JSON bodies, errors with HTTP 200.
+enum PortalResponse {
+    static func json(_ value: JSONValue, pretty: Bool = false) -> Response {
+        let bytes = JSONWriter.bytes(value, style: pretty ? .pretty : .compact)
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json; charset=utf-8"
+        headers[.contentLength] = String(bytes.count)
+        headers[.cacheControl] = "no-cache"
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    /// An error as the API reports it: status 200 and the code in the body, which is what
+    /// the clients read.
+    static func error(_ error: PortalError) -> Response {
+        json(error.jsonValue)
+    }
+
+    static func html(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
+        let bytes = Array(text.utf8)
+        var headers = HTTPFields()
+        headers[.contentType] = "text/html; charset=utf-8"
+        headers[.contentLength] = String(bytes.count)
+        headers[.cacheControl] = "no-store"
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    static func redirect(_ location: String) -> Response {
+        var headers = HTTPFields()
+        headers[.location] = location
+        headers[.contentLength] = "0"
+        return Response(status: .found, headers: headers)
+    }
+}

@@ -1,0 +1,232 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Hummingbird
+import MapbookPackage
+import MapbookPortal
+import MultipartKit
+
+/// A file that came with a request, already on disk in the staging folder.
+public struct UploadedFile: Sendable {
+    public var path: String
+    /// The file name the client gave.
+    public var name: String
+    public var size: Int64
+    public var sha256: String
+}
+
+/// The parameters of a sharing API request: the query string merged with a form body
+/// (URL-encoded or multipart). A multipart file part is streamed to a staging file as it
+/// arrives, never held in memory.
+public struct RequestParameters: Sendable {
+    public var values: [String: String] = [:]
+    /// Uploaded files by form field (`file`, `thumbnail`).
+    public var files: [String: UploadedFile] = [:]
+
+    public subscript(_ key: String) -> String? {
+        let v = values[key] ?? values.first { $0.key.lowercased() == key.lowercased() }?.value
+        return v?.isEmpty == true ? nil : v
+    }
+
+    /// Limits on what a request may bring.
+    public struct Limits: Sendable {
+        /// A URL-encoded body, or the text fields of a multipart one.
+        public var formBytes = 4 << 20
+        /// One uploaded file.
+        public var fileBytes: Int64 = 8 << 30
+        public init() {}
+    }
+
+    /// Reads the parameters of `request`; `staging` gives a fresh file for an upload.
+    public static func read(_ request: Request, limits: Limits, staging: @escaping () throws -> String) async throws -> RequestParameters {
+        var params = RequestParameters()
+        if let query = request.uri.query { params.merge(form: query) }
+        guard request.method == .post || request.method == .put else { return params }
+        let type = request.headers[.contentType] ?? ""
+        let lower = type.lowercased()
+        if lower.hasPrefix("multipart/form-data") {
+            guard let boundary = boundary(of: type) else { throw PortalError.badRequest("The multipart body has no boundary.") }
+            try await params.readMultipart(request.body, boundary: boundary, limits: limits, staging: staging)
+        } else {
+            var bytes: [UInt8] = []
+            for try await buffer in request.body {
+                bytes += buffer.readableBytesView
+                if bytes.count > limits.formBytes { throw PortalError(code: 413, message: "The request body is larger than \(limits.formBytes) bytes.") }
+            }
+            if lower.isEmpty || lower.hasPrefix("application/x-www-form-urlencoded") || lower.hasPrefix("text/plain") {
+                params.merge(form: String(decoding: bytes, as: UTF8.self))
+            }
+        }
+        return params
+    }
+
+    static func boundary(of contentType: String) -> String? {
+        for part in contentType.split(separator: ";") {
+            let p = part.trimmed(" \t")
+            if p.lowercased().hasPrefix("boundary=") {
+                var b = String(p.dropFirst("boundary=".count))
+                if b.hasPrefix("\""), b.hasSuffix("\""), b.count >= 2 { b = String(b.dropFirst().dropLast()) }
+                return b.isEmpty || b.utf8.count > 200 ? nil : b
+            }
+        }
+        return nil
+    }
+
+    mutating func merge(form: String) {
+        for pair in form.split(separator: "&", omittingEmptySubsequences: true) {
+            let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let key = Self.percentDecode(kv[0]), !key.isEmpty else { continue }
+            values[key] = kv.count > 1 ? (Self.percentDecode(kv[1]) ?? "") : ""
+        }
+    }
+
+    /// Decodes `%XX` and `+` (a space in forms); nil when it is not valid UTF-8.
+    static func percentDecode(_ s: Substring) -> String? {
+        var out: [UInt8] = []
+        let bytes = Array(s.utf8)
+        var i = 0
+        func hex(_ c: UInt8) -> UInt8? {
+            switch c {
+            case 0x30...0x39: return c - 0x30
+            case 0x41...0x46: return c - 0x41 + 10
+            case 0x61...0x66: return c - 0x61 + 10
+            default: return nil
+            }
+        }
+        while i < bytes.count {
+            let c = bytes[i]
+            if c == 0x25, i + 2 < bytes.count, let hi = hex(bytes[i + 1]), let lo = hex(bytes[i + 2]) {
+                out.append(hi << 4 | lo)
+                i += 3
+            } else {
+                out.append(c == 0x2B ? 0x20 : c)
+                i += 1
+            }
+        }
+        return String(validating: out, as: UTF8.self)
+    }
+
+    /// Streams a multipart body: text fields into `values`, a part with a file name into a
+    /// staging file (hashing it on the way).
+    private mutating func readMultipart(_ body: RequestBody, boundary: String, limits: Limits, staging: @escaping () throws -> String) async throws {
+        let parser = MultipartParser(boundary: boundary)
+        final class Part {
+            var name: String?
+            var fileName: String?
+            var text: [UInt8] = []
+            var fd: Int32 = -1
+            var path: String?
+            var size: Int64 = 0
+            var digest = SHA256Digest()
+        }
+        final class Collected {
+            var values: [String: String] = [:]
+            var files: [String: UploadedFile] = [:]
+            var current = Part()
+            var textBytes = 0
+            var failure: (any Error)?
+            var openFile: (() throws -> String)?
+        }
+        let collected = Collected()
+        let stagingFile = staging
+        parser.onHeader = { name, value in
+            guard name.lowercased() == "content-disposition" else { return }
+            for piece in value.split(separator: ";") {
+                let p = piece.trimmed(" \t")
+                if p.lowercased().hasPrefix("name=") { collected.current.name = Self.unquote(p.dropFirst(5)) }
+                if p.lowercased().hasPrefix("filename=") { collected.current.fileName = Self.unquote(p.dropFirst(9)) }
+            }
+        }
+        parser.onBody = { buffer in
+            guard collected.failure == nil else { return }
+            let part = collected.current
+            if part.fileName != nil {
+                do {
+                    if part.fd < 0 {
+                        let path = try stagingFile()
+                        part.path = path
+                        part.fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
+                        if part.fd < 0 { throw PortalError(code: 500, message: "Cannot write the upload: \(String(cString: strerror(errno))).") }
+                    }
+                    let view = buffer.readableBytesView
+                    part.size += Int64(view.count)
+                    if part.size > limits.fileBytes { throw PortalError(code: 413, message: "The file is larger than \(limits.fileBytes) bytes.") }
+                    try view.withContiguousStorageIfAvailable { raw in
+                        part.digest.update(UnsafeRawBufferPointer(raw))
+                        var done = 0
+                        while done < raw.count {
+                            let n = write(part.fd, raw.baseAddress! + done, raw.count - done)
+                            if n < 0 {
+                                if errno == EINTR { continue }
+                                throw PortalError(code: 500, message: "Cannot write the upload: \(String(cString: strerror(errno))).")
+                            }
+                            done += n
+                        }
+                    }
+                } catch {
+                    collected.failure = error
+                }
+            } else {
+                collected.textBytes += buffer.readableBytes
+                if collected.textBytes > limits.formBytes {
+                    collected.failure = PortalError(code: 413, message: "The form fields are larger than \(limits.formBytes) bytes.")
+                    return
+                }
+                part.text += buffer.readableBytesView
+            }
+        }
+        parser.onPartComplete = {
+            let part = collected.current
+            collected.current = Part()
+            guard collected.failure == nil, let name = part.name else {
+                if part.fd >= 0 { close(part.fd) }
+                return
+            }
+            if let fileName = part.fileName {
+                if part.fd < 0, let path = try? stagingFile() {
+                    // An empty file still arrives as a file.
+                    part.path = path
+                }
+                if part.fd >= 0 { close(part.fd) }
+                if let path = part.path {
+                    if let old = collected.files[name] { unlink(old.path) }
+                    collected.files[name] = UploadedFile(path: path, name: fileName, size: part.size, sha256: part.digest.finalizeHex())
+                }
+            } else {
+                collected.values[name] = String(decoding: part.text, as: UTF8.self)
+            }
+        }
+        do {
+            for try await buffer in body {
+                try parser.execute(buffer)
+                if let failure = collected.failure { throw failure }
+            }
+        } catch {
+            for file in collected.files.values { unlink(file.path) }
+            if let path = collected.current.path {
+                if collected.current.fd >= 0 { close(collected.current.fd) }
+                unlink(path)
+            }
+            if error is PortalError { throw error }
+            throw PortalError.badRequest("The multipart body is malformed: \(error).")
+        }
+        for (k, v) in collected.values { values[k] = v }
+        files = collected.files
+    }
+
+    static func unquote(_ s: Substring) -> String {
+        var t = String(s)
+        if t.hasPrefix("\""), t.hasSuffix("\""), t.count >= 2 { t = String(t.dropFirst().dropLast()) }
+        return t
+    }
+}
+
+extension StringProtocol {
+    func trimmed(_ set: String) -> String {
+        let chars = Set(set)
+        var s = Substring(self)
+        while let f = s.first, chars.contains(f) { s = s.dropFirst() }
+        while let l = s.last, chars.contains(l) { s = s.dropLast() }
+        return String(s)
+    }
+}

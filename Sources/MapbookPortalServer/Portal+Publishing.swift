@@ -1,0 +1,127 @@
+import Hummingbird
+import MapbookPackage
+import MapbookPortal
+import MapbookSearch
+
+extension Portal {
+    /// The user whose content a path names (`content/users/{u}/...`): the caller, or anyone for an admin.
+    func owner(_ call: PortalRequest, _ context: PortalContext) throws -> UserRecord {
+        let user = try call.requireUser()
+        let name = try context.parameters.require("user")
+        guard user.isAdmin || user.username.lowercased() == name.lowercased() else { throw PortalError.forbidden }
+        guard let owner = try store.user(name) else {
+            throw PortalError(code: 400, messageCode: "COM_0003", message: "User does not exist or is inaccessible.", details: [name])
+        }
+        return owner
+    }
+
+    /// A folder of `owner` by id or title; nil for the root (no segment, `/` or "Root Folder").
+    func folder(_ segment: String?, owner: UserRecord) throws -> FolderRecord? {
+        guard let segment, !segment.isEmpty, segment != "/", segment.lowercased() != "root", segment.lowercased() != "root folder" else { return nil }
+        guard let folder = try store.folders(owner: owner.username).first(where: { $0.id == segment || $0.title.lowercased() == segment.lowercased() }) else {
+            throw PortalError.badRequest("Folder not found.", details: [segment])
+        }
+        return folder
+    }
+
+    /// The item a `content/users/{u}[/{folder}]/items/{id}/...` path names, if the caller may change it.
+    func ownedItem(_ call: PortalRequest, _ context: PortalContext, allowUploading: Bool) throws -> ItemRecord {
+        let user = try call.requireUser()
+        let id = try context.parameters.require("id")
+        let name = try context.parameters.require("user")
+        guard PortalPaths.isItemId(id), let record = try store.item(id), allowUploading || record.status == .ready,
+            record.item.owner.lowercased() == name.lowercased()
+        else { throw PortalError.itemNotFound(id) }
+        guard canWrite(record, user) else {
+            if canRead(record, user, groups: try memberGroups(user)) { throw PortalError.forbidden }
+            throw PortalError.itemNotFound(id)
+        }
+        return record
+    }
+
+    /// Makes an uploaded file the item's data: a package is validated first (refused with the
+    /// validator's findings), and gives the item what the request left out: title, snippet,
+    /// description, tags, extent and thumbnail from its `.info`. Bumps `modified`.
+    func finish(_ record: ItemRecord, data: UploadedFile, fileName: String, call: PortalRequest, isNew: Bool) throws -> ItemRecord {
+        guard PortalPaths.isFileName(fileName) else { throw PortalError.badRequest("'\(fileName)' is not a file name.") }
+        var record = record
+        let isPackage = record.item.type == PackageManifest.mobileMapPackageType || fileName.lowercased().hasSuffix(".mmpk")
+        if isPackage {
+            if record.item.type.isEmpty { record.item.type = PackageManifest.mobileMapPackageType }
+            if configuration.validatePackages {
+                var report = PackageValidator.validate(path: data.path)
+                if !report.diagnostics.contains(where: { $0.severity == .error && $0.code.hasPrefix("zip.") }),
+                    let package = try? MobileMapPackage(path: data.path)
+                {
+                    report.diagnostics += LocatorValidator.validate(package)
+                }
+                let errors = report.diagnostics.filter { $0.severity == .error }
+                if !errors.isEmpty {
+                    throw PortalError(
+                        code: 400, messageCode: "CONT_0034",
+                        message: "The package is not valid: \(errors.count) error\(errors.count == 1 ? "" : "s") (mapbook validate shows them all).",
+                        details: errors.prefix(50).map { $0.description.replacingFirstPath(data.path, with: fileName) })
+                }
+            }
+            if let package = try? MobileMapPackage(path: data.path) {
+                adopt(package.manifest, into: &record, requestGave: call.parameters.values, isNew: isNew)
+                if record.item.thumbnail == nil, call.parameters.files["thumbnail"] == nil, let uri = package.manifest.thumbnail,
+                    let bytes = DataURI.decode(uri), let kind = ImageKind(bytes)
+                {
+                    let name = kind == .png ? "thumbnail.png" : "thumbnail.jpg"
+                    try files.putInfo(itemId: record.item.id, path: "thumbnail/\(name)", bytes: bytes)
+                    record.item.thumbnail = "thumbnail/\(name)"
+                }
+            }
+        }
+        if record.item.title.isEmpty { record.item.title = PortalRoutes.stem(fileName) }
+        try files.commitData(itemId: record.item.id, fileName: fileName, staged: data.path)
+        record.item.name = fileName
+        record.item.size = data.size
+        record.sha256 = data.sha256
+        record.item.modified = max(TokenService.now(), record.item.modified + 1)
+        record.status = .ready
+        try store.saveItem(record)
+        return record
+    }
+
+    /// Fills what the request did not set from a package's `.info`. The extent is a fact of
+    /// the data, so a new version's extent always replaces the old.
+    func adopt(_ info: PackageManifest, into record: inout ItemRecord, requestGave: [String: String], isNew: Bool) {
+        func empty(_ s: String?) -> Bool { s?.isEmpty ?? true }
+        if requestGave["title"] == nil, empty(record.item.title) || isNew, let t = info.title, !t.isEmpty { record.item.title = t }
+        if requestGave["snippet"] == nil, empty(record.item.snippet), let s = info.snippet, !s.isEmpty { record.item.snippet = s }
+        if requestGave["description"] == nil, empty(record.item.description), let d = info.description, !d.isEmpty { record.item.description = d }
+        if requestGave["tags"] == nil, record.item.tags.isEmpty, let t = info.tags { record.item.tags = t }
+        if requestGave["accessInformation"] == nil, empty(record.item.accessInformation), let a = info.accessInformation, !a.isEmpty { record.item.accessInformation = a }
+        if requestGave["licenseInfo"] == nil, empty(record.item.licenseInfo), let l = info.licenseInfo, !l.isEmpty { record.item.licenseInfo = l }
+        if requestGave["extent"] == nil, let e = info.extent { record.item.extent = [[e.xmin, e.ymin], [e.xmax, e.ymax]] }
+        if requestGave["typeKeywords"] == nil, record.item.typeKeywords.isEmpty, let k = info.typeKeywords { record.item.typeKeywords = k }
+    }
+
+    /// A `thumbnail` file part becomes the item's thumbnail.
+    func storeThumbnail(_ call: PortalRequest, _ record: inout ItemRecord) throws {
+        guard let file = call.parameters.files["thumbnail"] else { return }
+        guard file.size <= 10 << 20, let bytes = try? readSmallFile(file.path, limit: 10 << 20), let kind = ImageKind(bytes) else {
+            throw PortalError.badRequest("The thumbnail must be a PNG or JPEG image of at most 10 MB.")
+        }
+        let name = kind == .png ? "thumbnail.png" : "thumbnail.jpg"
+        try files.putInfo(itemId: record.item.id, path: "thumbnail/\(name)", bytes: bytes)
+        record.item.thumbnail = "thumbnail/\(name)"
+        try store.saveItem(record)
+    }
+
+    func readSmallFile(_ path: String, limit: Int) throws -> [UInt8] {
+        let file = try RandomAccessFile(path: path)
+        let size = Int(min(Int64(limit), file.size))
+        return try file.read(at: 0, count: size)
+    }
+}
+
+extension String {
+    /// A finding names the staging file; the uploader knows their file by its name.
+    func replacingFirstPath(_ path: String, with name: String) -> String {
+        guard !path.isEmpty, let r = firstRange(of: path) else { return self }
+        return String(self[..<r.lowerBound]) + name + String(self[r.upperBound...])
+    }
+}

@@ -1,0 +1,151 @@
+import MapbookPortal
+
+/// Settings a portal runs with.
+public struct PortalConfiguration: Sendable {
+    /// The data folder: `portal.sqlite`, item files, the self-signed certificate.
+    public var dataDirectory: String
+    /// The portal's name in `portals/self`.
+    public var name = "Mapbook Portal"
+    /// Lifetime of tokens from `generateToken` when the request names none, in minutes, and the most it may ask.
+    public var defaultTokenMinutes: Int64 = 60
+    public var maximumTokenMinutes: Int64 = 14 * 24 * 60
+    /// OAuth 2 access and refresh token lifetimes, in seconds.
+    public var oauthAccessSeconds: Int64 = 30 * 60
+    public var oauthRefreshSeconds: Int64 = 14 * 24 * 3600
+    public var limits = RequestParameters.Limits()
+    /// Whether uploads of `.mmpk` files are checked with the package validator and refused on errors.
+    public var validatePackages = true
+
+    public init(dataDirectory: String) {
+        self.dataDirectory = dataDirectory
+    }
+}
+
+/// The portal's state and rules, shared by every route: who may see and change what.
+public final class Portal: Sendable {
+    public let configuration: PortalConfiguration
+    public let store: any PortalStore
+    public let files: any ItemFileStore
+    public let tokens: TokenService
+    /// The one organization this portal hosts.
+    public let orgId: String
+
+    public init(configuration: PortalConfiguration, store: any PortalStore, files: any ItemFileStore) throws {
+        self.configuration = configuration
+        self.store = store
+        self.files = files
+        tokens = TokenService(store: store)
+        if let id = try store.setting("orgId") {
+            orgId = id
+        } else {
+            orgId = String(TokenService.newId().prefix(16))
+            try store.setSetting("orgId", orgId)
+        }
+    }
+
+    /// Opens the default stores in the data folder and removes what a stopped server left
+    /// half-done: uploads never committed are not items.
+    public static func open(_ configuration: PortalConfiguration) throws -> Portal {
+        let dir = configuration.dataDirectory
+        try Disk.makeDirectory(dir)
+        let store = try SQLitePortalStore(path: "\(dir)/portal.sqlite")
+        let files = try DiskItemFileStore(root: dir)
+        for record in try store.items() where record.status == .uploading {
+            try store.deleteItem(record.item.id)
+        }
+        files.removeLeftovers(keeping: Set(try store.items().map(\.item.id)))
+        try store.deleteExpiredTokens(now: TokenService.now())
+        return try Portal(configuration: configuration, store: store, files: files)
+    }
+
+    // MARK: Signing in
+
+    /// The user if the password is theirs. Slow on purpose (the key derivation).
+    func signIn(_ username: String, _ password: String) throws -> UserRecord? {
+        guard username.utf8.count <= 128, password.utf8.count <= 1024, let user = try store.user(username) else {
+            // Spend the same time on unknown users, so timing does not tell who exists.
+            _ = PasswordHash.verify(password, against: Self.decoyHash)
+            return nil
+        }
+        return PasswordHash.verify(password, against: user.passwordHash) ? user : nil
+    }
+
+    /// A hash of nothing anyone types, for unknown usernames.
+    private static let decoyHash = "pbkdf2-sha256$\(PasswordHash.rounds)$00000000000000000000000000000000$0000000000000000000000000000000000000000000000000000000000000000"
+
+    /// The key that signs OAuth sign-in states; made once per portal.
+    func oauthSecret() throws -> [UInt8] {
+        if let hex = try store.setting("oauthSecret"), let bytes = PasswordHash.bytes(hex: hex), bytes.count == 32 { return bytes }
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        try store.setSetting("oauthSecret", bytes.map { String($0, radix: 16).leftPadded(2) }.joined())
+        return bytes
+    }
+
+    /// Adds a user, or changes an existing user's password and role.
+    public func setUser(_ username: String, password: String, admin: Bool, fullName: String? = nil, email: String? = nil) throws -> UserRecord {
+        guard Self.isUsername(username) else {
+            throw PortalStoreError(path: configuration.dataDirectory, message: "'\(username)' is not a valid user name: use 1 to 64 letters, digits, '.', '_', '-' or '@'")
+        }
+        guard password.utf8.count >= 8 else {
+            throw PortalStoreError(path: configuration.dataDirectory, message: "the password is too short: use at least 8 characters")
+        }
+        let now = TokenService.now()
+        let existing = try store.user(username)
+        let user = UserRecord(
+            username: existing?.username ?? username, id: existing?.id ?? TokenService.newId(), fullName: fullName ?? existing?.fullName ?? username,
+            email: email ?? existing?.email ?? "", role: admin ? "org_admin" : "org_user", passwordHash: try PasswordHash.make(password),
+            created: existing?.created ?? now, modified: now)
+        try store.saveUser(user)
+        // A new password ends every session of the old one.
+        if existing != nil { try store.deleteTokens(username: user.username) }
+        return user
+    }
+
+    static func isUsername(_ s: String) -> Bool {
+        !s.isEmpty && s.utf8.count <= 64
+            && s.unicodeScalars.allSatisfy { ($0.properties.isAlphabetic && $0.isASCII) || ("0"..."9").contains($0) || ".-_@".unicodeScalars.contains($0) }
+    }
+
+    // MARK: Access
+
+    /// The groups `user` belongs to.
+    func memberGroups(_ user: UserRecord?) throws -> Set<String> {
+        guard let user else { return [] }
+        return Set(try store.groups().filter { $0.members.contains { $0.lowercased() == user.username.lowercased() } }.map(\.id))
+    }
+
+    /// Whether `user` (nil: anonymous) may see the item and its files.
+    func canRead(_ record: ItemRecord, _ user: UserRecord?, groups: Set<String>) -> Bool {
+        guard record.status == .ready else { return false }
+        if record.item.access == .public { return true }
+        guard let user else { return false }
+        if user.isAdmin || user.username.lowercased() == record.item.owner.lowercased() { return true }
+        if record.item.access == .org { return true }
+        return record.groups.contains { groups.contains($0) }
+    }
+
+    /// Whether `user` may change or delete the item.
+    func canWrite(_ record: ItemRecord, _ user: UserRecord?) -> Bool {
+        guard let user else { return false }
+        return user.isAdmin || user.username.lowercased() == record.item.owner.lowercased()
+    }
+
+    /// Whether `user` may find the group.
+    func canSee(_ group: GroupRecord, _ user: UserRecord?) -> Bool {
+        if group.access == "public" { return true }
+        guard let user else { return false }
+        if user.isAdmin || group.access == "org" { return true }
+        return group.owner.lowercased() == user.username.lowercased() || group.members.contains { $0.lowercased() == user.username.lowercased() }
+    }
+
+    /// The item for a request: CONT_0001 when it does not exist or the user may not know it does.
+    func readableItem(_ id: String, _ user: UserRecord?) throws -> ItemRecord {
+        guard PortalPaths.isItemId(id), let record = try store.item(id), canRead(record, user, groups: try memberGroups(user)) else {
+            // Anonymous callers learn that signing in might help, as ArcGIS Online tells them.
+            if user == nil, PortalPaths.isItemId(id), let record = try store.item(id), record.status == .ready { throw PortalError.tokenRequired }
+            throw PortalError.itemNotFound(id)
+        }
+        return record
+    }
+}

@@ -1,0 +1,227 @@
+import Crypto
+import Hummingbird
+import MapbookPackage
+import MapbookPortal
+
+extension PortalRoutes {
+    /// Signing in: `generateToken`, the OAuth 2 authorize page and sign-in form (implicit
+    /// grant, as the `arcgis` Python client scrapes it, and authorization code with PKCE),
+    /// the token endpoint (code and refresh grants) and revocation.
+    static func auth(_ router: Router<PortalContext>, _ portal: Portal) {
+        endpoint(router, "\(prefix)/generateToken", portal, methods: [.post]) { call, _ in
+            guard let username = call["username"], let password = call["password"] else {
+                throw PortalError.badRequest("Unable to generate token.", details: ["'username' and 'password' are required."])
+            }
+            guard let user = try portal.signIn(username, password) else {
+                throw PortalError.badRequest("Unable to generate token.", details: ["Invalid username or password."])
+            }
+            let minutes = min(max(1, Int64(call["expiration"] ?? "") ?? portal.configuration.defaultTokenMinutes), portal.configuration.maximumTokenMinutes)
+            // Clients renew five minutes after the announced expiry (arcgis' EsriGenTokenAuth
+            // sends one more request first), so the token lives that much longer than it says.
+            let issued = try portal.tokens.issue(.access, for: user.username, seconds: minutes * 60 + 300, clientId: call["client"], referer: call["referer"])
+            return json(call, .object(["token": .string(issued.token), "expires": .integer(issued.record.expires - 300_000), "ssl": .bool(true)]))
+        }
+
+        for base in ["\(prefix)/oauth2", "/sharing/oauth2"] {
+            endpoint(router, "\(base)/authorize", portal, methods: [.get]) { call, _ in
+                try authorizePage(call, portal)
+            }
+            endpoint(router, "\(base)/signin", portal, methods: [.post]) { call, _ in
+                try signInForm(call, portal)
+            }
+            endpoint(router, "\(base)/token", portal, methods: [.post]) { call, _ in
+                try tokenGrant(call, portal)
+            }
+            endpoint(router, "\(base)/revokeToken", portal, methods: [.post]) { call, _ in
+                for key in ["token", "auth_token"] {
+                    if let token = call[key] {
+                        try portal.tokens.revoke(token)
+                    }
+                }
+                return json(call, .object(["success": .bool(true)]))
+            }
+        }
+    }
+
+    /// Redirect URIs a sign-in may return to: the out-of-band page, this portal's own origin,
+    /// and loopback addresses (native apps, RFC 8252).
+    static func allowedRedirect(_ uri: String, _ call: PortalRequest) -> Bool {
+        if uri == "urn:ietf:wg:oauth:2.0:oob" { return true }
+        if uri == call.baseURL || uri.hasPrefix(call.baseURL + "/") || uri.hasPrefix(call.baseURL + "#") { return true }
+        for loopback in ["http://127.0.0.1", "http://localhost", "http://[::1]", "https://127.0.0.1", "https://localhost"] {
+            if uri == loopback || uri.hasPrefix(loopback + ":") || uri.hasPrefix(loopback + "/") { return true }
+        }
+        return false
+    }
+
+    static func authorizePage(_ call: PortalRequest, _ portal: Portal) throws -> Response {
+        let clientId = call["client_id"] ?? ""
+        let responseType = call["response_type"] ?? "code"
+        let redirect = call["redirect_uri"] ?? ""
+        guard !clientId.isEmpty, clientId.utf8.count <= 128 else { return signInPage(nil, error: "Error: Invalid client_id") }
+        guard responseType == "token" || responseType == "code" else { return signInPage(nil, error: "Error: Invalid response_type") }
+        guard allowedRedirect(redirect, call) else { return signInPage(nil, error: "Error: Invalid redirect_uri") }
+        var challenge: String?
+        if let c = call["code_challenge"] {
+            guard (call["code_challenge_method"] ?? "S256") == "S256", c.utf8.count >= 43, c.utf8.count <= 128 else {
+                return signInPage(nil, error: "Error: Invalid code_challenge (use code_challenge_method=S256)")
+            }
+            challenge = c
+        }
+        let state = OAuthState(
+            clientId: clientId, responseType: responseType, redirectURI: redirect, state: call["state"], expiration: call["expiration"].flatMap { Int64($0) },
+            codeChallenge: challenge, expires: TokenService.now() + OAuthState.lifetimeMillis)
+        return signInPage(state.encode(secret: try portal.oauthSecret()), clientId: clientId, responseType: responseType, redirect: redirect)
+    }
+
+    static func signInForm(_ call: PortalRequest, _ portal: Portal) throws -> Response {
+        guard let text = call["oauth_state"], let state = OAuthState.decode(text, secret: try portal.oauthSecret(), now: TokenService.now()) else {
+            return signInPage(nil, error: "The sign-in page has expired or is not genuine. Start the sign-in again.")
+        }
+        guard let username = call["username"], let password = call["password"], let user = try portal.signIn(username, password) else {
+            return signInPage(text, clientId: state.clientId, responseType: state.responseType, redirect: state.redirectURI, messages: ["Invalid username or password."])
+        }
+        let minutes = min(max(1, call["expiration"].flatMap { Int64($0) } ?? state.expiration ?? 120), portal.configuration.maximumTokenMinutes)
+        if state.responseType == "token" {
+            // Clients sign in again five minutes before expiry: short lifetimes mean a sign-in
+            // per request, so the implicit grant gives at least two hours.
+            let seconds = max(minutes * 60, 7200)
+            let issued = try portal.tokens.issue(.access, for: user.username, seconds: seconds, clientId: state.clientId)
+            var fragment = "access_token=\(issued.token)&expires_in=\(seconds)&username=\(formEncode(user.username))&ssl=true&persist=false"
+            if let s = state.state { fragment += "&state=\(formEncode(s))" }
+            return PortalResponse.redirect("\(state.redirectURI)#\(fragment)")
+        }
+        let code = try portal.tokens.issue(.code, for: user.username, seconds: 300, clientId: state.clientId, codeChallenge: state.codeChallenge, redirectURI: state.redirectURI)
+        if state.redirectURI == "urn:ietf:wg:oauth:2.0:oob" {
+            let page = """
+                <!DOCTYPE html>
+                <html><head><title>SUCCESS code=\(code.token)</title></head>
+                <body><script>var oAuthInfo = {"code": "\(code.token)", "username": \(jsonString(user.username))};</script>
+                <p>Signed in. Copy this code into the application: <code>\(code.token)</code></p></body></html>
+                """
+            return PortalResponse.html(page)
+        }
+        var location = "\(state.redirectURI)\(state.redirectURI.contains("?") ? "&" : "?")code=\(code.token)"
+        if let s = state.state { location += "&state=\(formEncode(s))" }
+        return PortalResponse.redirect(location)
+    }
+
+    static func tokenGrant(_ call: PortalRequest, _ portal: Portal) throws -> Response {
+        func oauthError(_ code: String, _ description: String) -> PortalError {
+            PortalError(code: 400, messageCode: code, message: description, details: [])
+        }
+        let clientId = call["client_id"] ?? ""
+        let record: TokenRecord
+        switch call["grant_type"] ?? "" {
+        case "authorization_code":
+            guard let code = call["code"], let found = try portal.tokens.redeemCode(code) else {
+                throw oauthError("invalid_grant", "The authorization code is invalid, expired or already used.")
+            }
+            guard found.clientId == clientId else { throw oauthError("invalid_client", "The code was issued to another client_id.") }
+            if let redirect = call["redirect_uri"], redirect != found.redirectURI {
+                throw oauthError("invalid_grant", "redirect_uri does not match the one the code was issued for.")
+            }
+            if let challenge = found.codeChallenge {
+                guard let verifier = call["code_verifier"], Base64URL.encode(Array(SHA256.hash(data: Array(verifier.utf8)))) == challenge else {
+                    throw oauthError("invalid_grant", "The PKCE code_verifier does not match the code_challenge.")
+                }
+            }
+            record = found
+        case "refresh_token":
+            guard let token = call["refresh_token"], let found = try portal.tokens.check(token, kind: .refresh) else {
+                throw PortalError.invalidToken
+            }
+            guard found.clientId == clientId else { throw oauthError("invalid_client", "The refresh token was issued to another client_id.") }
+            record = found
+        default:
+            throw oauthError("unsupported_grant_type", "grant_type must be authorization_code or refresh_token.")
+        }
+        guard try portal.store.user(record.username) != nil else { throw PortalError.invalidToken }
+        let seconds = portal.configuration.oauthAccessSeconds
+        let access = try portal.tokens.issue(.access, for: record.username, seconds: seconds, clientId: clientId)
+        var body: JSONObject = ["access_token": .string(access.token), "expires_in": .integer(seconds), "username": .string(record.username), "ssl": .bool(true)]
+        if record.kind == .code {
+            let refreshSeconds = portal.configuration.oauthRefreshSeconds
+            let refresh = try portal.tokens.issue(.refresh, for: record.username, seconds: refreshSeconds, clientId: clientId)
+            body["refresh_token"] = .string(refresh.token)
+            body["refresh_token_expires_in"] = .integer(refreshSeconds)
+        }
+        return json(call, .object(body))
+    }
+
+    /// The sign-in page. The `arcgis` client reads `oauth_state` with `\{.*\}` on one line,
+    /// so the page's first brace opens the one-line, flat `oAuthInfo` object (no CSS blocks
+    /// before it), and error pages carry `messages` in the same object.
+    static func signInPage(
+        _ state: String?, clientId: String = "", responseType: String = "", redirect: String = "", messages: [String] = [], error: String? = nil
+    ) -> Response {
+        var info: JSONObject = [:]
+        if let state {
+            info["oauth_state"] = .string(state)
+            info["client_id"] = .string(clientId)
+            info["response_type"] = .string(responseType)
+            info["redirect_uri"] = .string(redirect)
+        }
+        if !messages.isEmpty { info["messages"] = .array(messages.map { .string($0) }) }
+        if let error { info["error"] = .string(error) }
+        let infoText = JSONWriter.string(.object(info), style: .compact).split(separator: "</", omittingEmptySubsequences: false).joined(separator: "<\\/")
+        var form = ""
+        if let state {
+            form = """
+                <form method="post" action="/sharing/oauth2/signin">
+                <input type="hidden" name="oauth_state" value="\(htmlEscape(state))">
+                <p><label>Username <input name="username" autocomplete="username" required></label></p>
+                <p><label>Password <input name="password" type="password" autocomplete="current-password" required></label></p>
+                <p><button type="submit">Sign In</button></p>
+                </form>
+                """
+        }
+        let notes = ([error].compactMap { $0 } + messages).map { "<p role=\"alert\">\(htmlEscape($0))</p>" }.joined(separator: "\n")
+        let page = """
+            <!DOCTYPE html>
+            <html>
+            <head>
+            <meta charset="utf-8">
+            <title>Sign In</title>
+            </head>
+            <body>
+            <script>var oAuthInfo = \(infoText);</script>
+            <h1>Sign in to the Mapbook portal</h1>
+            \(notes)
+            \(form)
+            </body>
+            </html>
+            """
+        return PortalResponse.html(page)
+    }
+
+    static func htmlEscape(_ s: String) -> String {
+        var out = ""
+        for c in s {
+            switch c {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.append(c)
+            }
+        }
+        return out
+    }
+
+    static func jsonString(_ s: String) -> String { JSONWriter.string(.string(s), style: .compact) }
+
+    /// Percent-encodes for a query string or fragment (unreserved characters kept).
+    static func formEncode(_ s: String) -> String {
+        var out = ""
+        for b in s.utf8 {
+            if (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x2D || b == 0x2E || b == 0x5F || b == 0x7E {
+                out.append(Character(Unicode.Scalar(b)))
+            } else {
+                out += "%" + String(b, radix: 16, uppercase: true).leftPadded(2)
+            }
+        }
+        return out
+    }
+}

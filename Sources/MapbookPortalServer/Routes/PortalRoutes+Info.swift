@@ -1,0 +1,118 @@
+import Hummingbird
+import MapbookPackage
+import MapbookPortal
+
+extension PortalRoutes {
+    /// The sharing API's version the portal reports (`/sharing/rest?f=json`): clients split it
+    /// on dots and compare numbers.
+    static let apiVersion = "2024.1"
+
+    /// What the portal is and who is signed in: `info`, `portals/self`, `community/self`,
+    /// `community/users/{u}`, `portals/self/roles`.
+    static func info(_ router: Router<PortalContext>, _ portal: Portal) {
+        for path in [prefix, "\(prefix)/"] {
+            endpoint(router, path, portal) { call, _ in json(call, .object(["currentVersion": .string(apiVersion)])) }
+        }
+        endpoint(router, "\(prefix)/info", portal) { call, _ in
+            json(call, .object([
+                "owningSystemUrl": .string(call.baseURL),
+                "authInfo": .object([
+                    "tokenServicesUrl": .string("\(call.baseURL)\(prefix)/generateToken"),
+                    "isTokenBasedSecurity": .bool(true),
+                    "shortLivedTokenValidity": .integer(portal.configuration.defaultTokenMinutes),
+                ]),
+                "fullVersion": .string(apiVersion),
+                "currentVersion": .string(apiVersion),
+            ]))
+        }
+        endpoint(router, "\(prefix)/portals/self", portal) { call, _ in
+            json(call, portalSelf(portal, call))
+        }
+        endpoint(router, "\(prefix)/portals/:id", portal) { call, context in
+            guard try context.parameters.require("id") == portal.orgId || context.parameters.get("id") == "self" else {
+                throw PortalError(code: 400, message: "Portal not found.")
+            }
+            return json(call, portalSelf(portal, call))
+        }
+        endpoint(router, "\(prefix)/community/self", portal) { call, _ in
+            guard let user = call.user else {
+                // Anonymous: the API answers with an empty user rather than an error.
+                return json(call, .object([:]))
+            }
+            return json(call, try userJSON(user, portal, full: true))
+        }
+        endpoint(router, "\(prefix)/community/users/:user", portal) { call, context in
+            let name = try context.parameters.require("user")
+            // The portal is private: members see each other, the anonymous see no one.
+            _ = try call.requireUser()
+            guard let user = try portal.store.user(name) else {
+                throw PortalError(code: 400, messageCode: "COM_0003", message: "User does not exist or is inaccessible.", details: [name])
+            }
+            let full = call.user.map { $0.isAdmin || $0.username.lowercased() == user.username.lowercased() } ?? false
+            return json(call, try userJSON(user, portal, full: full))
+        }
+        endpoint(router, "\(prefix)/portals/self/roles", portal) { call, _ in
+            _ = try call.requireUser()
+            let roles: [JSONValue] = [
+                .object(["id": .string("org_admin"), "name": .string("Administrator"), "description": .string("Manages users, groups and every item.")]),
+                .object(["id": .string("org_user"), "name": .string("User"), "description": .string("Publishes, shares and downloads items.")]),
+            ]
+            return json(call, .object(["total": .integer(2), "start": .integer(1), "num": .integer(2), "nextStart": .integer(-1), "roles": .array(roles)]))
+        }
+    }
+
+    static func portalSelf(_ portal: Portal, _ call: PortalRequest) -> JSONValue {
+        var o: JSONObject = [
+            "id": .string(portal.orgId),
+            "name": .string(portal.configuration.name),
+            "portalName": .string(portal.configuration.name),
+            "portalMode": .string("singletenant"),
+            "isPortal": .bool(true),
+            "currentVersion": .string(apiVersion),
+            "allSSL": .bool(true),
+            "access": .string("private"),
+            "urlKey": .null,
+            "customBaseUrl": .null,
+            "supportsOAuth": .bool(true),
+            "helperServices": .object([:]),
+            "recycleBinSupported": .bool(false),
+            "recycleBinEnabled": .bool(false),
+            "portalHostname": .string(String(call.baseURL.dropFirst("https://".count))),
+            "defaultBasemap": .null,
+        ]
+        if let user = call.user, let u = try? userJSON(user, portal, full: true) { o["user"] = u }
+        return .object(o)
+    }
+
+    /// A user as `community/users/{u}` shows them; others see the public part only.
+    static func userJSON(_ user: UserRecord, _ portal: Portal, full: Bool) throws -> JSONValue {
+        var o: JSONObject = [
+            "username": .string(user.username),
+            "id": .string(user.id),
+            "fullName": .string(user.fullName),
+            "orgId": .string(portal.orgId),
+            "created": .integer(user.created),
+            "modified": .integer(user.modified),
+            "provider": .string("arcgis"),
+            "thumbnail": .null,
+            "culture": .string("en"),
+            "region": .null,
+            "disabled": .bool(false),
+        ]
+        if full {
+            o["email"] = .string(user.email)
+            o["role"] = .string(user.role)
+            o["access"] = .string("org")
+            var privileges = ["portal:user:createItem", "portal:user:shareToGroup", "portal:user:shareToOrg", "portal:user:shareToPublic", "portal:user:createGroup", "portal:user:joinGroup"]
+            if user.isAdmin {
+                privileges += ["portal:admin:viewItems", "portal:admin:updateItems", "portal:admin:deleteItems", "portal:admin:shareToGroup", "portal:admin:shareToOrg", "portal:admin:shareToPublic", "portal:admin:viewUsers"]
+            }
+            o["privileges"] = .array(privileges.map { .string($0) })
+            let groups = try portal.store.groups().filter { g in g.members.contains { $0.lowercased() == user.username.lowercased() } }
+            o["groups"] = .array(groups.map { groupJSON($0, user: user, orgId: portal.orgId) })
+        } else {
+            o["privileges"] = .array([])
+        }
+        return .object(o)
+    }
+}

@@ -1,0 +1,338 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Hummingbird
+import MapbookPackage
+import MapbookPortal
+
+extension PortalRoutes {
+    /// An owner's operations: add (single or in parts), commit, status, update, delete,
+    /// share, folders. Every path also works without the folder segment, and `status` by GET
+    /// and POST, as the `arcgis` client uses both.
+    static func publish(_ router: Router<PortalContext>, _ portal: Portal) {
+        for base in ["\(prefix)/content/users/:user", "\(prefix)/content/users/:user/:folder"] {
+            endpoint(router, "\(base)/addItem", portal, methods: [.post]) { call, context in
+                let owner = try portal.owner(call, context)
+                let folder = try portal.folder(context.parameters.get("folder"), owner: owner)
+                return try addItem(call, portal, owner: owner, folder: folder)
+            }
+            endpoint(router, "\(base)/items/:id/addPart", portal, methods: [.post]) { call, context in
+                let record = try portal.ownedItem(call, context, allowUploading: true)
+                guard record.status == .uploading else { throw PortalError.badRequest("Item \(record.item.id) is not waiting for parts.") }
+                guard let number = call["partNum"].flatMap({ Int($0) }), number >= 1, number <= 10_000 else {
+                    throw PortalError.badRequest("partNum must be a number from 1 to 10000.")
+                }
+                guard let file = call.parameters.files["file"] else { throw PortalError.badRequest("The part has no file.") }
+                let path = try portal.files.partPath(itemId: record.item.id, number: number)
+                guard rename(file.path, path) == 0 else { throw PortalError(code: 500, message: "Cannot store part \(number).") }
+                return json(call, .object(["success": .bool(true), "itemId": .string(record.item.id), "partNum": .integer(Int64(number))]))
+            }
+            endpoint(router, "\(base)/items/:id/commit", portal, methods: [.post]) { call, context in
+                let record = try portal.ownedItem(call, context, allowUploading: true)
+                let committed = try commitParts(call, portal, record)
+                return json(call, .object(["success": .bool(true), "id": .string(committed.item.id), "itemId": .string(committed.item.id)]))
+            }
+            endpoint(router, "\(base)/items/:id/status", portal) { call, context in
+                let record = try portal.ownedItem(call, context, allowUploading: true)
+                let status = record.status == .ready ? "completed" : "partial"
+                return json(call, .object([
+                    "status": .string(status), "statusMessage": .string(status), "itemId": .string(record.item.id),
+                    "id": record.status == .ready ? .string(record.item.id) : .null,
+                ]))
+            }
+            endpoint(router, "\(base)/items/:id/update", portal, methods: [.post]) { call, context in
+                let record = try portal.ownedItem(call, context, allowUploading: false)
+                return try updateItem(call, portal, record)
+            }
+            endpoint(router, "\(base)/items/:id/delete", portal, methods: [.post]) { call, context in
+                let record = try portal.ownedItem(call, context, allowUploading: true)
+                try portal.store.deleteItem(record.item.id)
+                portal.files.remove(itemId: record.item.id)
+                return json(call, .object(["success": .bool(true), "itemId": .string(record.item.id)]))
+            }
+            for verb in ["share", "unshare"] {
+                endpoint(router, "\(base)/items/:id/\(verb)", portal, methods: [.post]) { call, context in
+                    let record = try portal.ownedItem(call, context, allowUploading: false)
+                    return json(call, try share(call, portal, record, unshare: verb == "unshare"))
+                }
+            }
+        }
+        for verb in ["share", "unshare"] {
+            endpoint(router, "\(prefix)/content/items/:id/\(verb)", portal, methods: [.post]) { call, context in
+                let user = try call.requireUser()
+                let record = try portal.readableItem(try context.parameters.require("id"), user)
+                guard portal.canWrite(record, user) else { throw PortalError.forbidden }
+                return json(call, try share(call, portal, record, unshare: verb == "unshare"))
+            }
+            endpoint(router, "\(prefix)/content/users/:user/\(verb)Items", portal, methods: [.post]) { call, context in
+                let user = try call.requireUser()
+                var results: [JSONValue] = []
+                for id in list(call["items"]) {
+                    do {
+                        let record = try portal.readableItem(id, user)
+                        guard portal.canWrite(record, user) else { throw PortalError.forbidden }
+                        var result = try share(call, portal, record, unshare: verb == "unshare").objectValue ?? [:]
+                        result["success"] = .bool(true)
+                        results.append(.object(result))
+                    } catch let error as PortalError {
+                        results.append(.object(["itemId": .string(id), "success": .bool(false), "error": error.jsonValue.objectValue?["error"] ?? .null]))
+                    }
+                }
+                _ = context
+                return json(call, .object(["results": .array(results)]))
+            }
+        }
+        endpoint(router, "\(prefix)/content/items/:id/groups", portal) { call, context in
+            let user = try call.requireUser()
+            let record = try portal.readableItem(try context.parameters.require("id"), user)
+            var admin: [JSONValue] = [], member: [JSONValue] = [], other: [JSONValue] = []
+            for id in record.groups {
+                guard let group = try portal.store.group(id), portal.canSee(group, user) else { continue }
+                let json = groupJSON(group, user: user, orgId: portal.orgId)
+                if group.owner.lowercased() == user.username.lowercased() || user.isAdmin {
+                    admin.append(json)
+                } else if group.members.contains(where: { $0.lowercased() == user.username.lowercased() }) {
+                    member.append(json)
+                } else {
+                    other.append(json)
+                }
+            }
+            return json(call, .object(["admin": .array(admin), "member": .array(member), "other": .array(other)]))
+        }
+        endpoint(router, "\(prefix)/content/users/:user/createFolder", portal, methods: [.post]) { call, context in
+            let owner = try portal.owner(call, context)
+            guard let title = call["title"], PortalPaths.isFileName(title), title.utf8.count <= 100 else {
+                throw PortalError.badRequest("A folder needs a title (a name without '/', at most 100 bytes).")
+            }
+            guard try !portal.store.folders(owner: owner.username).contains(where: { $0.title.lowercased() == title.lowercased() }) else {
+                throw PortalError.badRequest("Folder '\(title)' already exists.", details: [title])
+            }
+            let folder = FolderRecord(id: TokenService.newId(), owner: owner.username, title: title, created: TokenService.now())
+            try portal.store.saveFolder(folder)
+            return json(call, .object(["success": .bool(true), "folder": .object(["username": .string(owner.username), "id": .string(folder.id), "title": .string(title)])]))
+        }
+        endpoint(router, "\(prefix)/content/users/:user/:folder/delete", portal, methods: [.post]) { call, context in
+            let owner = try portal.owner(call, context)
+            guard let folder = try portal.folder(context.parameters.get("folder"), owner: owner) else {
+                throw PortalError.badRequest("That is the root folder; it cannot be deleted.")
+            }
+            for record in try portal.store.items() where record.item.ownerFolder == folder.id {
+                try portal.store.deleteItem(record.item.id)
+                portal.files.remove(itemId: record.item.id)
+            }
+            try portal.store.deleteFolder(folder.id)
+            return json(call, .object(["success": .bool(true), "folder": .object(["username": .string(owner.username), "id": .string(folder.id), "title": .string(folder.title)])]))
+        }
+    }
+
+    /// A comma-separated list, or a JSON array of strings (the `arcgis` client sends either).
+    static func list(_ value: String?) -> [String] {
+        guard let value, !value.isEmpty else { return [] }
+        if value.hasPrefix("["), case .array(let items)? = try? JSONParser.parse(value) {
+            return items.compactMap(\.stringValue).map { $0.trimmed(" \t") }.filter { !$0.isEmpty }
+        }
+        return value.split(separator: ",").map { $0.trimmed(" \t") }.filter { !$0.isEmpty }
+    }
+
+    static func flag(_ value: String?) -> Bool? {
+        guard let v = value?.lowercased() else { return nil }
+        if v == "true" || v == "1" || v == "yes" { return true }
+        if v == "false" || v == "0" || v == "no" { return false }
+        return nil
+    }
+
+    /// The item properties a request sets (add, commit, update).
+    static func applyProperties(_ call: PortalRequest, to item: inout PortalItem) throws {
+        if let v = call["title"] { item.title = String(v.prefix(250)) }
+        if let v = call["type"] { item.type = v }
+        if call.parameters.values["tags"] != nil { item.tags = list(call.parameters.values["tags"]) }
+        if call.parameters.values["typeKeywords"] != nil { item.typeKeywords = list(call.parameters.values["typeKeywords"]) }
+        for (key, path) in [("description", \PortalItem.description), ("snippet", \.snippet), ("accessInformation", \.accessInformation),
+            ("licenseInfo", \.licenseInfo), ("culture", \.culture), ("url", \.url)] as [(String, WritableKeyPath<PortalItem, String?>)]
+        {
+            if let v = call.parameters.values[key] { item[keyPath: path] = v.isEmpty ? nil : v }
+        }
+        if let v = call["extent"] { item.extent = try parseExtent(v) }
+    }
+
+    /// `xmin,ymin,xmax,ymax` or `[[xmin,ymin],[xmax,ymax]]`.
+    static func parseExtent(_ text: String) throws -> [[Double]]? {
+        var numbers: [Double] = []
+        if text.hasPrefix("["), case .array(let corners)? = try? JSONParser.parse(text) {
+            numbers = corners.flatMap { $0.arrayValue?.compactMap(\.doubleValue) ?? [] }
+        } else {
+            numbers = text.split(separator: ",").compactMap { Double($0.trimmed(" \t")) }
+        }
+        if numbers.isEmpty { return nil }
+        guard numbers.count == 4, numbers.allSatisfy(\.isFinite) else {
+            throw PortalError.badRequest("extent must be xmin,ymin,xmax,ymax or [[xmin,ymin],[xmax,ymax]].", details: [text])
+        }
+        return [[numbers[0], numbers[1]], [numbers[2], numbers[3]]]
+    }
+
+    static func addItem(_ call: PortalRequest, _ portal: Portal, owner: UserRecord, folder: FolderRecord?) throws -> Response {
+        let now = TokenService.now()
+        var item = PortalItem(id: TokenService.newId(), owner: owner.username, orgId: portal.orgId, created: now, modified: now, title: "", type: "")
+        item.ownerFolder = folder?.id
+        try applyProperties(call, to: &item)
+        let inParts = flag(call["multipart"]) == true
+        let file = call.parameters.files["file"]
+        let fileName = call["fileName"] ?? call["filename"] ?? file?.name
+        if item.type.isEmpty, let fileName, fileName.lowercased().hasSuffix(".mmpk") { item.type = PackageManifest.mobileMapPackageType }
+        guard !item.type.isEmpty else { throw PortalError.badRequest("An item needs a type.", details: ["Give 'type', e.g. type=Mobile Map Package."]) }
+        if let fileName {
+            guard PortalPaths.isFileName(fileName) else { throw PortalError.badRequest("'\(fileName)' is not a file name.") }
+            item.name = fileName
+        }
+        if inParts {
+            guard fileName != nil else { throw PortalError.badRequest("A multipart upload needs fileName.") }
+            if item.title.isEmpty { item.title = fileName.map(stem) ?? "" }
+            let record = ItemRecord(item: item, status: .uploading, groups: [], sha256: nil)
+            try portal.store.saveItem(record)
+            return json(call, .object(["success": .bool(true), "id": .string(item.id), "folder": folder.map { .string($0.id) } ?? .null]))
+        }
+        var record = ItemRecord(item: item, status: .uploading, groups: [], sha256: nil)
+        if let file {
+            record = try portal.finish(record, data: file, fileName: fileName ?? file.name, call: call, isNew: true)
+        } else {
+            if let text = call.parameters.values["text"] {
+                let staged = try portal.files.stagingFile()
+                try Disk.writeAtomically(Array(text.utf8), to: staged)
+                let upload = UploadedFile(path: staged, name: "data.json", size: Int64(text.utf8.count), sha256: SHA256Digest.hex(of: Array(text.utf8)))
+                record = try portal.finish(record, data: upload, fileName: "data.json", call: call, isNew: true)
+            } else {
+                if record.item.title.isEmpty { throw PortalError.badRequest("An item needs a title.") }
+                record.status = .ready
+                try portal.store.saveItem(record)
+            }
+        }
+        try portal.storeThumbnail(call, &record)
+        return json(call, .object(["success": .bool(true), "id": .string(record.item.id), "folder": folder.map { .string($0.id) } ?? .null]))
+    }
+
+    static func stem(_ name: String) -> String {
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
+        return String(name[..<dot])
+    }
+
+    /// Joins the parts of an upload (1, 2, ... with no gap) into the item's data.
+    static func commitParts(_ call: PortalRequest, _ portal: Portal, _ record: ItemRecord) throws -> ItemRecord {
+        if record.status == .ready, portal.files.parts(itemId: record.item.id).isEmpty { return record }
+        let parts = portal.files.parts(itemId: record.item.id)
+        guard !parts.isEmpty else { throw PortalError.badRequest("No parts were uploaded for item \(record.item.id).") }
+        guard parts == Array(1...parts.count) else {
+            let missing = Set(1...(parts.last ?? 1)).subtracting(parts).sorted().prefix(10).map(String.init)
+            throw PortalError.badRequest("Parts are missing: \(missing.joined(separator: ", ")).")
+        }
+        let staged = try portal.files.stagingFile()
+        let out = open(staged, O_WRONLY | O_TRUNC | O_CLOEXEC)
+        guard out >= 0 else { throw PortalError(code: 500, message: "Cannot assemble the upload.") }
+        var digest = SHA256Digest()
+        var size: Int64 = 0
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        do {
+            defer { close(out) }
+            for number in parts {
+                let path = try portal.files.partPath(itemId: record.item.id, number: number)
+                let fd = open(path, O_RDONLY | O_CLOEXEC)
+                guard fd >= 0 else { throw PortalError(code: 500, message: "Cannot read part \(number).") }
+                defer { close(fd) }
+                while true {
+                    let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+                    if n < 0, errno == EINTR { continue }
+                    guard n >= 0 else { throw PortalError(code: 500, message: "Cannot read part \(number).") }
+                    if n == 0 { break }
+                    buffer.withUnsafeBytes { digest.update(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+                    var done = 0
+                    while done < n {
+                        let w = buffer.withUnsafeBytes { write(out, $0.baseAddress! + done, n - done) }
+                        if w < 0, errno == EINTR { continue }
+                        guard w > 0 else { throw PortalError(code: 500, message: "Cannot assemble the upload: \(String(cString: strerror(errno))).") }
+                        done += w
+                    }
+                    size += Int64(n)
+                    if size > portal.configuration.limits.fileBytes { throw PortalError(code: 413, message: "The file is larger than \(portal.configuration.limits.fileBytes) bytes.") }
+                }
+            }
+        } catch {
+            unlink(staged)
+            throw error
+        }
+        let upload = UploadedFile(path: staged, name: record.item.name ?? "data", size: size, sha256: digest.finalizeHex())
+        defer { unlink(staged) }
+        do {
+            var updated = try portal.finish(record, data: upload, fileName: record.item.name ?? "data", call: call, isNew: record.status == .uploading)
+            portal.files.removeParts(itemId: record.item.id)
+            try portal.storeThumbnail(call, &updated)
+            return updated
+        } catch {
+            // A refused upload leaves nothing: a new item goes, an update keeps the old version.
+            portal.files.removeParts(itemId: record.item.id)
+            if record.status == .uploading {
+                try? portal.store.deleteItem(record.item.id)
+                portal.files.remove(itemId: record.item.id)
+            } else {
+                try? portal.store.saveItem(ItemRecord(item: record.item, status: .ready, groups: record.groups, sha256: record.sha256))
+            }
+            throw error
+        }
+    }
+
+    static func updateItem(_ call: PortalRequest, _ portal: Portal, _ record: ItemRecord) throws -> Response {
+        var record = record
+        if flag(call["multipart"]) == true {
+            // A large new version: parts and a commit follow; the item stays readable meanwhile.
+            if let name = call["fileName"] ?? call["filename"] {
+                guard PortalPaths.isFileName(name) else { throw PortalError.badRequest("'\(name)' is not a file name.") }
+                record.item.name = name
+            }
+            portal.files.removeParts(itemId: record.item.id)
+            try applyProperties(call, to: &record.item)
+            try portal.store.saveItem(record)
+            return json(call, .object(["success": .bool(true), "id": .string(record.item.id)]))
+        }
+        try applyProperties(call, to: &record.item)
+        if let file = call.parameters.files["file"] {
+            record = try portal.finish(record, data: file, fileName: file.name, call: call, isNew: false)
+        } else {
+            record.item.modified = max(TokenService.now(), record.item.modified + 1)
+            try portal.store.saveItem(record)
+        }
+        try portal.storeThumbnail(call, &record)
+        return json(call, .object(["success": .bool(true), "id": .string(record.item.id)]))
+    }
+
+    /// Sets who sees the item: `everyone`, `org`, and `groups` to add (or, unsharing, remove).
+    static func share(_ call: PortalRequest, _ portal: Portal, _ record: ItemRecord, unshare: Bool) throws -> JSONValue {
+        var record = record
+        let user = try call.requireUser()
+        var notShared: [String] = []
+        var groups = Set(record.groups)
+        for id in list(call["groups"]) {
+            guard let group = try portal.store.group(id), PortalPaths.isItemId(id),
+                user.isAdmin || group.members.contains(where: { $0.lowercased() == user.username.lowercased() }) || group.owner.lowercased() == user.username.lowercased()
+            else {
+                notShared.append(id)
+                continue
+            }
+            if unshare { groups.remove(id) } else { groups.insert(id) }
+        }
+        if !unshare {
+            let everyone = flag(call["everyone"])
+            let org = flag(call["org"])
+            if everyone == true {
+                record.item.access = .public
+            } else if org == true {
+                record.item.access = .org
+            } else if everyone == false || org == false {
+                record.item.access = groups.isEmpty ? .private : .shared
+            }
+        }
+        if record.item.access == .private, !groups.isEmpty { record.item.access = .shared }
+        if record.item.access == .shared, groups.isEmpty { record.item.access = .private }
+        record.groups = groups.sorted()
+        try portal.store.saveItem(record)
+        let key = unshare ? "notUnsharedFrom" : "notSharedWith"
+        return .object(["itemId": .string(record.item.id), key: .array(notShared.map { .string($0) })])
+    }
+}

@@ -1,0 +1,105 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import HTTPTypes
+import Hummingbird
+import Logging
+import MapbookPackage
+import MapbookPortal
+
+/// A sharing API request as routes see it: parameters read, caller known.
+struct PortalRequest: Sendable {
+    var request: Request
+    var parameters: RequestParameters
+    var user: UserRecord?
+    /// The token the caller presented (to revoke on sign-out).
+    var token: String?
+    /// `f=pjson` asks for indented JSON.
+    var pretty: Bool { parameters["f"]?.lowercased() == "pjson" }
+    /// The portal's own address as the client reached it, for URLs in responses.
+    var baseURL: String
+
+    subscript(_ key: String) -> String? { parameters[key] }
+
+    func requireUser() throws -> UserRecord {
+        guard let user else { throw PortalError.tokenRequired }
+        return user
+    }
+}
+
+/// Builds the router: every sharing API endpoint the portal answers (DESIGN.md section 7).
+public enum PortalRoutes {
+    public static let prefix = "/sharing/rest"
+
+    public static func router(_ portal: Portal) -> Router<PortalContext> {
+        let router = Router(context: PortalContext.self)
+        router.add(middleware: LogRequestsMiddleware(.info))
+        info(router, portal)
+        auth(router, portal)
+        search(router, portal)
+        items(router, portal)
+        publish(router, portal)
+        groups(router, portal)
+        return router
+    }
+
+    /// Registers a sharing API endpoint for GET and POST: reads the parameters, finds the
+    /// caller from the token, and turns every failure into the API's error JSON.
+    static func endpoint(
+        _ router: Router<PortalContext>, _ path: String, _ portal: Portal, methods: [HTTPRequest.Method] = [.get, .post],
+        _ body: @escaping @Sendable (PortalRequest, PortalContext) async throws -> Response
+    ) {
+        let handler: @Sendable (Request, PortalContext) async throws -> Response = { request, context in
+            var parameters = RequestParameters()
+            do {
+                parameters = try await RequestParameters.read(request, limits: portal.configuration.limits, staging: portal.files.stagingFile)
+                defer { for file in parameters.files.values { unlink(file.path) } }
+                let (user, token) = try authenticate(request, parameters, portal)
+                let call = PortalRequest(request: request, parameters: parameters, user: user, token: token, baseURL: baseURL(request))
+                return try await body(call, context)
+            } catch let error as PortalError {
+                return PortalResponse.error(error)
+            } catch let error as PortalStoreError {
+                context.logger.error("store: \(error.description)")
+                return PortalResponse.error(PortalError(code: 500, message: "The portal could not complete the request.", details: [error.message]))
+            } catch {
+                context.logger.error("request failed: \(error)")
+                return PortalResponse.error(PortalError(code: 500, message: "The portal could not complete the request.", details: ["\(error)"]))
+            }
+        }
+        for method in methods {
+            router.on(RouterPath(path), method: method, use: handler)
+        }
+    }
+
+    /// The caller: a token as the `token` parameter, or `X-Esri-Authorization: Bearer` or
+    /// `Authorization: Bearer`. A token that is presented but not valid is an error (498),
+    /// never silently anonymous.
+    static func authenticate(_ request: Request, _ parameters: RequestParameters, _ portal: Portal) throws -> (UserRecord?, String?) {
+        var token = parameters["token"]
+        if token == nil {
+            for name in ["X-Esri-Authorization", "Authorization"] {
+                guard let field = HTTPField.Name(name), let value = request.headers[field] else { continue }
+                let parts = value.split(separator: " ", maxSplits: 1)
+                if parts.count == 2, parts[0].lowercased() == "bearer" {
+                    token = String(parts[1]).trimmed(" \t")
+                    break
+                }
+            }
+        }
+        guard let token else { return (nil, nil) }
+        guard let record = try portal.tokens.check(token), let user = try portal.store.user(record.username) else {
+            throw PortalError.invalidToken
+        }
+        return (user, token)
+    }
+
+    static func baseURL(_ request: Request) -> String {
+        let host = request.head.authority ?? "127.0.0.1"
+        return "https://\(host)"
+    }
+
+    static func json(_ call: PortalRequest, _ value: JSONValue) -> Response {
+        PortalResponse.json(value, pretty: call.pretty)
+    }
+}

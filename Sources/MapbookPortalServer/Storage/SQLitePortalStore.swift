@@ -1,0 +1,252 @@
+import MapbookPackage
+import MapbookPortal
+import Synchronization
+
+/// The default metadata store: one SQLite file (`portal.sqlite` in the data folder), with
+/// numbered migrations recorded in `PRAGMA user_version`.
+///
+/// Items are also kept in memory, since every search reads them all: the file is written
+/// through, the dictionary answers. One connection behind a mutex: the portal's writes are
+/// small, and WAL mode lets a backup read while it runs.
+public final class SQLitePortalStore: PortalStore {
+    // The connection is used only under the mutex, which is what makes sharing it safe.
+    private struct State: @unchecked Sendable {
+        var db: SQLiteDatabase
+        var items: [String: ItemRecord]
+    }
+
+    private let state: Mutex<State>
+    public let path: String
+
+    /// Each entry brings the schema from version `index` to `index + 1`.
+    static let migrations: [String] = [
+        """
+        CREATE TABLE users (username TEXT PRIMARY KEY COLLATE NOCASE, id TEXT NOT NULL, full_name TEXT NOT NULL,
+            email TEXT NOT NULL, role TEXT NOT NULL, password TEXT NOT NULL, created INTEGER NOT NULL, modified INTEGER NOT NULL);
+        CREATE TABLE tokens (hash TEXT PRIMARY KEY, kind TEXT NOT NULL, username TEXT NOT NULL COLLATE NOCASE, client_id TEXT,
+            referer TEXT, created INTEGER NOT NULL, expires INTEGER NOT NULL, code_challenge TEXT, redirect_uri TEXT);
+        CREATE INDEX tokens_user ON tokens (username);
+        CREATE TABLE items (id TEXT PRIMARY KEY, owner TEXT NOT NULL COLLATE NOCASE, status TEXT NOT NULL, item TEXT NOT NULL,
+            groups TEXT NOT NULL, sha256 TEXT);
+        CREATE TABLE groups (id TEXT PRIMARY KEY, title TEXT NOT NULL, owner TEXT NOT NULL COLLATE NOCASE, snippet TEXT,
+            description TEXT, tags TEXT NOT NULL, access TEXT NOT NULL, created INTEGER NOT NULL, modified INTEGER NOT NULL,
+            members TEXT NOT NULL);
+        CREATE TABLE folders (id TEXT PRIMARY KEY, owner TEXT NOT NULL COLLATE NOCASE, title TEXT NOT NULL, created INTEGER NOT NULL,
+            UNIQUE (owner, title));
+        CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        """
+    ]
+
+    /// Opens (creating and migrating as needed) the store at `path`.
+    public init(path: String) throws {
+        self.path = path
+        let db: SQLiteDatabase
+        do {
+            db = try SQLiteDatabase(writablePath: path)
+            try db.execute("PRAGMA journal_mode = WAL")
+            try db.execute("PRAGMA synchronous = NORMAL")
+            try db.execute("PRAGMA busy_timeout = 5000")
+            let version = Int(try db.scalar("PRAGMA user_version")?.int64 ?? 0)
+            guard version <= Self.migrations.count else {
+                throw PortalStoreError(path: path, message: "the portal database is version \(version), newer than this mapbook (\(Self.migrations.count)); use a newer mapbook")
+            }
+            for v in version..<Self.migrations.count {
+                try db.execute("BEGIN IMMEDIATE")
+                do {
+                    try db.execute(Self.migrations[v])
+                    try db.execute("PRAGMA user_version = \(v + 1)")
+                    try db.execute("COMMIT")
+                } catch {
+                    try? db.execute("ROLLBACK")
+                    throw error
+                }
+            }
+        } catch let e as SQLiteError {
+            throw PortalStoreError(path: path, message: e.message)
+        }
+        var items: [String: ItemRecord] = [:]
+        do {
+            for row in try db.query("SELECT id, status, item, groups, sha256 FROM items") {
+                let id = row[0].text ?? ""
+                guard let status = row[1].text.flatMap(ItemRecord.Status.init(rawValue:)), let text = row[2].text,
+                    let json = try? JSONParser.parse(text), let item = try? PortalItem(json: json, source: "\(path): item \(id)")
+                else { throw PortalStoreError(path: path, message: "item \(id) is damaged; remove its row or restore a backup") }
+                let groups = (row[3].text.flatMap { try? JSONParser.parse($0) }?.arrayValue ?? []).compactMap(\.stringValue)
+                items[id] = ItemRecord(item: item, status: status, groups: groups, sha256: row[4].text)
+            }
+        } catch let e as SQLiteError {
+            throw PortalStoreError(path: path, message: e.message)
+        }
+        state = Mutex(State(db: db, items: items))
+    }
+
+    private func run<T>(_ body: (inout State) throws -> T) throws -> T {
+        do {
+            return try state.withLock { s in try body(&s) }
+        } catch let e as SQLiteError {
+            throw PortalStoreError(path: path, message: e.message)
+        }
+    }
+
+    private static func json(_ strings: [String]) -> SQLiteValue {
+        .text(JSONWriter.string(.array(strings.map { .string($0) }), style: .compact))
+    }
+
+    private static func strings(_ value: SQLiteValue) -> [String] {
+        (value.text.flatMap { try? JSONParser.parse($0) }?.arrayValue ?? []).compactMap(\.stringValue)
+    }
+
+    private static func text(_ s: String?) -> SQLiteValue { s.map { .text($0) } ?? .null }
+
+    // MARK: Settings
+
+    public func setting(_ key: String) throws -> String? {
+        try run { s in try s.db.scalar("SELECT value FROM settings WHERE key = ?", [.text(key)])?.text }
+    }
+
+    public func setSetting(_ key: String, _ value: String) throws {
+        try run { s in _ = try s.db.query("INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)", [.text(key), .text(value)]) }
+    }
+
+    // MARK: Users
+
+    private static func user(_ row: [SQLiteValue]) -> UserRecord {
+        UserRecord(
+            username: row[0].text ?? "", id: row[1].text ?? "", fullName: row[2].text ?? "", email: row[3].text ?? "",
+            role: row[4].text ?? "org_user", passwordHash: row[5].text ?? "", created: row[6].int64 ?? 0, modified: row[7].int64 ?? 0)
+    }
+
+    private static let userColumns = "username, id, full_name, email, role, password, created, modified"
+
+    public func user(_ username: String) throws -> UserRecord? {
+        try run { s in try s.db.query("SELECT \(Self.userColumns) FROM users WHERE username = ?", [.text(username)]).first.map(Self.user) }
+    }
+
+    public func users() throws -> [UserRecord] {
+        try run { s in try s.db.query("SELECT \(Self.userColumns) FROM users ORDER BY username").map(Self.user) }
+    }
+
+    public func saveUser(_ u: UserRecord) throws {
+        try run { s in
+            _ = try s.db.query(
+                "INSERT OR REPLACE INTO users (\(Self.userColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [.text(u.username), .text(u.id), .text(u.fullName), .text(u.email), .text(u.role), .text(u.passwordHash), .integer(u.created), .integer(u.modified)])
+        }
+    }
+
+    // MARK: Tokens
+
+    public func saveToken(_ t: TokenRecord) throws {
+        try run { s in
+            _ = try s.db.query(
+                "INSERT OR REPLACE INTO tokens (hash, kind, username, client_id, referer, created, expires, code_challenge, redirect_uri) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [.text(t.hash), .text(t.kind.rawValue), .text(t.username), Self.text(t.clientId), Self.text(t.referer), .integer(t.created), .integer(t.expires), Self.text(t.codeChallenge), Self.text(t.redirectURI)])
+        }
+    }
+
+    public func token(hash: String) throws -> TokenRecord? {
+        try run { s in
+            guard let row = try s.db.query("SELECT hash, kind, username, client_id, referer, created, expires, code_challenge, redirect_uri FROM tokens WHERE hash = ?", [.text(hash)]).first,
+                let kind = row[1].text.flatMap(TokenRecord.Kind.init(rawValue:))
+            else { return nil }
+            return TokenRecord(
+                hash: row[0].text ?? "", kind: kind, username: row[2].text ?? "", clientId: row[3].text, referer: row[4].text, created: row[5].int64 ?? 0,
+                expires: row[6].int64 ?? 0, codeChallenge: row[7].text, redirectURI: row[8].text)
+        }
+    }
+
+    public func deleteToken(hash: String) throws {
+        try run { s in _ = try s.db.query("DELETE FROM tokens WHERE hash = ?", [.text(hash)]) }
+    }
+
+    public func deleteTokens(username: String) throws {
+        try run { s in _ = try s.db.query("DELETE FROM tokens WHERE username = ?", [.text(username)]) }
+    }
+
+    public func deleteExpiredTokens(now: Int64) throws {
+        try run { s in _ = try s.db.query("DELETE FROM tokens WHERE expires < ?", [.integer(now)]) }
+    }
+
+    // MARK: Items
+
+    public func items() throws -> [ItemRecord] {
+        try run { s in Array(s.items.values) }
+    }
+
+    public func item(_ id: String) throws -> ItemRecord? {
+        try run { s in s.items[id] }
+    }
+
+    public func saveItem(_ r: ItemRecord) throws {
+        try run { s in
+            _ = try s.db.query(
+                "INSERT OR REPLACE INTO items (id, owner, status, item, groups, sha256) VALUES (?, ?, ?, ?, ?, ?)",
+                [.text(r.item.id), .text(r.item.owner), .text(r.status.rawValue), .text(JSONWriter.string(r.item.jsonValue, style: .compact)), Self.json(r.groups), Self.text(r.sha256)])
+            s.items[r.item.id] = r
+        }
+    }
+
+    public func deleteItem(_ id: String) throws {
+        try run { s in
+            _ = try s.db.query("DELETE FROM items WHERE id = ?", [.text(id)])
+            s.items[id] = nil
+        }
+    }
+
+    // MARK: Groups
+
+    private static let groupColumns = "id, title, owner, snippet, description, tags, access, created, modified, members"
+
+    private static func group(_ row: [SQLiteValue]) -> GroupRecord {
+        GroupRecord(
+            id: row[0].text ?? "", title: row[1].text ?? "", owner: row[2].text ?? "", snippet: row[3].text, description: row[4].text,
+            tags: strings(row[5]), access: row[6].text ?? "private", created: row[7].int64 ?? 0, modified: row[8].int64 ?? 0, members: strings(row[9]))
+    }
+
+    public func groups() throws -> [GroupRecord] {
+        try run { s in try s.db.query("SELECT \(Self.groupColumns) FROM groups ORDER BY title").map(Self.group) }
+    }
+
+    public func group(_ id: String) throws -> GroupRecord? {
+        try run { s in try s.db.query("SELECT \(Self.groupColumns) FROM groups WHERE id = ?", [.text(id)]).first.map(Self.group) }
+    }
+
+    public func saveGroup(_ g: GroupRecord) throws {
+        try run { s in
+            _ = try s.db.query(
+                "INSERT OR REPLACE INTO groups (\(Self.groupColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [.text(g.id), .text(g.title), .text(g.owner), Self.text(g.snippet), Self.text(g.description), Self.json(g.tags), .text(g.access), .integer(g.created), .integer(g.modified), Self.json(g.members)])
+        }
+    }
+
+    public func deleteGroup(_ id: String) throws {
+        try run { s in _ = try s.db.query("DELETE FROM groups WHERE id = ?", [.text(id)]) }
+    }
+
+    // MARK: Folders
+
+    public func folders(owner: String) throws -> [FolderRecord] {
+        try run { s in
+            try s.db.query("SELECT id, owner, title, created FROM folders WHERE owner = ? ORDER BY title", [.text(owner)]).map {
+                FolderRecord(id: $0[0].text ?? "", owner: $0[1].text ?? "", title: $0[2].text ?? "", created: $0[3].int64 ?? 0)
+            }
+        }
+    }
+
+    public func saveFolder(_ f: FolderRecord) throws {
+        try run { s in
+            _ = try s.db.query("INSERT OR REPLACE INTO folders (id, owner, title, created) VALUES (?, ?, ?, ?)", [.text(f.id), .text(f.owner), .text(f.title), .integer(f.created)])
+        }
+    }
+
+    public func deleteFolder(_ id: String) throws {
+        try run { s in _ = try s.db.query("DELETE FROM folders WHERE id = ?", [.text(id)]) }
+    }
+}
+
+/// The metadata store cannot be opened or written.
+public struct PortalStoreError: Error, CustomStringConvertible, Sendable {
+    public var path: String
+    public var message: String
+    public var description: String { "\(path): \(message)" }
+}

@@ -1,0 +1,61 @@
+import ArgumentParser
+import MapbookPortalServer
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct PortalUserAddCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add",
+        abstract: "Add a user to a portal, or set an existing user's password and role.",
+        discussion: """
+            The password is read from standard input with --password-stdin (first line), or \
+            asked for on the terminal. It is stored only as a PBKDF2-SHA256 hash. Setting a \
+            new password signs the user out everywhere.
+            """)
+
+    @Argument(help: "The user name (letters, digits, '.', '_', '-', '@').")
+    var name: String
+
+    @Flag(name: .long, help: "Make the user an administrator.")
+    var admin = false
+
+    @Option(name: .long, help: "The portal's data folder.")
+    var data: String
+
+    @Flag(name: .customLong("password-stdin"), help: "Read the password from standard input.")
+    var passwordStdin = false
+
+    @Option(name: .customLong("full-name"), help: "The user's full name.")
+    var fullName: String?
+
+    @Option(name: .long, help: "The user's e-mail address.")
+    var email: String?
+
+    func run() throws {
+        let password: String
+        if passwordStdin {
+            guard let line = readLine(strippingNewline: true), !line.isEmpty else {
+                Output.error("error: no password on standard input")
+                throw ExitCode.failure
+            }
+            password = line
+        } else {
+            guard isatty(STDIN_FILENO) == 1, let typed = getpass("Password for \(name): ") else {
+                Output.error("error: give the password on standard input with --password-stdin")
+                throw ExitCode(64)
+            }
+            password = String(cString: typed)
+        }
+        do {
+            let portal = try Portal.open(PortalConfiguration(dataDirectory: data))
+            let existed = try portal.store.user(name) != nil
+            let user = try portal.setUser(name, password: password, admin: admin, fullName: fullName, email: email)
+            print("\(existed ? "updated" : "added") \(user.isAdmin ? "administrator" : "user") \(user.username) in \(data)")
+        } catch {
+            Output.error("error: \(error)")
+            throw ExitCode.failure
+        }
+    }
+}
