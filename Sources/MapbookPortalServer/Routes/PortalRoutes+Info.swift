@@ -10,9 +10,8 @@ extension PortalRoutes {
     /// What the portal is and who is signed in: `info`, `portals/self`, `community/self`,
     /// `community/users/{u}`, `portals/self/roles`.
     static func info(_ router: Router<PortalContext>, _ portal: Portal) {
-        for path in [prefix, "\(prefix)/"] {
-            endpoint(router, path, portal) { call, _ in json(call, .object(["currentVersion": .string(apiVersion)])) }
-        }
+        // `/sharing/rest/` too: the router ignores the trailing slash.
+        endpoint(router, prefix, portal) { call, _ in json(call, .object(["currentVersion": .string(apiVersion)])) }
         endpoint(router, "\(prefix)/info", portal) { call, _ in
             json(call, .object([
                 "owningSystemUrl": .string(call.baseURL),
