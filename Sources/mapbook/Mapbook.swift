@@ -19,6 +19,7 @@ struct Mapbook: ParsableCommand {
             TilesCommand.self,
             SearchCommand.self,
             ReverseCommand.self,
+            LibraryCommand.self,
         ])
 
     static func main() {
