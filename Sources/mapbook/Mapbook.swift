@@ -19,6 +19,7 @@ struct Mapbook: AsyncParsableCommand {
             TilesCommand.self,
             SearchCommand.self,
             ReverseCommand.self,
+            LibraryCommand.self,
             PortalCommand.self,
         ])
 

@@ -18,8 +18,12 @@ public final class AtomicFile {
 
     /// Creates the temporary file in the destination's directory.
     ///
+    /// The file gets `permissions` when given, else the mode a plain create would (0666 minus
+    /// umask). A secret (a credential) passes 0o600: `mkstemp` creates the file with at most
+    /// that, so it is never readable by others, whatever the umask.
+    ///
     /// The corresponding C function is `mkstemp`.
-    public init(destination: String) throws(ArchiveError) {
+    public init(destination: String, permissions: mode_t? = nil) throws(ArchiveError) {
         self.destination = destination
         let directory = Self.directory(of: destination)
         let base = destination.split(separator: "/").last.map(String.init) ?? destination
@@ -30,10 +34,14 @@ public final class AtomicFile {
         }
         self.descriptor = fd
         self.temporaryPath = String(cString: template.withUnsafeBufferPointer { $0.baseAddress! })
-        // mkstemp makes the file 0600; give it the mode a plain create would (0666 minus umask).
-        let mask = umask(0)
-        umask(mask)
-        fchmod(fd, 0o666 & ~mask)
+        if let permissions {
+            fchmod(fd, permissions)
+        } else {
+            // mkstemp makes the file 0600; give it the mode a plain create would (0666 minus umask).
+            let mask = umask(0)
+            umask(mask)
+            fchmod(fd, 0o666 & ~mask)
+        }
     }
 
     deinit {

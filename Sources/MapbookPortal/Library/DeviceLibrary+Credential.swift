@@ -1,0 +1,51 @@
+import MapbookPackage
+
+/// The signed-in user's credential: `credential.json`, readable by its owner only.
+extension DeviceLibrary {
+    /// The stored credential; nil when nobody is signed in.
+    public func credential() throws -> Credential? {
+        try withLock(creating: false) { try readCredential() }
+    }
+
+    /// Stores `credential`, replacing the one stored.
+    ///
+    /// The library must be in portal mode with the credential's portal (`setMode` first), so
+    /// a credential never sits beside another portal's downloads. The file is created 0600
+    /// and renamed into place: it is never readable by others, whatever the umask, even for a
+    /// moment.
+    public func saveCredential(_ credential: Credential) throws {
+        let url = try Self.normalizedPortalURL(credential.portalUrl)
+        guard !credential.token.isEmpty else {
+            throw LibraryError(path: credentialPath, message: "a credential needs a token; nothing was stored")
+        }
+        try withLock(creating: true) {
+            let portal = try requirePortalMode()
+            guard url == portal else {
+                throw LibraryError(
+                    path: credentialPath,
+                    message: "the credential is for \(url), but the library is in portal mode with \(portal); switch portals first (`mapbook library mode portal --portal \(url)`)")
+            }
+            var stored = credential
+            stored.portalUrl = url
+            let file = try AtomicFile(destination: credentialPath, permissions: 0o600)
+            try file.write(JSONWriter.bytes(stored.jsonValue))
+            try file.commit()
+        }
+    }
+
+    /// Signs out: removes the credential and every downloaded package, as the Offline
+    /// Mapbook app does. The library stays in portal mode; sideloaded packages are untouched.
+    @discardableResult
+    public func signOut() throws -> LibraryCleanup {
+        try withLock(creating: false) { try removeDownloadsAndCredential() }
+    }
+
+    func readCredential() throws(LibraryError) -> Credential? {
+        guard let bytes = try LibraryFiles.read(credentialPath) else { return nil }
+        let value: JSONValue
+        do { value = try JSONParser.parse(bytes) } catch {
+            throw LibraryError(path: credentialPath, message: "the stored credential is not valid JSON (\(error)); sign in again")
+        }
+        return try Credential(json: value, path: credentialPath)
+    }
+}

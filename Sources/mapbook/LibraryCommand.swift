@@ -1,0 +1,55 @@
+import ArgumentParser
+import MapbookPortal
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `mapbook library`: the device library's packages and mode, one subcommand each.
+struct LibraryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "library",
+        abstract: "The device library: list, add (sideload) and remove packages, switch between device and portal mode.",
+        discussion: """
+            The library lives in $MAPBOOK_HOME, else $XDG_DATA_HOME/mapbook, else \
+            ~/.local/share/mapbook. Device mode shows the packages you added by hand; portal \
+            mode shows the ones downloaded from a portal. Switching to device mode removes the \
+            downloads and signs out; packages you added are never removed by a switch, only \
+            hidden in portal mode.
+            """,
+        subcommands: [
+            LibraryListCommand.self,
+            LibraryAddCommand.self,
+            LibraryRemoveCommand.self,
+            LibraryModeCommand.self,
+        ],
+        defaultSubcommand: LibraryListCommand.self)
+
+    /// The library the environment names (`DeviceLibrary.defaultRoot`).
+    static func library() -> DeviceLibrary {
+        var environment: [String: String] = [:]
+        for key in ["MAPBOOK_HOME", "XDG_DATA_HOME", "HOME"] {
+            if let value = getenv(key) { environment[key] = String(cString: value) }
+        }
+        return DeviceLibrary(root: DeviceLibrary.defaultRoot(environment: environment))
+    }
+
+    /// Runs `body`, printing a library error as `error: ...` on stderr with exit status 1.
+    static func attempt<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let exit as ExitCode {
+            throw exit
+        } catch {
+            Output.error("error: \(error)")
+            throw ExitCode.failure
+        }
+    }
+
+    /// "1 package", "2 packages".
+    static func count(_ n: Int, _ noun: String) -> String {
+        "\(n) \(noun)\(n == 1 ? "" : "s")"
+    }
+}
+
+extension LibraryMode: ExpressibleByArgument {}
