@@ -41,6 +41,10 @@ struct PortalServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning or error.")
     var logLevel = "info"
 
+    /// For tests: a server that stops by itself even if the test that started it dies.
+    @Option(name: .customLong("stop-after"), help: .hidden)
+    var stopAfter: Int?
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         if selfSigned {
@@ -67,6 +71,12 @@ struct PortalServeCommand: AsyncParsableCommand {
         }
         let tls: PortalTLS = selfSigned ? .selfSigned : .files(certificate: tlsCert!, key: tlsKey!)
         let data = self.data
+        if let stopAfter {
+            Task.detached {
+                try? await Task.sleep(for: .seconds(stopAfter))
+                kill(getpid(), SIGTERM)
+            }
+        }
         do {
             try await PortalServer.run(portal: portal, host: host, port: port, tls: tls, logLevel: logLevel) { address in
                 Output.write("Mapbook portal on \(address) (data \(data))\n", to: STDOUT_FILENO)

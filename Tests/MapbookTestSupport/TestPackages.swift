@@ -106,11 +106,11 @@ public enum TestPackages {
 
     /// Writes a valid package into `directory` and returns its path.
     @discardableResult
-    public static func makePackage(in directory: String, name: String = "Sample.mmpk") throws -> String {
+    public static func makePackage(in directory: String, name: String = "Sample.mmpk", timestamp: Int64 = 1_795_305_600) throws -> String {
         let gpkg = directory + "/data.gpkg"
         if !FileManager.default.fileExists(atPath: gpkg) { try makeGeoPackage(at: gpkg) }
         let path = directory + "/" + name
-        _ = try PackageWriter.write(contents(geoPackage: gpkg), to: path)
+        _ = try PackageWriter.write(contents(geoPackage: gpkg, timestamp: timestamp), to: path)
         return path
     }
 

@@ -11,10 +11,12 @@ exits non-zero on the first failure, naming it. The test suite runs it against
 """
 
 import hashlib
+import json
 import os
 import sys
 import time
 import warnings
+import zipfile
 
 warnings.filterwarnings("ignore")
 
@@ -39,6 +41,9 @@ def check(name, condition, detail=""):
 def main():
     url, package, updated, owner, owner_pw, other, other_pw, work = sys.argv[1:9]
     os.makedirs(work, exist_ok=True)
+    with zipfile.ZipFile(package) as z:
+        name = next(n for n in z.namelist() if n.endswith(".info") and "/" not in n)
+        info = json.loads(z.read(name))
 
     gis = GIS(url, owner, owner_pw, verify_cert=False)
     check("sign in through the OAuth sign-in page", gis.users.me is not None and gis.users.me.username == owner)
@@ -51,7 +56,7 @@ def main():
     job = folder.add({"type": "Mobile Map Package", "tags": "water,811"}, file=package)
     item = job.result()
     check("folder.add streamed parts", item is not None and item.type == "Mobile Map Package", repr(item))
-    check("item info from the package's .info", bool(item.title) and item.title != os.path.splitext(os.path.basename(package))[0] or True)
+    check("title, tags and extent from the package's .info", item.title == info["title"] and item.extent, f"{item.title!r} vs {info['title']!r}")
     check("item name is the file name", item.name == os.path.basename(package), item.name)
     check("item size", int(item.size) == os.path.getsize(package), str(item.size))
 
