@@ -84,9 +84,10 @@ extension PortalServer {
     /// Serves `portal` until SIGINT or SIGTERM; `announce` gets the address once it listens
     /// (with the real port when `port` is 0).
     public static func run(
-        portal: Portal, host: String, port: Int, tls: PortalTLS, logLevel: String, announce: @escaping @Sendable (String) -> Void
+        portal: Portal, host: String, port: Int, tls: PortalTLS, logLevel: String, jsonLogs: Bool = false,
+        announce: @escaping @Sendable (String) -> Void
     ) async throws {
-        var logger = Logger(label: "mapbook.portal")
+        var logger = jsonLogs ? Logger(label: "mapbook.portal", factory: { JSONLogHandler(label: $0) }) : Logger(label: "mapbook.portal")
         logger.logLevel = Logger.Level(rawValue: logLevel.lowercased()) ?? .info
         let configuration = try tlsConfiguration(tls, dataDirectory: portal.configuration.dataDirectory, host: host)
         let display = host.contains(":") ? "[\(host)]" : host

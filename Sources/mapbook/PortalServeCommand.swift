@@ -38,8 +38,17 @@ struct PortalServeCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-validate"), help: "Accept packages that 'mapbook validate' rejects.")
     var noValidate = false
 
+    @Option(name: .customLong("max-upload-mb"), help: "The largest file an upload may bring, in MiB (default 8192).")
+    var maxUploadMB: Int64 = 8192
+
+    @Option(name: .customLong("max-form-kb"), help: "The largest form a request may bring (fields, not files), in KiB (default 4096).")
+    var maxFormKB = 4096
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning or error.")
     var logLevel = "info"
+
+    @Option(name: .customLong("log-format"), help: "text, or json: one JSON object a line, for log collectors.")
+    var logFormat = "text"
 
     /// For tests: a server that stops by itself even if the test that started it dies.
     @Option(name: .customLong("stop-after"), help: .hidden)
@@ -47,6 +56,8 @@ struct PortalServeCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+        guard logFormat == "text" || logFormat == "json" else { throw ValidationError("--log-format must be text or json") }
+        guard maxUploadMB >= 1, maxFormKB >= 16 else { throw ValidationError("--max-upload-mb must be at least 1 and --max-form-kb at least 16") }
         if selfSigned {
             guard tlsCert == nil, tlsKey == nil else { throw ValidationError("give either --self-signed or --tls-cert with --tls-key, not both") }
         } else {
@@ -59,6 +70,8 @@ struct PortalServeCommand: AsyncParsableCommand {
     func run() async throws {
         var configuration = PortalConfiguration(dataDirectory: data)
         configuration.validatePackages = !noValidate
+        configuration.limits.fileBytes = maxUploadMB << 20
+        configuration.limits.formBytes = maxFormKB << 10
         let portal: Portal
         do {
             portal = try Portal.open(configuration)
@@ -78,7 +91,7 @@ struct PortalServeCommand: AsyncParsableCommand {
             }
         }
         do {
-            try await PortalServer.run(portal: portal, host: host, port: port, tls: tls, logLevel: logLevel) { address in
+            try await PortalServer.run(portal: portal, host: host, port: port, tls: tls, logLevel: logLevel, jsonLogs: logFormat == "json") { address in
                 Output.write("Mapbook portal on \(address) (data \(data))\n", to: STDOUT_FILENO)
             }
         } catch {

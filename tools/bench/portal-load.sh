@@ -6,6 +6,9 @@
 #
 #   tools/bench/portal-load.sh [CONNECTIONS] [SECONDS]
 #
+# Then the peer, in the same run: 256 KiB ranges of one package from the portal's /data and
+# from nginx serving the same file over HTTPS with the same certificate (skipped without nginx).
+#
 # Work files go to PORTAL_BENCH_DIR (default /tmp/mapbook-portal-bench). Needs wrk and curl.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -64,3 +67,35 @@ echo
 echo "server RSS (KiB) every 2 s from the start of the load:"
 awk '{printf "%s:%s ", $1, $2} END {print ""}' "$rss_log"
 awk 'NR==1 {first=$2} {if ($2>max) max=$2; last=$2} END {printf "first %d KiB, peak %d KiB, last %d KiB\n", first, max, last}' "$rss_log"
+
+if command -v nginx >/dev/null; then
+    peer_seconds=$(( seconds / 2 ))
+    mkdir -p "$dir/nginx/www"
+    cp "$package" "$dir/nginx/www/package.mmpk"
+    cat > "$dir/nginx/nginx.conf" <<CONF
+worker_processes 2;
+pid $dir/nginx/nginx.pid;
+error_log $dir/nginx/error.log;
+events { worker_connections 1024; }
+http {
+    access_log off;
+    server {
+        listen 127.0.0.1:18443 ssl;
+        ssl_certificate $dir/data/tls/certificate.pem;
+        ssl_certificate_key $dir/data/tls/key.pem;
+        root $dir/nginx/www;
+    }
+}
+CONF
+    nginx -c "$dir/nginx/nginx.conf"
+    trap 'kill $server 2>/dev/null || true; nginx -c "$dir/nginx/nginx.conf" -s stop 2>/dev/null || true' EXIT
+    first=$(echo "${ids[0]}" | tr -d '"')
+    for target in "portal $url /sharing/rest/content/items/$first/data" "nginx https://127.0.0.1:18443 /package.mmpk"; do
+        set -- $target
+        sed -e "s|@PATH@|$3|" -e "s/@SIZE@/$size/" -e "s/@TOKEN@/$token/" tools/bench/portal/ranges.lua > "$dir/ranges.lua"
+        echo
+        echo "peer comparison, $1: $connections connections, ${peer_seconds} s of 256 KiB ranges of one $size-byte file"
+        wrk -t2 -c"$connections" -d"${peer_seconds}s" --timeout 10s -s "$dir/ranges.lua" "$2" | tail -1
+    done
+    nginx -c "$dir/nginx/nginx.conf" -s stop
+fi

@@ -23,6 +23,13 @@ public struct RequestParameters: Sendable {
     /// Uploaded files by form field (`file`, `thumbnail`).
     public var files: [String: UploadedFile] = [:]
 
+    public init() {}
+
+    /// The parameters of a query string alone.
+    public init(query: String?) {
+        if let query { merge(form: query) }
+    }
+
     public subscript(_ key: String) -> String? {
         let v = values[key] ?? values.first { $0.key.lowercased() == key.lowercased() }?.value
         return v?.isEmpty == true ? nil : v

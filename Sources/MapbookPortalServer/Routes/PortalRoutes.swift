@@ -52,6 +52,13 @@ public enum PortalRoutes {
         let handler: @Sendable (Request, PortalContext) async throws -> Response = { request, context in
             var parameters = RequestParameters()
             do {
+                // Files are only for signed-in users: a multipart body without a token in the
+                // headers or the query is refused before a byte of it is stored.
+                if authenticates, request.method == .post, (request.headers[.contentType] ?? "").lowercased().hasPrefix("multipart/"),
+                    try authenticate(request, RequestParameters(query: request.uri.query), portal).0 == nil
+                {
+                    throw PortalError.tokenRequired
+                }
                 parameters = try await RequestParameters.read(request, limits: portal.configuration.limits, staging: portal.files.stagingFile)
                 defer { for file in parameters.files.values { unlink(file.path) } }
                 // Sign-in endpoints take tokens as data (`token` to revoke), not as who is calling.
