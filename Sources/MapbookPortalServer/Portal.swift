@@ -13,6 +13,8 @@ public struct PortalConfiguration: Sendable {
     public var oauthAccessSeconds: Int64 = 30 * 60
     public var oauthRefreshSeconds: Int64 = 14 * 24 * 3600
     public var limits = RequestParameters.Limits()
+    /// PBKDF2 rounds for new passwords (each hash records its own, so this can change).
+    public var passwordRounds = PasswordHash.rounds
     /// Whether uploads of `.mmpk` files are checked with the package validator and refused on errors.
     public var validatePackages = true
 
@@ -94,7 +96,7 @@ public final class Portal: Sendable {
         let existing = try store.user(username)
         let user = UserRecord(
             username: existing?.username ?? username, id: existing?.id ?? TokenService.newId(), fullName: fullName ?? existing?.fullName ?? username,
-            email: email ?? existing?.email ?? "", role: admin ? "org_admin" : "org_user", passwordHash: try PasswordHash.make(password),
+            email: email ?? existing?.email ?? "", role: admin ? "org_admin" : "org_user", passwordHash: try PasswordHash.make(password, rounds: configuration.passwordRounds),
             created: existing?.created ?? now, modified: now)
         try store.saveUser(user)
         // A new password ends every session of the old one.

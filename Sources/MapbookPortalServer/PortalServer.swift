@@ -19,7 +19,7 @@ public enum PortalTLS: Sendable {
 public enum PortalServer {
     /// The application, for `run` and for tests (HummingbirdTesting runs it without sockets).
     public static func application(
-        portal: Portal, host: String, port: Int, tls: TLSConfiguration?, logger: Logger,
+        portal: Portal, host: String = "127.0.0.1", port: Int = 0, tls: TLSConfiguration? = nil, logger: Logger = Logger(label: "mapbook.portal"),
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) throws -> some ApplicationProtocol {
         let server: HTTPServerBuilder = try tls.map { try .tls(.http1(), tlsConfiguration: $0) } ?? .http1()

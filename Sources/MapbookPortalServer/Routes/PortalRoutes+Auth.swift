@@ -8,7 +8,7 @@ extension PortalRoutes {
     /// grant, as the `arcgis` Python client scrapes it, and authorization code with PKCE),
     /// the token endpoint (code and refresh grants) and revocation.
     static func auth(_ router: Router<PortalContext>, _ portal: Portal) {
-        endpoint(router, "\(prefix)/generateToken", portal, methods: [.post]) { call, _ in
+        endpoint(router, "\(prefix)/generateToken", portal, methods: [.post], authenticates: false) { call, _ in
             guard let username = call["username"], let password = call["password"] else {
                 throw PortalError.badRequest("Unable to generate token.", details: ["'username' and 'password' are required."])
             }
@@ -23,16 +23,16 @@ extension PortalRoutes {
         }
 
         for base in ["\(prefix)/oauth2", "/sharing/oauth2"] {
-            endpoint(router, "\(base)/authorize", portal, methods: [.get]) { call, _ in
+            endpoint(router, "\(base)/authorize", portal, methods: [.get], authenticates: false) { call, _ in
                 try authorizePage(call, portal)
             }
-            endpoint(router, "\(base)/signin", portal, methods: [.post]) { call, _ in
+            endpoint(router, "\(base)/signin", portal, methods: [.post], authenticates: false) { call, _ in
                 try signInForm(call, portal)
             }
-            endpoint(router, "\(base)/token", portal, methods: [.post]) { call, _ in
+            endpoint(router, "\(base)/token", portal, methods: [.post], authenticates: false) { call, _ in
                 try tokenGrant(call, portal)
             }
-            endpoint(router, "\(base)/revokeToken", portal, methods: [.post]) { call, _ in
+            endpoint(router, "\(base)/revokeToken", portal, methods: [.post], authenticates: false) { call, _ in
                 for key in ["token", "auth_token"] {
                     if let token = call[key] {
                         try portal.tokens.revoke(token)

@@ -47,14 +47,15 @@ public enum PortalRoutes {
     /// caller from the token, and turns every failure into the API's error JSON.
     static func endpoint(
         _ router: Router<PortalContext>, _ path: String, _ portal: Portal, methods: [HTTPRequest.Method] = [.get, .post],
-        _ body: @escaping @Sendable (PortalRequest, PortalContext) async throws -> Response
+        authenticates: Bool = true, _ body: @escaping @Sendable (PortalRequest, PortalContext) async throws -> Response
     ) {
         let handler: @Sendable (Request, PortalContext) async throws -> Response = { request, context in
             var parameters = RequestParameters()
             do {
                 parameters = try await RequestParameters.read(request, limits: portal.configuration.limits, staging: portal.files.stagingFile)
                 defer { for file in parameters.files.values { unlink(file.path) } }
-                let (user, token) = try authenticate(request, parameters, portal)
+                // Sign-in endpoints take tokens as data (`token` to revoke), not as who is calling.
+                let (user, token) = authenticates ? try authenticate(request, parameters, portal) : (nil, nil)
                 let call = PortalRequest(request: request, parameters: parameters, user: user, token: token, baseURL: baseURL(request))
                 return try await body(call, context)
             } catch let error as PortalError {

@@ -1,0 +1,79 @@
+import Foundation
+import MapbookPackage
+import MapbookTestSupport
+import Testing
+
+/// A portal killed in the middle of uploads comes back without half items, and with every
+/// committed item whole.
+@Suite(.serialized) struct PortalReliabilityTests {
+    static let curl = "/usr/bin/curl"
+
+    /// Runs curl against the self-signed server; returns its output.
+    @discardableResult
+    static func curl(_ arguments: [String]) throws -> String {
+        try ExternalTools.run(curl, ["-sk", "--max-time", "60"] + arguments).output
+    }
+
+    static func json(_ text: String) throws -> JSONObject {
+        try #require(try JSONParser.parse(text).objectValue, "not JSON: \(text)")
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: curl), "curl is not installed (tools/setup installs it)"))
+    func aServerKilledMidUploadLeavesNoHalfItem() throws {
+        let work = NSTemporaryDirectory() + "mapbook-portal-kill-\(getpid())"
+        try? FileManager.default.removeItem(atPath: work)
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let package = try TestPackages.makePackage(in: work, name: "Whole.mmpk")
+        // A large file, sent slowly, so the server dies while it is still arriving.
+        let big = work + "/Big.bin"
+        FileManager.default.createFile(atPath: big, contents: Data((0..<(6 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 7) }))
+
+        var server = try PortalServerProcess(users: [("alice", "alice-secret-1", false)])
+        defer {
+            server.stop()
+            server.removeData()
+        }
+        let token = try #require(try Self.json(try Self.curl(["-X", "POST", "\(server.url)/sharing/rest/generateToken", "-d", "username=alice&password=alice-secret-1&f=json"]))["token"]?.stringValue)
+        let auth = ["-H", "X-Esri-Authorization: Bearer \(token)"]
+        let base = "\(server.url)/sharing/rest/content/users/alice"
+
+        // One item committed whole before the crash.
+        let whole = try Self.json(try Self.curl(auth + ["-F", "f=json", "-F", "type=Mobile Map Package", "-F", "file=@\(package)", "\(base)/addItem"]))
+        let wholeId = try #require(whole["id"]?.stringValue, "\(whole)")
+        // One multipart upload with its first part in, never committed.
+        let started = try Self.json(try Self.curl(auth + ["-d", "f=json&type=Mobile Map Package&multipart=true&fileName=Parts.mmpk", "\(base)/addItem"]))
+        let partsId = try #require(started["id"]?.stringValue)
+        let part = try Self.json(try Self.curl(auth + ["-F", "file=@\(package)", "\(base)/items/\(partsId)/addPart?f=json&partNum=1"]))
+        #expect(part["success"]?.boolValue == true)
+        // One single-request upload still streaming when the server dies.
+        let slow = Process()
+        slow.executableURL = URL(fileURLWithPath: Self.curl)
+        slow.arguments = ["-sk", "--limit-rate", "512k", "--max-time", "60"] + auth + ["-F", "f=json", "-F", "type=Code Sample", "-F", "file=@\(big)", "\(base)/addItem"]
+        slow.standardOutput = FileHandle.nullDevice
+        slow.standardError = FileHandle.nullDevice
+        try slow.run()
+        Thread.sleep(forTimeInterval: 2)
+        server.kill()
+        slow.waitUntilExit()
+
+        server = try server.restart()
+        let token2 = try #require(try Self.json(try Self.curl(["-X", "POST", "\(server.url)/sharing/rest/generateToken", "-d", "username=alice&password=alice-secret-1&f=json"]))["token"]?.stringValue)
+        let auth2 = ["-H", "X-Esri-Authorization: Bearer \(token2)"]
+        let listing = try Self.json(try Self.curl(auth2 + ["\(server.url)/sharing/rest/content/users/alice?f=json"]))
+        let ids = (listing["items"]?.arrayValue ?? []).compactMap { $0.objectValue?["id"]?.stringValue }
+        #expect(ids == [wholeId], "only the committed item is there: \(ids)")
+        let half = try Self.json(try Self.curl(auth2 + ["\(server.url)/sharing/rest/content/items/\(partsId)?f=json"]))
+        #expect(half["error"]?.objectValue?["messageCode"]?.stringValue == "CONT_0001")
+        let search = try Self.json(try Self.curl(auth2 + ["\(server.url)/sharing/rest/search?f=json&q=owner:alice"]))
+        #expect(search["total"]?.intValue == 1)
+        // The committed item is whole; nothing is left in the upload folders.
+        let downloaded = work + "/downloaded.mmpk"
+        try Self.curl(auth2 + ["-o", downloaded, "\(server.url)/sharing/rest/content/items/\(wholeId)/data"])
+        #expect(FileManager.default.contents(atPath: downloaded) == FileManager.default.contents(atPath: package))
+        for folder in ["staging", "uploads"] {
+            let left = (try? FileManager.default.contentsOfDirectory(atPath: server.data + "/" + folder)) ?? []
+            #expect(left.isEmpty, "\(folder) still holds \(left)")
+        }
+    }
+}

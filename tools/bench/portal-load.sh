@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Load on one portal: 200 concurrent clients for 60 s doing search, item JSON and ranged
+# downloads (wrk, from Debian's packages), over HTTPS on loopback; the server's resident memory
+# sampled every 2 s. Prints wrk's latency distribution, throughput and error counts, and the
+# memory timeline. The figures go in docs/PERFORMANCE.md ("Portal").
+#
+#   tools/bench/portal-load.sh [CONNECTIONS] [SECONDS]
+#
+# Work files go to PORTAL_BENCH_DIR (default /tmp/mapbook-portal-bench). Needs wrk and curl.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+connections=${1:-200}
+seconds=${2:-60}
+dir=${PORTAL_BENCH_DIR:-/tmp/mapbook-portal-bench}
+command -v wrk >/dev/null || { echo "portal-load: wrk is missing (apt-get install wrk)" >&2; exit 1; }
+
+swift build -c release --product mapbook >&2
+mapbook=.build/release/mapbook
+
+# The package to serve: the Naperville sample (5 MB).
+package=$dir/NapervilleWater.mmpk
+if [ ! -f "$package" ]; then
+    mkdir -p "$dir/sample"
+    python3 tools/samples/naperville.py "$dir/sample" >/dev/null
+    cp samples/naperville-water/project.yaml samples/naperville-water/search-quality.yaml "$dir/sample/"
+    "$mapbook" create "$dir/sample/project.yaml" -o "$package" >/dev/null
+fi
+size=$(stat -c %s "$package")
+
+rm -rf "$dir/data"
+echo 'bench-password-1' | "$mapbook" portal user add bench --data "$dir/data" --password-stdin >/dev/null
+"$mapbook" portal serve --data "$dir/data" --self-signed --port 0 --log-level error --stop-after $((seconds + 600)) > "$dir/server.out" 2>"$dir/server.err" &
+server=$!
+trap 'kill $server 2>/dev/null || true' EXIT
+for _ in $(seq 1 100); do grep -q "Mapbook portal on" "$dir/server.out" 2>/dev/null && break; sleep 0.2; done
+url=$(sed -n 's/^Mapbook portal on \(https:[^ ]*\).*/\1/p' "$dir/server.out")
+token=$(curl -sk -X POST "$url/sharing/rest/generateToken" -d 'username=bench&password=bench-password-1&expiration=600&f=json' | sed -n 's/.*"token":"\([^"]*\)".*/\1/p')
+
+# Twenty published copies under different titles, shared with the organization.
+ids=()
+titles=(Water Sewer Storm Hydrants Valves Mains Laterals Parcels Streets Addresses)
+for i in $(seq 1 20); do
+    title="${titles[$((i % 10))]} District $i"
+    id=$(curl -sk -H "X-Esri-Authorization: Bearer $token" -F f=json -F "title=$title" -F "type=Mobile Map Package" -F "file=@$package" \
+        "$url/sharing/rest/content/users/bench/addItem" | sed -n 's/.*"id":"\([0-9a-f]*\)".*/\1/p')
+    curl -sk -H "X-Esri-Authorization: Bearer $token" -d "f=json&items=$id&org=true" "$url/sharing/rest/content/users/bench/shareItems" >/dev/null
+    ids+=("\"$id\"")
+done
+
+lua=$dir/load.lua
+sed -e "s/@TOKEN@/$token/" -e "s/@IDS@/$(IFS=,; echo "${ids[*]}")/" -e "s/@SIZE@/$size/" tools/bench/portal/load.lua > "$lua"
+
+rss_log=$dir/rss.txt
+: > "$rss_log"
+( t=0; while kill -0 $server 2>/dev/null; do
+    echo "$t $(awk '/VmRSS/ {print $2}' /proc/$server/status)" >> "$rss_log"; sleep 2; t=$((t + 2))
+  done ) &
+sampler=$!
+
+echo "portal-load: $connections connections, $seconds s, $url, 20 items of $size bytes" >&2
+wrk -t2 -c"$connections" -d"${seconds}s" --timeout 10s --latency -s "$lua" "$url"
+kill $sampler 2>/dev/null || true
+echo
+echo "server RSS (KiB) every 2 s from the start of the load:"
+awk '{printf "%s:%s ", $1, $2} END {print ""}' "$rss_log"
+awk 'NR==1 {first=$2} {if ($2>max) max=$2; last=$2} END {printf "first %d KiB, peak %d KiB, last %d KiB\n", first, max, last}' "$rss_log"
