@@ -100,23 +100,22 @@ extension PortalClient {
     /// Revokes the credential's tokens (`oauth2/revokeToken`), so that a copy of them is
     /// worth nothing. Returns whether the portal confirmed it.
     ///
-    /// The access token authorizes the request and is revoked with the refresh token
-    /// (`auth_token`); when the access token is already dead, the refresh token is revoked on
-    /// its own. Only reaching the portal can fail: then the tokens simply expire.
+    /// As the OAuth 2 revocation endpoint of ArcGIS takes them: `token` is the one to revoke
+    /// (the refresh token, which outlives the access token; else the access token) and
+    /// `auth_token` the access token; the Mapbook portal revokes both. Only reaching the portal
+    /// can fail: then the tokens simply expire.
     @discardableResult
     public func revokeTokens() async throws -> Bool {
         guard let credential else { return false }
-        let clientId = credential.clientId ?? Self.clientId
-        var fields: [(String, String)] = [("client_id", clientId), ("token", credential.token)]
-        if let refresh = credential.refreshToken { fields.append(("auth_token", refresh)) }
+        let fields: [(String, String)] = [
+            ("client_id", credential.clientId ?? Self.clientId), ("token", credential.refreshToken ?? credential.token),
+            ("auth_token", credential.token), ("token_type_hint", credential.refreshToken == nil ? "access_token" : "refresh_token"),
+        ]
         do {
             let answer = try await call("oauth2/revokeToken", method: .POST, body: .form(fields), authenticated: false)
             return answer["success"]?.boolValue ?? true
         } catch is PortalError {
-            guard let refresh = credential.refreshToken else { return false }
-            let answer = try? await call(
-                "oauth2/revokeToken", method: .POST, body: .form([("client_id", clientId), ("auth_token", refresh)]), authenticated: false)
-            return answer?["success"]?.boolValue ?? false
+            return false
         }
     }
 
