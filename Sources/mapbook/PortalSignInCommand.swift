@@ -30,6 +30,9 @@ struct PortalSignInCommand: AsyncParsableCommand {
     @Flag(name: .customLong("password-stdin"), help: "Read the password from standard input.")
     var passwordStdin = false
 
+    @Flag(name: .customLong("generate-token"), help: "Sign in with generateToken, without trying OAuth (a token without refresh: sign in again when it expires).")
+    var generateToken = false
+
     @OptionGroup var connection: PortalConnectionOptions
 
     @Flag(name: .long, help: "Print the result as JSON.")
@@ -69,7 +72,7 @@ struct PortalSignInCommand: AsyncParsableCommand {
         let (credential, method): (Credential, PortalClient.SignInMethod)
         do {
             (credential, method) = try await PortalClient.with(portalURL: portal, trust: trust) { client in
-                try await client.signIn(username: user, password: password)
+                try await client.signIn(username: user, password: password, method: generateToken ? .generateToken : .oauth)
             }
         } catch let error as PortalError {
             Output.error("error: cannot sign in to \(portal) as \(user): \(error.message)\(error.details.isEmpty ? "" : " (\(error.details.joined(separator: "; ")))")")

@@ -176,6 +176,27 @@ import Testing
         }
     }
 
+    @Test func generateTokenSignsInWithoutRefreshAndAnExpiredTokenThenAsksForANewSignIn() throws {
+        try withPortal { server, dir in
+            let home = dir + "/home"
+            let result = try mapbook(
+                ["portal", "signin", server.url, "--user", "ALICE", "--password-stdin", "--ca-cert", server.certificate, "--generate-token"], home: home,
+                stdin: Self.alice.password + "\n")
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.contains("as alice (generateToken;"), "the portal's spelling of the name is kept: \(result.stdout)")
+            var stored = try credential(home)
+            #expect(stored["refreshToken"] is NSNull)
+            #expect(stored["referer"] as? String == server.url)
+            #expect(try mapbook(["portal", "search"], home: home).status == 0)
+
+            stored["expires"] = 1_000_000
+            try writeCredential(home, stored)
+            let expired = try mapbook(["portal", "search"], home: home)
+            #expect(expired.status == 1)
+            #expect(expired.stderr.contains("the saved access token has expired; sign in again"), "\(expired.stderr)")
+        }
+    }
+
     @Test func anExpiredAccessTokenIsRefreshedAndSaved() throws {
         try withPortal { server, dir in
             let home = dir + "/home"

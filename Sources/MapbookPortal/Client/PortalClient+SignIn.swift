@@ -24,10 +24,11 @@ extension PortalClient {
     ///
     /// A wrong password is a `PortalError` with the portal's reason; a portal whose OAuth
     /// pages are missing or refuse this app is asked through `generateToken` instead.
-    public func signIn(username: String, password: String) async throws -> (credential: Credential, method: SignInMethod) {
+    /// With `method` `.generateToken`, OAuth is not tried.
+    public func signIn(username: String, password: String, method wanted: SignInMethod = .oauth) async throws -> (credential: Credential, method: SignInMethod) {
         let credential: Credential
         let method: SignInMethod
-        if let oauth = try await signInWithOAuth(username: username, password: password) {
+        if wanted == .oauth, let oauth = try await signInWithOAuth(username: username, password: password) {
             (credential, method) = (oauth, .oauth)
         } else {
             (credential, method) = (try await signInWithGenerateToken(username: username, password: password), .generateToken)
