@@ -7,7 +7,11 @@ struct PortalCommand: AsyncParsableCommand {
         commandName: "portal",
         abstract: "Host packages on a portal that speaks the ArcGIS sharing API, or use one.",
         discussion: """
-            Hosting: `serve` and `user add` work on a portal's data folder. Using a portal:             `signin` puts the device library (see `mapbook library`) in portal mode with the             portal and keeps the token; `search`, `download`, `check`, `update` and `publish`             then use it; `signout` removes the token and the downloads. Those commands exit             with status 3 when the portal cannot be reached.
+            Hosting: `serve` and `user add` work on a portal's data folder. Using a portal: \
+            `signin` puts the device library (see `mapbook library`) in portal mode with the \
+            portal and keeps the token; `search`, `download`, `check`, `update` and `publish` \
+            then use it; `signout` removes the token and the downloads. Those commands exit \
+            with status 3 when the portal cannot be reached.
             """,
         subcommands: [
             PortalServeCommand.self,
