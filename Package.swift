@@ -26,6 +26,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.1"),
+        // The portal client: streaming downloads with ranges, uploads in parts, TLS with an
+        // extra trust root. NIO and NIO SSL are named for their types (ByteBuffer,
+        // TLSConfiguration); both are already in the graph through Hummingbird.
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
     ],
     targets: [
         // System-library shims: each a module map and the one header that includes what we call.
@@ -80,12 +86,17 @@ let package = Package(
                 "MapbookPackage", "MapbookData", "MapbookTiles", "MapbookRender", "MapbookSearch",
                 .product(name: "Yams", package: "Yams"),
             ]),
-        // The portal's shared part: API models, the search grammar, the device library.
+        // The portal's shared part: API models, the search grammar, the device library, and
+        // the client of the sharing API.
         .target(
             name: "MapbookPortal",
             dependencies: [
                 "MapbookPackage",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]),
         // The portal server (Hummingbird): the sharing API over SQLite metadata and item files.
         .target(

@@ -26,7 +26,8 @@ struct ValidateCommand: ParsableCommand {
     @Flag(name: .long, help: "Fail on warnings too.")
     var strict = false
 
-    func run() throws {
+    /// Every finding on the package at `path`: the format's checks and the locators'.
+    static func report(_ path: String) -> ValidationReport {
         var report = PackageValidator.validate(path: path)
         // Search checks need the locator library, which sits above the package format.
         if !report.diagnostics.contains(where: { $0.severity == .error && $0.code.hasPrefix("zip.") }),
@@ -34,6 +35,11 @@ struct ValidateCommand: ParsableCommand {
         {
             report.diagnostics += LocatorValidator.validate(package)
         }
+        return report
+    }
+
+    func run() throws {
+        let report = Self.report(path)
         var out = Output()
         if json {
             out.line(JSONWriter.string(report.jsonValue).trimmingTrailingNewline())

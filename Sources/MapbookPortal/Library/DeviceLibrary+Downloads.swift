@@ -31,6 +31,47 @@ extension DeviceLibrary {
         }
     }
 
+    /// The `ETag` the portal sent with the unfinished download of `itemId`, to send back as
+    /// `If-Range` when resuming it (so that bytes of another version are never appended);
+    /// nil when there is no unfinished download or it was started without one.
+    public func partialDownloadETag(itemId: String) throws -> String? {
+        try ItemID.check(itemId, from: downloadsFolder)
+        return try withLock(creating: false) {
+            guard LibraryFiles.kind(partialPath(itemId)) == .file, let bytes = try LibraryFiles.read(partialETagPath(itemId), limit: 4096) else { return nil }
+            let text = String(decoding: bytes, as: UTF8.self)
+            return text.isEmpty ? nil : text
+        }
+    }
+
+    /// Keeps `etag` beside the unfinished download of `itemId` (`downloads/<itemId>.etag`),
+    /// or removes it when nil. Written before the bytes it describes, so an interrupted
+    /// download always resumes against the version it started with.
+    public func setPartialDownloadETag(_ etag: String?, itemId: String) throws {
+        try ItemID.check(itemId, from: downloadsFolder)
+        try withLock(creating: true) {
+            _ = try requirePortalMode()
+            try LibraryFiles.makeDirectories(downloadsFolder)
+            if let etag, !etag.isEmpty {
+                try AtomicFile.write(Array(etag.utf8), to: partialETagPath(itemId))
+            } else {
+                try LibraryFiles.remove(partialETagPath(itemId))
+            }
+        }
+    }
+
+    /// Removes the unfinished download of `itemId` and its `ETag`, so the next download
+    /// starts from the first byte. Returns whether there was one.
+    @discardableResult
+    public func discardPartialDownload(itemId: String) throws -> Bool {
+        try ItemID.check(itemId, from: downloadsFolder)
+        return try withLock(creating: false) {
+            let removed = try LibraryFiles.remove(partialPath(itemId))
+            try LibraryFiles.remove(partialETagPath(itemId))
+            LibraryFiles.syncDirectory(downloadsFolder)
+            return removed
+        }
+    }
+
     /// Puts a finished download into the library as `<itemId>.mmpk` with `record` beside it,
     /// replacing an earlier download of the item, and returns its entry.
     ///
@@ -82,6 +123,8 @@ extension DeviceLibrary {
             // 3. Both into place.
             try finishCommit(itemId)
             if !moved { _ = try? LibraryFiles.remove(partial) }
+            // The unfinished download's validator goes with it.
+            _ = try? LibraryFiles.remove(partialETagPath(itemId))
             return downloadEntry(itemId: itemId)
         }
     }
@@ -132,6 +175,7 @@ extension DeviceLibrary {
     func packagePath(_ itemId: String) -> String { "\(downloadsFolder)/\(itemId).mmpk" }
     func recordPath(_ itemId: String) -> String { "\(downloadsFolder)/\(itemId).json" }
     func partialPath(_ itemId: String) -> String { "\(downloadsFolder)/\(itemId).partial" }
+    func partialETagPath(_ itemId: String) -> String { "\(downloadsFolder)/\(itemId).etag" }
 
     /// The portal of a library in portal mode; throws in device mode.
     func requirePortalMode() throws -> String {
@@ -151,7 +195,7 @@ extension DeviceLibrary {
         var seen: Set<String> = []
         for name in LibraryFiles.names(in: downloadsFolder) where !name.hasPrefix(".") {
             let id = Self.stem(name)
-            let ours = ItemID.isValid(id) && (name.hasSuffix(".mmpk") || name.hasSuffix(".json") || name.hasSuffix(".partial"))
+            let ours = ItemID.isValid(id) && [".mmpk", ".json", ".partial", ".etag"].contains(where: { name.hasSuffix($0) })
             guard ours else {
                 let path = downloadsFolder + "/" + name
                 entries.append(
@@ -160,7 +204,7 @@ extension DeviceLibrary {
                         problem: "is not a download of this library; move it out of the library"))
                 continue
             }
-            guard !name.hasSuffix(".partial"), seen.insert(id).inserted else { continue }
+            guard !name.hasSuffix(".partial"), !name.hasSuffix(".etag"), seen.insert(id).inserted else { continue }
             entries.append(downloadEntry(itemId: id))
         }
         return entries
@@ -228,7 +272,7 @@ extension DeviceLibrary {
     @discardableResult
     func removeDownload(itemId: String) throws -> Bool {
         var removed = false
-        for path in [packagePath(itemId), recordPath(itemId), partialPath(itemId)] {
+        for path in [packagePath(itemId), recordPath(itemId), partialPath(itemId), partialETagPath(itemId)] {
             if try LibraryFiles.remove(path) { removed = true }
         }
         return removed
@@ -248,6 +292,10 @@ extension DeviceLibrary {
             try LibraryFiles.remove(downloadsFolder + "/" + name)
             cleanup.removedPartialDownloads.append(Self.stem(name))
         }
+        for name in LibraryFiles.names(in: downloadsFolder) where name.hasSuffix(".etag") {
+            try LibraryFiles.remove(downloadsFolder + "/" + name)
+        }
+        cleanup.removedPortalCertificate = try LibraryFiles.remove(portalCertificatePath)
         LibraryFiles.syncDirectory(downloadsFolder)
         LibraryFiles.syncDirectory(root)
         return cleanup

@@ -7,8 +7,10 @@ public struct LibraryCleanup: Sendable {
     public var removedPartialDownloads: [String] = []
     /// The credential removed: who was signed out.
     public var removedCredential: Credential?
+    /// Whether the portal's CA certificate, kept since sign-in, was removed.
+    public var removedPortalCertificate = false
 
     public init() {}
 
-    public var isEmpty: Bool { removedPackages.isEmpty && removedPartialDownloads.isEmpty && removedCredential == nil }
+    public var isEmpty: Bool { removedPackages.isEmpty && removedPartialDownloads.isEmpty && removedCredential == nil && !removedPortalCertificate }
 }

@@ -17,8 +17,9 @@ extension PortalRoutes {
                 return try addItem(call, portal, owner: owner, folder: folder)
             }
             endpoint(router, "\(base)/items/:id/addPart", portal, methods: [.post]) { call, context in
+                // A new item waits for its parts; a ready one takes them as its next version
+                // (update with multipart=true, then commit), which stays readable meanwhile.
                 let record = try portal.ownedItem(call, context, allowUploading: true)
-                guard record.status == .uploading else { throw PortalError.badRequest("Item \(record.item.id) is not waiting for parts.") }
                 guard let number = call["partNum"].flatMap({ Int($0) }), number >= 1, number <= 10_000 else {
                     throw PortalError.badRequest("partNum must be a number from 1 to 10000.")
                 }

@@ -1,0 +1,67 @@
+import ArgumentParser
+import MapbookPackage
+import MapbookPortal
+
+struct PortalDownloadCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "download",
+        abstract: "Download a package from the portal into the device library.",
+        discussion: """
+            Streams the item's file to the library (downloads/<id>.partial), resuming an \
+            interrupted download with a Range request, checks its size and SHA-256 (the \
+            portal's ETag), then stores it with its record, replacing an earlier download of \
+            the item in one step. A progress bar shows on a terminal. A damaged download is \
+            deleted, so the next run starts over. Exit status 3 when the portal cannot be reached.
+            """)
+
+    @Argument(help: "The item's id (from `mapbook portal search`).")
+    var itemId: String
+
+    @OptionGroup var connection: PortalConnectionOptions
+
+    @Flag(name: .long, help: "Print the download record as JSON.")
+    var json = false
+
+    func validate() throws {
+        guard ItemID.isValid(itemId) else { throw ValidationError("'\(itemId)' is not an item id (letters and digits, as `mapbook portal search` shows)") }
+    }
+
+    func run() async throws {
+        let library = LibraryCommand.library()
+        let id = itemId
+        let outcome = try await PortalSession.run(library, connection) { client in
+            let item = try await client.item(id)
+            return try await Self.download(item, client: client, library: library)
+        }
+        var out = Output()
+        if json {
+            out.line(JSONWriter.string(Self.jsonValue(outcome)).trimmingTrailingNewline())
+        } else {
+            let record = outcome.record
+            out.line("Downloaded '\(record.title)' (\(Format.bytes(record.size)), SHA-256 \(record.sha256.prefix(16))…) to \(outcome.entry.path)")
+            out.line("  item modified \(PortalSession.date(record.itemModifiedAtDownload)) UTC")
+        }
+        out.flush()
+    }
+
+    /// Downloads with a progress bar, saying on stderr when it resumes.
+    static func download(_ item: PortalItem, client: PortalClient, library: DeviceLibrary) async throws -> PackageDownloader.Outcome {
+        let bar = TransferProgress(String(item.title.prefix(40)))
+        let announced = Announcement()
+        defer { bar.finish() }
+        return try await PackageDownloader(client: client, library: library).download(item) { progress in
+            if progress.resumedFrom > 0, announced.first() {
+                bar.finish()
+                Output.error("resuming the download of '\(item.title)' at \(Format.bytes(progress.resumedFrom))\(progress.total.map { " of \(Format.bytes($0))" } ?? "")")
+            }
+            bar.update(done: progress.done, total: progress.total)
+        }
+    }
+
+    static func jsonValue(_ outcome: PackageDownloader.Outcome) -> JSONValue {
+        var o = outcome.record.jsonValue.objectValue ?? [:]
+        o["path"] = .string(outcome.entry.path)
+        o["resumedFrom"] = .integer(outcome.resumedFrom)
+        return .object(o)
+    }
+}

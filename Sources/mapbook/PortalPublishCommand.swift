@@ -1,0 +1,93 @@
+import ArgumentParser
+import MapbookPackage
+import MapbookPortal
+
+struct PortalPublishCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "publish",
+        abstract: "Publish a package to the portal: a new item, or a new version of the one published before.",
+        discussion: """
+            Validates the package first, as `mapbook validate` does, and refuses one with \
+            errors. The item is found again by the package's GUID (its .info), which is put on \
+            the item as the type keyword mmpkGuid:<guid>: publishing the same package again \
+            updates that item (its modified date moves on, so devices see an update) instead \
+            of adding a second one. Files over 50 MiB are uploaded in parts. The portal takes \
+            the title, summary, tags, extent and thumbnail from the package unless --title is \
+            given. Needs a signed-in user. Exit status 3 when the portal cannot be reached.
+            """)
+
+    @Argument(help: "The package (.mmpk).")
+    var path: String
+
+    @Option(name: .long, help: "The item's title (default: the package's).")
+    var title: String?
+
+    @Option(name: .long, help: "Who sees the item: private, org or public (default: a new item is private, an update keeps its sharing).")
+    var share: ShareLevel?
+
+    @Option(name: .long, help: "The folder of a new item (created when missing).")
+    var folder: String?
+
+    /// For tests: a smaller part size sends small files in parts.
+    @Option(name: .customLong("part-size"), help: .hidden)
+    var partSize: Int64?
+
+    @OptionGroup var connection: PortalConnectionOptions
+
+    @Flag(name: .long, help: "Print the item as JSON.")
+    var json = false
+
+    func validate() throws {
+        if let partSize, partSize < 1 { throw ValidationError("--part-size must be positive") }
+    }
+
+    func run() async throws {
+        let path = self.path
+        let report = ValidateCommand.report(path)
+        let errors = report.diagnostics.filter { $0.severity == .error }
+        guard errors.isEmpty else {
+            for d in errors.prefix(20) { Output.error(d.description) }
+            if errors.count > 20 { Output.error("... and \(errors.count - 20) more (`mapbook validate \(path)` shows them all)") }
+            Output.error("error: '\(path)' is not a valid package (\(LibraryCommand.count(errors.count, "error"))); fix it before publishing")
+            throw ExitCode.failure
+        }
+        let manifest = try LibraryCommand.attempt { try MobileMapPackage(path: path).manifest }
+        let library = LibraryCommand.library()
+        let options = PackagePublisher.Options(title: title, share: share, folder: folder)
+        let partSize = self.partSize
+        let bar = TransferProgress("uploading \(LibraryCommand.fileName(path))")
+        let outcome = try await PortalSession.run(library, connection, requireSignIn: true) { client in
+            var publisher = PackagePublisher(client: client)
+            if let partSize { publisher.partSize = partSize }
+            defer { bar.finish() }
+            return try await publisher.publish(path: path, manifest: manifest, options: options) { done, total in
+                bar.update(done: done, total: total)
+            }
+        }
+        var out = Output()
+        let item = outcome.item
+        if json {
+            out.line(JSONWriter.string(.object([
+                "itemId": .string(item.id),
+                "title": .string(item.title),
+                "action": .string(outcome.action.rawValue),
+                "modified": .integer(item.modified),
+                "access": .string(item.access.rawValue),
+                "size": .integer(item.size),
+            ])).trimmingTrailingNewline())
+        } else {
+            out.line(item.id)
+            Output.error("\(outcome.action == .added ? "Added" : "Updated") '\(item.title)' (\(Format.bytes(item.size)), \(item.access.rawValue), modified \(PortalSession.date(item.modified)) UTC)")
+        }
+        out.flush()
+    }
+}
+
+extension ShareLevel: ExpressibleByArgument {}
+
+extension LibraryCommand {
+    /// The last component of a path.
+    static func fileName(_ path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
+    }
+}

@@ -1,0 +1,98 @@
+import ArgumentParser
+import MapbookPackage
+import MapbookPortal
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What the portal commands share: the library's portal and sign-in, a client for them, and
+/// errors turned into messages and exit codes.
+enum PortalSession {
+    /// The exit code when the portal cannot be reached: scripts can tell "offline" from a failure.
+    static let offlineExitCode: Int32 = 3
+
+    /// Runs `body` with a client of the library's portal, signed in with its credential (a
+    /// refreshed token is saved as it comes). Without a credential, requests are anonymous,
+    /// unless `requireSignIn`.
+    ///
+    /// When the sign-in is gone and standard input is a terminal, asks for the password of the
+    /// user who was signed in, signs in again and runs `body` once more.
+    static func run<T>(
+        _ library: DeviceLibrary, _ connection: PortalConnectionOptions, requireSignIn: Bool = false,
+        _ body: (PortalClient) async throws -> T
+    ) async throws -> T {
+        let (portal, credential, kept) = try LibraryCommand.attempt { (try library.portalURL(), try library.credential(), try library.portalCertificate()) }
+        guard let portal else {
+            Output.error("error: the library is not connected to a portal; sign in first: `mapbook portal signin URL --user NAME`")
+            throw ExitCode.failure
+        }
+        if requireSignIn && credential == nil {
+            Output.error("error: nobody is signed in to \(portal); sign in first: `mapbook portal signin \(portal) --user NAME`")
+            throw ExitCode.failure
+        }
+        let trust = connection.trust(kept: kept)
+        do {
+            return try await withClient(portal, trust, credential, library, body)
+        } catch let error as PortalClientError where error.kind == .signInRequired {
+            guard let credential, isatty(STDIN_FILENO) == 1, let password = askPassword(credential.username, portal) else { throw fail(error) }
+            do {
+                let renewed = try await PortalClient.with(portalURL: portal, trust: trust) { client in
+                    try await client.signIn(username: credential.username, password: password).credential
+                }
+                try library.saveCredential(renewed)
+                return try await withClient(portal, trust, renewed, library, body)
+            } catch {
+                throw fail(error)
+            }
+        } catch {
+            throw fail(error)
+        }
+    }
+
+    static func withClient<T>(
+        _ portal: String, _ trust: PortalTrust, _ credential: Credential?, _ library: DeviceLibrary, _ body: (PortalClient) async throws -> T
+    ) async throws -> T {
+        try await PortalClient.with(portalURL: portal, trust: trust, credential: credential, credentialChanged: { try library.saveCredential($0) }) {
+            try await body($0)
+        }
+    }
+
+    /// The password, asked on the terminal with echo off; nil when none was typed.
+    static func askPassword(_ user: String, _ portal: String) -> String? {
+        guard let typed = getpass("Password for \(user) at \(portal): ") else { return nil }
+        let password = String(cString: typed)
+        return password.isEmpty ? nil : password
+    }
+
+    /// Prints `error` as `error: ...` and returns the exit code to throw: 3 when the portal
+    /// cannot be reached, 1 otherwise.
+    static func fail(_ error: any Error) -> any Error {
+        switch error {
+        case let exit as ExitCode:
+            return exit
+        case let error as PortalClientError where error.kind == .unreachable:
+            Output.error("error: offline: \(error)")
+            return ExitCode(offlineExitCode)
+        case let error as PortalError:
+            Output.error("error: the portal says: \(error)")
+            return ExitCode.failure
+        default:
+            Output.error("error: \(error)")
+            return ExitCode.failure
+        }
+    }
+
+    /// A date for tables: `2026-11-22 10:31`.
+    static func date(_ milliseconds: Int64) -> String {
+        let iso = ISODate.format(milliseconds: milliseconds)
+        return String(iso.prefix(16)).replacingT()
+    }
+}
+
+extension String {
+    /// `2026-11-22T10:31` -> `2026-11-22 10:31`.
+    fileprivate func replacingT() -> String {
+        String(map { $0 == "T" ? " " : $0 })
+    }
+}

@@ -1,0 +1,127 @@
+import ArgumentParser
+import MapbookPackage
+import MapbookPortal
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct PortalSignInCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "signin",
+        abstract: "Sign in to a portal and keep the token in the device library (portal mode).",
+        discussion: """
+            Signs in with OAuth 2 (authorization code with PKCE) where the portal offers its \
+            sign-in pages, else with generateToken. Only the tokens are kept \
+            (credential.json, mode 0600), never the password; an OAuth token is renewed with \
+            its refresh token as it expires. The password is read from standard input with \
+            --password-stdin (first line), else asked for on the terminal. The library \
+            switches to portal mode with this portal: another portal's downloads, or another \
+            user's, are removed first, as the Offline Mapbook app does. A certificate given \
+            with --ca-cert is kept for the later portal commands.
+            """)
+
+    @Argument(help: "The portal, e.g. https://www.arcgis.com or https://127.0.0.1:8443.")
+    var url: String
+
+    @Option(name: .long, help: "The user name.")
+    var user: String
+
+    @Flag(name: .customLong("password-stdin"), help: "Read the password from standard input.")
+    var passwordStdin = false
+
+    @Flag(name: .customLong("generate-token"), help: "Sign in with generateToken, without trying OAuth (a token without refresh: sign in again when it expires).")
+    var generateToken = false
+
+    @OptionGroup var connection: PortalConnectionOptions
+
+    @Flag(name: .long, help: "Print the result as JSON.")
+    var json = false
+
+    func validate() throws {
+        do { _ = try PortalClient.portalRoot(url) } catch { throw ValidationError("\(error)") }
+        guard !user.isEmpty else { throw ValidationError("--user needs a name") }
+    }
+
+    func run() async throws {
+        let password: String
+        if passwordStdin {
+            guard let line = readLine(strippingNewline: true), !line.isEmpty else {
+                Output.error("error: no password on standard input")
+                throw ExitCode.failure
+            }
+            password = line
+        } else {
+            guard isatty(STDIN_FILENO) == 1, let typed = PortalSession.askPassword(user, url) else {
+                Output.error("error: give the password on standard input with --password-stdin")
+                throw ExitCode(64)
+            }
+            password = typed
+        }
+        let library = LibraryCommand.library()
+        let portal = try PortalClient.portalRoot(url)
+        var certificate: [UInt8]?
+        if let path = connection.caCert {
+            certificate = try LibraryCommand.attempt { try PortalTrust.certificateFile(path) }
+        }
+        // The certificate kept for this portal still applies when none is given.
+        let (currentPortal, current, kept) = try LibraryCommand.attempt { (try library.portalURL(), try library.credential(), try library.portalCertificate()) }
+        let trust = connection.trust(kept: currentPortal == portal ? kept : nil)
+
+        // Nothing is stored until the portal has said yes.
+        let (credential, method): (Credential, PortalClient.SignInMethod)
+        do {
+            (credential, method) = try await PortalClient.with(portalURL: portal, trust: trust) { client in
+                try await client.signIn(username: user, password: password, method: generateToken ? .generateToken : .oauth)
+            }
+        } catch let error as PortalError {
+            Output.error("error: cannot sign in to \(portal) as \(user): \(error.message)\(error.details.isEmpty ? "" : " (\(error.details.joined(separator: "; ")))")")
+            throw ExitCode.failure
+        } catch {
+            throw PortalSession.fail(error)
+        }
+
+        var removed = LibraryCleanup()
+        try LibraryCommand.attempt {
+            if currentPortal == portal, let current, current.username.lowercased() != credential.username.lowercased() {
+                // Another user's downloads may be items this user cannot see.
+                removed = try library.signOut()
+            }
+            let switched = try library.setMode(.portal, portalURL: portal)
+            removed.removedPackages += switched.removedPackages
+            removed.removedPartialDownloads += switched.removedPartialDownloads
+            if removed.removedCredential == nil { removed.removedCredential = switched.removedCredential }
+            try library.saveCredential(credential)
+            if let certificate { try library.savePortalCertificate(certificate) }
+        }
+
+        var out = Output()
+        if json {
+            out.line(JSONWriter.string(.object([
+                "portalUrl": .string(credential.portalUrl),
+                "username": .string(credential.username),
+                "method": .string(method.rawValue),
+                "expires": .integer(credential.expires),
+                "refreshTokenExpires": credential.refreshTokenExpires.map(JSONValue.integer) ?? .null,
+                "removedPackages": .array(removed.removedPackages.map { .string($0.itemId ?? $0.name) }),
+            ])).trimmingTrailingNewline())
+        } else {
+            if let old = removed.removedCredential, old.username.lowercased() != credential.username.lowercased() || old.portalUrl != credential.portalUrl {
+                out.line("Signed out \(old.username) of \(old.portalUrl).")
+            }
+            if !removed.removedPackages.isEmpty {
+                out.line("Removed \(LibraryCommand.count(removed.removedPackages.count, "downloaded package")): \(removed.removedPackages.map { "'\($0.title)'" }.joined(separator: ", "))")
+            }
+            let until = PortalSession.date(credential.expires)
+            switch method {
+            case .oauth:
+                let renew = credential.refreshTokenExpires.map { "; renewed as needed until \(PortalSession.date($0)) UTC" } ?? ""
+                out.line("Signed in to \(credential.portalUrl) as \(credential.username) (OAuth; token valid until \(until) UTC\(renew)).")
+            case .generateToken:
+                out.line("Signed in to \(credential.portalUrl) as \(credential.username) (generateToken; token valid until \(until) UTC, then sign in again).")
+            }
+            if certificate != nil { out.line("Trusting the certificate in \(connection.caCert ?? "") for this portal from now on.") }
+        }
+        out.flush()
+    }
+}

@@ -1,0 +1,74 @@
+import ArgumentParser
+import MapbookPackage
+import MapbookPortal
+
+struct PortalUpdateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "update",
+        abstract: "Download the new version of downloaded packages that have an update.",
+        discussion: """
+            Checks the named package (or, with --all, every downloaded one) as `mapbook portal \
+            check` does and downloads again where the portal item is newer: resumable and \
+            verified like `download`, and the old version is replaced in one step only once \
+            the new one is complete. Exit status 3 when the portal cannot be reached.
+            """)
+
+    @Argument(help: "The item id of a downloaded package.")
+    var itemId: String?
+
+    @Flag(name: .long, help: "Update every downloaded package that has an update.")
+    var all = false
+
+    @OptionGroup var connection: PortalConnectionOptions
+
+    @Flag(name: .long, help: "Print what was updated as JSON.")
+    var json = false
+
+    func validate() throws {
+        guard (itemId != nil) != all else { throw ValidationError("give an item id or --all") }
+        if let itemId, !ItemID.isValid(itemId) { throw ValidationError("'\(itemId)' is not an item id") }
+    }
+
+    func run() async throws {
+        let library = LibraryCommand.library()
+        var records = try LibraryCommand.attempt { try library.downloads() }
+        if let itemId {
+            records = records.filter { $0.itemId == itemId }
+            guard !records.isEmpty else {
+                Output.error("error: item \(itemId) is not among the downloaded packages (`mapbook library list` shows them); download it with `mapbook portal download \(itemId)`")
+                throw ExitCode.failure
+            }
+        }
+        let selected = records
+        var statuses: [PackageStatus] = []
+        var updated: [PackageDownloader.Outcome] = []
+        if !selected.isEmpty {
+            (statuses, updated) = try await PortalSession.run(library, connection) { client in
+            let statuses = try await client.checkForUpdates(selected)
+            var updated: [PackageDownloader.Outcome] = []
+            for status in statuses where status.updateAvailable {
+                guard let item = status.item else { continue }
+                updated.append(try await PortalDownloadCommand.download(item, client: client, library: library))
+            }
+            return (statuses, updated)
+            }
+        }
+        var out = Output()
+        if json {
+            out.line(JSONWriter.string(.object([
+                "updated": .array(updated.map(PortalDownloadCommand.jsonValue)),
+                "checked": .array(statuses.map(PortalCheckCommand.jsonValue)),
+            ])).trimmingTrailingNewline())
+        } else if statuses.isEmpty {
+            out.line("No downloaded packages to update.")
+        } else {
+            for outcome in updated {
+                out.line("Updated '\(outcome.record.title)' (\(outcome.record.itemId)) to the version of \(PortalSession.date(outcome.record.itemModifiedAtDownload)) UTC (\(Format.bytes(outcome.record.size))).")
+            }
+            for status in statuses where !status.updateAvailable {
+                out.line(PortalCheckCommand.line(status))
+            }
+        }
+        out.flush()
+    }
+}

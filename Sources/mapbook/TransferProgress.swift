@@ -1,0 +1,49 @@
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A progress bar for a download or upload on stderr, rewritten in place; nothing at all when
+/// stderr is not a terminal (logs and pipes get no carriage returns).
+final class TransferProgress: Sendable {
+    private let label: String
+    private let isTerminal = isatty(STDERR_FILENO) == 1
+    /// The last percentage drawn, and whether anything was drawn.
+    private let drawn = Mutex<(percent: Int, shown: Bool)>((-1, false))
+
+    init(_ label: String) {
+        self.label = label
+    }
+
+    /// Draws `done` of `total` bytes (total unknown: the count alone).
+    func update(done: Int64, total: Int64?) {
+        guard isTerminal else { return }
+        let percent = total.map { $0 > 0 ? Int(done * 100 / $0) : 100 } ?? Int(done >> 20)
+        let changed = drawn.withLock { state in
+            guard state.percent != percent else { return false }
+            state = (percent, true)
+            return true
+        }
+        guard changed else { return }
+        var line = "\r  \(label) "
+        if let total, total > 0 {
+            let width = 30
+            let filled = min(width, Int(done * Int64(width) / total))
+            line += "[" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled) + "] "
+            line += "\(min(percent, 100))%  \(Format.bytes(done)) of \(Format.bytes(total))"
+        } else {
+            line += Format.bytes(done)
+        }
+        Output.write(line + "\u{1B}[K", to: STDERR_FILENO)
+    }
+
+    /// Clears the bar's line.
+    func finish() {
+        let shown = drawn.withLock { state in
+            defer { state.shown = false }
+            return state.shown
+        }
+        if shown { Output.write("\r\u{1B}[K", to: STDERR_FILENO) }
+    }
+}
