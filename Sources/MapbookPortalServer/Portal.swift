@@ -1,3 +1,4 @@
+import MapbookPackage
 import MapbookPortal
 
 /// Settings a portal runs with.
@@ -80,7 +81,7 @@ public final class Portal: Sendable {
         if let hex = try store.setting("oauthSecret"), let bytes = PasswordHash.bytes(hex: hex), bytes.count == 32 { return bytes }
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        try store.setSetting("oauthSecret", bytes.map { String($0, radix: 16).leftPadded(2) }.joined())
+        try store.setSetting("oauthSecret", SHA256Digest.hex(bytes))
         return bytes
     }
 

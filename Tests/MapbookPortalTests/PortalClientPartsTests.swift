@@ -23,7 +23,7 @@ import Testing
         ([UInt8](), ""), (Array("f".utf8), "Zg"), (Array("fo".utf8), "Zm8"), (Array("foo".utf8), "Zm9v"), ([0xFB, 0xFF], "-_8"),
     ])
     func base64URLHasNoPaddingAndTheURLAlphabet(bytes: [UInt8], expected: String) {
-        #expect(PKCE.base64URL(bytes) == expected)
+        #expect(Base64URL.encode(bytes) == expected)
     }
 
     @Test func formEncodingEscapesEverythingButUnreservedCharacters() {

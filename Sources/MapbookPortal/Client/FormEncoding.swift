@@ -1,14 +1,14 @@
-/// `application/x-www-form-urlencoded`, as the sharing API reads query strings and form
+/// `application/x-www-form-urlencoded`, as the sharing API (client and server) reads query strings and form
 /// bodies (the WHATWG URL standard's form encoding, with `%20` for spaces, which every
 /// server decodes).
-enum FormEncoding {
+public enum FormEncoding {
     /// `key=value&...` with both sides percent-encoded, in the order given.
-    static func encode(_ fields: [(String, String)]) -> String {
+    public static func encode(_ fields: [(String, String)]) -> String {
         fields.map { "\(percentEncode($0.0))=\(percentEncode($0.1))" }.joined(separator: "&")
     }
 
     /// Percent-encodes every byte but the unreserved characters of RFC 3986.
-    static func percentEncode(_ text: String) -> String {
+    public static func percentEncode(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
         let hex = Array("0123456789ABCDEF".utf8)

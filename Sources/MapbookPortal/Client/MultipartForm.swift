@@ -33,7 +33,7 @@ struct MultipartForm: AsyncSequence, Sendable {
     private let progress: (@Sendable (Int64) -> Void)?
 
     init(fields: [(String, String)], file: FilePart?, progress: (@Sendable (Int64) -> Void)? = nil) {
-        let boundary = "mapbook-" + PKCE.randomString(bytes: 18)
+        let boundary = "mapbook-" + Base64URL.random(bytes: 18)
         var head: [UInt8] = []
         for (name, value) in fields {
             head += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(Self.quoted(name))\"\r\n\r\n".utf8)

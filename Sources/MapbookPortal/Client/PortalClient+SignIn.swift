@@ -41,7 +41,7 @@ extension PortalClient {
     /// usable authorize page, so that the caller can try `generateToken`.
     func signInWithOAuth(username: String, password: String) async throws -> Credential? {
         let pkce = PKCE()
-        let state = PKCE.randomString(bytes: 16)
+        let state = Base64URL.random(bytes: 16)
         let authorize = "\(restURL)/oauth2/authorize?" + FormEncoding.encode([
             ("client_id", Self.clientId), ("response_type", "code"), ("redirect_uri", Self.outOfBand),
             ("code_challenge", pkce.challenge), ("code_challenge_method", "S256"), ("state", state),

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import MapbookPackage
+import MapbookPortal
 
 /// Issues and checks tokens. A token is 32 random bytes in URL-safe base64; the store keeps
 /// only its SHA-256, so tokens are revoked by deleting rows and a leaked database opens nothing.
@@ -21,12 +22,6 @@ public struct TokenService: Sendable {
 
     static func hash(_ token: String) -> String { SHA256Digest.hex(of: Array(token.utf8)) }
 
-    /// Random bytes in URL-safe base64 without padding.
-    public static func randomString(bytes count: Int = 32) -> String {
-        var generator = SystemRandomNumberGenerator()
-        return Base64URL.encode((0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) })
-    }
-
     /// A 32-digit lowercase hex id, as the API's item, group and folder ids are.
     public static func newId() -> String {
         var generator = SystemRandomNumberGenerator()
@@ -38,7 +33,7 @@ public struct TokenService: Sendable {
         _ kind: TokenRecord.Kind, for username: String, seconds: Int64, clientId: String? = nil, referer: String? = nil,
         codeChallenge: String? = nil, redirectURI: String? = nil
     ) throws -> (token: String, record: TokenRecord) {
-        let token = Self.randomString()
+        let token = Base64URL.random(bytes: 32)
         let now = Self.now()
         let record = TokenRecord(
             hash: Self.hash(token), kind: kind, username: username, clientId: clientId, referer: referer, created: now,

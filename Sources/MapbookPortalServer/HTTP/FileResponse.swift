@@ -94,14 +94,7 @@ enum FileResponse {
     static func dispositionName(_ name: String) -> String {
         let ascii = String(name.unicodeScalars.map { $0.isASCII && $0 != "\"" && $0 != "\\" && $0.value >= 0x20 ? Character($0) : "_" })
         var out = "filename=\"\(ascii)\""
-        if ascii != name {
-            let encoded = name.utf8.map { b -> String in
-                let c = Character(Unicode.Scalar(b))
-                if (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || "-._~".contains(c) { return String(c) }
-                return "%" + String(b, radix: 16, uppercase: true).leftPadded(2)
-            }.joined()
-            out += "; filename*=UTF-8''\(encoded)"
-        }
+        if ascii != name { out += "; filename*=UTF-8''\(FormEncoding.percentEncode(name))" }
         return out
     }
 
@@ -113,11 +106,5 @@ enum FileResponse {
         var buffer = [CChar](repeating: 0, count: 64)
         let n = strftime(&buffer, buffer.count, "%a, %d %b %Y %H:%M:%S GMT", &parts)
         return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-}
-
-extension String {
-    func leftPadded(_ width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }

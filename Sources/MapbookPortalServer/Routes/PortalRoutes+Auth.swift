@@ -87,8 +87,8 @@ extension PortalRoutes {
             // per request, so the implicit grant gives at least two hours.
             let seconds = max(minutes * 60, 7200)
             let issued = try portal.tokens.issue(.access, for: user.username, seconds: seconds, clientId: state.clientId)
-            var fragment = "access_token=\(issued.token)&expires_in=\(seconds)&username=\(formEncode(user.username))&ssl=true&persist=false"
-            if let s = state.state { fragment += "&state=\(formEncode(s))" }
+            var fragment = "access_token=\(issued.token)&expires_in=\(seconds)&username=\(FormEncoding.percentEncode(user.username))&ssl=true&persist=false"
+            if let s = state.state { fragment += "&state=\(FormEncoding.percentEncode(s))" }
             return PortalResponse.redirect("\(state.redirectURI)#\(fragment)")
         }
         let code = try portal.tokens.issue(.code, for: user.username, seconds: 300, clientId: state.clientId, codeChallenge: state.codeChallenge, redirectURI: state.redirectURI)
@@ -102,7 +102,7 @@ extension PortalRoutes {
             return PortalResponse.html(page)
         }
         var location = "\(state.redirectURI)\(state.redirectURI.contains("?") ? "&" : "?")code=\(code.token)"
-        if let s = state.state { location += "&state=\(formEncode(s))" }
+        if let s = state.state { location += "&state=\(FormEncoding.percentEncode(s))" }
         return PortalResponse.redirect(location)
     }
 
@@ -211,17 +211,4 @@ extension PortalRoutes {
     }
 
     static func jsonString(_ s: String) -> String { JSONWriter.string(.string(s), style: .compact) }
-
-    /// Percent-encodes for a query string or fragment (unreserved characters kept).
-    static func formEncode(_ s: String) -> String {
-        var out = ""
-        for b in s.utf8 {
-            if (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x2D || b == 0x2E || b == 0x5F || b == 0x7E {
-                out.append(Character(Unicode.Scalar(b)))
-            } else {
-                out += "%" + String(b, radix: 16, uppercase: true).leftPadded(2)
-            }
-        }
-        return out
-    }
 }
