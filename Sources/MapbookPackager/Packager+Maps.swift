@@ -1,3 +1,4 @@
+import MapbookData
 import MapbookPackage
 
 extension Packager.Context {
@@ -108,10 +109,10 @@ extension Packager.Context {
             renderer = .simple(SimpleRenderer(symbol: Self.defaultSymbol(geometryType: source.geometryType, index: index)))
         }
         if let expression = spec.definitionExpression {
+            // Parsed into the safe subset of SQL a viewer runs, and run once with bound values.
             do {
-                let database = try source.open()
-                _ = try database.scalar("SELECT count(*) FROM \(SQLiteDatabase.quote(source.table)) WHERE \(expression)")
-            } catch let e as SQLiteError {
+                _ = try FeatureTable(database: try source.open(), table: source.table, definitionExpression: expression).count()
+            } catch let e as FeatureTableError {
                 throw error(spec.key + ".definition_expression", spec.line, "'\(expression)' is not a valid filter on \(source.table): \(e.message)")
             }
         }

@@ -19,18 +19,19 @@ extension Packager {
         let metresPerUnit: Double = spatialReference.isWebMercator ? Glibc.cos(latitude) : 111_319.49
         let scale: Double = unitsPerPixel * metresPerUnit * 96 / 0.0254
         var readError: Error?
+        let database = try SQLiteDatabase(readOnlyPath: dataFile)
         for layer in map.map.operationalLayers ?? [] {
             if let minScale = layer.minScale, minScale > 0, scale > minScale { continue }
             if let maxScale = layer.maxScale, maxScale > 0, scale < maxScale { continue }
             guard layer.visibility ?? true, let text = layer.path, let path = LayerDataPath(text), let table = path.table,
                 tables.values.contains(table), path.file == "data.gpkg"
             else { continue }
-            // Only the geometry and the renderer's fields are read; features are streamed,
-            // never held, so a layer of millions draws in bounded memory.
-            let database = try SQLiteDatabase(readOnlyPath: dataFile)
+            // Only the geometry and the renderer's fields are read, through the R-tree, under
+            // the layer's filter; features are streamed, never held, so a layer of millions
+            // draws in bounded memory.
+            let featureTable = try FeatureTable(database: database, table: table, definitionExpression: layer.layerDefinition?.definitionExpression)
             let wanted = (layer.layerDefinition?.drawingInfo?.renderer?.fields ?? []).filter { !$0.isEmpty }
-            let q = SQLiteDatabase.quote
-            let statement = try database.prepare("SELECT geom\(wanted.map { ", " + q($0) }.joined()) FROM \(q(table))")
+            let cursor = try featureTable.features(in: envelope, fields: wanted)
             // At 200 x 133 pixels a point drawn where another of the same class already
             // stands changes nothing: one per half-pixel and class is drawn, so a layer of a
             // million points costs what a few thousand do.
@@ -39,27 +40,22 @@ extension Packager {
             let features = AnySequence<MapFeature> {
                 AnyIterator<MapFeature> {
                     while true {
+                        let feature: TableFeature
                         do {
-                            guard try statement.step() else { return nil }
+                            guard let next = try cursor.next() else { return nil }
+                            feature = next
                         } catch {
                             readError = error
                             return nil
                         }
-                        guard case .blob(let bytes) = statement.column(0), let g = try? GeoPackageBinary.decode(bytes).geometry,
-                            let e = g.envelope, e.intersects(envelope)
-                        else { continue }
+                        guard let g = feature.geometry else { continue }
                         var attributes: [String: FieldValue] = [:]
-                        var values: [FieldValue] = []
-                        for (i, name) in wanted.enumerated() {
-                            let value = FieldValue(statement.column(i + 1))
-                            attributes[name] = value
-                            values.append(value)
-                        }
+                        for (name, value) in zip(wanted, feature.values) { attributes[name] = value }
                         if case .point(let p) = g.shape, width > 0, height > 0 {
                             var hasher = Hasher()
                             hasher.combine(Int((p.x - envelope.minX) / width * 400))
                             hasher.combine(Int((p.y - envelope.minY) / height * 266))
-                            for v in values { hasher.combine(v) }
+                            for v in feature.values { hasher.combine(v) }
                             guard drawn.insert(Int64(hasher.finalize())).inserted else { continue }
                         }
                         return MapFeature(geometry: g, attributes: attributes)

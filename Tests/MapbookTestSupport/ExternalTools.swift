@@ -109,5 +109,6 @@ public enum ExternalTools {
     public struct ToolError: Error, CustomStringConvertible {
         public var output: String
         public var description: String { output }
+        public init(output: String) { self.output = output }
     }
 }

@@ -68,40 +68,18 @@ public final class GeoPackageReader: FeatureReader {
             throw DataError(path: path, message: "gpkg_contents lists '\(chosen)' but the table does not exist")
         }
 
-        var geometryType: GeometryType?
-        var hasZ = false, hasM = false
-        var crs: CoordinateReferenceSystem?
-        var geometryColumn: String?
-        if let g = try database.query("SELECT column_name, geometry_type_name, srs_id, z, m FROM gpkg_geometry_columns WHERE table_name = ?", [.text(chosen)]).first {
-            geometryColumn = g[0].text
-            geometryType = g[1].text.flatMap(GeometryType.init(gpkgName:)) ?? .geometry
-            hasZ = (g[3].int64 ?? 0) == 1
-            hasM = (g[4].int64 ?? 0) == 1
-            if let srs = g[2].int64 {
-                crs = try Self.crs(database, srsID: srs, path: path)
-            }
+        let features: FeatureTable
+        do {
+            features = try FeatureTable(database: database, table: chosen)
+        } catch {
+            throw DataError(path: path, message: error.message)
         }
+        let geometryColumn = features.geometryColumn
+        let geometryType = geometryColumn == nil ? nil : features.geometryType
         self.geometryColumn = geometryColumn
-
-        let columns = try database.query("SELECT name, type, pk FROM pragma_table_info(?)", [.text(chosen)])
-        var fields: [Field] = []
-        var primaryKey: String?
-        for c in columns {
-            guard let name = c[0].text else { continue }
-            if name == geometryColumn { continue }
-            if (c[2].int64 ?? 0) == 1 && primaryKey == nil && (c[1].text ?? "").uppercased() == "INTEGER" {
-                primaryKey = name
-                continue
-            }
-            fields.append(Field(name: name, type: FieldType(gpkgDeclaration: c[1].text ?? "TEXT")))
-        }
-        if try database.tableExists("gpkg_data_columns") {
-            for a in try database.query("SELECT column_name, title FROM gpkg_data_columns WHERE table_name = ?", [.text(chosen)]) {
-                if let column = a[0].text, let title = a[1].text, !title.isEmpty { aliases[column] = title }
-            }
-            for i in fields.indices { fields[i].alias = aliases[fields[i].name] }
-        }
-        schema = LayerSchema(name: chosen, fields: fields, geometryType: geometryType, hasZ: hasZ, hasM: hasM, crs: crs)
+        let fields = features.fields
+        for field in fields { if let alias = field.alias { aliases[field.name] = alias } }
+        schema = LayerSchema(name: chosen, fields: fields, geometryType: geometryType, hasZ: features.hasZ, hasM: features.hasM, crs: features.crs)
 
         let q = SQLiteDatabase.quote
         if let geometryColumn, geometryType?.family == nil || !(geometryType?.isMulti ?? true) {
@@ -109,20 +87,8 @@ public final class GeoPackageReader: FeatureReader {
             // look at every row's type code (not the coordinates) to choose the layer's type.
             schema.geometryType = try scanTypes(column: geometryColumn, declared: geometryType ?? .geometry)
         }
-        let select = ([primaryKey.map(q) ?? "rowid"] + (geometryColumn.map { [q($0)] } ?? []) + fields.map { q($0.name) }).joined(separator: ", ")
+        let select = ([q(features.idColumn)] + (geometryColumn.map { [q($0)] } ?? []) + fields.map { q($0.name) }).joined(separator: ", ")
         statement = try database.prepare("SELECT \(select) FROM \(q(chosen)) ORDER BY 1")
-    }
-
-    private static func crs(_ db: SQLiteDatabase, srsID: Int64, path: String) throws -> CoordinateReferenceSystem? {
-        guard let row = try db.query("SELECT organization, organization_coordsys_id, definition FROM gpkg_spatial_ref_sys WHERE srs_id = ?", [.integer(srsID)]).first else {
-            return srsID > 0 ? CoordinateReferenceSystem(epsg: Int(srsID)) : nil
-        }
-        if srsID == 0 || srsID == -1 { return srsID == 0 ? .wgs84 : nil }
-        if (row[0].text ?? "").uppercased() == "EPSG", let code = row[1].int64, code > 0 {
-            return CoordinateReferenceSystem(epsg: Int(code))
-        }
-        if let wkt = row[2].text, wkt.contains("[") { return CoordinateReferenceSystem(wkt: wkt) }
-        return nil
     }
 
     private func scanTypes(column: String, declared: GeometryType) throws -> GeometryType? {

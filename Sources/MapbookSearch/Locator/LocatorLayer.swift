@@ -2,59 +2,39 @@ import MapbookData
 import MapbookPackage
 
 /// A searchable layer's table in a GeoPackage, read in place: field values, geometries and
-/// label points in WGS84, and features near a point through the table's R-tree.
+/// label points in WGS84, and features near a point through the table's `FeatureTable`.
 final class LocatorLayer {
     let database: SQLiteDatabase
     let table: String
-    let geometryColumn: String?
+    let features: FeatureTable
+    var geometryColumn: String? { features.geometryColumn }
     /// Point layers answer reverse geocoding before lines and polygons.
-    let geometryType: GeometryType?
+    var geometryType: GeometryType? { features.geometryColumn == nil ? nil : features.geometryType }
     private let toWGS84: CoordinateTransform?
     private let fromWGS84: CoordinateTransform?
-    private let rtree: String?
     private var statements: [String: SQLiteStatement] = [:]
     private var valueStatements: [[String]: SQLiteStatement] = [:]
+    /// Every column: the id, the fields and the geometry.
     let fieldNames: [String]
 
     init(database: SQLiteDatabase, table: String) throws {
         self.database = database
         self.table = table
-        func fail(_ message: String) -> LocatorError { LocatorError(path: database.path, message: message) }
         do {
-            guard try database.tableExists(table) else { throw fail("the locator's layer '\(table)' is not in the GeoPackage") }
-            fieldNames = try database.query("SELECT name FROM pragma_table_info(?)", [.text(table)]).compactMap { $0[0].text }
-            let geometry = try database.query(
-                "SELECT column_name, geometry_type_name, srs_id FROM gpkg_geometry_columns WHERE lower(table_name) = lower(?)", [.text(table)]
-            ).first
-            geometryColumn = geometry?[0].text
-            geometryType = (geometry?[1].text).flatMap { GeometryType(gpkgName: $0.uppercased()) }
-            var crs: CoordinateReferenceSystem?
-            if let srs = geometry?[2].int64, srs > 0 {
-                let row = try database.query(
-                    "SELECT organization, organization_coordsys_id, definition FROM gpkg_spatial_ref_sys WHERE srs_id = ?", [.integer(srs)]
-                ).first
-                if let row, row[0].text?.uppercased() == "EPSG", let code = row[1].int64 {
-                    crs = CoordinateReferenceSystem(epsg: Int(code))
-                } else if let wkt = row?[2].text, wkt != "undefined" {
-                    crs = CoordinateReferenceSystem(wkt: wkt)
-                } else {
-                    crs = CoordinateReferenceSystem(epsg: Int(srs))
-                }
+            features = try FeatureTable(database: database, table: table)
+        } catch {
+            switch error.kind {
+            case .noSuchTable: throw LocatorError(path: database.path, message: "the locator's layer '\(table)' is not in the GeoPackage")
+            default: throw LocatorError(path: database.path, message: error.message)
             }
-            if let crs, !crs.isWGS84 {
-                toWGS84 = try? CoordinateTransform(from: crs, to: .wgs84)
-                fromWGS84 = try? CoordinateTransform(from: .wgs84, to: crs)
-            } else {
-                toWGS84 = nil
-                fromWGS84 = nil
-            }
-            if let column = geometryColumn, try database.tableExists("rtree_\(table)_\(column)") {
-                rtree = "rtree_\(table)_\(column)"
-            } else {
-                rtree = nil
-            }
-        } catch let e as SQLiteError {
-            throw fail(e.message)
+        }
+        fieldNames = [features.idColumn] + features.fields.map(\.name) + (features.geometryColumn.map { [$0] } ?? [])
+        if let crs = features.crs, !crs.isWGS84 {
+            toWGS84 = try? CoordinateTransform(from: crs, to: .wgs84)
+            fromWGS84 = try? CoordinateTransform(from: .wgs84, to: crs)
+        } else {
+            toWGS84 = nil
+            fromWGS84 = nil
         }
     }
 
@@ -85,8 +65,8 @@ final class LocatorLayer {
     }
 
     func geometry(_ fid: Int64) throws -> Geometry? {
-        guard let column = geometryColumn, case .blob(let bytes)? = try values(fid, [column])?.first else { return nil }
-        return try? GeoPackageBinary.decode(bytes).geometry
+        guard geometryColumn != nil else { return nil }
+        return try features.feature(id: fid, fields: [])?.geometry
     }
 
     /// A position of the layer's CRS in WGS84.
@@ -107,11 +87,11 @@ final class LocatorLayer {
         return wgs84(p)
     }
 
-    /// Features whose envelope meets a WGS84 box, through the R-tree when the table has one.
-    func features(near box: (minLon: Double, minLat: Double, maxLon: Double, maxLat: Double)) throws -> [Int64] {
-        guard let column = geometryColumn else { return [] }
+    /// Features whose geometry meets a WGS84 box, through the R-tree when the table has one.
+    func features(near box: (minLon: Double, minLat: Double, maxLon: Double, maxLat: Double)) throws -> [TableFeature] {
+        guard geometryColumn != nil else { return [] }
         // The box in the layer's CRS: the bounds of its sides, sampled.
-        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        var envelope = Envelope2D.empty
         for i in 0...8 {
             let t = Double(i) / 8
             for p in [
@@ -119,34 +99,11 @@ final class LocatorLayer {
                 Position(x: box.minLon, y: box.minLat + t * (box.maxLat - box.minLat)), Position(x: box.maxLon, y: box.minLat + t * (box.maxLat - box.minLat)),
             ] {
                 guard let q = fromWGS84.map({ $0.apply(p) }) ?? p else { continue }
-                minX = min(minX, q.x)
-                minY = min(minY, q.y)
-                maxX = max(maxX, q.x)
-                maxY = max(maxY, q.y)
+                envelope.include(x: q.x, y: q.y)
             }
         }
-        guard minX <= maxX, minY <= maxY else { return [] }
-        let bounds: [SQLiteValue] = [.real(maxX), .real(minX), .real(maxY), .real(minY)]
-        if let rtree {
-            let s = try statement("SELECT id FROM \(SQLiteDatabase.quote(rtree)) WHERE minx <= ? AND maxx >= ? AND miny <= ? AND maxy >= ?")
-            try s.bind(bounds)
-            defer { s.reset() }
-            var out: [Int64] = []
-            while try s.step() { if let id = s.column(0).int64 { out.append(id) } }
-            return out
-        }
-        // No spatial index: every feature, filtered by its envelope.
-        let s = try statement("SELECT fid, \(SQLiteDatabase.quote(column)) FROM \(SQLiteDatabase.quote(table))")
-        try s.bind([])
-        defer { s.reset() }
-        var out: [Int64] = []
-        while try s.step() {
-            guard let fid = s.column(0).int64, case .blob(let bytes) = s.column(1),
-                let envelope = (try? GeoPackageBinary.decode(bytes))?.geometry.envelope
-            else { continue }
-            if envelope.minX <= maxX, envelope.maxX >= minX, envelope.minY <= maxY, envelope.maxY >= minY { out.append(fid) }
-        }
-        return out
+        guard !envelope.isEmpty else { return [] }
+        return try features.features(in: envelope, fields: []).collect()
     }
 
     /// Every feature's id and value of `field` (for coverage checks).

@@ -142,9 +142,10 @@ public final class SingleFieldLocator {
         let dLon = maxDistance / (111_194.93 * max(0.01, cos(latitude * .pi / 180)))
         let box = (longitude - dLon, max(-90, latitude - dLat), longitude + dLon, min(90, latitude + dLat))
         var best: (fid: Int64, distance: Double)?
-        for fid in try layer.features(near: box) {
-            guard let g = try layer.geometry(fid), let w = layer.wgs84(g) else { continue }
+        for feature in try layer.features(near: box) {
+            guard let g = feature.geometry, let w = layer.wgs84(g) else { continue }
             let d = GeometryDistance.metres(from: (longitude, latitude), to: w)
+            let fid = feature.id
             if d <= maxDistance, best == nil || d < best!.distance || (d == best!.distance && fid < best!.fid) { best = (fid, d) }
         }
         guard let best, var c = try candidate(fid: best.fid, score: 100, kind: nil) else { return nil }

@@ -1,0 +1,236 @@
+import MapbookPackage
+
+/// A feature or attribute table of a GeoPackage, read in place on an already open database:
+/// its fields, geometry column, CRS and extent from the GeoPackage tables, and queries by
+/// bounding box (through the R-tree), by distance from a point, and by id, under an optional
+/// filter from the layer's `definitionExpression`.
+///
+/// Opening runs no `quick_check`: a table inside a package is opened often and read through
+/// the range VFS, and a damaged page fails the query that reaches it instead. Tables of Esri
+/// mobile geodatabases open too, with their attributes; their geometries use Esri's
+/// ST_Geometry encoding, which is not public, and `geometryProblem` says so.
+/// Not Sendable: use a table from one task at a time, like its database.
+public final class FeatureTable {
+    /// How the table stores its geometries.
+    public enum GeometryFormat: Sendable, Hashable {
+        /// GeoPackage binary: the "GP" header and ISO WKB (GeoPackage 1.4, clause 2.1.3).
+        case geoPackage
+        /// Esri's ST_Geometry blobs of a mobile geodatabase (not public).
+        case esriSTGeometry
+    }
+
+    public let database: SQLiteDatabase
+    /// The table's name as the database spells it.
+    public let name: String
+    /// The column holding the id: the INTEGER PRIMARY KEY, or `rowid` when there is none.
+    public let idColumn: String
+    /// Nil for an attribute table.
+    public let geometryColumn: String?
+    public let geometryFormat: GeometryFormat?
+    /// The declared geometry type (`gpkg_geometry_columns`).
+    public let geometryType: GeometryType?
+    public let hasZ: Bool
+    public let hasM: Bool
+    public let srsID: Int64?
+    public let crs: CoordinateReferenceSystem?
+    /// Every column but the id and the geometry, with aliases from `gpkg_data_columns`.
+    public let fields: [Field]
+    /// The R-tree of the geometry column, when the table has one.
+    public let spatialIndex: String?
+    /// Why geometries cannot be read, when they cannot.
+    public let geometryProblem: String?
+    /// The extent recorded in `gpkg_contents`, in the table's CRS.
+    public let recordedExtent: Envelope2D?
+    /// The filter every query applies.
+    public private(set) var filter: FeatureFilter?
+
+    private var idleStatements: [String: SQLiteStatement] = [:]
+
+    /// The names of the feature and attribute tables `gpkg_contents` lists, in its order.
+    public static func tableNames(in database: SQLiteDatabase) throws(FeatureTableError) -> [String] {
+        do {
+            guard try database.tableExists("gpkg_contents") else {
+                throw FeatureTableError(kind: .notAGeoPackage, path: database.path, table: "", message: "it has no gpkg_contents table: not a GeoPackage")
+            }
+            return try database.query("SELECT table_name FROM gpkg_contents WHERE data_type IN ('features', 'attributes') ORDER BY rowid").compactMap { $0[0].text }
+        } catch let error as FeatureTableError {
+            throw error
+        } catch {
+            throw FeatureTableError(kind: .unreadable, path: database.path, table: "", message: "\(error)")
+        }
+    }
+
+    /// Opens `table` (matched exactly, else ignoring case) on `database`, with the layer's
+    /// `definitionExpression` as its filter when one is given.
+    public init(database: SQLiteDatabase, table: String, definitionExpression: String? = nil) throws(FeatureTableError) {
+        self.database = database
+        func fail(_ kind: FeatureTableError.Kind, _ message: String) -> FeatureTableError {
+            FeatureTableError(kind: kind, path: database.path, table: table, message: message)
+        }
+        do {
+            let schema: Schema
+            if try database.tableExists("gpkg_contents") {
+                schema = try Self.geoPackageSchema(database, table)
+            } else if try database.tableExists("GDB_Items") {
+                schema = try Self.geodatabaseSchema(database, table)
+            } else {
+                throw fail(.notAGeoPackage, "it has neither gpkg_contents nor GDB_Items: not a GeoPackage or an Esri mobile geodatabase")
+            }
+            guard try database.tableExists(schema.name) else {
+                throw fail(.noSuchTable, "the GeoPackage lists '\(table)' but has no such table")
+            }
+            name = schema.name
+            idColumn = schema.idColumn
+            geometryColumn = schema.geometryColumn
+            geometryFormat = schema.geometryColumn == nil ? nil : schema.format
+            geometryType = schema.geometryType
+            hasZ = schema.hasZ
+            hasM = schema.hasM
+            srsID = schema.srsID
+            crs = schema.crs
+            fields = schema.fields
+            recordedExtent = schema.extent
+            geometryProblem = schema.format == .esriSTGeometry && schema.geometryColumn != nil
+                ? "its geometries are in Esri's ST_Geometry encoding, which is not public; attributes and ids can be read, shapes cannot" : nil
+            if schema.format == .geoPackage, let column = schema.geometryColumn, try database.tableExists("rtree_\(schema.name)_\(column)") {
+                spatialIndex = "rtree_\(schema.name)_\(column)"
+            } else {
+                spatialIndex = nil
+            }
+        } catch let error as FeatureTableError {
+            throw error
+        } catch {
+            throw fail(.unreadable, "\(error)")
+        }
+        try setFilter(definitionExpression)
+    }
+
+    /// Replaces the filter; nil or blank text removes it.
+    public func setFilter(_ expression: String?) throws(FeatureTableError) {
+        guard let expression, expression.contains(where: { !$0.isWhitespace }) else {
+            filter = nil
+            return
+        }
+        do {
+            filter = try FeatureFilter(expression, fields: [idColumn] + fields.map(\.name))
+        } catch {
+            throw FeatureTableError(kind: .invalidFilter(error.kind), path: database.path, table: name, message: error.description)
+        }
+    }
+
+    /// The field of this name (exactly, else ignoring case).
+    public func field(named name: String) -> Field? {
+        fields.first { $0.name == name } ?? fields.first { $0.name.lowercased() == name.lowercased() }
+    }
+
+    // MARK: Statements
+
+    /// A prepared statement for `sql`, reused when an earlier query has finished with it.
+    func checkOut(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+        if let statement = idleStatements.removeValue(forKey: sql) { return statement }
+        return try database.prepare(sql)
+    }
+
+    /// Gives a statement back for the next query of the same text.
+    func checkIn(_ sql: String, _ statement: SQLiteStatement) {
+        statement.reset()
+        idleStatements[sql] = statement
+    }
+
+    func failure(_ error: SQLiteError) -> FeatureTableError {
+        FeatureTableError(kind: .unreadable, path: database.path, table: name, message: error.message)
+    }
+
+    // MARK: Schema
+
+    struct Schema {
+        var name: String
+        var idColumn = "rowid"
+        var geometryColumn: String?
+        var format: GeometryFormat = .geoPackage
+        var geometryType: GeometryType?
+        var hasZ = false, hasM = false
+        var srsID: Int64?
+        var crs: CoordinateReferenceSystem?
+        var fields: [Field] = []
+        var extent: Envelope2D?
+    }
+
+    private static func geoPackageSchema(_ database: SQLiteDatabase, _ table: String) throws -> Schema {
+        let rows = try database.query("SELECT table_name, min_x, min_y, max_x, max_y FROM gpkg_contents WHERE data_type IN ('features', 'attributes')")
+        guard let row = rows.first(where: { $0[0].text == table }) ?? rows.first(where: { $0[0].text?.lowercased() == table.lowercased() }),
+            let name = row[0].text
+        else {
+            let names = rows.compactMap { $0[0].text }
+            throw FeatureTableError(
+                kind: .noSuchTable, path: database.path, table: table,
+                message: "no feature or attribute table of that name; it has \(names.isEmpty ? "none" : names.joined(separator: ", "))")
+        }
+        var schema = Schema(name: name)
+        if let a = row[1].double, let b = row[2].double, let c = row[3].double, let d = row[4].double, a <= c, b <= d {
+            schema.extent = Envelope2D(minX: a, minY: b, maxX: c, maxY: d)
+        }
+        if try database.tableExists("gpkg_geometry_columns"),
+            let g = try database.query("SELECT column_name, geometry_type_name, srs_id, z, m FROM gpkg_geometry_columns WHERE lower(table_name) = lower(?)", [.text(name)]).first
+        {
+            schema.geometryColumn = g[0].text
+            schema.geometryType = g[1].text.flatMap { GeometryType(gpkgName: $0.uppercased()) } ?? .geometry
+            schema.hasZ = (g[3].int64 ?? 0) == 1
+            schema.hasM = (g[4].int64 ?? 0) == 1
+            schema.srsID = g[2].int64
+            if let srs = g[2].int64 { schema.crs = try crs(database, srsID: srs) }
+        }
+        try readColumns(database, into: &schema)
+        if try database.tableExists("gpkg_data_columns") {
+            var aliases: [String: String] = [:]
+            for a in try database.query("SELECT column_name, title FROM gpkg_data_columns WHERE table_name = ?", [.text(name)]) {
+                if let column = a[0].text, let title = a[1].text, !title.isEmpty { aliases[column] = title }
+            }
+            for i in schema.fields.indices { schema.fields[i].alias = aliases[schema.fields[i].name] }
+        }
+        return schema
+    }
+
+    private static func geodatabaseSchema(_ database: SQLiteDatabase, _ table: String) throws -> Schema {
+        let names = try MobileGeodatabase(database: database).tables.map(\.name)
+        guard let name = names.first(where: { $0 == table }) ?? names.first(where: { $0.lowercased() == table.lowercased() }) else {
+            throw FeatureTableError(
+                kind: .noSuchTable, path: database.path, table: table,
+                message: "no table of that name in the mobile geodatabase; it has \(names.isEmpty ? "none" : names.joined(separator: ", "))")
+        }
+        var schema = Schema(name: name)
+        schema.format = .esriSTGeometry
+        // Esri declares its shape column with the type "geometryblob".
+        for column in try database.query("SELECT name, type FROM pragma_table_info(?)", [.text(name)]) where (column[1].text ?? "").lowercased() == "geometryblob" {
+            schema.geometryColumn = column[0].text
+        }
+        try readColumns(database, into: &schema)
+        return schema
+    }
+
+    /// The id column and the fields, from the table's own declaration.
+    private static func readColumns(_ database: SQLiteDatabase, into schema: inout Schema) throws {
+        let columns = try database.query("SELECT name, type, pk FROM pragma_table_info(?)", [.text(schema.name)])
+        let keys = columns.filter { ($0[2].int64 ?? 0) > 0 }
+        // Only a lone INTEGER PRIMARY KEY is the rowid, which the R-tree's ids refer to.
+        if keys.count == 1, (keys[0][1].text ?? "").uppercased() == "INTEGER", let key = keys[0][0].text { schema.idColumn = key }
+        for column in columns {
+            guard let name = column[0].text, name != schema.idColumn, name != schema.geometryColumn else { continue }
+            schema.fields.append(Field(name: name, type: FieldType(gpkgDeclaration: column[1].text ?? "TEXT")))
+        }
+    }
+
+    /// The coordinate system of a GeoPackage `srs_id`: by its EPSG code, else by its WKT.
+    static func crs(_ database: SQLiteDatabase, srsID: Int64) throws -> CoordinateReferenceSystem? {
+        guard let row = try database.query("SELECT organization, organization_coordsys_id, definition FROM gpkg_spatial_ref_sys WHERE srs_id = ?", [.integer(srsID)]).first else {
+            return srsID > 0 ? CoordinateReferenceSystem(epsg: Int(srsID)) : nil
+        }
+        // GeoPackage reserves 0 for undefined geographic and -1 for undefined Cartesian.
+        if srsID == 0 || srsID == -1 { return srsID == 0 ? .wgs84 : nil }
+        if (row[0].text ?? "").uppercased() == "EPSG", let code = row[1].int64, code > 0 {
+            return CoordinateReferenceSystem(epsg: Int(code))
+        }
+        if let wkt = row[2].text, wkt.contains("[") { return CoordinateReferenceSystem(wkt: wkt) }
+        return nil
+    }
+}
