@@ -1,11 +1,26 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// Layering (DESIGN.md section 1): the C shims at the bottom, MapbookPackage and MapbookData on
-// them, MapbookTiles and MapbookRender above, MapbookPackager above that, the `mapbook` CLI on top. Lower targets never import higher ones.
+// The house (DESIGN.md section 1, docs/ARCHITECTURE.md), bottom to top; a target imports only
+// targets below it:
+//   CArchive, CSQLite, CLibXML2, CProj, CCairo, CZlib  system-library shims
+//   CMapbookVFS      a read-only SQLite VFS over a byte range of a package
+//   MapbookSupport   what every room repeats: files, errno text, trimming (`package` access)
+//   MapbookPackage   the container: ZIP, manifest, item info, web maps, SQLite, validation
+//   MapbookData      geometry, CRS (PROJ), importers, the GeoPackage feature store (FeatureTable)
+//   MapbookTiles     the MVT codec, the tiler, bundles, .vtpk, PMTiles, MBTiles, styles
+//   MapbookSearch    locators: indexes, suggest, geocode, reverse geocode
+//   MapbookRender    drawing web-map renderers with Cairo
+//   MapbookPackager  project file -> package
+//   MapbookLibrary   the device library: modes, packages, records, the credential
+//   MapbookPortalAPI the sharing API's shapes and search grammar, shared by client and server
+//   MapbookPortal    the sharing API's client (AsyncHTTPClient)
+//   MapbookPortalServer  the portal server (Hummingbird)
+//   mapbook          the command line
+//   MapbookTestSupport and one test target per library, plus MapbookCLITests
+// Linux only: the code calls Glibc directly, so no Apple platform is claimed.
 let package = Package(
     name: "MapbookToolkit",
-    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "mapbook", targets: ["mapbook"]),
         .library(name: "MapbookPackage", targets: ["MapbookPackage"]),
@@ -14,6 +29,8 @@ let package = Package(
         .library(name: "MapbookRender", targets: ["MapbookRender"]),
         .library(name: "MapbookSearch", targets: ["MapbookSearch"]),
         .library(name: "MapbookPackager", targets: ["MapbookPackager"]),
+        .library(name: "MapbookLibrary", targets: ["MapbookLibrary"]),
+        .library(name: "MapbookPortalAPI", targets: ["MapbookPortalAPI"]),
         .library(name: "MapbookPortal", targets: ["MapbookPortal"]),
     ],
     dependencies: [
@@ -57,25 +74,28 @@ let package = Package(
         // VFS is a C struct of callbacks with file objects SQLite allocates for us.
         .target(name: "CMapbookVFS", dependencies: ["CSQLite"]),
 
+        // What every room repeats, written once (`package` access, no public API): files
+        // (kinds, parents and names, trees, durable renames), errno text, trimming.
+        .target(name: "MapbookSupport"),
         .target(
             name: "MapbookPackage",
             dependencies: [
-                "CArchive", "CSQLite", "CLibXML2", "CZlib", "CMapbookVFS",
+                "MapbookSupport", "CArchive", "CSQLite", "CLibXML2", "CZlib", "CMapbookVFS",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
         // Geometry, coordinate systems, importers and the GeoPackage feature store.
         .target(
             name: "MapbookData",
-            dependencies: ["MapbookPackage", "CProj", "CArchive", "CSQLite"]),
+            dependencies: ["MapbookSupport", "MapbookPackage", "CProj", "CArchive"]),
         // Vector tiles: the MVT codec, the tiler, Compact Cache V2 bundles, .vtpk, PMTiles and
         // MBTiles archives.
         .target(
             name: "MapbookTiles",
-            dependencies: ["MapbookData", "MapbookPackage", "CZlib", "CSQLite"]),
+            dependencies: ["MapbookSupport", "MapbookData", "MapbookPackage", "CZlib", "CSQLite"]),
         // Locators: search indexes, suggest, geocode, reverse geocode.
         .target(
             name: "MapbookSearch",
-            dependencies: ["MapbookData", "MapbookPackage"]),
+            dependencies: ["MapbookSupport", "MapbookData", "MapbookPackage"]),
         // Drawing web-map renderers with Cairo: thumbnails now, map views and legends later.
         .target(
             name: "MapbookRender",
@@ -83,16 +103,23 @@ let package = Package(
         .target(
             name: "MapbookPackager",
             dependencies: [
-                "MapbookPackage", "MapbookData", "MapbookTiles", "MapbookRender", "MapbookSearch",
+                "MapbookSupport", "MapbookPackage", "MapbookData", "MapbookTiles", "MapbookRender", "MapbookSearch",
                 .product(name: "Yams", package: "Yams"),
             ]),
-        // The portal's shared part: API models, the search grammar, the device library, and
-        // the client of the sharing API.
+        // The device library: modes, packages, records, the credential; files only.
+        .target(
+            name: "MapbookLibrary",
+            dependencies: ["MapbookSupport", "MapbookPackage"]),
+        // The sharing API's shapes, shared by the portal's client and server: items, errors,
+        // the search grammar, form encoding and PKCE.
+        .target(
+            name: "MapbookPortalAPI",
+            dependencies: ["MapbookPackage", .product(name: "Crypto", package: "swift-crypto")]),
+        // The client of the sharing API.
         .target(
             name: "MapbookPortal",
             dependencies: [
-                "MapbookPackage",
-                .product(name: "Crypto", package: "swift-crypto"),
+                "MapbookSupport", "MapbookPackage", "MapbookLibrary", "MapbookPortalAPI",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -102,7 +129,7 @@ let package = Package(
         .target(
             name: "MapbookPortalServer",
             dependencies: [
-                "MapbookPortal", "MapbookPackage", "MapbookSearch",
+                "MapbookSupport", "MapbookPortalAPI", "MapbookPackage", "MapbookSearch",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -117,7 +144,7 @@ let package = Package(
         .executableTarget(
             name: "mapbook",
             dependencies: [
-                "MapbookPackage", "MapbookData", "MapbookTiles", "MapbookSearch", "MapbookPackager", "MapbookPortal",
+                "MapbookPackage", "MapbookTiles", "MapbookSearch", "MapbookPackager", "MapbookLibrary", "MapbookPortalAPI", "MapbookPortal",
                 "MapbookPortalServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
@@ -144,15 +171,15 @@ let package = Package(
         .testTarget(
             name: "MapbookPackagerTests",
             dependencies: [
-                "MapbookPackager", "MapbookPackage", "MapbookTiles", "MapbookSearch", "MapbookTestSupport",
+                "MapbookPackager", "MapbookPackage", "MapbookData", "MapbookTiles", "MapbookSearch", "MapbookTestSupport",
             ]),
         .testTarget(
             name: "MapbookPortalTests",
-            dependencies: ["MapbookPortal", "MapbookPackage", "MapbookTestSupport"]),
+            dependencies: ["MapbookPortal", "MapbookLibrary", "MapbookPortalAPI", "MapbookPackage", "MapbookTestSupport"]),
         .testTarget(
             name: "MapbookPortalServerTests",
             dependencies: [
-                "MapbookPortalServer", "MapbookPortal", "MapbookPackage", "MapbookTestSupport",
+                "MapbookPortalServer", "MapbookPortalAPI", "MapbookPackage", "MapbookTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]),
         // End-to-end tests run the built `mapbook` binary; depending on the executable makes

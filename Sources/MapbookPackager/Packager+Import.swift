@@ -3,6 +3,7 @@ import Glibc
 #endif
 import MapbookData
 import MapbookPackage
+import MapbookSupport
 
 extension Packager {
     /// What importing the sources did, per source, for `create` and `--dry-run` to print.
@@ -114,7 +115,7 @@ extension Packager {
         for spec in project.sources {
             let file = context.resolve(spec.path)
             guard access(file, R_OK) == 0 else {
-                throw context.error(spec.key + ".path", spec.line, "cannot read '\(spec.path)': \(String(cString: strerror(errno)))")
+                throw context.error(spec.key + ".path", spec.line, "cannot read '\(spec.path)': \(FileSystem.errorMessage())")
             }
             if file.lowercased().hasSuffix(".gpkg") { try context.checkNoPendingChanges(spec, file: file) }
             if isGeodatabase(file) { continue }

@@ -1,8 +1,7 @@
-// MapbookPortal: what the portal's server and its clients share (DESIGN.md section 7).
+import MapbookPortalAPI
+// MapbookPortal: the client of a portal's sharing API (DESIGN.md section 7) over
+// AsyncHTTPClient: signing in (OAuth with PKCE, or generateToken), searching, resumable
+// verified downloads into the device library, update checks and publishing.
 //
-// - Model: items, users, groups and errors in the sharing API's JSON shapes.
-// - Query: the search `q` grammar (field terms, phrases, AND/OR/NOT, ranges), parsed once and
-//   evaluated against items; sorting and paging as `search` does them.
-// - Library: the device library (sideloaded and downloaded packages, modes, the credential).
-//
-// The server (MapbookPortalServer) and the CLI sit above this module.
+// The API's shapes are in MapbookPortalAPI (shared with the server), the device library in
+// MapbookLibrary (which a viewer uses without linking the HTTP client); the CLI sits above.

@@ -1,6 +1,6 @@
 import Hummingbird
 import MapbookPackage
-import MapbookPortal
+import MapbookPortalAPI
 import MapbookSearch
 
 extension Portal {

@@ -1,5 +1,5 @@
 import MapbookPackage
-import MapbookPortal
+import MapbookPortalAPI
 
 /// Settings a portal runs with.
 public struct PortalConfiguration: Sendable {

@@ -6,7 +6,8 @@ import HummingbirdCore
 import HummingbirdTLS
 import Logging
 import MapbookPackage
-import MapbookPortal
+import MapbookPortalAPI
+import MapbookSupport
 
 /// Where the server's certificate comes from.
 public enum PortalTLS: Sendable {
@@ -40,7 +41,7 @@ public enum PortalServer {
             let dir = "\(dataDirectory)/tls"
             certificate = "\(dir)/certificate.pem"
             key = "\(dir)/key.pem"
-            if !Disk.exists(certificate) || !Disk.exists(key) {
+            if FileSystem.kind(certificate) == nil || FileSystem.kind(key) == nil {
                 try Disk.makeDirectory(dataDirectory)
                 try Disk.makeDirectory(dir)
                 let pem = try SelfSignedCertificate.make(host: host)
@@ -66,17 +67,7 @@ public enum PortalServer {
 
     /// Writes a secret readable by its owner only, from the moment it exists.
     static func writePrivate(_ bytes: [UInt8], to path: String) throws {
-        let temp = path + ".tmp"
-        unlink(temp)
-        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw PortalStoreError(path: path, message: "cannot write: \(String(cString: strerror(errno)))") }
-        let ok = bytes.withUnsafeBytes { write(fd, $0.baseAddress!, $0.count) } == bytes.count
-        fsync(fd)
-        close(fd)
-        guard ok, rename(temp, path) == 0 else {
-            unlink(temp)
-            throw PortalStoreError(path: path, message: "cannot write: \(String(cString: strerror(errno)))")
-        }
+        try Disk.writeAtomically(bytes, to: path, permissions: 0o600)
     }
 }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import MapbookPortal
+import MapbookLibrary
 
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,7 @@
 import ArgumentParser
 import MapbookPackage
 import MapbookPortal
+import MapbookLibrary
 
 struct LibraryModeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

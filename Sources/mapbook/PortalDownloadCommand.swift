@@ -1,6 +1,8 @@
 import ArgumentParser
 import MapbookPackage
 import MapbookPortal
+import MapbookLibrary
+import MapbookPortalAPI
 
 struct PortalDownloadCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,8 @@
 import ArgumentParser
 import MapbookPackage
 import MapbookPortal
+import MapbookLibrary
+import MapbookPortalAPI
 
 #if canImport(Glibc)
 import Glibc

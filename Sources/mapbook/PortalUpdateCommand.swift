@@ -1,6 +1,7 @@
 import ArgumentParser
 import MapbookPackage
 import MapbookPortal
+import MapbookLibrary
 
 struct PortalUpdateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -8,7 +8,7 @@ struct LonLat: ExpressibleByArgument {
     var latitude: Double
 
     init?(argument: String) {
-        let parts = argument.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: " ") }
+        let parts = argument.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimming(" ") }
         guard parts.count == 2, let lon = Double(parts[0]), let lat = Double(parts[1]),
             (-180...180).contains(lon), (-90...90).contains(lat)
         else { return nil }
@@ -17,15 +17,6 @@ struct LonLat: ExpressibleByArgument {
     }
 
     static var defaultCompletionKind: CompletionKind { .default }
-}
-
-extension Substring {
-    func trimmingCharacters(in set: String) -> String {
-        var s = self
-        while let f = s.first, set.contains(f) { s = s.dropFirst() }
-        while let l = s.last, set.contains(l) { s = s.dropLast() }
-        return String(s)
-    }
 }
 
 struct SearchCommand: ParsableCommand {

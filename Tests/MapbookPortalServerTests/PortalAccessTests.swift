@@ -3,7 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import MapbookPackage
-import MapbookPortal
+import MapbookPortalAPI
 import Testing
 
 @testable import MapbookPortalServer

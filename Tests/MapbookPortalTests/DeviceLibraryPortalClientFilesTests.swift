@@ -4,6 +4,7 @@ import MapbookTestSupport
 import Testing
 
 @testable import MapbookPortal
+@testable import MapbookLibrary
 
 /// The files the portal client keeps in the device library besides packages: the ETag of an
 /// unfinished download and the portal's certificate (docs/LIBRARY.md).

@@ -4,6 +4,7 @@ import MapbookTestSupport
 import Testing
 
 @testable import MapbookPortal
+@testable import MapbookLibrary
 
 /// The device library (DESIGN.md section 7): modes, sideloading, downloads, the credential.
 @Suite struct DeviceLibraryTests {

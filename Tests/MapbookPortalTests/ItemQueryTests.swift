@@ -1,6 +1,6 @@
-import MapbookPortal
 import MapbookTestSupport
 import Testing
+import MapbookPortalAPI
 
 /// The search `q` grammar against a small portal: four Mobile Map Packages in two
 /// organizations, a Web Map, a Web Mapping Application, a Map Package with no organization and

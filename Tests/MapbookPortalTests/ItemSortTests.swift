@@ -1,5 +1,5 @@
-import MapbookPortal
 import Testing
+import MapbookPortalAPI
 
 /// Sorting search results by `sortField` and `sortOrder`.
 @Suite struct ItemSortTests {

@@ -4,6 +4,7 @@ import MapbookTestSupport
 import Testing
 
 @testable import MapbookPortal
+@testable import MapbookPortalAPI
 
 /// The portal client's pieces that need no portal: PKCE, form encoding, the OAuth pages,
 /// ETags and Content-Range, portal URLs, multipart bodies. The client against a real portal

@@ -2,6 +2,7 @@ import MapbookPackage
 import Testing
 
 @testable import MapbookPortal
+@testable import MapbookPortalAPI
 
 @Suite struct PortalModelTests {
     /// What the server writes for an item, the client reads back unchanged.

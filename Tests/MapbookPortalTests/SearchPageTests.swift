@@ -1,5 +1,5 @@
-import MapbookPortal
 import Testing
+import MapbookPortalAPI
 
 /// Paging search results with `start`, `num` and `nextStart`.
 @Suite struct SearchPageTests {

@@ -1,3 +1,5 @@
+import MapbookSupport
+
 /// A coordinate reference system, by EPSG code or by WKT (from a `.prj` or a GeoPackage).
 public struct CoordinateReferenceSystem: Sendable, Equatable, CustomStringConvertible {
     /// The EPSG code, when known.
@@ -20,7 +22,7 @@ public struct CoordinateReferenceSystem: Sendable, Equatable, CustomStringConver
 
     /// Parses "EPSG:4326", "epsg:3857", "4326" or a WKT string.
     public init?(userText: String) {
-        let text = userText.trimmingSpaces
+        let text = userText.trimming(" \t\r\n")
         let upper = text.uppercased()
         if let code = Int(text), code > 0 {
             self.init(epsg: code)

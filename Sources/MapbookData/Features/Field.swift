@@ -1,3 +1,5 @@
+import MapbookSupport
+
 /// The type of an attribute column, as GeoPackage declares it.
 public enum FieldType: String, Sendable, CaseIterable {
     case integer, real, text, date, dateTime = "datetime", boolean, blob
@@ -31,7 +33,7 @@ public enum FieldType: String, Sendable, CaseIterable {
     /// Reads a GeoPackage column declaration ("INTEGER", "TEXT(20)", "MEDIUMINT", ...).
     public init(gpkgDeclaration: String) {
         let base = gpkgDeclaration.uppercased().split(separator: "(").first.map(String.init) ?? ""
-        switch base.trimmingSpaces {
+        switch base.trimming(" \t\r\n") {
         case "INTEGER", "INT", "MEDIUMINT", "SMALLINT", "TINYINT", "BIGINT": self = .integer
         case "REAL", "FLOAT", "DOUBLE": self = .real
         case "BOOLEAN": self = .boolean
@@ -82,14 +84,5 @@ public enum FieldValue: Sendable, Equatable, Hashable {
         case .text(let s): return s
         case .blob(let b): return "<\(b.count) bytes>"
         }
-    }
-}
-
-extension StringProtocol {
-    var trimmingSpaces: String {
-        var s = Substring(self)
-        while let c = s.first, c == " " || c == "\t" || c == "\r" || c == "\n" { s.removeFirst() }
-        while let c = s.last, c == " " || c == "\t" || c == "\r" || c == "\n" { s.removeLast() }
-        return String(s)
     }
 }

@@ -2,6 +2,16 @@
 /// ISO WKB (GeoPackage 1.4, clause 2.1.3, "GeoPackageBinary").
 public enum GeoPackageBinary {
     public struct Error: Swift.Error, Sendable, CustomStringConvertible {
+        public enum Kind: Sendable, Hashable {
+            /// No "GP" magic, an invalid envelope code, a header longer than the blob.
+            case invalidHeader
+            /// Extended GeoPackage geometry types (GeoPackage 1.4, clause 2.1.3.1.2).
+            case extendedType
+            /// The WKB after the header failed, for this reason.
+            case wkb(WKB.Error.Kind)
+        }
+
+        public var kind: Kind
         public var message: String
         public var description: String { "GeoPackage geometry: \(message)" }
     }
@@ -29,10 +39,10 @@ public enum GeoPackageBinary {
     /// Reads the header and the WKB; returns the geometry and the SRS id.
     public static func decode(_ bytes: [UInt8]) throws(Error) -> (geometry: Geometry, srsID: Int32) {
         guard bytes.count >= 8, bytes[0] == 0x47, bytes[1] == 0x50 else {
-            throw Error(message: "no GP magic")
+            throw Error(kind: .invalidHeader, message: "no GP magic")
         }
         let flags = bytes[3]
-        if flags & 0x20 != 0 { throw Error(message: "extended GeoPackage geometry types are not supported") }
+        if flags & 0x20 != 0 { throw Error(kind: .extendedType, message: "extended GeoPackage geometry types are not supported") }
         let little = flags & 1 == 1
         var raw: UInt32 = 0
         for i in 0..<4 { raw |= UInt32(bytes[4 + i]) << (8 * i) }
@@ -43,15 +53,15 @@ public enum GeoPackageBinary {
         case 1: envelopeDoubles = 4
         case 2, 3: envelopeDoubles = 6
         case 4: envelopeDoubles = 8
-        default: throw Error(message: "invalid envelope code \((flags >> 1) & 0x07)")
+        default: throw Error(kind: .invalidHeader, message: "invalid envelope code \((flags >> 1) & 0x07)")
         }
         let start = 8 + envelopeDoubles * 8
-        guard start <= bytes.count else { throw Error(message: "header longer than the blob") }
+        guard start <= bytes.count else { throw Error(kind: .invalidHeader, message: "header longer than the blob") }
         do {
             let (geometry, _) = try WKB.decode(bytes[start...])
             return (geometry, srsID)
         } catch {
-            throw Error(message: error.description)
+            throw Error(kind: .wkb(error.kind), message: error.description)
         }
     }
 }

@@ -154,7 +154,7 @@ public final class GeoPackageReader: FeatureReader {
                     do {
                         geometry = try GeoPackageBinary.decode(bytes).geometry
                     } catch {
-                        if error.message.contains("unknown geometry type") {
+                        if error.kind == .wkb(.unsupportedType) {
                             let code = Self.typeCode(bytes)?.code ?? 0
                             report.note(.unsupportedGeometry, row: row, "WKB geometry type \(code) (curves and surfaces) is not supported")
                         } else {

@@ -4,6 +4,18 @@
 public enum WKB {
     /// A WKB blob that cannot be read, with the byte offset where reading stopped.
     public struct Error: Swift.Error, Sendable, CustomStringConvertible {
+        public enum Kind: Sendable, Hashable {
+            /// A type code this reader does not know: curves, surfaces, TINs, or garbage.
+            case unsupportedType
+            /// The blob ends before the geometry does.
+            case truncated
+            /// A byte order other than 0 or 1, a collection holding the wrong type.
+            case malformed
+            /// Collections nested deeper than `maximumDepth`.
+            case tooDeep
+        }
+
+        public var kind: Kind
         public var offset: Int
         public var message: String
         public var description: String { "WKB at byte \(offset): \(message)" }
@@ -85,9 +97,9 @@ public enum WKB {
         init(bytes: [UInt8]) { self.bytes = bytes }
 
         mutating func geometry(depth: Int) throws(Error) -> (geometry: Geometry, srid: Int32?) {
-            guard depth <= Self.maximumDepth else { throw Error(offset: offset, message: "geometries nested deeper than \(Self.maximumDepth)") }
+            guard depth <= Self.maximumDepth else { throw Error(kind: .tooDeep, offset: offset, message: "geometries nested deeper than \(Self.maximumDepth)") }
             let order = try byte()
-            guard order <= 1 else { throw Error(offset: offset - 1, message: "byte order \(order) is neither 0 nor 1") }
+            guard order <= 1 else { throw Error(kind: .malformed, offset: offset - 1, message: "byte order \(order) is neither 0 nor 1") }
             let little = order == 1
             var code = try uint32(little)
             var hasZ = false, hasM = false
@@ -102,10 +114,10 @@ public enum WKB {
             case 2: hasM = true
             case 3: hasZ = true; hasM = true
             case 0: break
-            default: throw Error(offset: offset - 4, message: "unknown geometry type code \(code)")
+            default: throw Error(kind: .unsupportedType, offset: offset - 4, message: "unknown geometry type code \(code)")
             }
             guard let type = GeometryType(rawValue: Int(code % 1000)), type != .geometry else {
-                throw Error(offset: offset - 4, message: "unknown geometry type code \(code)")
+                throw Error(kind: .unsupportedType, offset: offset - 4, message: "unknown geometry type code \(code)")
             }
             let stride = 16 + (hasZ ? 8 : 0) + (hasM ? 8 : 0)
 
@@ -119,7 +131,7 @@ public enum WKB {
                 let n = Int(try uint32(little))
                 // A count the remaining bytes cannot hold is a lie: refuse before allocating.
                 guard n <= (bytes.count - offset) / max(minimumBytesEach, 1) else {
-                    throw Error(offset: offset - 4, message: "count \(n) exceeds the \(bytes.count - offset) bytes left")
+                    throw Error(kind: .truncated, offset: offset - 4, message: "count \(n) exceeds the \(bytes.count - offset) bytes left")
                 }
                 return n
             }
@@ -145,7 +157,7 @@ public enum WKB {
                     let start = offset
                     let child = try geometry(depth: depth + 1).geometry
                     if expected != .geometry && child.type != expected {
-                        throw Error(offset: start, message: "a \(type.gpkgName) holds a \(child.type.gpkgName)")
+                        throw Error(kind: .malformed, offset: start, message: "a \(type.gpkgName) holds a \(child.type.gpkgName)")
                     }
                     list.append(child)
                 }
@@ -164,19 +176,19 @@ public enum WKB {
             case .multiPolygon:
                 shape = .multiPolygon(try children(.polygon).map { if case .polygon(let r) = $0.shape { return r } else { return [] } })
             case .geometryCollection: shape = .geometryCollection(try children(.geometry))
-            case .geometry: throw Error(offset: offset, message: "unreachable")
+            case .geometry: throw Error(kind: .malformed, offset: offset, message: "unreachable")
             }
             return (Geometry(shape, hasZ: hasZ, hasM: hasM), srid)
         }
 
         mutating func byte() throws(Error) -> UInt8 {
-            guard offset < bytes.count else { throw Error(offset: offset, message: "ends early") }
+            guard offset < bytes.count else { throw Error(kind: .truncated, offset: offset, message: "ends early") }
             defer { offset += 1 }
             return bytes[offset]
         }
 
         mutating func uint32(_ little: Bool) throws(Error) -> UInt32 {
-            guard offset + 4 <= bytes.count else { throw Error(offset: offset, message: "ends early") }
+            guard offset + 4 <= bytes.count else { throw Error(kind: .truncated, offset: offset, message: "ends early") }
             var v: UInt32 = 0
             for i in 0..<4 { v |= UInt32(bytes[offset + i]) << (8 * i) }
             offset += 4
@@ -184,7 +196,7 @@ public enum WKB {
         }
 
         mutating func double(_ little: Bool) throws(Error) -> Double {
-            guard offset + 8 <= bytes.count else { throw Error(offset: offset, message: "ends early") }
+            guard offset + 8 <= bytes.count else { throw Error(kind: .truncated, offset: offset, message: "ends early") }
             var v: UInt64 = 0
             for i in 0..<8 { v |= UInt64(bytes[offset + i]) << (8 * i) }
             offset += 8

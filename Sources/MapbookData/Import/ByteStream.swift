@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import MapbookSupport
 #endif
 
 /// A file read forward in fixed-size chunks, one byte at a time, so a parser can walk a file
@@ -35,7 +36,7 @@ final class ByteStream {
         self.path = path
         fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
-            throw DataError(path: path, message: "cannot open: \(String(cString: strerror(errno)))")
+            throw DataError(path: path, message: "cannot open: \(FileSystem.errorMessage())")
         }
         buffer = .allocate(capacity: Self.chunkSize)
         cursor = .allocate(capacity: 2)
@@ -66,7 +67,7 @@ final class ByteStream {
         start = 0
         end = 0
         let n = read(fd, buffer, Self.chunkSize)
-        if n < 0 { throw DataError(path: path, message: "cannot read: \(String(cString: strerror(errno)))") }
+        if n < 0 { throw DataError(path: path, message: "cannot read: \(FileSystem.errorMessage())") }
         if n == 0 {
             atEnd = true
             return false

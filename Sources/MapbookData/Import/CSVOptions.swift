@@ -1,3 +1,5 @@
+import MapbookSupport
+
 /// How to read a CSV file: what to detect and what the project file says instead.
 ///
 /// Every option left nil is detected from the file; see `CSVReader` for how.
@@ -13,7 +15,7 @@ public struct CSVOptions: Sendable, Equatable {
         /// Reads the names a project file may use: "utf-8", "utf8", "latin1", "latin-1",
         /// "iso-8859-1", "windows-1252", "cp1252", in any case.
         public init?(name: String) {
-            switch name.trimmingSpaces.lowercased() {
+            switch name.trimming(" \t\r\n").lowercased() {
             case "utf-8", "utf8": self = .utf8
             case "latin1", "latin-1", "iso-8859-1", "iso8859-1", "iso_8859-1", "l1": self = .latin1
             case "windows-1252", "cp1252", "win1252", "windows1252": self = .windows1252

@@ -1,3 +1,5 @@
+import MapbookSupport
+
 extension CSVReader {
     /// Why a geometry cell could not be read.
     struct GeometryProblem: Error {

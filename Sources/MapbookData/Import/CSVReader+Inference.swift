@@ -1,3 +1,5 @@
+import MapbookSupport
+
 extension CSVReader {
     /// What the first pass learns about one column: the types its cells fit and, while it
     /// may be one, whether it is a geometry column.

@@ -1,4 +1,5 @@
 import MapbookPackage
+import MapbookSupport
 
 /// The features of a CSV file (RFC 4180): points from two coordinate columns, or geometries
 /// from a column of WKT, EWKT, hex WKB or hex EWKB.
@@ -95,7 +96,7 @@ public final class CSVReader: FeatureReader {
         }
         var rawNames: [String] = []
         for k in 0..<tokenizer.cellCount {
-            rawNames.append(tokenizer.withCell(k) { bytes, _ in options.encoding.decode(bytes).text.trimmingSpaces })
+            rawNames.append(tokenizer.withCell(k) { bytes, _ in options.encoding.decode(bytes).text.trimming(" \t\r\n") })
         }
         let columns = Self.uniqueNames(rawNames)
         self.columns = columns

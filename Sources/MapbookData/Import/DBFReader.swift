@@ -1,3 +1,5 @@
+import MapbookSupport
+
 /// Reads a shapefile's attribute table: a dBASE III+ `.dbf` file, record by record.
 ///
 /// The header is the 32-byte dBASE III table header followed by 32-byte field descriptors
@@ -70,10 +72,10 @@ final class DBFReader {
             chosen = decoder
             source = "as given"
         }
-        if chosen == nil, let cpg, !cpg.trimmingSpaces.isEmpty {
+        if chosen == nil, let cpg, !cpg.trimming(" \t\r\n").isEmpty {
             chosen = DBFTextDecoder(name: cpg)
             if chosen == nil {
-                warnings.append((.encoding, 1, "the .cpg names the encoding '\(cpg.trimmingSpaces)', which this system does not know; text is read as UTF-8, or Latin-1 where it is not valid UTF-8"))
+                warnings.append((.encoding, 1, "the .cpg names the encoding '\(cpg.trimming(" \t\r\n"))', which this system does not know; text is read as UTF-8, or Latin-1 where it is not valid UTF-8"))
             } else {
                 source = "from the .cpg"
             }
@@ -92,7 +94,7 @@ final class DBFReader {
         while position + 32 <= headerLength, descriptors[position] != 0x0D {
             let d = Array(descriptors[position..<position + 32])
             let nameBytes = d[0..<11].prefix { $0 != 0 }
-            var name = decoder.decode(nameBytes).text.trimmingSpaces
+            var name = decoder.decode(nameBytes).text.trimming(" \t\r\n")
             if name.isEmpty { name = "FIELD_\(columns.count + 1)" }
             let letter = Character(Unicode.Scalar(d[11]))
             // Only numbers have decimals; Clipper and FoxPro store the high byte of a long

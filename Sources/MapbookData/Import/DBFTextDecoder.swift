@@ -2,6 +2,7 @@
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
+import MapbookSupport
 #endif
 
 /// Turns the bytes of DBF text into strings in one code page.
@@ -43,7 +44,7 @@ final class DBFTextDecoder {
     /// is a Windows or DOS code page, "8859N" or "8859-N" is ISO-8859-N.
     /// The corresponding C function is `iconv_open`.
     convenience init?(name: String) {
-        let upper = name.trimmingSpaces.uppercased()
+        let upper = name.trimming(" \t\r\n").uppercased()
         let compact = upper.filter { $0 != "-" && $0 != "_" && $0 != " " }
         switch compact {
         case "": return nil

@@ -2,6 +2,7 @@
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
+import MapbookSupport
 #endif
 
 /// Reads an ESRI Shapefile: a `.shp` with the `.shx`, `.dbf`, `.prj` and `.cpg` beside it, or
@@ -115,7 +116,7 @@ public final class ShapefileReader: FeatureReader {
             guard let bytes = try file.readAll(limit: 1 << 20) else {
                 throw DataError(path: display["prj"] ?? prjPath, message: "the file is \(file.size) bytes, far too large for a coordinate system definition")
             }
-            let wkt = Self.text(bytes).filter { $0 != "\u{FEFF}" && $0 != "\0" }.trimmingSpaces
+            let wkt = Self.text(bytes).filter { $0 != "\u{FEFF}" && $0 != "\0" }.trimming(" \t\r\n")
             if !wkt.isEmpty {
                 crs = CoordinateReferenceSystem(wkt: wkt, epsg: CoordinateTransform.identifyEPSG(CoordinateReferenceSystem(wkt: wkt)))
             }

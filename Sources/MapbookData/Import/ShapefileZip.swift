@@ -6,6 +6,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import MapbookSupport
 
 /// The shapefiles in a ZIP archive, and the copying of one of them out for reading.
 ///
@@ -121,7 +122,7 @@ enum ShapefileZip {
             let temporary = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
             var template = Array("\(temporary)/mapbook-shapefile-XXXXXX".utf8CString)
             guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
-                throw DataError(path: archivePath, message: "cannot create a temporary folder in '\(temporary)': \(String(cString: strerror(errno)))")
+                throw DataError(path: archivePath, message: "cannot create a temporary folder in '\(temporary)': \(FileSystem.errorMessage())")
             }
             directory = String(cString: template.withUnsafeBufferPointer { $0.baseAddress! })
             do throws(DataError) {
@@ -215,7 +216,7 @@ private final class ZipEntryReader {
         // O_EXCL and O_NOFOLLOW: write only a file created here, in a folder made here.
         let fd = open(target, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
-            throw DataError(path: label, message: "cannot create '\(target)': \(String(cString: strerror(errno)))")
+            throw DataError(path: label, message: "cannot create '\(target)': \(FileSystem.errorMessage())")
         }
         defer { close(fd) }
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
@@ -232,7 +233,7 @@ private final class ZipEntryReader {
                 let w = buffer.withUnsafeBytes { write(fd, $0.baseAddress! + written, n - written) }
                 if w < 0 && errno == EINTR { continue }
                 guard w > 0 else {
-                    throw DataError(path: label, message: "cannot write '\(target)': \(String(cString: strerror(errno)))")
+                    throw DataError(path: label, message: "cannot write '\(target)': \(FileSystem.errorMessage())")
                 }
                 written += w
             }

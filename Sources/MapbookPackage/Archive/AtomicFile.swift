@@ -1,8 +1,7 @@
 #if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
 #endif
+import MapbookSupport
 
 /// A file written under a temporary name beside its destination, then fsynced and renamed.
 ///
@@ -25,8 +24,8 @@ public final class AtomicFile {
     /// The corresponding C function is `mkstemp`.
     public init(destination: String, permissions: mode_t? = nil) throws(ArchiveError) {
         self.destination = destination
-        let directory = Self.directory(of: destination)
-        let base = destination.split(separator: "/").last.map(String.init) ?? destination
+        let directory = FileSystem.parent(of: destination)
+        let base = FileSystem.lastComponent(destination)
         var template = Array("\(directory)/.\(base).tmp-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else {
@@ -48,12 +47,6 @@ public final class AtomicFile {
         if !finished { discard() }
     }
 
-    static func directory(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        let dir = String(path[..<slash])
-        return dir.isEmpty ? "/" : dir
-    }
-
     /// Writes all of `bytes` to the temporary file.
     ///
     /// The corresponding C function is `write`.
@@ -65,15 +58,8 @@ public final class AtomicFile {
     ///
     /// The corresponding C function is `write`.
     static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, path: String) throws(ArchiveError) {
-        var done = 0
-        while done < bytes.count {
-            let n = Glibc.write(descriptor, bytes.baseAddress! + done, bytes.count - done)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw ArchiveError(operation: "write", path: path, message: RandomAccessFile.errnoMessage())
-            }
-            done += n
-        }
+        let failure = FileSystem.writeAll(bytes, to: descriptor)
+        if failure != 0 { throw ArchiveError(operation: "write", path: path, message: FileSystem.errorMessage(failure)) }
     }
 
     public func write(_ bytes: [UInt8]) throws(ArchiveError) {
@@ -103,11 +89,7 @@ public final class AtomicFile {
             throw ArchiveError(operation: "write", path: destination, message: "rename failed: \(message)")
         }
         // Make the rename itself durable.
-        let dir = open(Self.directory(of: destination), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if dir >= 0 {
-            fsync(dir)
-            close(dir)
-        }
+        FileSystem.syncDirectory(FileSystem.parent(of: destination))
     }
 
     /// Closes and removes the temporary file; the destination is untouched.

@@ -1,8 +1,7 @@
 #if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
 #endif
+import MapbookSupport
 
 /// A file opened read-only for positioned reads (`pread`), shared by every range read from it.
 ///
@@ -42,19 +41,12 @@ public final class RandomAccessFile: @unchecked Sendable {
     ///
     /// The corresponding C function is `pread`.
     public func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws(ArchiveError) {
-        var done = 0
-        while done < buffer.count {
-            let n = pread(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done))
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw ArchiveError(operation: "read", path: path, message: Self.errnoMessage())
-            }
-            if n == 0 {
-                throw ArchiveError(
-                    operation: "read", path: path,
-                    message: "file ends at byte \(offset + Int64(done)), \(buffer.count - done) bytes short of what was expected (truncated?)")
-            }
-            done += n
+        let (done, failure) = FileSystem.readAll(into: buffer, from: descriptor, at: offset)
+        if failure != 0 { throw ArchiveError(operation: "read", path: path, message: FileSystem.errorMessage(failure)) }
+        if done < buffer.count {
+            throw ArchiveError(
+                operation: "read", path: path,
+                message: "file ends at byte \(offset + Int64(done)), \(buffer.count - done) bytes short of what was expected (truncated?)")
         }
     }
 
@@ -75,9 +67,7 @@ public final class RandomAccessFile: @unchecked Sendable {
         return bytes
     }
 
-    static func errnoMessage() -> String {
-        String(cString: strerror(errno))
-    }
+    static func errnoMessage() -> String { FileSystem.errorMessage() }
 }
 
 /// A contiguous byte range of a file: a whole file, or a stored entry of an archive.

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import MapbookSupport
 
 /// Limits that keep extraction of an untrusted archive bounded.
 public struct ExtractionLimits: Sendable {
@@ -72,7 +73,7 @@ public enum SafeExtractor {
         do {
             let summary = try write(plan, from: archive, into: staging, archivePath: archivePath)
             // Everything is verified: move the top-level items into place.
-            for name in directoryEntries(staging) {
+            for name in FileSystem.names(in: staging) {
                 guard rename(staging + "/" + name, target + "/" + name) == 0 else {
                     throw ExtractionError(path: archivePath, problems: ["cannot move '\(name)' into '\(target)': \(RandomAccessFile.errnoMessage())"])
                 }
@@ -81,8 +82,8 @@ public enum SafeExtractor {
             rmdir(staging)
             return summary
         } catch {
-            removeTree(staging)
-            for name in moved { removeTree(target + "/" + name) }
+            FileSystem.removeTree(staging)
+            for name in moved { FileSystem.removeTree(target + "/" + name) }
             if created { rmdir(target) }
             throw error
         }
@@ -181,7 +182,7 @@ public enum SafeExtractor {
         if total > 1 << 20, overall > limits.maximumCompressionRatio {
             problems.append("it expands \(Int(min(overall, 1e15))) times in all (\(archive.range.length) to \(total) bytes), past the limit of \(Int(limits.maximumCompressionRatio)): a ZIP bomb?")
         }
-        for (entry, message) in archive.layoutProblems() {
+        for (entry, _, message) in archive.layoutProblems() {
             problems.append("entry '\(entry.name)': \(message)")
         }
         if !problems.isEmpty {
@@ -232,30 +233,7 @@ public enum SafeExtractor {
     static func isEmptyDirectory(_ path: String) -> Bool {
         guard let dir = opendir(path) else { return false }
         closedir(dir)
-        return directoryEntries(path).isEmpty
+        return FileSystem.names(in: path).isEmpty
     }
 
-    /// The names in a folder, without `.` and `..`.
-    static func directoryEntries(_ path: String) -> [String] {
-        guard let dir = opendir(path) else { return [] }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names
-    }
-
-    /// Removes a folder this extractor created, without following links.
-    static func removeTree(_ path: String) {
-        var info = stat()
-        guard lstat(path, &info) == 0 else { return }
-        if (info.st_mode & S_IFMT) == S_IFDIR {
-            for name in directoryEntries(path) { removeTree(path + "/" + name) }
-            rmdir(path)
-        } else {
-            unlink(path)
-        }
-    }
 }

@@ -351,11 +351,21 @@ public final class ZipArchive: Sendable {
         }
     }
 
+    /// What is wrong with an entry's place in the archive.
+    public enum LayoutProblem: Sendable, Hashable {
+        /// The local header cannot be read or disagrees with the central directory.
+        case localHeader
+        /// The entry's data runs into the central directory.
+        case bounds
+        /// The entry's data overlaps another entry's.
+        case overlap
+    }
+
     /// Entries whose local header is missing or disagrees with the central directory, or whose
     /// data runs into the directory or into another entry's (overlapping entries are how
     /// ZIP bombs get past per-entry ratio limits). Reads every local header once.
-    public func layoutProblems() -> [(entry: ZipEntry, message: String)] {
-        var problems: [(ZipEntry, String)] = []
+    public func layoutProblems() -> [(entry: ZipEntry, kind: LayoutProblem, message: String)] {
+        var problems: [(ZipEntry, LayoutProblem, String)] = []
         var spans: [(start: Int64, end: Int64, entry: ZipEntry)] = []
         spans.reserveCapacity(entries.count)
         for entry in entries {
@@ -363,18 +373,18 @@ public final class ZipArchive: Sendable {
             do {
                 header = try localHeader(of: entry)
             } catch {
-                problems.append((entry, error.message))
+                problems.append((entry, .localHeader, error.message))
                 continue
             }
             if header.rawName != entry.rawName {
-                problems.append((entry, "the local header names '\(String(decoding: header.rawName, as: UTF8.self))', the central directory '\(entry.name)'"))
+                problems.append((entry, .localHeader, "the local header names '\(String(decoding: header.rawName, as: UTF8.self))', the central directory '\(entry.name)'"))
             }
             if header.method != entry.method.code {
-                problems.append((entry, "the local header and the central directory disagree on the compression method"))
+                problems.append((entry, .localHeader, "the local header and the central directory disagree on the compression method"))
             }
             let end = header.dataOffset + entry.compressedSize
             if end > centralDirectoryOffset {
-                problems.append((entry, "its data (\(entry.compressedSize) bytes at \(header.dataOffset)) runs into the central directory at \(centralDirectoryOffset): truncated or damaged"))
+                problems.append((entry, .bounds, "its data (\(entry.compressedSize) bytes at \(header.dataOffset)) runs into the central directory at \(centralDirectoryOffset): truncated or damaged"))
             }
             spans.append((entry.localHeaderOffset, end, entry))
         }
@@ -383,7 +393,7 @@ public final class ZipArchive: Sendable {
         var reach: (end: Int64, name: String)? = nil
         for span in spans {
             if let r = reach, span.start < r.end {
-                problems.append((span.entry, "overlaps the data of '\(r.name)'; overlapping entries are a ZIP bomb technique"))
+                problems.append((span.entry, .overlap, "overlaps the data of '\(r.name)'; overlapping entries are a ZIP bomb technique"))
             }
             if reach == nil || span.end > reach!.end { reach = (span.end, span.entry.name) }
         }

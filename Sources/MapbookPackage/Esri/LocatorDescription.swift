@@ -1,3 +1,5 @@
+import MapbookSupport
+
 /// What a locator file says about itself: an Esri `.loc` (INI-style `key = value` lines, with
 /// an optional `.loc.xml` style beside it) or Mapbook's open `.loc.json` (DESIGN.md 3.5).
 ///

@@ -1,3 +1,5 @@
+import MapbookSupport
+
 /// `esriinfo/iteminfo.xml`: Esri's `<ESRI_ItemInformation>` description of a package.
 ///
 /// Written with Esri's element order; elements this model does not know are kept and written

@@ -1,3 +1,5 @@
+import MapbookSupport
+
 /// A package's `Name.info`: Esri's item keys plus `locators`, `expiration` and `mapbook`
 /// (DESIGN.md 3.1). Dates are epoch milliseconds, the extent is WGS84.
 ///

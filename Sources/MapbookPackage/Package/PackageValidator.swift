@@ -187,8 +187,13 @@ private struct Run {
 
     /// Local headers agree with the central directory; entries do not overlap each other or it.
     mutating func checkLayout() {
-        for (entry, message) in archive.layoutProblems() {
-            let code = message.contains("overlaps") ? "zip.overlap" : message.contains("central directory at") ? "zip.bounds" : "zip.local-header"
+        for (entry, kind, message) in archive.layoutProblems() {
+            let code: String
+            switch kind {
+            case .overlap: code = "zip.overlap"
+            case .bounds: code = "zip.bounds"
+            case .localHeader: code = "zip.local-header"
+            }
             add(.error, code, entry: entry.name, message)
             skipped.insert(entry.name)
         }

@@ -1,4 +1,5 @@
 import CLibXML2
+import MapbookSupport
 
 /// An XML parse failure, naming the document and libxml2's message with its line.
 public struct XMLError: Error, Sendable, CustomStringConvertible {
@@ -202,11 +203,3 @@ public enum XMLDocumentIO {
     }
 }
 
-extension String {
-    func trimmingWhitespace() -> String {
-        var s = Substring(self)
-        while let f = s.first, f.isWhitespace { s.removeFirst() }
-        while let l = s.last, l.isWhitespace { s.removeLast() }
-        return String(s)
-    }
-}

@@ -1,4 +1,5 @@
 import MapbookPackage
+import MapbookSupport
 import Yams
 
 /// A project file: what GIS staff write to describe a package (DESIGN.md section 4).
@@ -227,7 +228,7 @@ extension Project {
 
         let title = try root.required("title").string()
         var project = Project(
-            file: file, directory: Self.directory(of: file),
+            file: file, directory: FileSystem.parent(of: file),
             name: try root["name"]?.string() ?? Self.defaultName(title), title: title)
         guard EntryName.problem(project.name + ".info") == nil, !project.name.contains("/") else {
             throw (root["name"] ?? root).error("'\(project.name)' cannot be a file name")
@@ -291,12 +292,6 @@ extension Project {
         default:
             return ProjectError(file: file, key: "", line: nil, message: "not valid YAML or JSON: \(error)")
         }
-    }
-
-    static func directory(of file: String) -> String {
-        guard let slash = file.lastIndex(of: "/") else { return "." }
-        let dir = String(file[..<slash])
-        return dir.isEmpty ? "/" : dir
     }
 
     /// "Naperville Water Company" -> "NapervilleWaterCompany".

@@ -1,4 +1,6 @@
+import MapbookPackage
 import NIOCore
+import MapbookPortalAPI
 
 #if canImport(Glibc)
 import Glibc
@@ -72,7 +74,7 @@ struct MultipartForm: AsyncSequence, Sendable {
     struct Iterator: AsyncIteratorProtocol {
         let form: MultipartForm
         private var stage = 0
-        private var reader: FileReader?
+        private var reader: RandomAccessFile?
         private var sent: Int64 = 0
 
         init(form: MultipartForm) {
@@ -90,11 +92,16 @@ struct MultipartForm: AsyncSequence, Sendable {
                         stage = 2
                         continue
                     }
-                    if reader == nil { reader = try FileReader(path: file.path) }
-                    let want = Int(Swift.min(Int64(256 << 10), file.length - sent))
-                    let bytes = try reader!.read(at: file.offset + sent, count: want)
-                    guard !bytes.isEmpty else {
-                        throw PortalClientError(.transfer, url: file.path, message: "the file ended before the \(file.length) bytes to upload; was it changed during the upload?")
+                    let bytes: [UInt8]
+                    do {
+                        if reader == nil { reader = try RandomAccessFile(path: file.path) }
+                        let want = Int(Swift.min(Int64(256 << 10), file.length - sent))
+                        guard file.offset + sent + Int64(want) <= reader!.size else {
+                            throw PortalClientError(.transfer, url: file.path, message: "the file ended before the \(file.length) bytes to upload; was it changed during the upload?")
+                        }
+                        bytes = try reader!.read(at: file.offset + sent, count: want)
+                    } catch let error as ArchiveError {
+                        throw PortalClientError(sent == 0 ? .usage : .transfer, url: file.path, message: "cannot read the file: \(error.message)")
                     }
                     sent += Int64(bytes.count)
                     form.progress?(sent)

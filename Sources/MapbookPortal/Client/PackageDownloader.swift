@@ -1,7 +1,10 @@
 import AsyncHTTPClient
 import MapbookPackage
+import MapbookSupport
 import NIOCore
 import NIOHTTP1
+import MapbookLibrary
+import MapbookPortalAPI
 
 #if canImport(Glibc)
 import Glibc
@@ -51,7 +54,7 @@ public struct PackageDownloader: Sendable {
         var attempt = 0
         while true {
             attempt += 1
-            let have = LibraryFiles.kind(partial) == .file ? (LibraryFiles.size(partial) ?? 0) : 0
+            let have = FileSystem.kind(partial) == .file ? (FileSystem.size(partial) ?? 0) : 0
             let validator = have > 0 ? try library.partialDownloadETag(itemId: id) : nil
             switch try await fetch(item, to: partial, have: have, validator: validator, progress: progress) {
             case .restart where attempt < 3:
@@ -148,13 +151,12 @@ public struct PackageDownloader: Sendable {
         var digest = SHA256Digest()
         if start > 0 {
             // The bytes of the earlier attempt count towards the hash.
-            let reader = try FileReader(path: partial)
-            var offset: Int64 = 0
-            while offset < start {
-                let chunk = try reader.read(at: offset, count: Int(min(Int64(1 << 20), start - offset)))
-                guard !chunk.isEmpty else { return .restart }
-                digest.update(chunk)
-                offset += Int64(chunk.count)
+            do {
+                let reader = try RandomAccessFile(path: partial)
+                guard reader.size >= start else { return .restart }
+                try ByteRange(file: reader, offset: 0, length: start).forEachChunk { digest.update($0) }
+            } catch {
+                throw PortalClientError(.transfer, url: partial, message: "cannot read the partial download: \(error)")
             }
         }
         let file = try PartialFile(path: partial, truncateTo: start)

@@ -1,4 +1,7 @@
 import MapbookPackage
+import MapbookSupport
+import MapbookLibrary
+import MapbookPortalAPI
 
 /// Publishes a package to the signed-in user's content: a new item the first time, a new
 /// version of the same item afterwards (which bumps its `modified`, so devices see an update).
@@ -56,14 +59,14 @@ public struct PackagePublisher: Sendable {
         guard let guid = manifest.guid, !guid.isEmpty else {
             throw PortalClientError(.usage, url: path, message: "the package's .info has no guid, so a later version could not find this item; rebuild it with `mapbook create`")
         }
-        guard let size = LibraryFiles.size(path) else {
+        guard let size = FileSystem.size(path) else {
             throw PortalClientError(.usage, url: path, message: "cannot read the package")
         }
         let user = credential.username
         let keyword = Self.guidKeyword(guid)
         let existing = try await find(keyword: keyword, owner: user)
 
-        let fileName = LibraryFiles.lastComponent(path)
+        let fileName = FileSystem.lastComponent(path)
         var keywords = existing?.typeKeywords ?? []
         for k in (manifest.typeKeywords ?? []) + [keyword] where !keywords.contains(where: { $0.lowercased() == k.lowercased() }) {
             keywords.append(k)

@@ -1,3 +1,5 @@
+import MapbookLibrary
+import MapbookPortalAPI
 /// Whether a downloaded package is the portal item's latest version (the update check of
 /// the Offline Mapbook app: the item's `modified` against the one recorded at download).
 public struct PackageStatus: Sendable {

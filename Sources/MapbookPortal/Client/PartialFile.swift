@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import MapbookSupport
 
 /// The partial download file, open for writing at its end.
 final class PartialFile {
@@ -17,10 +18,10 @@ final class PartialFile {
         self.path = path
         descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
-            throw PortalClientError(.transfer, url: path, message: "cannot write the download: \(String(cString: strerror(errno)))")
+            throw PortalClientError(.transfer, url: path, message: "cannot write the download: \(FileSystem.errorMessage())")
         }
         guard ftruncate(descriptor, off_t(length)) == 0, lseek(descriptor, off_t(length), SEEK_SET) >= 0 else {
-            let message = String(cString: strerror(errno))
+            let message = FileSystem.errorMessage()
             Glibc.close(descriptor)
             descriptor = -1
             throw PortalClientError(.transfer, url: path, message: "cannot prepare the download file: \(message)")
@@ -40,7 +41,7 @@ final class PartialFile {
             let n = Glibc.write(descriptor, bytes.baseAddress! + done, bytes.count - done)
             if n < 0, errno == EINTR { continue }
             guard n > 0 else {
-                throw PortalClientError(.transfer, url: path, message: "cannot write the download: \(String(cString: strerror(errno))); free some space and run the command again to resume")
+                throw PortalClientError(.transfer, url: path, message: "cannot write the download: \(FileSystem.errorMessage()); free some space and run the command again to resume")
             }
             done += n
         }
@@ -55,7 +56,7 @@ final class PartialFile {
             descriptor = -1
         }
         guard fsync(descriptor) == 0 else {
-            throw PortalClientError(.transfer, url: path, message: "cannot flush the download to disk: \(String(cString: strerror(errno)))")
+            throw PortalClientError(.transfer, url: path, message: "cannot flush the download to disk: \(FileSystem.errorMessage())")
         }
     }
 }

@@ -1,5 +1,7 @@
 import AsyncHTTPClient
 import MapbookPackage
+import MapbookLibrary
+import MapbookPortalAPI
 
 /// Keeping the sign-in alive: refreshing an access token that is about to expire.
 extension PortalClient {

@@ -1,4 +1,5 @@
 import MapbookPackage
+import MapbookPortalAPI
 
 /// Reading items: one item, and search with paging.
 extension PortalClient {

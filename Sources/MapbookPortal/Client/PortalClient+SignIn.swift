@@ -2,6 +2,8 @@ import AsyncHTTPClient
 import MapbookPackage
 import NIOCore
 import NIOHTTP1
+import MapbookLibrary
+import MapbookPortalAPI
 
 /// Signing in and out: OAuth 2 authorization code with PKCE, as the portal's own pages offer
 /// it, with `generateToken` for portals that have no such pages (or do not know this app, as

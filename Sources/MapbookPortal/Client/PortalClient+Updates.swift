@@ -1,3 +1,5 @@
+import MapbookLibrary
+import MapbookPortalAPI
 /// The update check: each downloaded package's item, asked for its `modified`.
 extension PortalClient {
     /// The status of each of `records` (DESIGN.md section 7): an update exists when the

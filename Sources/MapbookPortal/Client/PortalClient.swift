@@ -3,6 +3,8 @@ import MapbookPackage
 import NIOCore
 import NIOHTTP1
 import Synchronization
+import MapbookLibrary
+import MapbookPortalAPI
 
 #if canImport(Glibc)
 import Glibc

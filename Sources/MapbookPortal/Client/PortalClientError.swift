@@ -1,3 +1,4 @@
+import MapbookPortalAPI
 /// A portal request that failed outside the API's own error replies: the portal cannot be
 /// reached, the sign-in is gone, the reply is not the API's, or a download is damaged. Names
 /// the URL (or file) and says what to do. Errors the portal reports itself are `PortalError`s.

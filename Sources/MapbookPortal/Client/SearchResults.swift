@@ -1,3 +1,4 @@
+import MapbookPortalAPI
 /// What a search found: `total` matches in all, `items` of them here.
 public struct SearchResults: Sendable {
     public var total: Int64

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import MapbookPackage
-import MapbookPortal
+import MapbookPortalAPI
 
 /// Issues and checks tokens. A token is 32 random bytes in URL-safe base64; the store keeps
 /// only its SHA-256, so tokens are revoked by deleting rows and a leaked database opens nothing.

@@ -3,7 +3,8 @@ import Glibc
 #endif
 import HTTPTypes
 import Hummingbird
-import MapbookPortal
+import MapbookPortalAPI
+import MapbookSupport
 
 /// Sends a stored file the way download managers and resuming clients expect: length, name,
 /// validators, and one byte range when asked (206), streamed from disk in pieces.
@@ -19,7 +20,7 @@ enum FileResponse {
         headers[.cacheControl] = "private, no-cache"
         headers[.contentDisposition] = "\(attachment ? "attachment" : "inline"); \(dispositionName(file.name))"
 
-        if let quoted, let match = request.headers[.ifNoneMatch], match.split(separator: ",").contains(where: { $0.trimmed(" \t") == quoted || $0.trimmed(" \t") == "*" }) {
+        if let quoted, let match = request.headers[.ifNoneMatch], match.split(separator: ",").contains(where: { $0.trimming(" \t") == quoted || $0.trimming(" \t") == "*" }) {
             headers[.contentLength] = "0"
             return Response(status: .notModified, headers: headers)
         }
@@ -73,9 +74,9 @@ enum FileResponse {
     /// One `bytes=` range (`a-b`, `a-`, `-n`); several ranges or other units are answered
     /// with the whole file, as RFC 9110 allows.
     static func parseRange(_ spec: String, size: Int64) -> RangeRequest {
-        let s = spec.trimmed(" \t")
+        let s = spec.trimming(" \t")
         guard s.lowercased().hasPrefix("bytes="), !s.contains(",") else { return .none }
-        let r = s.dropFirst(6).trimmed(" \t")
+        let r = s.dropFirst(6).trimming(" \t")
         let parts = r.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.count == 2 else { return .none }
         if parts[0].isEmpty {

@@ -3,8 +3,9 @@ import Glibc
 #endif
 import Hummingbird
 import MapbookPackage
-import MapbookPortal
+import MapbookPortalAPI
 import MultipartKit
+import MapbookSupport
 
 /// A file that came with a request, already on disk in the staging folder.
 public struct UploadedFile: Sendable {
@@ -69,7 +70,7 @@ public struct RequestParameters: Sendable {
 
     static func boundary(of contentType: String) -> String? {
         for part in contentType.split(separator: ";") {
-            let p = part.trimmed(" \t")
+            let p = part.trimming(" \t")
             if p.lowercased().hasPrefix("boundary=") {
                 var b = String(p.dropFirst("boundary=".count))
                 if b.hasPrefix("\""), b.hasSuffix("\""), b.count >= 2 { b = String(b.dropFirst().dropLast()) }
@@ -139,7 +140,7 @@ public struct RequestParameters: Sendable {
         parser.onHeader = { name, value in
             guard name.lowercased() == "content-disposition" else { return }
             for piece in value.split(separator: ";") {
-                let p = piece.trimmed(" \t")
+                let p = piece.trimming(" \t")
                 if p.lowercased().hasPrefix("name=") { collected.current.name = Self.unquote(p.dropFirst(5)) }
                 if p.lowercased().hasPrefix("filename=") { collected.current.fileName = Self.unquote(p.dropFirst(9)) }
             }
@@ -153,7 +154,7 @@ public struct RequestParameters: Sendable {
                         let path = try stagingFile()
                         part.path = path
                         part.fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
-                        if part.fd < 0 { throw PortalError(code: 500, message: "Cannot write the upload: \(String(cString: strerror(errno))).") }
+                        if part.fd < 0 { throw PortalError(code: 500, message: "Cannot write the upload: \(FileSystem.errorMessage()).") }
                     }
                     let view = buffer.readableBytesView
                     part.size += Int64(view.count)
@@ -165,7 +166,7 @@ public struct RequestParameters: Sendable {
                             let n = write(part.fd, raw.baseAddress! + done, raw.count - done)
                             if n < 0 {
                                 if errno == EINTR { continue }
-                                throw PortalError(code: 500, message: "Cannot write the upload: \(String(cString: strerror(errno))).")
+                                throw PortalError(code: 500, message: "Cannot write the upload: \(FileSystem.errorMessage()).")
                             }
                             done += n
                         }
@@ -228,12 +229,3 @@ public struct RequestParameters: Sendable {
     }
 }
 
-extension StringProtocol {
-    func trimmed(_ set: String) -> String {
-        let chars = Set(set)
-        var s = Substring(self)
-        while let f = s.first, chars.contains(f) { s = s.dropFirst() }
-        while let l = s.last, chars.contains(l) { s = s.dropLast() }
-        return String(s)
-    }
-}

@@ -1,7 +1,7 @@
 import Crypto
 import Hummingbird
 import MapbookPackage
-import MapbookPortal
+import MapbookPortalAPI
 
 extension PortalRoutes {
     /// Signing in: `generateToken`, the OAuth 2 authorize page and sign-in form (implicit

@@ -1,6 +1,6 @@
 import Hummingbird
 import MapbookPackage
-import MapbookPortal
+import MapbookPortalAPI
 
 extension PortalRoutes {
     static func groupNotFound(_ id: String) -> PortalError {

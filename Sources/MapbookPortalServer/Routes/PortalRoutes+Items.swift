@@ -1,6 +1,6 @@
 import Hummingbird
 import MapbookPackage
-import MapbookPortal
+import MapbookPortalAPI
 
 extension PortalRoutes {
     /// Reading items: the item, its data, its info files, and a user's content listing.

@@ -3,7 +3,8 @@ import Glibc
 #endif
 import Hummingbird
 import MapbookPackage
-import MapbookPortal
+import MapbookPortalAPI
+import MapbookSupport
 
 extension PortalRoutes {
     /// An owner's operations: add (single or in parts), commit, status, update, delete,
@@ -130,9 +131,9 @@ extension PortalRoutes {
     static func list(_ value: String?) -> [String] {
         guard let value, !value.isEmpty else { return [] }
         if value.hasPrefix("["), case .array(let items)? = try? JSONParser.parse(value) {
-            return items.compactMap(\.stringValue).map { $0.trimmed(" \t") }.filter { !$0.isEmpty }
+            return items.compactMap(\.stringValue).map { $0.trimming(" \t") }.filter { !$0.isEmpty }
         }
-        return value.split(separator: ",").map { $0.trimmed(" \t") }.filter { !$0.isEmpty }
+        return value.split(separator: ",").map { $0.trimming(" \t") }.filter { !$0.isEmpty }
     }
 
     static func flag(_ value: String?) -> Bool? {
@@ -162,7 +163,7 @@ extension PortalRoutes {
         if text.hasPrefix("["), case .array(let corners)? = try? JSONParser.parse(text) {
             numbers = corners.flatMap { $0.arrayValue?.compactMap(\.doubleValue) ?? [] }
         } else {
-            numbers = text.split(separator: ",").compactMap { Double($0.trimmed(" \t")) }
+            numbers = text.split(separator: ",").compactMap { Double($0.trimming(" \t")) }
         }
         if numbers.isEmpty { return nil }
         guard numbers.count == 4, numbers.allSatisfy(\.isFinite) else {
@@ -248,7 +249,7 @@ extension PortalRoutes {
                     while done < n {
                         let w = buffer.withUnsafeBytes { write(out, $0.baseAddress! + done, n - done) }
                         if w < 0, errno == EINTR { continue }
-                        guard w > 0 else { throw PortalError(code: 500, message: "Cannot assemble the upload: \(String(cString: strerror(errno))).") }
+                        guard w > 0 else { throw PortalError(code: 500, message: "Cannot assemble the upload: \(FileSystem.errorMessage()).") }
                         done += w
                     }
                     size += Int64(n)

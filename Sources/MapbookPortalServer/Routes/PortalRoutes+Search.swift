@@ -1,6 +1,6 @@
 import Hummingbird
 import MapbookPackage
-import MapbookPortal
+import MapbookPortalAPI
 
 extension PortalRoutes {
     /// Item search: `search` over everything the caller may see, and

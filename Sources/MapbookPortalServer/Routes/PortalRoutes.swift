@@ -5,7 +5,8 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import MapbookPackage
-import MapbookPortal
+import MapbookPortalAPI
+import MapbookSupport
 
 /// A sharing API request as routes see it: parameters read, caller known.
 struct PortalRequest: Sendable {
@@ -90,7 +91,7 @@ public enum PortalRoutes {
                 guard let field = HTTPField.Name(name), let value = request.headers[field] else { continue }
                 let parts = value.split(separator: " ", maxSplits: 1)
                 if parts.count == 2, parts[0].lowercased() == "bearer" {
-                    token = String(parts[1]).trimmed(" \t")
+                    token = String(parts[1]).trimming(" \t")
                     break
                 }
             }

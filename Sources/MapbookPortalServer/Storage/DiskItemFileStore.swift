@@ -1,6 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import MapbookPackage
+import MapbookSupport
 
 /// Item files in folders of the data directory:
 ///
@@ -27,7 +29,7 @@ public struct DiskItemFileStore: ItemFileStore {
     public func stagingFile() throws -> String {
         var template = Array("\(root)/staging/upload-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw PortalStoreError(path: "\(root)/staging", message: "cannot create a staging file: \(Disk.errorMessage())") }
+        guard fd >= 0 else { throw PortalStoreError(path: "\(root)/staging", message: "cannot create a staging file: \(FileSystem.errorMessage())") }
         close(fd)
         return String(cString: template.withUnsafeBufferPointer { $0.baseAddress! })
     }
@@ -39,24 +41,24 @@ public struct DiskItemFileStore: ItemFileStore {
         // The new data goes in beside the old under a fresh folder, then the folder is swapped:
         // a reader sees the old file or the new one, never none.
         let next = "\(dir)/data.next"
-        Disk.removeTree(next)
+        FileSystem.removeTree(next)
         try Disk.makeDirectory(next)
         guard rename(staged, "\(next)/\(fileName)") == 0 else {
-            throw PortalStoreError(path: staged, message: "cannot move the upload into place: \(Disk.errorMessage())")
+            throw PortalStoreError(path: staged, message: "cannot move the upload into place: \(FileSystem.errorMessage())")
         }
         let old = "\(dir)/data.old"
-        Disk.removeTree(old)
-        if Disk.exists("\(dir)/data"), rename("\(dir)/data", old) != 0 {
-            throw PortalStoreError(path: dir, message: "cannot replace the item's data: \(Disk.errorMessage())")
+        FileSystem.removeTree(old)
+        if FileSystem.kind("\(dir)/data") != nil, rename("\(dir)/data", old) != 0 {
+            throw PortalStoreError(path: dir, message: "cannot replace the item's data: \(FileSystem.errorMessage())")
         }
         guard rename(next, "\(dir)/data") == 0 else {
-            throw PortalStoreError(path: dir, message: "cannot replace the item's data: \(Disk.errorMessage())")
+            throw PortalStoreError(path: dir, message: "cannot replace the item's data: \(FileSystem.errorMessage())")
         }
-        Disk.removeTree(old)
+        FileSystem.removeTree(old)
     }
 
     public func dataFile(itemId: String) -> StoredFile? {
-        guard let dir = try? itemDir(itemId), let name = Disk.list("\(dir)/data").first else { return nil }
+        guard let dir = try? itemDir(itemId), let name = FileSystem.names(in: "\(dir)/data").first else { return nil }
         return Disk.stored("\(dir)/data/\(name)", name: name)
     }
 
@@ -89,24 +91,24 @@ public struct DiskItemFileStore: ItemFileStore {
 
     public func parts(itemId: String) -> [Int] {
         guard PortalPaths.isItemId(itemId) else { return [] }
-        return Disk.list("\(root)/uploads/\(itemId)").compactMap { Int($0) }.sorted()
+        return FileSystem.names(in: "\(root)/uploads/\(itemId)").compactMap { Int($0) }.sorted()
     }
 
     public func removeParts(itemId: String) {
         guard PortalPaths.isItemId(itemId) else { return }
-        Disk.removeTree("\(root)/uploads/\(itemId)")
+        FileSystem.removeTree("\(root)/uploads/\(itemId)")
     }
 
     public func remove(itemId: String) {
         guard let dir = try? itemDir(itemId) else { return }
-        Disk.removeTree(dir)
+        FileSystem.removeTree(dir)
         removeParts(itemId: itemId)
     }
 
     public func removeLeftovers(keeping: Set<String>) {
-        for name in Disk.list("\(root)/staging") { Disk.removeTree("\(root)/staging/\(name)") }
-        for id in Disk.list("\(root)/uploads") where !keeping.contains(id) { Disk.removeTree("\(root)/uploads/\(id)") }
-        for id in Disk.list("\(root)/items") where !keeping.contains(id) { Disk.removeTree("\(root)/items/\(id)") }
+        for name in FileSystem.names(in: "\(root)/staging") { FileSystem.removeTree("\(root)/staging/\(name)") }
+        for id in FileSystem.names(in: "\(root)/uploads") where !keeping.contains(id) { FileSystem.removeTree("\(root)/uploads/\(id)") }
+        for id in FileSystem.names(in: "\(root)/items") where !keeping.contains(id) { FileSystem.removeTree("\(root)/items/\(id)") }
     }
 }
 
@@ -130,31 +132,12 @@ public enum PortalPaths {
     }
 }
 
-/// The few file-system calls the disk store needs.
+/// The file-system calls of the disk store that throw its own error, over the shared ones.
 enum Disk {
-    static func errorMessage() -> String { String(cString: strerror(errno)) }
-
-    static func exists(_ path: String) -> Bool {
-        var st = stat()
-        return lstat(path, &st) == 0
-    }
-
     static func makeDirectory(_ path: String) throws {
         if mkdir(path, 0o755) != 0 && errno != EEXIST {
-            throw PortalStoreError(path: path, message: "cannot create the folder: \(errorMessage())")
+            throw PortalStoreError(path: path, message: "cannot create the folder: \(FileSystem.errorMessage())")
         }
-    }
-
-    /// The names in a folder, sorted; none when it is missing.
-    static func list(_ path: String) -> [String] {
-        guard let dir = opendir(path) else { return [] }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names.sorted()
     }
 
     static func stored(_ path: String, name: String) -> StoredFile? {
@@ -163,38 +146,14 @@ enum Disk {
         return StoredFile(path: path, name: name, size: Int64(st.st_size), modified: Int64(st.st_mtim.tv_sec))
     }
 
-    /// Removes a file, or a folder and all in it (symbolic links are removed, not followed).
-    static func removeTree(_ path: String) {
-        var st = stat()
-        guard lstat(path, &st) == 0 else { return }
-        if (st.st_mode & S_IFMT) == S_IFDIR {
-            for child in list(path) { removeTree("\(path)/\(child)") }
-            rmdir(path)
-        } else {
-            unlink(path)
-        }
-    }
-
-    static func writeAtomically(_ bytes: [UInt8], to path: String) throws {
-        let temp = path + ".tmp"
-        let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw PortalStoreError(path: path, message: "cannot write: \(errorMessage())") }
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + done, bytes.count - done) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                close(fd)
-                unlink(temp)
-                throw PortalStoreError(path: path, message: "cannot write: \(errorMessage())")
-            }
-            done += n
-        }
-        fsync(fd)
-        close(fd)
-        guard rename(temp, path) == 0 else {
-            unlink(temp)
-            throw PortalStoreError(path: path, message: "cannot write: \(errorMessage())")
+    /// Writes `bytes` under a temporary name of its own, fsyncs and renames it into place.
+    static func writeAtomically(_ bytes: [UInt8], to path: String, permissions: mode_t? = nil) throws {
+        do {
+            let file = try AtomicFile(destination: path, permissions: permissions)
+            try file.write(bytes)
+            try file.commit()
+        } catch {
+            throw PortalStoreError(path: path, message: "cannot write: \(error.message)")
         }
     }
 }

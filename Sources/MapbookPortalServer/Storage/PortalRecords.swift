@@ -1,4 +1,4 @@
-import MapbookPortal
+import MapbookPortalAPI
 
 /// A portal user. The password is kept only as a key-derivation hash (PasswordHash).
 public struct UserRecord: Sendable, Equatable {

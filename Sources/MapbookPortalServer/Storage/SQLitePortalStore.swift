@@ -1,5 +1,5 @@
 import MapbookPackage
-import MapbookPortal
+import MapbookPortalAPI
 import Synchronization
 
 /// The default metadata store: one SQLite file (`portal.sqlite` in the data folder), with

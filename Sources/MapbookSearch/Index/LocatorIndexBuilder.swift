@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import MapbookPackage
+import MapbookSupport
 
 /// One searchable feature handed to `LocatorIndexBuilder`.
 public struct LocatorIndexEntry: Sendable {
@@ -207,7 +208,7 @@ public enum LocatorIndexBuilder {
         try db.execute("COMMIT")
         try db.close()
         guard rename(temporary, path) == 0 else {
-            throw LocatorError(path: path, message: "cannot write the index: " + String(cString: strerror(errno)))
+            throw LocatorError(path: path, message: "cannot write the index: " + FileSystem.errorMessage())
         }
         ok = true
         return LocatorIndexSummary(entries: order.count, groups: groupCounts.count, words: words, numbers: numbers, skipped: skipped, textBytes: textBytes)

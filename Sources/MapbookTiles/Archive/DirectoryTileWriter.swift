@@ -1,4 +1,5 @@
 import MapbookPackage
+import MapbookSupport
 
 /// Writes tiles as a folder of files, `z/x/y.pbf`, with a `metadata.json` as tippecanoe writes
 /// it (the MBTiles metadata rows as a JSON object of strings): the layout GDAL's MVT driver

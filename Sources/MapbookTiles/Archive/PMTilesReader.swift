@@ -1,4 +1,5 @@
 import MapbookPackage
+import MapbookSupport
 
 /// Reads a PMTiles version 3 archive by positioned reads: the header, the root directory and
 /// metadata on opening, leaf directories when first needed.

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import MapbookSupport
 
 /// Tiles parked in a temporary file until an archive writer can put them in its order.
 ///
@@ -35,13 +36,10 @@ final class TileSpool {
     init(besides destination: String, deduplicating: Bool = false) throws(TileArchiveError) {
         self.destination = destination
         self.deduplicating = deduplicating
-        let slash = destination.lastIndex(of: "/")
-        let directory = slash.map { String(destination[..<$0]) } ?? "."
-        let base = slash.map { String(destination[destination.index(after: $0)...]) } ?? destination
-        var template = Array("\(directory.isEmpty ? "/" : directory)/.\(base).spool-XXXXXX".utf8CString)
+        var template = Array("\(FileSystem.parent(of: destination))/.\(FileSystem.lastComponent(destination)).spool-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else {
-            throw TileArchiveError(operation: "create a temporary tile file for", path: destination, message: String(cString: strerror(errno)))
+            throw TileArchiveError(operation: "create a temporary tile file for", path: destination, message: FileSystem.errorMessage())
         }
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
         descriptor = fd
@@ -92,21 +90,10 @@ final class TileSpool {
     func read(_ content: Int32) throws(TileArchiveError) -> [UInt8] {
         let slot = contents[Int(content)]
         var bytes = [UInt8](repeating: 0, count: Int(slot.length))
-        var done = 0
-        var failure: Int32 = 0
-        bytes.withUnsafeMutableBytes { raw in
-            while done < raw.count {
-                let n = pread(descriptor, raw.baseAddress! + done, raw.count - done, off_t(slot.offset) + off_t(done))
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 {
-                    failure = n == 0 ? EIO : errno
-                    return
-                }
-                done += n
-            }
-        }
+        let (done, error) = bytes.withUnsafeMutableBytes { FileSystem.readAll(into: $0, from: descriptor, at: slot.offset) }
+        let failure = error != 0 ? error : (done < bytes.count ? EIO : 0)
         if failure != 0 {
-            throw TileArchiveError(operation: "read back the temporary tile file of", path: destination, message: String(cString: strerror(failure)))
+            throw TileArchiveError(operation: "read back the temporary tile file of", path: destination, message: FileSystem.errorMessage(failure))
         }
         return bytes
     }
@@ -124,21 +111,9 @@ final class TileSpool {
 
     /// The corresponding C function is `write`.
     private func append(_ bytes: [UInt8]) throws(TileArchiveError) {
-        var failure: Int32 = 0
-        bytes.withUnsafeBytes { raw in
-            var done = 0
-            while done < raw.count {
-                let n = write(descriptor, raw.baseAddress! + done, raw.count - done)
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 {
-                    failure = n == 0 ? EIO : errno
-                    return
-                }
-                done += n
-            }
-        }
+        let failure = bytes.withUnsafeBytes { FileSystem.writeAll($0, to: descriptor) }
         if failure != 0 {
-            throw TileArchiveError(operation: "write the temporary tile file of", path: destination, message: String(cString: strerror(failure)))
+            throw TileArchiveError(operation: "write the temporary tile file of", path: destination, message: FileSystem.errorMessage(failure))
         }
     }
 }

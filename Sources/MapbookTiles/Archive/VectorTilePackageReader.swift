@@ -1,4 +1,5 @@
 import MapbookPackage
+import MapbookSupport
 
 /// Reads the tiles of a vector tile package in place: a `.vtpk` file, or one stored inside a
 /// `.mmpk` (DESIGN.md section 5). Tiles are found through the Compact Cache V2 bundle indexes

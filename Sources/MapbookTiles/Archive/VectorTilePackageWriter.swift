@@ -1,4 +1,5 @@
 import MapbookPackage
+import MapbookSupport
 
 /// Writes a vector tile package (`.vtpk`) as Esri lays one out (DESIGN.md 3.4), every entry
 /// stored so tiles are read in place:

@@ -1,4 +1,5 @@
 import MapbookPackage
+import MapbookSupport
 
 /// The portal's CA certificate: `portal-ca.pem`, given at sign-in (`--ca-cert`) and used by
 /// every later command, so that a portal with a self-signed or private certificate is trusted
@@ -8,7 +9,7 @@ extension DeviceLibrary {
 
     /// The kept certificate's path; nil when none was given.
     public func portalCertificate() throws -> String? {
-        try withLock(creating: false) { LibraryFiles.kind(portalCertificatePath) == .file ? portalCertificatePath : nil }
+        try withLock(creating: false) { FileSystem.kind(portalCertificatePath) == .file ? portalCertificatePath : nil }
     }
 
     /// Keeps `pem` (a PEM certificate, not a secret) as the trust root of the library's portal.

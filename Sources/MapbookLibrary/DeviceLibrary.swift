@@ -1,4 +1,5 @@
 import MapbookPackage
+import MapbookSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -52,7 +53,7 @@ public final class DeviceLibrary: Sendable {
     ///
     /// The corresponding C functions are `open` and `flock`.
     func withLock<T>(creating: Bool, _ body: () throws -> T) throws -> T {
-        if !creating && LibraryFiles.kind(root) == nil { return try body() }
+        if !creating && FileSystem.kind(root) == nil { return try body() }
         try LibraryFiles.makeDirectories(root)
         let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
@@ -208,14 +209,14 @@ public final class DeviceLibrary: Sendable {
             switch entry.kind {
             case .sideloaded:
                 try LibraryFiles.remove(entry.path)
-                LibraryFiles.syncDirectory(sideloadedFolder)
+                FileSystem.syncDirectory(sideloadedFolder)
             case .downloaded:
                 if let id = entry.itemId {
                     _ = try removeDownload(itemId: id)
                 } else {
                     try LibraryFiles.remove(entry.path)
                 }
-                LibraryFiles.syncDirectory(downloadsFolder)
+                FileSystem.syncDirectory(downloadsFolder)
             }
             return entry
         }
@@ -232,7 +233,7 @@ public final class DeviceLibrary: Sendable {
     func recoverInterruptedWork() throws {
         for folder in [root, sideloadedFolder, downloadsFolder] {
             // AtomicFile's temporary names: `.<name>.tmp-XXXXXX`.
-            for name in LibraryFiles.names(in: folder) where name.hasPrefix(".") && name.contains(".tmp-") {
+            for name in FileSystem.names(in: folder) where name.hasPrefix(".") && name.contains(".tmp-") {
                 try LibraryFiles.remove(folder + "/" + name)
             }
         }

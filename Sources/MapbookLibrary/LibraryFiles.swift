@@ -1,4 +1,5 @@
 import MapbookPackage
+import MapbookSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -8,31 +9,7 @@ import Darwin
 
 /// The POSIX file operations the device library needs, with errors that name the file.
 enum LibraryFiles {
-    static func errorMessage(_ code: Int32 = errno) -> String { String(cString: strerror(code)) }
-
-    enum Kind { case file, directory, other }
-
-    /// What is at `path`, without following a link (a link is `.other`); nil when nothing is.
-    ///
-    /// The corresponding C function is `lstat`.
-    static func kind(_ path: String) -> Kind? {
-        var info = stat()
-        guard lstat(path, &info) == 0 else { return nil }
-        switch info.st_mode & S_IFMT {
-        case S_IFDIR: return .directory
-        case S_IFREG: return .file
-        default: return .other
-        }
-    }
-
-    /// The size of the file at `path`, nil when there is none.
-    ///
-    /// The corresponding C function is `lstat`.
-    static func size(_ path: String) -> Int64? {
-        var info = stat()
-        guard lstat(path, &info) == 0 else { return nil }
-        return Int64(info.st_size)
-    }
+    static func errorMessage(_ code: Int32 = errno) -> String { FileSystem.errorMessage(code) }
 
     /// The permission bits of the file at `path`.
     ///
@@ -43,46 +20,20 @@ enum LibraryFiles {
         return info.st_mode & 0o7777
     }
 
-    /// The names in a folder, sorted, without `.` and `..`; none when it does not exist.
-    ///
-    /// The corresponding C functions are `opendir` and `readdir`.
-    static func names(in folder: String) -> [String] {
-        guard let dir = opendir(folder) else { return [] }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names.sorted()
-    }
-
     /// Creates `path` and any missing parents, each 0700 as the XDG base directory
     /// specification asks of data folders.
     ///
     /// The corresponding C function is `mkdir`.
     static func makeDirectories(_ path: String) throws(LibraryError) {
-        if kind(path) == .directory { return }
-        let parent = parent(of: path)
+        if FileSystem.kind(path) == .directory { return }
+        let parent = FileSystem.parent(of: path)
         if parent != path && parent != "." && parent != "/" { try makeDirectories(parent) }
         if mkdir(path, 0o700) != 0 && errno != EEXIST {
             throw LibraryError(path: path, message: "cannot create the folder: \(errorMessage()); check the permissions of its parent or set MAPBOOK_HOME")
         }
-        guard kind(path) == .directory else {
+        guard FileSystem.kind(path) == .directory else {
             throw LibraryError(path: path, message: "is not a folder; move it away or set MAPBOOK_HOME to another place for the library")
         }
-    }
-
-    static func parent(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        let dir = String(path[..<slash])
-        return dir.isEmpty ? "/" : dir
-    }
-
-    static func lastComponent(_ path: String) -> String {
-        path.split(separator: "/").last.map(String.init) ?? path
     }
 
     /// Reads a small file whole; nil when it does not exist.
@@ -128,16 +79,6 @@ enum LibraryFiles {
         if Glibc.rename(source, destination) != 0 {
             throw LibraryError(path: destination, message: "cannot be renamed into place from '\(source)': \(errorMessage())")
         }
-    }
-
-    /// Makes the renames and removals in `folder` durable.
-    ///
-    /// The corresponding C function is `fsync`.
-    static func syncDirectory(_ folder: String) {
-        let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { return }
-        fsync(fd)
-        close(fd)
     }
 
     /// Reads the file at `path` in chunks, from the start.

@@ -1,4 +1,5 @@
 import MapbookPackage
+import MapbookSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -37,7 +38,7 @@ extension DeviceLibrary {
     public func partialDownloadETag(itemId: String) throws -> String? {
         try ItemID.check(itemId, from: downloadsFolder)
         return try withLock(creating: false) {
-            guard LibraryFiles.kind(partialPath(itemId)) == .file, let bytes = try LibraryFiles.read(partialETagPath(itemId), limit: 4096) else { return nil }
+            guard FileSystem.kind(partialPath(itemId)) == .file, let bytes = try LibraryFiles.read(partialETagPath(itemId), limit: 4096) else { return nil }
             let text = String(decoding: bytes, as: UTF8.self)
             return text.isEmpty ? nil : text
         }
@@ -67,7 +68,7 @@ extension DeviceLibrary {
         return try withLock(creating: false) {
             let removed = try LibraryFiles.remove(partialPath(itemId))
             try LibraryFiles.remove(partialETagPath(itemId))
-            LibraryFiles.syncDirectory(downloadsFolder)
+            FileSystem.syncDirectory(downloadsFolder)
             return removed
         }
     }
@@ -111,7 +112,7 @@ extension DeviceLibrary {
                 try LibraryFiles.copy(partial, to: stagedPackage)
                 moved = false
             }
-            LibraryFiles.syncDirectory(downloadsFolder)
+            FileSystem.syncDirectory(downloadsFolder)
             // 2. The record under its staging name. Once it is on disk the new pair is
             //    decided: recovery finishes a commit that has it and undoes one that has not.
             do {
@@ -131,7 +132,7 @@ extension DeviceLibrary {
 
     /// Checks a finished download's size, hash and format before it may replace anything.
     func verifyDownload(_ partial: String, against record: DownloadRecord) throws {
-        guard LibraryFiles.kind(partial) == .file else {
+        guard FileSystem.kind(partial) == .file else {
             throw LibraryError(path: partial, message: "there is no downloaded file here to store")
         }
         try LibraryFiles.sync(partial)
@@ -155,19 +156,19 @@ extension DeviceLibrary {
     /// Renames a commit's staged package (when still staged) and record into place.
     func finishCommit(_ itemId: String) throws {
         let stagedPackage = packagePath(itemId) + ".incoming"
-        if LibraryFiles.kind(stagedPackage) != nil { try LibraryFiles.rename(stagedPackage, to: packagePath(itemId)) }
+        if FileSystem.kind(stagedPackage) != nil { try LibraryFiles.rename(stagedPackage, to: packagePath(itemId)) }
         try LibraryFiles.rename(recordPath(itemId) + ".incoming", to: recordPath(itemId))
-        LibraryFiles.syncDirectory(downloadsFolder)
+        FileSystem.syncDirectory(downloadsFolder)
     }
 
     /// Finishes the commits whose record was staged and undoes the others (their package is
     /// removed; the old pair, if any, is still in place). Runs under the lock.
     func recoverCommits() throws {
-        for name in LibraryFiles.names(in: downloadsFolder) where name.hasSuffix(".json.incoming") {
+        for name in FileSystem.names(in: downloadsFolder) where name.hasSuffix(".json.incoming") {
             let id = String(name.dropLast(".json.incoming".count))
             if ItemID.isValid(id) { try finishCommit(id) }
         }
-        for name in LibraryFiles.names(in: downloadsFolder) where name.hasSuffix(".mmpk.incoming") {
+        for name in FileSystem.names(in: downloadsFolder) where name.hasSuffix(".mmpk.incoming") {
             try LibraryFiles.remove(downloadsFolder + "/" + name)
         }
     }
@@ -193,14 +194,14 @@ extension DeviceLibrary {
     func scanDownloads() -> [LibraryEntry] {
         var entries: [LibraryEntry] = []
         var seen: Set<String> = []
-        for name in LibraryFiles.names(in: downloadsFolder) where !name.hasPrefix(".") {
+        for name in FileSystem.names(in: downloadsFolder) where !name.hasPrefix(".") {
             let id = Self.stem(name)
             let ours = ItemID.isValid(id) && [".mmpk", ".json", ".partial", ".etag"].contains(where: { name.hasSuffix($0) })
             guard ours else {
                 let path = downloadsFolder + "/" + name
                 entries.append(
                     LibraryEntry(
-                        kind: .downloaded, name: name, path: path, title: name, size: LibraryFiles.size(path) ?? 0,
+                        kind: .downloaded, name: name, path: path, title: name, size: FileSystem.size(path) ?? 0,
                         problem: "is not a download of this library; move it out of the library"))
                 continue
             }
@@ -215,7 +216,7 @@ extension DeviceLibrary {
     func downloadEntry(itemId id: String) -> LibraryEntry {
         let package = packagePath(id)
         let again = "remove it with `mapbook library remove \(id)` and download it again"
-        var entry = LibraryEntry(kind: .downloaded, name: id + ".mmpk", path: package, title: id, itemId: id, size: LibraryFiles.size(package) ?? 0)
+        var entry = LibraryEntry(kind: .downloaded, name: id + ".mmpk", path: package, title: id, itemId: id, size: FileSystem.size(package) ?? 0)
         let record: DownloadRecord?
         var recordProblem: String?
         do {
@@ -228,11 +229,11 @@ extension DeviceLibrary {
             entry.record = record
             if !record.title.isEmpty { entry.title = record.title }
         }
-        switch LibraryFiles.kind(package) {
+        switch FileSystem.kind(package) {
         case nil:
             entry.name = id + ".json"
             entry.path = recordPath(id)
-            entry.size = LibraryFiles.size(entry.path) ?? 0
+            entry.size = FileSystem.size(entry.path) ?? 0
             if let recordProblem {
                 entry.problem = "is a damaged download record without its package: \(recordProblem); \(again)"
             } else {
@@ -284,20 +285,20 @@ extension DeviceLibrary {
         var cleanup = LibraryCleanup()
         cleanup.removedCredential = try? readCredential()
         try LibraryFiles.remove(credentialPath)
-        for entry in scanDownloads() where LibraryFiles.kind(entry.path) != .directory {
+        for entry in scanDownloads() where FileSystem.kind(entry.path) != .directory {
             if let id = entry.itemId { try removeDownload(itemId: id) } else { try LibraryFiles.remove(entry.path) }
             cleanup.removedPackages.append(entry)
         }
-        for name in LibraryFiles.names(in: downloadsFolder) where name.hasSuffix(".partial") {
+        for name in FileSystem.names(in: downloadsFolder) where name.hasSuffix(".partial") {
             try LibraryFiles.remove(downloadsFolder + "/" + name)
             cleanup.removedPartialDownloads.append(Self.stem(name))
         }
-        for name in LibraryFiles.names(in: downloadsFolder) where name.hasSuffix(".etag") {
+        for name in FileSystem.names(in: downloadsFolder) where name.hasSuffix(".etag") {
             try LibraryFiles.remove(downloadsFolder + "/" + name)
         }
         cleanup.removedPortalCertificate = try LibraryFiles.remove(portalCertificatePath)
-        LibraryFiles.syncDirectory(downloadsFolder)
-        LibraryFiles.syncDirectory(root)
+        FileSystem.syncDirectory(downloadsFolder)
+        FileSystem.syncDirectory(root)
         return cleanup
     }
 }

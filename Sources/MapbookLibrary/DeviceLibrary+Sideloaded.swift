@@ -1,4 +1,5 @@
 import MapbookPackage
+import MapbookSupport
 
 /// Sideloaded packages: copied into `sideloaded/` and shown in device mode.
 extension DeviceLibrary {
@@ -12,7 +13,7 @@ extension DeviceLibrary {
     public func addSideloaded(_ path: String) throws -> LibraryEntry {
         let title: String
         do {
-            title = Self.title(of: try MobileMapPackage(path: path), fileName: LibraryFiles.lastComponent(path))
+            title = Self.title(of: try MobileMapPackage(path: path), fileName: FileSystem.lastComponent(path))
         } catch {
             throw LibraryError(path: path, message: "cannot be added to the library: \(Self.reason(error, opening: path))")
         }
@@ -21,7 +22,7 @@ extension DeviceLibrary {
             let name = uniqueSideloadedName(Self.sideloadedName(forSource: path))
             let destination = sideloadedFolder + "/" + name
             try LibraryFiles.copy(path, to: destination)
-            return LibraryEntry(kind: .sideloaded, name: name, path: destination, title: title, size: LibraryFiles.size(destination) ?? 0)
+            return LibraryEntry(kind: .sideloaded, name: name, path: destination, title: title, size: FileSystem.size(destination) ?? 0)
         }
     }
 
@@ -45,7 +46,7 @@ extension DeviceLibrary {
     /// hidden (a leading dot would make it look like a temporary file), no control characters,
     /// short enough for any file system.
     static func sideloadedName(forSource source: String) -> String {
-        let file = LibraryFiles.lastComponent(source)
+        let file = FileSystem.lastComponent(source)
         var base = file.lowercased().hasSuffix(".mmpk") ? String(file.dropLast(5)) : file
         while base.hasPrefix(".") { base.removeFirst() }
         base = String(base.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "_" : Character($0) })
@@ -56,22 +57,22 @@ extension DeviceLibrary {
     /// `name`, or `stem-2.mmpk`, `stem-3.mmpk`... when it is taken. Runs under the lock, so
     /// the name stays free until the copy is renamed to it.
     func uniqueSideloadedName(_ name: String) -> String {
-        guard LibraryFiles.kind(sideloadedFolder + "/" + name) != nil else { return name }
+        guard FileSystem.kind(sideloadedFolder + "/" + name) != nil else { return name }
         let base = Self.stem(name)
         var n = 2
-        while LibraryFiles.kind("\(sideloadedFolder)/\(base)-\(n).mmpk") != nil { n += 1 }
+        while FileSystem.kind("\(sideloadedFolder)/\(base)-\(n).mmpk") != nil { n += 1 }
         return "\(base)-\(n).mmpk"
     }
 
     /// Every file in `sideloaded/`, as entries; ones that are not packages carry a problem.
     func scanSideloaded() -> [LibraryEntry] {
-        LibraryFiles.names(in: sideloadedFolder).filter { !$0.hasPrefix(".") }.map { name in
+        FileSystem.names(in: sideloadedFolder).filter { !$0.hasPrefix(".") }.map { name in
             let path = sideloadedFolder + "/" + name
-            let size = LibraryFiles.size(path) ?? 0
+            let size = FileSystem.size(path) ?? 0
             func problem(_ text: String) -> LibraryEntry {
                 LibraryEntry(kind: .sideloaded, name: name, path: path, title: name, size: size, problem: text)
             }
-            guard LibraryFiles.kind(path) == .file else {
+            guard FileSystem.kind(path) == .file else {
                 return problem("is not a package file but a folder or link; move it out of the library")
             }
             guard name.lowercased().hasSuffix(".mmpk") else {

@@ -3,17 +3,17 @@ import Crypto
 /// Proof Key for Code Exchange (RFC 7636) with the S256 method: the verifier stays here, the
 /// portal sees its hash first and the verifier only when the code is traded for tokens, so a
 /// code caught on the way is worth nothing.
-struct PKCE: Sendable {
+package struct PKCE: Sendable {
     /// 32 random bytes in base64url: 43 characters, the shortest RFC 7636 allows.
-    let verifier: String
+    package let verifier: String
     /// base64url(SHA-256(verifier)).
-    let challenge: String
+    package let challenge: String
 
-    init() {
+    package init() {
         self.init(verifier: Base64URL.random(bytes: 32))
     }
 
-    init(verifier: String) {
+    package init(verifier: String) {
         self.verifier = verifier
         self.challenge = Base64URL.encode(Array(SHA256.hash(data: Array(verifier.utf8))))
     }

@@ -81,7 +81,7 @@ public struct DownloadRecord: Sendable, Equatable {
             downloadedAt: downloadedAt, size: size, sha256: sha256, etag: etag)
     }
 
-    static func isSHA256(_ text: String) -> Bool {
+    package static func isSHA256(_ text: String) -> Bool {
         text.utf8.count == 64 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
     }
 }

@@ -1,0 +1,19 @@
+import MapbookSupport
+
+extension StringProtocol {
+    /// The text without the characters of `set` at either end.
+    package func trimming(_ set: String) -> String {
+        var s = Substring(self)
+        while let f = s.first, set.contains(f) { s = s.dropFirst() }
+        while let l = s.last, set.contains(l) { s = s.dropLast() }
+        return String(s)
+    }
+
+    /// The text without white space (Unicode's, new lines included) at either end.
+    package func trimmingWhitespace() -> String {
+        var s = Substring(self)
+        while let f = s.first, f.isWhitespace { s = s.dropFirst() }
+        while let l = s.last, l.isWhitespace { s = s.dropLast() }
+        return String(s)
+    }
+}
