@@ -5,7 +5,6 @@ import PackageDescription
 // build them. They use the toolkit's libraries through a path dependency.
 let package = Package(
     name: "MapbookBenchmarks",
-    platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "MapbookToolkit", path: "../.."),
         // Latency percentiles and allocation counts (DESIGN.md section 2). The MallocInterposer
@@ -21,6 +20,13 @@ let package = Package(
             name: "tiles-archive",
             dependencies: [
                 .product(name: "MapbookTiles", package: "MapbookToolkit"),
+                .product(name: "MapbookPackage", package: "MapbookToolkit"),
+            ]),
+        // Bounding-box and distance queries on 1,000,000 points through FeatureTable.
+        .executableTarget(
+            name: "feature-queries",
+            dependencies: [
+                .product(name: "MapbookData", package: "MapbookToolkit"),
                 .product(name: "MapbookPackage", package: "MapbookToolkit"),
             ]),
         .executableTarget(

@@ -51,9 +51,16 @@ public struct LocatorDescription: Sendable, Hashable {
         guard let json = (try? JSONParser.parse(bytes))?.objectValue else {
             throw PackageFormatError(path: path, message: "not a JSON object")
         }
-        let participants = (json.array("participants") ?? []).compactMap(\.objectValue)
-            .sorted { ($0.int("order") ?? 0) < ($1.int("order") ?? 0) }
-            .compactMap { $0.string("name") ?? $0.string("path") }
+        var participants: [String] = []
+        if json.string("type") == "composite" {
+            do {
+                participants = try CompositeDefinition.parse(bytes, path: path).participants.map(\.name)
+            } catch let error as PackageFormatError {
+                throw error
+            } catch {
+                throw PackageFormatError(path: path, message: "\(error)")
+            }
+        }
         var properties: [String: String] = [:]
         for key in ["layer", "field", "displayField", "rankField", "role"] {
             if let v = json.string(key) { properties[key] = v }

@@ -610,18 +610,21 @@ private struct Run {
             add(.error, "locator.missing", entry: MobileMapPackage.findManifest(in: archive)?.name, "lists locator '\(listed)', which is not in the package")
         }
         for entry in archive.entries where entry.hasSuffix(ignoringCase: ".loc.json") && readable(entry) {
-            guard let json = (try? JSONParser.parse(try archive.read(entry)))?.objectValue else {
-                add(.error, "locator.invalid", entry: entry.name, "not a JSON object")
+            let composite: CompositeDefinition
+            do {
+                composite = try CompositeDefinition.parse(try archive.read(entry), path: entry.name)
+            } catch let error as PackageFormatError {
+                add(.error, "locator.invalid", entry: entry.name, error.message)
+                continue
+            } catch {
+                add(.error, "locator.invalid", entry: entry.name, "\(error)")
                 continue
             }
-            for participant in (json.array("participants") ?? []).compactMap(\.objectValue) {
-                guard let path = participant.string("path") else {
-                    add(.error, "locator.invalid", entry: entry.name, "a participant has no path")
-                    continue
-                }
+            for participant in composite.participants {
+                let path = participant.path
                 let resolved = LayerDataPath("file:./" + path)?.entryName(relativeTo: folder(of: entry.name)) ?? path
                 if archive.entry(named: resolved) == nil && archive.entry(named: resolved + "/locator.json") == nil {
-                    add(.error, "locator.missing", entry: entry.name, "participant '\(participant.string("name") ?? path)' points at '\(path)', which is not in the package")
+                    add(.error, "locator.missing", entry: entry.name, "participant '\(participant.name)' points at '\(path)', which is not in the package")
                 }
             }
         }

@@ -22,40 +22,60 @@ public enum Gzip {
     /// Compresses `bytes` as one gzip member with a fixed header: no name, no comment,
     /// modification time 0 and OS 3 (Unix), so the same input gives the same bytes everywhere.
     ///
-    /// The deflate data is zlib's at `level` (0 to 9), as written by `deflateInit2` with
-    /// `windowBits` 31 on Linux. The corresponding C functions are `deflateInit2_`, `deflate`
-    /// and `crc32`.
+    /// The deflate data is zlib's at `level` (0 to 9). For many small inputs (a tiler's tiles)
+    /// keep one `Compressor` instead: setting a deflate stream up costs more than a small tile.
     public static func compress(_ bytes: [UInt8], level: Int32 = 6) -> [UInt8] {
-        var stream = z_stream()
-        // Negative window bits: raw deflate; the gzip header and trailer are written here, so
-        // that they do not depend on the zlib build's idea of the operating system.
-        let status = deflateInit2_(&stream, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
-        precondition(status == Z_OK, "zlib deflateInit2 failed (\(status)): out of memory")
-        defer { deflateEnd(&stream) }
-        // XFL as zlib sets it: 2 for the best compression, 4 for the fastest.
-        let extraFlags: UInt8 = level == 9 ? 2 : (level == 1 ? 4 : 0)
-        let bound = Int(deflateBound(&stream, uLong(bytes.count)))
-        var out = [UInt8](repeating: 0, count: 10 + bound + 8)
-        out.replaceSubrange(0..<10, with: [0x1F, 0x8B, 8, 0, 0, 0, 0, 0, extraFlags, 3])
-        var produced = 0
-        bytes.withUnsafeBufferPointer { source in
-            out.withUnsafeMutableBufferPointer { target in
-                stream.next_in = UnsafeMutablePointer(mutating: source.baseAddress)
-                stream.avail_in = uInt(source.count)
-                stream.next_out = target.baseAddress! + 10
-                stream.avail_out = uInt(bound)
-                let result = deflate(&stream, Z_FINISH)
-                precondition(result == Z_STREAM_END, "zlib deflate did not finish (\(result)) in a deflateBound-sized buffer")
-                produced = bound - Int(stream.avail_out)
+        Compressor(level: level).compress(bytes)
+    }
+
+    /// A gzip writer with one reused zlib stream; every tile writer compresses through it, so
+    /// byte-identical builds never depend on how zlib was built. Not Sendable: one per thread.
+    public final class Compressor {
+        private var stream = z_stream()
+        private let extraFlags: UInt8
+        private var output: [UInt8] = []
+
+        /// The corresponding C function is `deflateInit2_`.
+        public init(level: Int32 = 6) {
+            // Negative window bits: raw deflate; the gzip header and trailer are written here,
+            // so that they do not depend on the zlib build's idea of the operating system.
+            let status = deflateInit2_(&stream, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+            precondition(status == Z_OK, "zlib deflateInit2 failed (\(status)): out of memory")
+            // XFL as zlib sets it: 2 for the best compression, 4 for the fastest.
+            extraFlags = level == 9 ? 2 : (level == 1 ? 4 : 0)
+        }
+
+        deinit { deflateEnd(&stream) }
+
+        /// One gzip member holding `bytes`.
+        ///
+        /// The corresponding C functions are `deflateReset`, `deflate` and `crc32`.
+        public func compress(_ bytes: [UInt8]) -> [UInt8] {
+            deflateReset(&stream)
+            let bound = Int(deflateBound(&stream, uLong(bytes.count)))
+            if output.count < bound { output = [UInt8](repeating: 0, count: bound) }
+            var produced = 0
+            bytes.withUnsafeBufferPointer { source in
+                output.withUnsafeMutableBufferPointer { target in
+                    stream.next_in = UnsafeMutablePointer(mutating: source.baseAddress)
+                    stream.avail_in = uInt(source.count)
+                    stream.next_out = target.baseAddress
+                    stream.avail_out = uInt(target.count)
+                    let result = deflate(&stream, Z_FINISH)
+                    precondition(result == Z_STREAM_END, "zlib deflate did not finish (\(result)) in a deflateBound-sized buffer")
+                    produced = target.count - Int(stream.avail_out)
+                }
             }
+            var out: [UInt8] = [0x1F, 0x8B, 8, 0, 0, 0, 0, 0, extraFlags, 3]
+            out.reserveCapacity(10 + produced + 8)
+            out += output[0..<produced]
+            let crc = bytes.withUnsafeBufferPointer { UInt32(crc32(0, $0.baseAddress, uInt($0.count))) }
+            let size = UInt32(truncatingIfNeeded: bytes.count)
+            for value in [crc, size] {
+                for shift in stride(from: 0, to: 32, by: 8) { out.append(UInt8(truncatingIfNeeded: value >> UInt32(shift))) }
+            }
+            return out
         }
-        out.removeLast(out.count - 10 - produced)
-        let crc = bytes.withUnsafeBufferPointer { UInt32(crc32(0, $0.baseAddress, uInt($0.count))) }
-        let size = UInt32(truncatingIfNeeded: bytes.count)
-        for value in [crc, size] {
-            for shift in stride(from: 0, to: 32, by: 8) { out.append(UInt8(truncatingIfNeeded: value >> UInt32(shift))) }
-        }
-        return out
     }
 
     /// Inflates gzip data (one member or several, one after another), refusing to produce more

@@ -32,7 +32,7 @@ struct TileBuilder {
     }
 
     let context: Context
-    let compressor = TileCompressor()
+    let compressor = Gzip.Compressor()
 
     init(context: Context) {
         self.context = context
@@ -44,7 +44,7 @@ struct TileBuilder {
         var strategies: [String] = []
         var pass = encode(tile, records, reduction)
         for _ in 0..<40 {
-            var bytes = pass.kept > 0 ? compressor.gzip(pass.bytes) : []
+            var bytes = pass.kept > 0 ? compressor.compress(pass.bytes) : []
             let fits = bytes.count <= options.maxTileBytes && pass.kept <= options.maxTileFeatures
             if fits || pass.kept == 0 {
                 if pass.kept == 0 { bytes = [] }
