@@ -1,5 +1,6 @@
 import Testing
 @testable import MapbookTiles
+import MapbookPackage
 
 @Suite struct TileCoordinateTests {
     @Test func parentHalvesTheAddress() {

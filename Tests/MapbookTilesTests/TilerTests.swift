@@ -3,6 +3,7 @@ import MapbookData
 import MapbookTestSupport
 import Testing
 @testable import MapbookTiles
+import MapbookPackage
 
 /// The tiler end to end: features in, gzip'd MVT out, decoded with our decoder.
 @Suite struct TilerTests {

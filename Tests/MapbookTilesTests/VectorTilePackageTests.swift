@@ -146,10 +146,10 @@ import Testing
             let package = try TilePackage(archive: try ZipArchive(path: dir + "/b.vtpk"))
             let map = try #require(try package.tileMap())
             let listed = Set(map.leaves + map.branches.filter { $0.level >= 9 })
-            #expect(listed == Set(tiles.map { TileMap.Tile(level: $0.z, row: $0.y, column: $0.x) }))
+            #expect(listed == Set(tiles.map { TileCoordinate(level: $0.z, row: $0.y, column: $0.x) }))
             #expect(Set(try package.bundledTiles()) == listed)
             // Levels above minLOD only lead down to the tiles.
-            #expect(map.branches.contains(TileMap.Tile(level: 0, row: 0, column: 0)))
+            #expect(map.branches.contains(TileCoordinate(level: 0, row: 0, column: 0)))
             #expect(map.leaves.allSatisfy { $0.level == 12 })
             #expect(package.consistencyFindings().isEmpty, "\(package.consistencyFindings())")
         }
@@ -259,10 +259,10 @@ import Testing
             let path = dir + "/b.vtpk"
             let (_, tiles) = try TestTiles.writePackage(at: path, minLOD: 10, maxLOD: 12)
             // The tile map without the first level-12 tile, and with a level-12 tile no bundle holds.
-            var listed = Set(tiles.map { TileMap.Tile(level: $0.z, row: $0.y, column: $0.x) })
+            var listed = Set(tiles.map { TileCoordinate(level: $0.z, row: $0.y, column: $0.x) })
             let dropped = listed.filter { $0.level == 12 }.min()!
             listed.remove(dropped)
-            listed.insert(TileMap.Tile(level: 12, row: 0, column: 0))
+            listed.insert(TileCoordinate(level: 12, row: 0, column: 0))
             try rewrite(path, to: dir + "/bad.vtpk", replacing: ["p12/tilemap/root.json": JSONWriter.bytes(TileMap.document(tiles: listed))])
             let report = PackageValidator.validate(path: dir + "/bad.vtpk")
             let findings = report.diagnostics.filter { $0.code == "tiles.tilemap" }

@@ -7,41 +7,12 @@
 /// node is level 0. Levels below a package's `minLOD` hold no tiles; their nodes are arrays
 /// only to lead to the tiles below.
 public struct TileMap: Sendable {
-    /// A tile by Esri level, row (from the north) and column (from the west).
-    public struct Tile: Sendable, Hashable, Comparable, CustomStringConvertible {
-        public var level: Int
-        public var row: Int
-        public var column: Int
-
-        public init(level: Int, row: Int, column: Int) {
-            self.level = level
-            self.row = row
-            self.column = column
-        }
-
-        public static func < (a: Tile, b: Tile) -> Bool { (a.level, a.row, a.column) < (b.level, b.row, b.column) }
-
-        public var description: String { "level \(level), row \(row), column \(column)" }
-
-        /// The four children in the tile map's order: NW, NE, SW, SE.
-        var children: [Tile] {
-            [
-                Tile(level: level + 1, row: 2 * row, column: 2 * column),
-                Tile(level: level + 1, row: 2 * row, column: 2 * column + 1),
-                Tile(level: level + 1, row: 2 * row + 1, column: 2 * column),
-                Tile(level: level + 1, row: 2 * row + 1, column: 2 * column + 1),
-            ]
-        }
-
-        var parent: Tile? { level == 0 ? nil : Tile(level: level - 1, row: row >> 1, column: column >> 1) }
-    }
-
     /// Nodes marked `1`: tiles without children.
-    public var leaves: [Tile] = []
+    public var leaves: [TileCoordinate] = []
     /// Array nodes: tiles with children (or, below `minLOD`, only a way to the tiles below).
-    public var branches: [Tile] = []
+    public var branches: [TileCoordinate] = []
     /// Nodes marked `2`, whose subtree another file holds.
-    public var externalSubtrees: [Tile] = []
+    public var externalSubtrees: [TileCoordinate] = []
 
     /// The deepest level a tile map may describe; deeper nesting is refused as hostile.
     public static let maximumLevel = 30
@@ -51,7 +22,7 @@ public struct TileMap: Sendable {
         guard let root = json.objectValue?["index"] else {
             throw PackageFormatError(path: path, message: "not a tile map: no \"index\" key")
         }
-        var pending: [(JSONValue, Tile)] = [(root, Tile(level: 0, row: 0, column: 0))]
+        var pending: [(JSONValue, TileCoordinate)] = [(root, TileCoordinate(level: 0, row: 0, column: 0))]
         while let (node, tile) = pending.popLast() {
             switch node {
             case .integer(0): continue
@@ -75,18 +46,18 @@ public struct TileMap: Sendable {
     /// A tile with tiles below it becomes an array node, one without a leaf (`1`); a node with
     /// no tile at or below it is `0`. Ancestors that are not tiles themselves (levels below
     /// `minLOD`) are array nodes too: the format has no way to say "no tile here, but below".
-    public static func document(tiles: some Sequence<Tile>) -> JSONValue {
-        var present = Set<Tile>()
-        var inner = Set<Tile>()
+    public static func document(tiles: some Sequence<TileCoordinate>) -> JSONValue {
+        var present = Set<TileCoordinate>()
+        var inner = Set<TileCoordinate>()
         for tile in tiles {
             present.insert(tile)
             var up = tile.parent
             while let parent = up, inner.insert(parent).inserted { up = parent.parent }
         }
-        func node(_ tile: Tile) -> JSONValue {
+        func node(_ tile: TileCoordinate) -> JSONValue {
             if inner.contains(tile) { return .array(tile.children.map(node)) }
             return present.contains(tile) ? 1 : 0
         }
-        return ["index": node(Tile(level: 0, row: 0, column: 0))]
+        return ["index": node(TileCoordinate(level: 0, row: 0, column: 0))]
     }
 }

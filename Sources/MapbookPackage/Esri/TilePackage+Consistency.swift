@@ -31,12 +31,12 @@ extension TilePackage {
     }
 
     /// Every tile the bundles hold, read from their indexes.
-    public func bundledTiles() throws(PackageFormatError) -> [TileMap.Tile] {
-        var tiles: [TileMap.Tile] = []
+    public func bundledTiles() throws(PackageFormatError) -> [TileCoordinate] {
+        var tiles: [TileCoordinate] = []
         for bundle in bundles {
             let index = try index(of: bundle)
             for slot in 0..<index.records.count where index.records[slot] >> 40 != 0 {
-                tiles.append(TileMap.Tile(
+                tiles.append(TileCoordinate(
                     level: bundle.level, row: bundle.row + slot / CompactCacheBundle.packetSize,
                     column: bundle.column + slot % CompactCacheBundle.packetSize))
             }
@@ -105,7 +105,7 @@ extension TilePackage {
         guard vector else { return findings }
 
         let map: TileMap?
-        let bundled: [TileMap.Tile]
+        let bundled: [TileCoordinate]
         do {
             map = try tileMap()
             bundled = try bundledTiles()
@@ -133,7 +133,7 @@ extension TilePackage {
         let unlisted = bundled.filter { tile in
             guard !known.contains(tile) else { return false }
             // Tiles under a subtree kept in another file are not judged.
-            var up: TileMap.Tile? = tile
+            var up: TileCoordinate? = tile
             while let t = up {
                 if external.contains(t) { return false }
                 up = t.parent
@@ -149,7 +149,7 @@ extension TilePackage {
         return findings
     }
 
-    private static func sample(_ tiles: [TileMap.Tile]) -> String {
+    private static func sample(_ tiles: [TileCoordinate]) -> String {
         let shown = tiles.prefix(5).map { "\($0.level)/\($0.row)/\($0.column)" }.joined(separator: ", ")
         return tiles.count > 5 ? "\(shown) and \(tiles.count - 5) more (level/row/column)" : "\(shown) (level/row/column)"
     }

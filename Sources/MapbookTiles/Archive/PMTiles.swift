@@ -1,3 +1,4 @@
+import MapbookPackage
 /// The pieces of the PMTiles version 3 format (fixtures/pmtiles/spec/v3/spec.md): the
 /// 127-byte header, Hilbert tile IDs and directories.
 public enum PMTiles {

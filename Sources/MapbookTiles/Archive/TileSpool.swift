@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import MapbookSupport
+import MapbookPackage
 
 /// Tiles parked in a temporary file until an archive writer can put them in its order.
 ///

@@ -85,14 +85,14 @@ public final class VectorTilePackageWriter: WritableTileArchive {
         let packet = CompactCacheBundle.packetSize
         // Bundles by level, row and column; slots in row-major order within each.
         var plans: [UInt64: BundlePlan] = [:]
-        var tiles: [TileMap.Tile] = []
+        var tiles: [TileCoordinate] = []
         tiles.reserveCapacity(spool.tileCount)
         for (coordinate, content) in spool.entries {
             let row = coordinate.y / packet * packet, column = coordinate.x / packet * packet
             let key = TileCoordinate(z: coordinate.z, x: column, y: row).packed
             plans[key, default: BundlePlan(level: coordinate.z, row: row, column: column, slots: [])]
                 .slots.append(((coordinate.y - row) * packet + coordinate.x - column, content))
-            tiles.append(TileMap.Tile(level: coordinate.z, row: coordinate.y, column: coordinate.x))
+            tiles.append(coordinate)
         }
         let bundles = plans.values.sorted { ($0.level, $0.row, $0.column) < ($1.level, $1.row, $1.column) }
 

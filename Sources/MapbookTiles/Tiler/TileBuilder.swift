@@ -1,3 +1,4 @@
+import MapbookPackage
 /// Builds one tile: clips each assigned feature at the buffered tile square, simplifies it,
 /// keeps polygons free of self-crossings, encodes and compresses, and when the tile is past
 /// the byte or feature limit builds it again with more thinning and simplification.
