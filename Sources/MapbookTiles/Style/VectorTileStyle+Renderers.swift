@@ -185,6 +185,8 @@ extension VectorTileStyle {
         case .percentOfTotal(let total):
             guard let total, total != 0, total.isFinite else { return none }
             return ["let", "value", x, ["case", ["==", value, none], none, finite(["*", ["/", value, .double(total)], 100])]]
+        case .impossible:
+            return none
         }
     }
 
