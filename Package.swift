@@ -167,7 +167,8 @@ let package = Package(
             dependencies: ["MapbookSearch", "MapbookData", "MapbookPackage", "MapbookTestSupport"]),
         .testTarget(
             name: "MapbookRenderTests",
-            dependencies: ["MapbookRender", "MapbookData", "MapbookPackage", "MapbookTestSupport"]),
+            // MapbookTiles: drawing and the backdrop's compiled styles must class features alike.
+            dependencies: ["MapbookRender", "MapbookTiles", "MapbookData", "MapbookPackage", "MapbookTestSupport"]),
         .testTarget(
             name: "MapbookPackagerTests",
             dependencies: [

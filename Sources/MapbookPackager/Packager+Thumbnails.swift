@@ -13,17 +13,16 @@ extension Packager {
         let box = spatialReference.isWebMercator ? WebMercator.project(extent) : extent
         let envelope = Envelope2D(minX: box.xmin, minY: box.ymin, maxX: box.xmax, maxY: box.ymax)
         var layers: [MapLayer] = []
-        // The thumbnail's scale at 96 dpi, to leave out layers the map hides at that scale.
-        let unitsPerPixel: Double = max(envelope.width / 200, envelope.height / 133)
+        // The thumbnail's scale, to leave out layers the map hides at that scale.
         let latitude: Double = (extent.ymin + extent.ymax) / 2 * Double.pi / 180
         let metresPerUnit: Double = spatialReference.isWebMercator ? Glibc.cos(latitude) : 111_319.49
-        let scale: Double = unitsPerPixel * metresPerUnit * 96 / 0.0254
+        let scale = MapScale.scale(
+            of: envelope, width: MapDrawing.thumbnailSize.width, height: MapDrawing.thumbnailSize.height,
+            metresPerUnit: metresPerUnit)
         var readError: Error?
         let database = try SQLiteDatabase(readOnlyPath: dataFile)
         for layer in map.map.operationalLayers ?? [] {
-            if let minScale = layer.minScale, minScale > 0, scale > minScale { continue }
-            if let maxScale = layer.maxScale, maxScale > 0, scale < maxScale { continue }
-            guard layer.visibility ?? true, let text = layer.path, let path = LayerDataPath(text), let table = path.table,
+            guard layer.isVisible(atScale: scale), layer.visibility ?? true, let text = layer.path, let path = LayerDataPath(text), let table = path.table,
                 tables.values.contains(table), path.file == "data.gpkg"
             else { continue }
             // Only the geometry and the renderer's fields are read, through the R-tree, under
@@ -71,47 +70,5 @@ extension Packager {
         let png = try MapDrawing.thumbnail(layers, extent: envelope, background: background)
         if let readError { throw readError }
         return png
-    }
-}
-
-extension Renderer {
-    /// The renderer with its symbols drawn smaller, for a 200 x 133 overview where full-size
-    /// markers would cover the map: markers at a third of their size, lines at half width.
-    func scaledForThumbnail() -> Renderer {
-        func scale(_ symbol: Symbol?) -> Symbol? {
-            switch symbol {
-            case .simpleMarker(var m)?:
-                m.size = max(2, (m.size ?? 8) / 3)
-                if var outline = m.outline {
-                    outline.width = (outline.width ?? 0.75) / 3
-                    m.outline = outline
-                }
-                return .simpleMarker(m)
-            case .simpleLine(var l)?:
-                l.width = max(0.5, (l.width ?? 1) / 2)
-                return .simpleLine(l)
-            case .pictureMarker(var p)?:
-                p.width = p.width.map { max(3, $0 / 3) }
-                p.height = p.height.map { max(3, $0 / 3) }
-                return .pictureMarker(p)
-            default:
-                return symbol
-            }
-        }
-        switch self {
-        case .simple(var r):
-            r.symbol = scale(r.symbol)
-            return .simple(r)
-        case .uniqueValue(var r):
-            r.defaultSymbol = scale(r.defaultSymbol)
-            r.uniqueValueInfos = r.uniqueValueInfos?.map { var i = $0; i.symbol = scale(i.symbol); return i }
-            return .uniqueValue(r)
-        case .classBreaks(var r):
-            r.defaultSymbol = scale(r.defaultSymbol)
-            r.classBreakInfos = r.classBreakInfos?.map { var i = $0; i.symbol = scale(i.symbol); return i }
-            return .classBreaks(r)
-        case .other:
-            return self
-        }
     }
 }

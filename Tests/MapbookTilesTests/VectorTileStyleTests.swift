@@ -82,11 +82,15 @@ import Testing
         ])
         let style = VectorTileStyle(name: "T", layers: [.init(sourceLayer: "mains", geometry: .line, renderer: .classBreaks(renderer))]).json
         let mains = try #require(layer(style, "mains"))
-        let input: JSONValue = ["to-number", ["get", "diameter"]]
+        // The diameter as a number, or the lowest number when it has none (null, not a number).
+        guard case .classBreaks(let breaks) = RendererClasses(.classBreaks(renderer)).selector else { Issue.record("not class breaks"); return }
+        let input = VectorTileStyle.classBreakValue(breaks)
+        let x: JSONValue = ["var", "x"]
         // A class includes its maximum: 6 is small, anything above 6 is large.
-        #expect(mains.object("paint")?["line-width"] == ["step", input, 1, .double(6.0.nextUp), 4])
+        #expect(mains.object("paint")?["line-width"] == ["let", "x", input, ["step", x, 1, .double(6.0.nextUp), 4]])
         #expect(mains.object("paint")?["line-color"] == "#0072b2")
-        #expect(mains["filter"] == ["all", [">=", input, 0], ["<=", input, 12]])
+        // Outside every class (and without a value): no default symbol, so not drawn.
+        #expect(mains["filter"] == ["let", "x", input, ["case", ["<", x, 0], false, [">", x, 12], false, true]])
     }
 
     @Test func fillsWithoutAFillColourOrWithANullStyleAreTransparent() throws {

@@ -2,103 +2,197 @@ import MapbookPackage
 
 /// Web map renderers and symbols as MapLibre paint properties.
 ///
-/// A renderer sorts features into classes, each with a symbol. `uniqueValue` becomes a `match`
-/// on the field values (joined with the field delimiter when there are two or three fields);
-/// `classBreaks` a `step` on the field, whose stops sit just above each class's maximum, since
-/// a class runs up to and including its `classMaxValue`. Features in no class take the default
-/// symbol, or are filtered out when the renderer has none, as ArcGIS draws them. A property
-/// that is the same for every class is written as a plain value. Normalisation
-/// (`normalizationField`) is not applied.
+/// A renderer's classes are `RendererClasses`, the reading map drawing uses too, compiled
+/// here into expressions: `uniqueValue` becomes a `match` on the key of the field values
+/// (joined with the field delimiter when there are two or three fields), `classBreaks` a
+/// `step` on the (normalised) field value, whose stops sit just above each class's maximum
+/// since a class runs up to and including its `classMaxValue` (a `case` when the classes
+/// leave gaps). Field values are read as `RendererValue` reads them. Features in no class
+/// take the default symbol; features whose class has no symbol are filtered out, as ArcGIS
+/// draws them. A property that is the same for every class is written as a plain value.
+/// A layer without a renderer, or with one of a type that has no classes, is drawn with a
+/// plain default symbol for its geometry.
 extension VectorTileStyle {
-    /// How a renderer picks a symbol for a feature.
+    /// A layer's renderer classes, ready to compile into paint properties.
     struct Classes {
-        enum Selector {
-            case single
-            /// A key expression and one label per class.
-            case match(key: JSONValue, labels: [JSONValue])
-            /// A numeric input, one stop before each class after the first, and the classes' range.
-            case step(input: JSONValue, stops: [Double], range: ClosedRange<Double>)
-        }
-
-        var selector: Selector
+        /// The renderer's classes; nil when every feature is drawn with the plain default.
+        var model: RendererClasses?
+        /// The symbols features are drawn with (nil: the plain default).
         var symbols: [Symbol?]
         /// The default symbol; nil when features outside every class are not drawn.
         var fallback: Symbol?
-        /// Hides the features outside every class when there is no default symbol.
+        /// Hides the features whose class has no symbol.
         var filter: JSONValue?
     }
 
     static func classes(of renderer: Renderer?) -> Classes {
-        switch renderer {
-        case .uniqueValue(let r)?:
-            let fields = [r.field1, r.field2, r.field3].compactMap { $0 }
-            var labels: [JSONValue] = []
-            var symbols: [Symbol?] = []
-            var seen = Set<String>()
-            for info in r.uniqueValueInfos ?? [] {
-                guard let value = info.valueText, seen.insert(value).inserted else { continue }
-                labels.append(.string(value))
-                symbols.append(info.symbol)
-            }
-            guard !fields.isEmpty, !labels.isEmpty else { return Classes(selector: .single, symbols: [r.defaultSymbol], fallback: r.defaultSymbol) }
-            let parts: [JSONValue] = fields.map { ["to-string", ["get", .string($0)]] }
-            var key = parts[0]
-            if parts.count > 1 {
-                var concat: [JSONValue] = ["concat"]
-                for (i, part) in parts.enumerated() {
-                    if i > 0 { concat.append(.string(r.fieldDelimiter ?? ",")) }
-                    concat.append(part)
-                }
-                key = .array(concat)
-            }
-            let filter: JSONValue? = r.defaultSymbol == nil ? ["match", key, .array(labels), true, false] : nil
-            return Classes(selector: .match(key: key, labels: labels), symbols: symbols, fallback: r.defaultSymbol, filter: filter)
-
-        case .classBreaks(let r)?:
-            let infos = (r.classBreakInfos ?? []).filter { $0.classMaxValue?.isFinite == true }.sorted { $0.classMaxValue! < $1.classMaxValue! }
-            var kept: [ClassBreakInfo] = []
-            for info in infos where kept.last?.classMaxValue != info.classMaxValue { kept.append(info) }
-            guard let field = r.field, let first = kept.first, let last = kept.last else {
-                return Classes(selector: .single, symbols: [r.defaultSymbol], fallback: r.defaultSymbol)
-            }
-            let input: JSONValue = ["to-number", ["get", .string(field)]]
-            let low = min(r.minValue ?? first.classMinValue ?? -Double.greatestFiniteMagnitude, first.classMaxValue!)
-            // A class includes its maximum, so the next class starts just above it.
-            let stops = kept.dropLast().map { $0.classMaxValue!.nextUp }
-            let range = low...last.classMaxValue!
-            let filter: JSONValue? = r.defaultSymbol == nil
-                ? ["all", [">=", input, .double(range.lowerBound)], ["<=", input, .double(range.upperBound)]] : nil
-            return Classes(selector: .step(input: input, stops: stops, range: range), symbols: kept.map(\.symbol), fallback: r.defaultSymbol, filter: filter)
-
-        case .simple(let r)?:
-            return Classes(selector: .single, symbols: [r.symbol], fallback: r.symbol)
-        case .other?, nil:
-            return Classes(selector: .single, symbols: [nil], fallback: nil)
+        let model = renderer.map(RendererClasses.init)
+        switch model?.selector {
+        case .single?:
+            let symbol = model!.classes[0].symbol
+            return Classes(model: model, symbols: [symbol], fallback: symbol, filter: symbol == nil ? JSONValue.bool(false) : JSONValue?.none)
+        case .uniqueValues?, .classBreaks?:
+            let model = model!
+            let fallback = model.defaultClass?.symbol
+            let visible = model.classes.compactMap(\.symbol)
+            return Classes(model: model, symbols: visible.isEmpty ? [fallback] : visible, fallback: fallback, filter: visibility(model))
+        case .unsupported?, nil:
+            return Classes(model: nil, symbols: [nil], fallback: nil)
         }
     }
 
-    /// One paint property over the classes: a plain value when every class agrees, else a
-    /// `match` or `step` expression.
+    /// One paint property over the classes: a plain value when every class that draws agrees,
+    /// else a `match`, `step` or `case` expression.
     static func property(_ classes: Classes, _ value: (Symbol?) -> JSONValue) -> JSONValue {
-        let outputs = classes.symbols.map(value)
-        let fallback = classes.fallback.map(value)
-        let distinct = Set(outputs + (fallback.map { [$0] } ?? []))
-        if distinct.count == 1 { return distinct.first! }
-        switch classes.selector {
-        case .single:
-            return outputs.first ?? value(nil)
-        case .match(let key, let labels):
-            var expression: [JSONValue] = ["match", key]
-            for (label, output) in zip(labels, outputs) { expression += [label, output] }
-            expression.append(fallback ?? outputs[0])
+        guard let model = classes.model else { return value(classes.symbols.first ?? nil) }
+        if case .single = model.selector { return value(model.classes[0].symbol) }
+        // Classes without a symbol are filtered out: their output does not matter.
+        return compile(model, outputs: model.classes.map { $0.symbol.map(value) }, fallback: model.defaultClass?.symbol.map(value))
+    }
+
+    /// Whether a feature is drawn, when some are not: its class, or the default, has no symbol.
+    static func visibility(_ model: RendererClasses) -> JSONValue? {
+        let outputs: [JSONValue?] = model.classes.map { .bool($0.symbol != nil) }
+        let filter = compile(model, outputs: outputs, fallback: .bool(model.defaultClass?.symbol != nil))
+        if filter == true { return nil }
+        return filter
+    }
+
+    /// The largest finite number: its negation stands for "no value" in compiled expressions.
+    static let largest = Double.greatestFiniteMagnitude
+
+    /// One output per class compiled into an expression over a feature's properties: a plain
+    /// value when the outputs that matter agree.
+    ///
+    /// A nil output, or a nil `fallback` (the default class), is that of a class whose features
+    /// are hidden: any output serves.
+    static func compile(_ model: RendererClasses, outputs: [JSONValue?], fallback: JSONValue?) -> JSONValue {
+        switch model.selector {
+        case .single, .unsupported:
+            return outputs.first.flatMap { $0 } ?? fallback ?? false
+        case .uniqueValues(let u):
+            let reachable = u.keys.compactMap { k in outputs[k.classIndex].map { (k.key, $0) } }
+            let distinct = Set(reachable.map(\.1) + (fallback.map { [$0] } ?? []))
+            if distinct.count <= 1 { return distinct.first ?? false }
+            // Labels with the same output share a branch; a branch giving the default is left out.
+            var groups: [(output: JSONValue, labels: [JSONValue])] = []
+            for (key, output) in reachable where output != fallback {
+                if let g = groups.firstIndex(where: { $0.output == output }) {
+                    groups[g].labels.append(.string(key))
+                } else {
+                    groups.append((output, [.string(key)]))
+                }
+            }
+            var expression: [JSONValue] = ["match", uniqueValueKey(u)]
+            for group in groups {
+                expression += [group.labels.count == 1 ? group.labels[0] : .array(group.labels), group.output]
+            }
+            expression.append(fallback ?? reachable[0].1)
             return .array(expression)
-        case .step(let input, let stops, let range):
-            var expression: [JSONValue] = ["step", input, outputs[0]]
-            for (stop, output) in zip(stops, outputs.dropFirst()) { expression += [.double(stop), output] }
-            guard let fallback else { return .array(expression) }
-            // Outside every class: the default symbol.
-            return ["case", ["<", input, .double(range.lowerBound)], fallback, [">", input, .double(range.upperBound)], fallback, .array(expression)]
+        case .classBreaks(let b):
+            let reachable = b.ranges.compactMap { r in outputs[r.classIndex] }
+            let distinct = Set(reachable + (fallback.map { [$0] } ?? []))
+            if distinct.count <= 1 { return distinct.first ?? false }
+            let x: JSONValue = ["var", "x"]
+            let stand = reachable.first ?? fallback!
+            let body: JSONValue
+            if b.isContiguous, let first = b.ranges.first, let last = b.ranges.last {
+                var step: [JSONValue] = ["step", x, outputs[first.classIndex] ?? stand]
+                for (previous, range) in zip(b.ranges, b.ranges.dropFirst()) {
+                    step += [.double(previous.upper.nextUp), outputs[range.classIndex] ?? stand]
+                }
+                let classed: JSONValue = Set(reachable).count == 1 ? stand : .array(step)
+                if let fallback {
+                    // Outside every class, or no value: the default.
+                    body = ["case", ["<", x, .double(first.lower ?? -largest.nextDown)], fallback, [">", x, .double(last.upper)], fallback, classed]
+                } else {
+                    body = classed
+                }
+            } else {
+                var cases: [JSONValue] = ["case"]
+                for range in b.ranges {
+                    cases += [["all", [">=", x, .double(range.lower ?? -largest.nextDown)], ["<=", x, .double(range.upper)]], outputs[range.classIndex] ?? stand]
+                }
+                cases.append(fallback ?? stand)
+                body = .array(cases)
+            }
+            return ["let", "x", classBreakValue(b), body]
         }
+    }
+
+    /// The key a feature's values have, to match unique value keys against.
+    static func uniqueValueKey(_ u: RendererClasses.UniqueValues) -> JSONValue {
+        let parts: [JSONValue] = u.fields.map { field in
+            u.needsValueReading ? keyText(["get", .string(field)]) : ["to-string", ["get", .string(field)]]
+        }
+        guard parts.count > 1 else { return parts[0] }
+        var concat: [JSONValue] = ["concat"]
+        for (i, part) in parts.enumerated() {
+            if i > 0, !u.delimiter.isEmpty { concat.append(.string(u.delimiter)) }
+            concat.append(part)
+        }
+        return .array(concat)
+    }
+
+    /// `RendererValue.keyText` of a value: "<Null>" for null, a number (or text that reads as
+    /// one) as `to-string` writes numbers, other text as it is.
+    static func keyText(_ value: JSONValue) -> JSONValue {
+        let v: JSONValue = ["var", "v"], n: JSONValue = ["var", "n"]
+        return ["let", "v", value,
+            ["case",
+                ["==", v, .null], .string(RendererValue.nullText),
+                ["==", ["typeof", v], "string"], ["let", "n", numberReading(v), ["case", ["==", n, .double(-largest)], v, ["to-string", n]]],
+                ["to-string", v]]]
+    }
+
+    /// `RendererValue.number` of a value, or the negated largest number when it has none.
+    static func number(_ value: JSONValue) -> JSONValue {
+        let v: JSONValue = ["var", "v"]
+        return ["let", "v", value,
+            ["case",
+                ["==", ["typeof", v], "number"], v,
+                ["==", ["typeof", v], "string"], numberReading(v),
+                .double(-largest)]]
+    }
+
+    /// The number text `v` spells, or the negated largest number. `to-number` reads empty
+    /// and blank text as 0, so a 0 counts only when the text has a "0" in it; infinities are
+    /// not numbers.
+    static func numberReading(_ v: JSONValue) -> JSONValue {
+        let n: JSONValue = ["var", "n"]
+        return ["let", "n", ["to-number", v, .double(-largest)],
+            ["case",
+                ["all", ["<", ["abs", n], .double(largest)], ["any", ["!=", n, 0], ["in", "0", v]]], n,
+                .double(-largest)]]
+    }
+
+    /// The value a class breaks renderer classes a feature by, normalised; the negated largest
+    /// number when it has none.
+    static func classBreakValue(_ b: RendererClasses.ClassBreaks) -> JSONValue {
+        let none = JSONValue.double(-largest)
+        guard let field = b.field else { return none }
+        let x = number(["get", .string(field)])
+        let value: JSONValue = ["var", "value"]
+        switch b.normalization {
+        case .none:
+            return x
+        case .byField(let name):
+            let divisor: JSONValue = ["var", "divisor"]
+            return ["let", "value", x, "divisor", number(["get", .string(name)]),
+                ["case", ["any", ["==", value, none], ["==", divisor, none], ["==", divisor, 0]], none, finite(["/", value, divisor])]]
+        case .byLog:
+            return ["let", "value", x, ["case", ["any", ["==", value, none], ["<=", value, 0]], none, ["log10", value]]]
+        case .percentOfTotal(let total):
+            guard let total, total != 0, total.isFinite else { return none }
+            return ["let", "value", x, ["case", ["==", value, none], none, finite(["*", ["/", value, .double(total)], 100])]]
+        case .impossible:
+            return none
+        }
+    }
+
+    /// `value`, or the negated largest number when it is not finite.
+    static func finite(_ value: JSONValue) -> JSONValue {
+        ["let", "q", value, ["case", ["<", ["abs", ["var", "q"]], .double(largest)], ["var", "q"], .double(-largest)]]
     }
 
     static let transparent: JSONValue = "rgba(0,0,0,0)"
