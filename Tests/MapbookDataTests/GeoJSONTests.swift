@@ -1,4 +1,5 @@
 import Foundation
+import MapbookPackage
 import MapbookTestSupport
 import Testing
 @testable import MapbookData
@@ -67,6 +68,111 @@ import Testing
             checked += 1
         }
         #expect(checked >= 40)
+    }
+
+    /// How the importer ends on `path`: nil when it reads the file (whatever it reports),
+    /// else the kind of JSON error it refuses the file with (nil too for a GeoJSON refusal).
+    func importerJSONError(_ path: String) throws -> JSONError? {
+        do {
+            _ = try readAll(path)
+            return nil
+        } catch let error as DataError {
+            #expect(error.path == path, "the error names the file")
+            return error.json
+        }
+    }
+
+    @Test(.enabled(if: Fixtures.available, "needs ../shared/fixtures"))
+    func theModelParserAndTheImporterAgreeOnEveryGeojsonhintCase() throws {
+        var checked = 0, refused = 0
+        for folder in ["good", "bad"] {
+            let dir = Fixtures.path("geojsonhint/" + folder)
+            for name in try FileManager.default.contentsOfDirectory(atPath: dir).sorted() where name.hasSuffix(".geojson") {
+                let path = dir + "/" + name
+                let bytes = try readFile(path)
+                let model = Result { () throws(JSONError) in try JSONParser.parse(bytes, path: path) }
+                let chunked = Result { () throws(JSONError) in try JSONParser.parse(contentsOf: path, chunkSize: 5) }
+                let importer = try importerJSONError(path)
+                switch (model, chunked) {
+                case (.success(let a), .success(let b)):
+                    #expect(String(reflecting: a) == String(reflecting: b), "\(name): read alike whole and in chunks")
+                    #expect(importer == nil, "\(name): the importer refuses JSON the model reads: \(importer.map(String.init(describing:)) ?? "")")
+                case (.failure(let a), .failure(let b)):
+                    refused += 1
+                    #expect(a.kind == b.kind && a.line == b.line, "\(name): refused alike whole and in chunks")
+                    #expect(importer?.kind == a.kind, "\(name): the importer refuses with \(a.kind)")
+                    #expect(importer?.line == a.line && importer?.column == a.column, "\(name): at the same place")
+                    #expect(a.path == path && "\(a)".hasPrefix(path), "\(name): the error names the file")
+                default:
+                    Issue.record("\(name): read \(model) whole but \(chunked) in chunks")
+                }
+                checked += 1
+            }
+        }
+        #expect(checked >= 60)
+        #expect(refused >= 1, "bad-json.geojson is not JSON")
+    }
+
+    @Test(arguments: JSONRuleCase.all.filter(\.isValue))
+    func theImporterReadsEachJSONRuleAsTheModelParserDoes(_ rule: JSONRuleCase) throws {
+        try withTemporaryDirectory { dir in
+            let path = dir + "/rule.geojson"
+            let text = Array(#"{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"v":"#.utf8)
+                + rule.text + Array("}}".utf8)
+            try writeFile(path, text)
+            let model = Result { () throws(JSONError) in try JSONParser.parse(text, path: path) }
+            switch (model, try importerJSONError(path)) {
+            case (.success(let document), nil):
+                let value = try #require(document.objectValue?.object("properties")?["v"])
+                let (_, features) = try readAll(path)
+                switch value {
+                case .string(let s): #expect(features.first?.values == [.text(s)], "\(rule)")
+                case .integer(let i): #expect(features.first?.values == [.integer(i)], "\(rule)")
+                case .number(let d): #expect(features.first?.values == [.real(d)], "\(rule)")
+                default: #expect(features.count == 1, "\(rule)")
+                }
+            case (.failure(let expected), let error?):
+                #expect(error.kind == expected.kind && error.line == expected.line && error.column == expected.column, "\(rule): \(error)")
+            case (let model, let error):
+                Issue.record("\(rule): the model parser \(model), the importer \(error.map(String.init(describing:)) ?? "read it")")
+            }
+        }
+    }
+
+    @Test func theImporterNestsAsDeepAsTheModelParser() throws {
+        try withTemporaryDirectory { dir in
+            // The root object and "properties" are two levels; the arrays make up the rest.
+            for (arrays, readable) in [(JSONLexer.maximumDepth - 2, true), (JSONLexer.maximumDepth - 1, false)] {
+                let path = dir + "/deep\(arrays).geojson"
+                try writeFile(path, #"{"type":"Feature","geometry":null,"properties":{"v":"# + String(repeating: "[", count: arrays) + String(repeating: "]", count: arrays) + "}}")
+                #expect(((try? JSONParser.parse(readFile(path))) != nil) == readable)
+                let error = try importerJSONError(path)
+                #expect(readable ? error == nil : error?.kind == .tooDeep, "\(arrays) arrays")
+            }
+        }
+    }
+
+    @Test func aCoordinateBeyondADoubleIsReportedNotStored() throws {
+        try withTemporaryDirectory { dir in
+            let path = dir + "/far.geojson"
+            try writeFile(path, """
+                {"type":"FeatureCollection","features":[
+                 {"type":"Feature","properties":{"v":1e400},"geometry":{"type":"Point","coordinates":[1e400,2]}},
+                 {"type":"Feature","properties":{"v":1},"geometry":{"type":"Point","coordinates":[1,2]}}]}
+                """)
+            let (reader, features) = try readAll(path)
+            #expect(features.count == 1)
+            #expect(reader.report.count(.badCoordinate) == 1)
+        }
+    }
+
+    @Test func aByteOrderMarkIsSkipped() throws {
+        try withTemporaryDirectory { dir in
+            let path = dir + "/bom.geojson"
+            try writeFile(path, [0xEF, 0xBB, 0xBF] + Array(#"{"type":"Point","coordinates":[1,2]}"#.utf8))
+            let (_, features) = try readAll(path)
+            #expect(features.count == 1)
+        }
     }
 
     @Test func featureIDPolicyKeepsBothIDs() throws {

@@ -1,4 +1,5 @@
 import MapbookPackage
+import MapbookTestSupport
 import Testing
 
 @Suite struct JSONTests {
@@ -31,14 +32,64 @@ import Testing
         #expect {
             try JSONParser.parse(input.0)
         } throws: { error in
-            let e = error as! JSONSyntaxError
+            let e = error as! JSONError
             return e.line == input.1 && e.column == input.2
+        }
+    }
+
+    @Test(arguments: JSONRuleCase.all)
+    func readsEachRuleAlikeInMemoryAndFromAFileInChunks(_ rule: JSONRuleCase) throws {
+        try withTemporaryDirectory { dir in
+            let path = dir + "/case.json"
+            try writeFile(path, rule.text)
+            let inMemory = Result { () throws(JSONError) in try JSONParser.parse(rule.text, path: path) }
+            rule.expect(inMemory, path: path)
+            for chunkSize in [1, 2, 3, 7, 1 << 20] {
+                let streamed = Result { () throws(JSONError) in try JSONParser.parse(contentsOf: path, chunkSize: chunkSize) }
+                rule.expect(streamed, path: path, " in chunks of \(chunkSize)")
+                if case .failure(let a) = inMemory, case .failure(let b) = streamed {
+                    #expect(a.line == b.line, "\(rule) in chunks of \(chunkSize)")
+                }
+            }
+        }
+    }
+
+    @Test func errorsNameTheFileLineAndColumnInCharacters() throws {
+        let text = "{\"a\": [\"é€😀\",\n  \"b\", x]}"
+        #expect {
+            try JSONParser.parse(text, path: "doc.json")
+        } throws: { error in
+            let e = error as! JSONError
+            return e.kind == .unexpectedCharacter && e.line == 2 && e.column == 8
+                && e.description.hasPrefix("doc.json, line 2, column 8: ")
+        }
+        // The same place when the line is split over chunks of a file.
+        try withTemporaryDirectory { dir in
+            let path = dir + "/doc.json"
+            try writeFile(path, "[\"é€😀\", x]")
+            for chunkSize in [1, 2, 3, 5, 1 << 20] {
+                #expect {
+                    try JSONParser.parse(contentsOf: path, chunkSize: chunkSize)
+                } throws: { error in
+                    let e = error as! JSONError
+                    return e.kind == .unexpectedCharacter && e.line == 1 && e.column == 9 && e.path == path
+                }
+            }
+        }
+    }
+
+    @Test func aFileThatCannotBeOpenedIsUnreadable() {
+        #expect {
+            try JSONParser.parse(contentsOf: "/nonexistent/doc.json")
+        } throws: { error in
+            let e = error as! JSONError
+            return e.kind == .unreadable && e.path == "/nonexistent/doc.json" && "\(e)".hasPrefix("/nonexistent/doc.json: cannot open")
         }
     }
 
     @Test func refusesHostileNestingWithoutCrashing() {
         let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
-        #expect(throws: JSONSyntaxError.self) { try JSONParser.parse(deep) }
+        #expect(throws: JSONError.self) { try JSONParser.parse(deep) }
     }
 
     @Test func objectEqualityIgnoresOrderButWriterKeepsIt() throws {

@@ -1,3 +1,5 @@
+import MapbookPackage
+
 /// Reads a GeoJSON file (RFC 7946): a FeatureCollection, a single Feature or a bare geometry,
 /// feature by feature with bounded memory.
 ///
@@ -18,8 +20,8 @@ public final class GeoJSONReader: FeatureReader {
     public private(set) var schema: LayerSchema
     public private(set) var report = ImportReport()
 
-    private let stream: ByteStream
-    private let parser: JSONStreamParser
+    /// The file, read value by value (JSONLexer states the JSON rules).
+    private var lexer: JSONLexer
     private var family: GeometryFamily?
     /// Points, lines and polygons together: kept as they are in a layer of generic type, as
     /// GDAL does ("Unknown (any)"); the project can pick one family per layer.
@@ -27,10 +29,10 @@ public final class GeoJSONReader: FeatureReader {
     /// Problems of the root object, found by the first pass and reported once.
     private var rootReport = ImportReport()
     /// The root value when it is a Feature or a geometry (read by the first pass).
-    private var rootFeature: JSONStreamParser.Value?
+    private var rootFeature: JSONValue?
     private var idField: String?
     /// The one feature of a file whose root is a Feature or a geometry.
-    private var single: JSONStreamParser.Value?
+    private var single: JSONValue?
     private var singleDone = false
     private var inFeatures = false
     private var finished = false
@@ -39,8 +41,11 @@ public final class GeoJSONReader: FeatureReader {
     /// Reads the whole file once to learn its fields and geometry type.
     public init(path: String, layerName: String? = nil) throws {
         self.path = path
-        stream = try ByteStream(path: path)
-        parser = JSONStreamParser(stream: stream)
+        do throws(JSONError) {
+            lexer = try JSONLexer(contentsOf: path)
+        } catch {
+            throw DataError(error)
+        }
         schema = LayerSchema(name: layerName ?? "layer", fields: [], geometryType: nil, crs: .wgs84)
         var scan = SchemaScan()
         try walk { value, row in
@@ -59,60 +64,33 @@ public final class GeoJSONReader: FeatureReader {
         // The scan's findings about features are reported again, once, by the second pass;
         // those about the root object only by the first.
         report = rootReport
-        stream.rewind()
+        lexer.rewind()
         if let rootFeature {
             single = rootFeature
         } else {
-            try openFeatures()
+            do throws(JSONError) {
+                try openFeatures()
+            } catch {
+                throw DataError(error)
+            }
         }
     }
 
     // MARK: - Walking the document
 
     /// Calls `body` with each feature value and its 1-based position, in one pass.
-    private func walk(_ body: (JSONStreamParser.Value, Int) throws -> Void) throws {
-        guard try parser.peekToken() == UInt8(ascii: "{") else {
-            throw parser.error("the root of a GeoJSON file must be an object")
+    private func walk(_ body: (JSONValue, Int) -> Void) throws(DataError) {
+        let document: Root
+        do throws(JSONError) {
+            document = try readRoot(body)
+        } catch {
+            throw DataError(error)
         }
-        _ = try stream.next()
-        var members: [(String, JSONStreamParser.Value)] = []
-        var sawFeatures = false
-        if try parser.peekToken() == UInt8(ascii: "}") { _ = try stream.next() } else {
-            while true {
-                try stream.skipWhitespace()
-                let key = try parser.string()
-                try parser.expect(UInt8(ascii: ":"), "':' after a member name")
-                if key == "features", try parser.peekToken() == UInt8(ascii: "[") {
-                    sawFeatures = true
-                    _ = try stream.next()
-                    var row = 0
-                    if try parser.peekToken() == UInt8(ascii: "]") { _ = try stream.next() } else {
-                        while true {
-                            row += 1
-                            parser.duplicateKeys.removeAll()
-                            let value = try parser.value(depth: 1)
-                            try body(value, row)
-                            try stream.skipWhitespace()
-                            guard let c = try stream.next() else { throw parser.error("the file ends inside the features array") }
-                            if c == UInt8(ascii: "]") { break }
-                            guard c == UInt8(ascii: ",") else { throw parser.error("expected ',' or ']' between features") }
-                        }
-                    }
-                } else {
-                    if members.contains(where: { $0.0 == key }) || (key == "features" && sawFeatures) {
-                        rootReport.note(.badMember, row: 0, "the root object contains the member \"\(key)\" twice; the last one is used")
-                    }
-                    members.append((key, try parser.value(depth: 1)))
-                }
-                try stream.skipWhitespace()
-                guard let c = try stream.next() else { throw parser.error("the file ends inside the root object") }
-                if c == UInt8(ascii: "}") { break }
-                guard c == UInt8(ascii: ",") else { throw parser.error("expected ',' or '}' in the root object") }
-            }
+        let root: JSONObject, sawFeatures: Bool
+        switch document {
+        case .object(let object, let saw): (root, sawFeatures) = (object, saw)
+        case .other(let kind): throw DataError(path: path, message: "the root of a GeoJSON file must be an object, not \(kind)")
         }
-        try stream.skipWhitespace()
-        if try stream.peek() != nil { throw parser.error("text after the root object") }
-        let root = JSONStreamParser.Value.object(members)
         let type = root["type"]
         if let crs = root["crs"] { rootCRS = Self.crs(from: crs) }
         guard case .string(let typeName)? = type else {
@@ -130,46 +108,84 @@ public final class GeoJSONReader: FeatureReader {
                 rootReport.note(.badMember, row: 0, "a FeatureCollection cannot contain a \"\(reserved)\" member")
             }
         case "Feature":
-            rootFeature = root
-            try body(root, 1)
+            rootFeature = .object(root)
+            body(.object(root), 1)
         case _ where Self.geometryTypes.contains(typeName):
-            rootFeature = .object([("type", .string("Feature")), ("properties", .null), ("geometry", root)])
-            try body(rootFeature!, 1)
+            let feature: JSONValue = ["type": "Feature", "properties": nil, "geometry": .object(root)]
+            rootFeature = feature
+            body(feature, 1)
         default:
             let known = (["FeatureCollection", "Feature"] + Self.geometryTypes).first { $0.lowercased() == typeName.lowercased() }
             throw DataError(path: path, message: known.map { "expected \($0) but got \(typeName) (GeoJSON types are case-sensitive)" } ?? "unknown GeoJSON type \"\(typeName)\"")
         }
     }
 
+    private enum Root {
+        /// The root object's members but its "features" array, and whether it had one.
+        case object(JSONObject, sawFeatures: Bool)
+        /// Another value, by the name of its kind.
+        case other(String)
+    }
+
+    /// Reads the whole document, passing each element of the root's "features" array to `body`
+    /// as it is read.
+    private func readRoot(_ body: (JSONValue, Int) -> Void) throws(JSONError) -> Root {
+        try lexer.startDocument()
+        guard try lexer.peek() == UInt8(ascii: "{") else {
+            // Not GeoJSON; but first whether it is JSON at all, an array element by element.
+            guard try lexer.peek() == UInt8(ascii: "[") else {
+                let value = try lexer.value()
+                try lexer.finishDocument()
+                return .other(value.kindName)
+            }
+            try lexer.beginArray()
+            while try lexer.nextElement() { _ = try lexer.value() }
+            try lexer.finishDocument()
+            return .other(JSONValue.array([]).kindName)
+        }
+        try lexer.beginObject()
+        var root = JSONObject()
+        var sawFeatures = false
+        while let key = try lexer.nextKey() {
+            if key == "features", try lexer.peek() == UInt8(ascii: "[") {
+                sawFeatures = true
+                try lexer.beginArray()
+                var row = 0
+                while try lexer.nextElement() {
+                    row += 1
+                    lexer.duplicateKeys.removeAll()
+                    body(try lexer.value(), row)
+                }
+            } else {
+                if root.contains(key) || (key == "features" && sawFeatures) {
+                    rootReport.note(.badMember, row: 0, "the root object contains the member \"\(key)\" twice; the last one is used")
+                }
+                root[key] = try lexer.value()
+            }
+        }
+        try lexer.finishDocument()
+        return .object(root, sawFeatures: sawFeatures)
+    }
+
     private var rootCRS: CoordinateReferenceSystem?
 
-    /// Positions the stream inside the features array (or keeps the single feature).
-    private func openFeatures() throws {
-        guard try parser.peekToken() == UInt8(ascii: "{") else { throw parser.error("the root of a GeoJSON file must be an object") }
-        _ = try stream.next()
-        var members: [(String, JSONStreamParser.Value)] = []
-        if try parser.peekToken() == UInt8(ascii: "}") {
-            finished = true
-            return
-        }
-        while true {
-            try stream.skipWhitespace()
-            let key = try parser.string()
-            try parser.expect(UInt8(ascii: ":"), "':' after a member name")
-            if key == "features", try parser.peekToken() == UInt8(ascii: "[") {
-                _ = try stream.next()
+    /// Positions the lexer inside the features array (or keeps the single feature).
+    private func openFeatures() throws(JSONError) {
+        try lexer.startDocument()
+        try lexer.beginObject()
+        var root = JSONObject()
+        while let key = try lexer.nextKey() {
+            if key == "features", try lexer.peek() == UInt8(ascii: "[") {
+                try lexer.beginArray()
                 inFeatures = true
                 return
             }
-            members.append((key, try parser.value(depth: 1)))
-            try stream.skipWhitespace()
-            guard let c = try stream.next(), c == UInt8(ascii: ",") else { break }
+            root[key] = try lexer.value()
         }
-        let root = JSONStreamParser.Value.object(members)
         if case .string(let t)? = root["type"], t == "Feature" {
-            single = root
+            single = .object(root)
         } else if case .string(let t)? = root["type"], Self.geometryTypes.contains(t) {
-            single = .object([("type", .string("Feature")), ("properties", .null), ("geometry", root)])
+            single = ["type": "Feature", "properties": nil, "geometry": .object(root)]
         } else {
             finished = true
         }
@@ -182,24 +198,24 @@ public final class GeoJSONReader: FeatureReader {
         }
     }
 
-    private func nextValue() throws -> (JSONStreamParser.Value, Int)? {
+    private func nextValue() throws(DataError) -> (JSONValue, Int)? {
         if let single {
             guard !singleDone else { return nil }
             singleDone = true
             return (single, 1)
         }
         guard inFeatures, !finished else { return nil }
-        if index == 0, try parser.peekToken() == UInt8(ascii: "]") {
-            finished = true
-            return nil
+        do throws(JSONError) {
+            guard try lexer.nextElement() else {
+                finished = true
+                return nil
+            }
+            index += 1
+            lexer.duplicateKeys.removeAll()
+            return (try lexer.value(), index)
+        } catch {
+            throw DataError(error)
         }
-        index += 1
-        parser.duplicateKeys.removeAll()
-        let value = try parser.value(depth: 1)
-        try stream.skipWhitespace()
-        let c = try stream.next()
-        if c != UInt8(ascii: ",") { finished = true }
-        return (value, index)
     }
 
     // MARK: - Features
@@ -207,13 +223,13 @@ public final class GeoJSONReader: FeatureReader {
     static let geometryTypes = ["Point", "LineString", "Polygon", "MultiPoint", "MultiLineString", "MultiPolygon", "GeometryCollection"]
 
     private struct ScanResult {
-        var properties: [(String, JSONStreamParser.Value)] = []
-        var featureID: JSONStreamParser.Value?
+        var properties = JSONObject()
+        var featureID: JSONValue?
         var geometry: Geometry?
         var families: [GeometryFamily] = []
     }
 
-    private func interpretForScan(_ value: JSONStreamParser.Value, row: Int) -> ScanResult? {
+    private func interpretForScan(_ value: JSONValue, row: Int) -> ScanResult? {
         guard let (properties, id, geometryValue) = checkFeature(value, row: row) else { return nil }
         var result = ScanResult(properties: properties, featureID: id)
         if let geometryValue, let g = geometry(geometryValue, row: row, depth: 0) {
@@ -224,22 +240,22 @@ public final class GeoJSONReader: FeatureReader {
     }
 
     /// Checks the Feature object; nil (reported) when it is not one.
-    private func checkFeature(_ value: JSONStreamParser.Value, row: Int) -> ([(String, JSONStreamParser.Value)], JSONStreamParser.Value?, JSONStreamParser.Value?)? {
+    private func checkFeature(_ value: JSONValue, row: Int) -> (JSONObject, JSONValue?, JSONValue?)? {
         guard case .object(let members) = value else {
             report.note(.badFeature, row: row, "every feature must be an object, not \(value.kindName)")
             return nil
         }
-        for key in parser.duplicateKeys {
+        for key in lexer.duplicateKeys {
             report.note(.badMember, row: row, "an object contains the member \"\(key)\" twice; the last one is used")
         }
         guard case .string(let type)? = value["type"], type == "Feature" else {
             report.note(.badFeature, row: row, "a feature needs \"type\": \"Feature\"")
             return nil
         }
-        for reserved in ["features", "coordinates", "geometries"] where members.contains(where: { $0.0 == reserved }) {
+        for reserved in ["features", "coordinates", "geometries"] where members.contains(reserved) {
             report.note(.badMember, row: row, "a Feature cannot contain a \"\(reserved)\" member")
         }
-        var properties: [(String, JSONStreamParser.Value)] = []
+        var properties = JSONObject()
         switch value["properties"] {
         case .object(let p)?: properties = p
         case .null?: break
@@ -260,19 +276,19 @@ public final class GeoJSONReader: FeatureReader {
         return (properties, id, geometryValue)
     }
 
-    private func checkBBox(_ bbox: JSONStreamParser.Value, row: Int) {
+    private func checkBBox(_ bbox: JSONValue, row: Int) {
         guard case .array(let items) = bbox else {
             report.note(.badMember, row: row, "bbox must be an array of numbers, not \(bbox.kindName)")
             return
         }
-        if !items.allSatisfy({ $0.double != nil }) {
+        if !items.allSatisfy({ $0.doubleValue != nil }) {
             report.note(.badMember, row: row, "every element of a bbox must be a number")
         } else if items.count != 4 && items.count != 6 {
             report.note(.badMember, row: row, "a bbox has 4 elements (2D) or 6 (3D), not \(items.count)")
         }
     }
 
-    private func makeFeature(_ value: JSONStreamParser.Value, row: Int) -> Feature? {
+    private func makeFeature(_ value: JSONValue, row: Int) -> Feature? {
         guard let (properties, id, geometryValue) = checkFeature(value, row: row) else { return nil }
         var shape: Geometry?
         if let geometryValue {
@@ -338,7 +354,7 @@ public final class GeoJSONReader: FeatureReader {
         return g.type.family.map { [$0] } ?? []
     }
 
-    private func convert(_ v: JSONStreamParser.Value, to field: Field, row: Int) -> FieldValue {
+    private func convert(_ v: JSONValue, to field: Field, row: Int) -> FieldValue {
         switch (v, field.type) {
         case (.null, _): return .null
         case (.integer(let i), .integer): return .integer(i)
@@ -354,7 +370,7 @@ public final class GeoJSONReader: FeatureReader {
     }
 
     /// Compact JSON for values stored as text (objects, arrays, mixed columns).
-    static func jsonText(_ v: JSONStreamParser.Value) -> String {
+    static func jsonText(_ v: JSONValue) -> String {
         switch v {
         case .null: return "null"
         case .bool(let b): return b ? "true" : "false"
@@ -362,11 +378,11 @@ public final class GeoJSONReader: FeatureReader {
         case .number(let d): return String(d)
         case .string(let s): return s
         case .array(let a): return "[" + a.map(jsonQuoted).joined(separator: ",") + "]"
-        case .object(let o): return "{" + o.map { "\(jsonQuoted(.string($0.0))):\(jsonQuoted($0.1))" }.joined(separator: ",") + "}"
+        case .object(let o): return "{" + o.map { "\(jsonQuoted(.string($0.key))):\(jsonQuoted($0.value))" }.joined(separator: ",") + "}"
         }
     }
 
-    static func jsonQuoted(_ v: JSONStreamParser.Value) -> String {
+    static func jsonQuoted(_ v: JSONValue) -> String {
         guard case .string(let s) = v else { return jsonText(v) }
         var out = "\""
         for u in s.unicodeScalars {
@@ -386,7 +402,7 @@ public final class GeoJSONReader: FeatureReader {
     // MARK: - Geometry
 
     /// Reads a geometry object; nil (reported) when it cannot be used.
-    private func geometry(_ value: JSONStreamParser.Value, row: Int, depth: Int) -> Geometry? {
+    private func geometry(_ value: JSONValue, row: Int, depth: Int) -> Geometry? {
         guard case .object(let members) = value else {
             report.note(.invalidGeometry, row: row, "a geometry must be an object, not \(value.kindName)")
             return nil
@@ -395,7 +411,7 @@ public final class GeoJSONReader: FeatureReader {
             report.note(.invalidGeometry, row: row, "a geometry needs a \"type\" string")
             return nil
         }
-        for reserved in ["properties", "geometry", "features"] where members.contains(where: { $0.0 == reserved }) {
+        for reserved in ["properties", "geometry", "features"] where members.contains(reserved) {
             report.note(.badMember, row: row, "a geometry cannot contain a \"\(reserved)\" member")
         }
         if let bbox = value["bbox"] { checkBBox(bbox, row: row) }
@@ -431,7 +447,7 @@ public final class GeoJSONReader: FeatureReader {
             return nil
         }
         var hasZ = false
-        func position(_ v: JSONStreamParser.Value) -> Position? {
+        func position(_ v: JSONValue) -> Position? {
             guard case .array(let items) = v else {
                 report.note(.badCoordinate, row: row, "a position must be an array, not \(v.kindName)")
                 return nil
@@ -442,8 +458,12 @@ public final class GeoJSONReader: FeatureReader {
             }
             var numbers: [Double] = []
             for item in items {
-                guard let d = item.double else {
+                guard let d = item.doubleValue else {
                     report.note(.badCoordinate, row: row, "each element of a position must be a number, not \(item.kindName)")
+                    return nil
+                }
+                guard d.isFinite else {
+                    report.note(.badCoordinate, row: row, "a position holds a number too large for a 64-bit float")
                     return nil
                 }
                 numbers.append(d)
@@ -452,7 +472,7 @@ public final class GeoJSONReader: FeatureReader {
             if numbers.count >= 3 { hasZ = true }
             return Position(x: numbers[0], y: numbers[1], z: numbers.count >= 3 ? numbers[2] : .nan)
         }
-        func positions(_ v: JSONStreamParser.Value) -> [Position]? {
+        func positions(_ v: JSONValue) -> [Position]? {
             guard case .array(let items) = v else {
                 report.note(.invalidGeometry, row: row, "a number was found where an array of positions belongs")
                 return nil
@@ -465,7 +485,7 @@ public final class GeoJSONReader: FeatureReader {
             }
             return out
         }
-        func nested(_ v: JSONStreamParser.Value) -> [JSONStreamParser.Value]? {
+        func nested(_ v: JSONValue) -> [JSONValue]? {
             guard case .array(let items) = v else {
                 report.note(.invalidGeometry, row: row, "a number was found where a coordinate array belongs: this needs to be nested more deeply")
                 return nil
@@ -477,7 +497,7 @@ public final class GeoJSONReader: FeatureReader {
             }
             return items
         }
-        func line(_ v: JSONStreamParser.Value) -> [Position]? {
+        func line(_ v: JSONValue) -> [Position]? {
             guard let a = positions(v) else { return nil }
             guard a.count >= 2 else {
                 report.note(.invalidGeometry, row: row, "a line needs two or more positions")
@@ -485,7 +505,7 @@ public final class GeoJSONReader: FeatureReader {
             }
             return a
         }
-        func polygon(_ v: JSONStreamParser.Value) -> [[Position]]? {
+        func polygon(_ v: JSONValue) -> [[Position]]? {
             guard let ringValues = nested(v) else { return nil }
             var rings: [[Position]] = []
             for (i, rv) in ringValues.enumerated() {
@@ -550,7 +570,7 @@ public final class GeoJSONReader: FeatureReader {
         return Geometry(shape, hasZ: hasZ)
     }
 
-    static func crs(from value: JSONStreamParser.Value) -> CoordinateReferenceSystem? {
+    static func crs(from value: JSONValue) -> CoordinateReferenceSystem? {
         guard case .string(let name)? = value["properties"]?["name"] else { return nil }
         let upper = name.uppercased()
         if upper.contains("CRS84") { return .wgs84 }
@@ -641,4 +661,9 @@ public final class GeoJSONReader: FeatureReader {
             return true
         }
     }
+}
+
+extension JSONValue {
+    /// The member `key` of an object; nil for other values.
+    fileprivate subscript(key: String) -> JSONValue? { objectValue?[key] }
 }

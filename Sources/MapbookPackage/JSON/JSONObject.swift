@@ -58,10 +58,18 @@ public struct JSONObject: Sendable, Hashable, Sequence {
     }
 
     /// An object from parsed members in document order. A repeated key keeps its first
-    /// position and its last value, as most JSON readers do.
-    init(parsed pairs: [(key: String, value: JSONValue)]) {
+    /// position and its last value, as most JSON readers do, and is added to `duplicates`.
+    init(parsed pairs: [(key: String, value: JSONValue)], duplicates: inout [String]) {
         guard pairs.count > Self.indexThreshold else {
-            for (key, value) in pairs { self[key] = value }
+            entries.reserveCapacity(pairs.count)
+            for (key, value) in pairs {
+                if let i = entries.firstIndex(where: { $0.key == key }) {
+                    entries[i].value = value
+                    duplicates.append(key)
+                } else {
+                    entries.append((key, value))
+                }
+            }
             return
         }
         var map = [String: Int](minimumCapacity: pairs.count)
@@ -70,6 +78,7 @@ public struct JSONObject: Sendable, Hashable, Sequence {
         for pair in pairs {
             if let i = map[pair.key] {
                 unique[i].value = pair.value
+                duplicates.append(pair.key)
             } else {
                 map[pair.key] = unique.count
                 unique.append(pair)
