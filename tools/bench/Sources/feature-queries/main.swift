@@ -49,6 +49,15 @@ func write(_ path: String, points: Int) throws {
     try writer.close()
 }
 
+/// `value` with `places` decimals, without Foundation.
+func fixed(_ value: Double, _ places: Int) -> String {
+    var scale = 1.0
+    for _ in 0..<places { scale *= 10 }
+    let n = Int((value * scale).rounded())
+    let whole = n / Int(scale), fraction = String(abs(n) % Int(scale))
+    return "\(whole)." + String(repeating: "0", count: places - fraction.count) + fraction
+}
+
 func percentiles(_ samples: [Double]) -> (p50: Double, p99: Double) {
     let sorted = samples.sorted()
     return (sorted[sorted.count / 2] * 1000, sorted[min(sorted.count - 1, sorted.count * 99 / 100)] * 1000)
@@ -67,7 +76,7 @@ func run() -> Int32 {
         if access(path, F_OK) != 0 {
             let start = now()
             try write(path, points: points)
-            print("wrote \(points) points to \(path) in \(String(format: "%.1f", now() - start)) s")
+            print("wrote \(points) points to \(path) in \(fixed(now() - start, 1)) s")
         }
         let database = try SQLiteDatabase(readOnlyPath: path)
         let table = try FeatureTable(database: database, table: "points")
@@ -97,9 +106,9 @@ func run() -> Int32 {
         }
         let b = percentiles(boxTimes), r = percentiles(rawTimes), n = percentiles(nearTimes)
         print("queries: \(queries) on \(points) points")
-        print(String(format: "box 400 m, FeatureTable (decoded, tested):  p50 %.3f ms  p99 %.3f ms  (%.1f features a query)", b.p50, b.p99, Double(found) / Double(queries)))
-        print(String(format: "box 400 m, SQLite R-tree ids only (floor):   p50 %.3f ms  p99 %.3f ms  (%.1f ids a query)", r.p50, r.p99, Double(rawFound) / Double(queries)))
-        print(String(format: "within 25 m of a point, FeatureTable:        p50 %.3f ms  p99 %.3f ms  (%.2f features a query)", n.p50, n.p99, Double(near) / Double(queries)))
+        print("box 400 m, FeatureTable (decoded, tested):  p50 \(fixed(b.p50, 3)) ms  p99 \(fixed(b.p99, 3)) ms  (\(fixed(Double(found) / Double(queries), 1)) features a query)")
+        print("box 400 m, SQLite R-tree ids only (floor):   p50 \(fixed(r.p50, 3)) ms  p99 \(fixed(r.p99, 3)) ms  (\(fixed(Double(rawFound) / Double(queries), 1)) ids a query)")
+        print("within 25 m of a point, FeatureTable:        p50 \(fixed(n.p50, 3)) ms  p99 \(fixed(n.p99, 3)) ms  (\(fixed(Double(near) / Double(queries), 2)) features a query)")
         return 0
     } catch {
         print("feature-queries: \(error)")
