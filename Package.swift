@@ -11,6 +11,7 @@ import PackageDescription
 //   MapbookTiles     the MVT codec, the tiler, bundles, .vtpk, PMTiles, MBTiles, styles
 //   MapbookSearch    locators: indexes, suggest, geocode, reverse geocode
 //   MapbookRender    drawing web-map renderers with Cairo
+//   MapbookInspection  inspect and validate: the format's checks with tiles and search
 //   MapbookPackager  project file -> package
 //   MapbookLibrary   the device library: modes, packages, records, the credential
 //   MapbookPortalAPI the sharing API's shapes and search grammar, shared by client and server
@@ -28,6 +29,7 @@ let package = Package(
         .library(name: "MapbookTiles", targets: ["MapbookTiles"]),
         .library(name: "MapbookRender", targets: ["MapbookRender"]),
         .library(name: "MapbookSearch", targets: ["MapbookSearch"]),
+        .library(name: "MapbookInspection", targets: ["MapbookInspection"]),
         .library(name: "MapbookPackager", targets: ["MapbookPackager"]),
         .library(name: "MapbookLibrary", targets: ["MapbookLibrary"]),
         .library(name: "MapbookPortalAPI", targets: ["MapbookPortalAPI"]),
@@ -100,6 +102,11 @@ let package = Package(
         .target(
             name: "MapbookRender",
             dependencies: ["MapbookData", "MapbookPackage", "CCairo"]),
+        // Inspection and validation of packages, tile packages and data files: the format's
+        // checks with the search checks, as `mapbook inspect`/`validate` and the portal run them.
+        .target(
+            name: "MapbookInspection",
+            dependencies: ["MapbookSupport", "MapbookPackage", "MapbookData", "MapbookTiles", "MapbookSearch"]),
         .target(
             name: "MapbookPackager",
             dependencies: [
@@ -129,7 +136,7 @@ let package = Package(
         .target(
             name: "MapbookPortalServer",
             dependencies: [
-                "MapbookSupport", "MapbookPortalAPI", "MapbookPackage", "MapbookSearch",
+                "MapbookSupport", "MapbookPortalAPI", "MapbookPackage", "MapbookInspection",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -144,7 +151,7 @@ let package = Package(
         .executableTarget(
             name: "mapbook",
             dependencies: [
-                "MapbookPackage", "MapbookTiles", "MapbookSearch", "MapbookPackager", "MapbookLibrary", "MapbookPortalAPI", "MapbookPortal",
+                "MapbookPackage", "MapbookTiles", "MapbookSearch", "MapbookInspection", "MapbookPackager", "MapbookLibrary", "MapbookPortalAPI", "MapbookPortal",
                 "MapbookPortalServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
@@ -155,13 +162,16 @@ let package = Package(
             path: "Tests/MapbookTestSupport"),
         .testTarget(
             name: "MapbookPackageTests",
-            dependencies: ["MapbookPackage", "MapbookTestSupport"]),
+            dependencies: ["MapbookPackage", "MapbookInspection", "MapbookTestSupport"]),
         .testTarget(
             name: "MapbookDataTests",
             dependencies: ["MapbookData", "MapbookPackage", "MapbookTestSupport"]),
         .testTarget(
             name: "MapbookTilesTests",
-            dependencies: ["MapbookTiles", "MapbookData", "MapbookPackage", "MapbookTestSupport"]),
+            dependencies: ["MapbookTiles", "MapbookData", "MapbookPackage", "MapbookInspection", "MapbookTestSupport"]),
+        .testTarget(
+            name: "MapbookInspectionTests",
+            dependencies: ["MapbookInspection", "MapbookPackage", "MapbookTestSupport"]),
         .testTarget(
             name: "MapbookSearchTests",
             dependencies: ["MapbookSearch", "MapbookData", "MapbookPackage", "MapbookTestSupport"]),
@@ -172,7 +182,7 @@ let package = Package(
         .testTarget(
             name: "MapbookPackagerTests",
             dependencies: [
-                "MapbookPackager", "MapbookPackage", "MapbookData", "MapbookTiles", "MapbookSearch", "MapbookTestSupport",
+                "MapbookPackager", "MapbookPackage", "MapbookData", "MapbookTiles", "MapbookSearch", "MapbookInspection", "MapbookTestSupport",
             ]),
         .testTarget(
             name: "MapbookPortalTests",
@@ -187,6 +197,6 @@ let package = Package(
         // `swift test` build it first.
         .testTarget(
             name: "MapbookCLITests",
-            dependencies: ["mapbook", "MapbookPackage", "MapbookTestSupport"]),
+            dependencies: ["mapbook", "MapbookPackage", "MapbookInspection", "MapbookTestSupport"]),
     ]
 )

@@ -2,6 +2,7 @@ import Hummingbird
 import MapbookPackage
 import MapbookPortalAPI
 import MapbookSearch
+import MapbookInspection
 
 extension Portal {
     /// The user whose content a path names (`content/users/{u}/...`): the caller, or anyone for an admin.
@@ -49,12 +50,7 @@ extension Portal {
         if isPackage {
             if record.item.type.isEmpty { record.item.type = PackageManifest.mobileMapPackageType }
             if configuration.validatePackages {
-                var report = PackageValidator.validate(path: data.path)
-                if !report.diagnostics.contains(where: { $0.severity == .error && $0.code.hasPrefix("zip.") }),
-                    let package = try? MobileMapPackage(path: data.path)
-                {
-                    report.diagnostics += LocatorValidator.validate(package)
-                }
+                let report = PackageCheck.validate(path: data.path)
                 let errors = report.diagnostics.filter { $0.severity == .error }
                 if !errors.isEmpty {
                     throw PortalError(

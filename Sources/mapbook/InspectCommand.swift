@@ -1,5 +1,6 @@
 import ArgumentParser
 import MapbookPackage
+import MapbookInspection
 
 struct InspectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

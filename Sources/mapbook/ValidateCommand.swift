@@ -1,6 +1,7 @@
 import ArgumentParser
 import MapbookPackage
 import MapbookSearch
+import MapbookInspection
 
 struct ValidateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -28,14 +29,7 @@ struct ValidateCommand: ParsableCommand {
 
     /// Every finding on the package at `path`: the format's checks and the locators'.
     static func report(_ path: String) -> ValidationReport {
-        var report = PackageValidator.validate(path: path)
-        // Search checks need the locator library, which sits above the package format.
-        if !report.diagnostics.contains(where: { $0.severity == .error && $0.code.hasPrefix("zip.") }),
-            let package = try? MobileMapPackage(path: path)
-        {
-            report.diagnostics += LocatorValidator.validate(package)
-        }
-        return report
+        PackageCheck.validate(path: path)
     }
 
     func run() throws {

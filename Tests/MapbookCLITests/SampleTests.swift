@@ -2,6 +2,7 @@ import Foundation
 import MapbookPackage
 import MapbookTestSupport
 import Testing
+import MapbookInspection
 
 /// The sample `make demo` builds: generated, packaged and validated as a user would.
 @Suite struct SampleTests {

@@ -2,6 +2,7 @@ import Foundation
 import MapbookPackage
 import MapbookTestSupport
 import Testing
+import MapbookInspection
 
 /// Numbers an attacker controls must give errors, never traps (Swift traps on overflow and on
 /// converting an out-of-range Double to an integer).

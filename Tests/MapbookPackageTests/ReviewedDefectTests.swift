@@ -2,6 +2,7 @@ import Foundation
 import MapbookPackage
 import MapbookTestSupport
 import Testing
+import MapbookInspection
 
 /// Defects found in review, each pinned down by the input that showed it.
 @Suite struct ReviewedDefectTests {

@@ -4,6 +4,7 @@ import MapbookPackager
 import MapbookSearch
 import MapbookTestSupport
 import Testing
+import MapbookInspection
 
 @Suite struct PackagerTests {
     /// A project over a GeoPackage made in code and, when present, the real Esri geodatabase.

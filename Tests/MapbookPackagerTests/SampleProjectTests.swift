@@ -6,6 +6,7 @@ import MapbookTestSupport
 import Testing
 @testable import MapbookPackager
 import MapbookTiles
+import MapbookInspection
 
 /// The sample projects of samples/portland-trees and samples/world, built from the shared
 /// fixtures (linked into a temporary data/ folder, read in place).

@@ -4,6 +4,7 @@ import MapbookTestSupport
 import Testing
 
 @testable import MapbookTiles
+import MapbookInspection
 
 /// The `.vtpk` writer and reader: layout, determinism, atomicity, and what the package
 /// inspector and validator make of the result.

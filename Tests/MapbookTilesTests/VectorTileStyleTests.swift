@@ -4,6 +4,7 @@ import MapbookTestSupport
 import Testing
 
 @testable import MapbookTiles
+import MapbookInspection
 
 /// MapLibre styles from web map renderers.
 @Suite struct VectorTileStyleTests {

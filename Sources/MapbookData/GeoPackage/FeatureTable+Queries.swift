@@ -59,9 +59,17 @@ extension FeatureTable {
 
     /// How many rows pass the filter; nil for a view or virtual table, whose rows are not
     /// counted because counting would run what the file defines.
+    ///
+    /// Without a filter, GDAL's `gpkg_ogr_contents` answers when it holds the table (GDAL keeps
+    /// it right with triggers), so a table of millions is not walked.
     public func count() throws(FeatureTableError) -> Int64? {
         do {
             guard try database.isPlainTable(name) else { return nil }
+            if filter == nil, geometryFormat != .esriSTGeometry, try database.tableExists("gpkg_ogr_contents"),
+                let cached = try database.scalar("SELECT feature_count FROM gpkg_ogr_contents WHERE lower(table_name) = lower(?)", [.text(name)])?.int64
+            {
+                return cached
+            }
             let (clause, bindings) = filter?.sql ?? ("", [])
             let sql = "SELECT count(*) FROM \(q(name))" + (clause.isEmpty ? "" : " WHERE \(clause)")
             let statement = try checkOut(sql)

@@ -1,9 +1,9 @@
 /// An Esri mobile geodatabase (`.geodatabase`) read through plain SQLite, as far as its format
-/// is public: the tables named in `GDB_Items` and `GDB_ServiceItems`, and their row counts.
+/// is public: the tables named in `GDB_Items` and `GDB_ServiceItems`; `FeatureTable`
+/// (MapbookData) reads their rows.
 ///
 /// Geometry (ST_Geometry blobs) and Esri's virtual tables (`VSRS`, `VTSpindex`), whose SQLite
-/// modules only Esri's runtime has, are not read; a table that cannot be counted is listed
-/// without a count and the reason.
+/// modules only Esri's runtime has, are not read.
 public struct MobileGeodatabase: Sendable {
     public struct Table: Sendable, Hashable {
         /// The SQLite table name (`USStates`).
@@ -16,9 +16,6 @@ public struct MobileGeodatabase: Sendable {
         public var kind: String
         /// `esriGeometryPolygon`, ... for feature classes.
         public var geometryType: String?
-        public var rowCount: Int64?
-        /// Why the rows could not be counted.
-        public var problem: String?
     }
 
     public var path: String
@@ -42,12 +39,12 @@ public struct MobileGeodatabase: Sendable {
                 if name.hasPrefix("main.") { name = String(name.dropFirst(5)) }
                 let kind = row[1].text == Self.featureClassType ? "Feature Class" : "Table"
                 if tables[name] == nil { order.append(name) }
-                tables[name] = Table(name: name, itemId: nil, layerName: nil, kind: kind, geometryType: nil, rowCount: nil, problem: nil)
+                tables[name] = Table(name: name, itemId: nil, layerName: nil, kind: kind, geometryType: nil)
             }
             if try database.tableExists("GDB_ServiceItems") {
                 for row in try database.query("SELECT DatasetName, ItemId, ItemInfo FROM GDB_ServiceItems") {
                     guard let name = row[0].text else { continue }
-                    var table = tables[name] ?? Table(name: name, itemId: nil, layerName: nil, kind: "Table", geometryType: nil, rowCount: nil, problem: nil)
+                    var table = tables[name] ?? Table(name: name, itemId: nil, layerName: nil, kind: "Table", geometryType: nil)
                     if tables[name] == nil { order.append(name) }
                     table.itemId = row[1].int64.map { Int($0) }
                     if let info = row[2].text, let json = try? JSONParser.parse(info).objectValue {
@@ -56,17 +53,6 @@ public struct MobileGeodatabase: Sendable {
                         if table.geometryType != nil { table.kind = "Feature Class" }
                     }
                     tables[name] = table
-                }
-            }
-            for name in order {
-                do {
-                    guard try database.isPlainTable(name) else {
-                        tables[name]?.problem = "not a plain table; its rows are not counted"
-                        continue
-                    }
-                    tables[name]?.rowCount = try database.scalar("SELECT count(*) FROM \(SQLiteDatabase.quote(name))")?.int64
-                } catch {
-                    tables[name]?.problem = error.message
                 }
             }
             self.tables = order.compactMap { tables[$0] }

@@ -27,6 +27,16 @@ public struct TilePackage: Sendable {
         /// (`metadata.json` `tiling`, written by mapbook).
         public var featuresKept: Int?
         public var featuresDropped: Int?
+
+        public init(level: Int, bundles: Int, tiles: Int, bytes: Int64, largestTile: Int, featuresKept: Int? = nil, featuresDropped: Int? = nil) {
+            self.level = level
+            self.bundles = bundles
+            self.tiles = tiles
+            self.bytes = bytes
+            self.largestTile = largestTile
+            self.featuresKept = featuresKept
+            self.featuresDropped = featuresDropped
+        }
     }
 
     public let archive: ZipArchive

@@ -110,7 +110,7 @@ public struct PackageManifest: JSONModel {
         PackageManifest(json: try JSONParser.parseObject(bytes, path: path))
     }
 
-    static func splitTags(_ s: String) -> [String] {
+    package static func splitTags(_ s: String) -> [String] {
         s.split(separator: ",").map { String($0).trimmingWhitespace() }.filter { !$0.isEmpty }
     }
 

@@ -35,7 +35,7 @@ public final class MobileMapPackage: Sendable {
     }
 
     /// The root `.info` entry, preferring the one named after the package file.
-    static func findManifest(in archive: ZipArchive) -> ZipEntry? {
+    package static func findManifest(in archive: ZipArchive) -> ZipEntry? {
         let candidates = archive.entries.filter { !$0.name.contains("/") && $0.name.hasSuffix(".info") }
         guard candidates.count > 1 else { return candidates.first }
         let file = archive.displayPath.split(separator: "/").last.map(String.init) ?? ""

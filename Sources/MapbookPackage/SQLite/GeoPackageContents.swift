@@ -1,4 +1,5 @@
-/// The tables a GeoPackage declares in `gpkg_contents`, with row counts and extents.
+/// The tables a GeoPackage declares in `gpkg_contents`, with their extents; `FeatureTable`
+/// (MapbookData) counts their rows.
 public struct GeoPackageContents: Sendable {
     public struct Table: Sendable, Hashable {
         public var name: String
@@ -9,8 +10,6 @@ public struct GeoPackageContents: Sendable {
         /// The extent in the table's spatial reference, when recorded.
         public var bounds: BoundingBox?
         public var geometryType: String?
-        public var rowCount: Int64?
-        public var problem: String?
     }
 
     public var path: String
@@ -34,14 +33,6 @@ public struct GeoPackageContents: Sendable {
                     if let t = row[0].text, let g = row[1].text { geometryTypes[t] = g }
                 }
             }
-            // GDAL keeps feature counts in gpkg_ogr_contents; reading them avoids walking
-            // every table.
-            var featureCounts: [String: Int64] = [:]
-            if try database.tableExists("gpkg_ogr_contents") {
-                for row in try database.query("SELECT table_name, feature_count FROM gpkg_ogr_contents WHERE feature_count IS NOT NULL") {
-                    if let t = row[0].text, let n = row[1].int64 { featureCounts[t.lowercased()] = n }
-                }
-            }
             var tables: [Table] = []
             for row in try database.query("SELECT table_name, data_type, identifier, srs_id, min_x, min_y, max_x, max_y FROM gpkg_contents ORDER BY rowid") {
                 guard let name = row[0].text else { continue }
@@ -49,20 +40,9 @@ public struct GeoPackageContents: Sendable {
                 if let a = row[4].double, let b = row[5].double, let c = row[6].double, let d = row[7].double {
                     bounds = BoundingBox(xmin: a, ymin: b, xmax: c, ymax: d)
                 }
-                var table = Table(
+                let table = Table(
                     name: name, dataType: row[1].text ?? "", identifier: row[2].text,
                     srsID: row[3].int64.map { Int($0) }, bounds: bounds, geometryType: geometryTypes[name])
-                do {
-                    if let cached = featureCounts[name.lowercased()] {
-                        table.rowCount = cached
-                    } else if try database.isPlainTable(name) {
-                        table.rowCount = try database.scalar("SELECT count(*) FROM \(SQLiteDatabase.quote(name))")?.int64
-                    } else {
-                        table.problem = "a view or virtual table; its rows are not counted"
-                    }
-                } catch {
-                    table.problem = error.message
-                }
                 tables.append(table)
             }
             self.tables = tables

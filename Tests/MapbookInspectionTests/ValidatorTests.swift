@@ -2,6 +2,7 @@ import Foundation
 import MapbookPackage
 import MapbookTestSupport
 import Testing
+import MapbookInspection
 
 @Suite struct ValidatorTests {
     @Test func aPackageWeWroteIsClean() throws {

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import MapbookPackage
 
 /// What `validate` checked and found.
 public struct ValidationReport: Sendable {

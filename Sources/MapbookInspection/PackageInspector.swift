@@ -1,6 +1,9 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import MapbookData
+import MapbookPackage
+import MapbookSupport
 
 /// Builds an `InspectionReport` for a package or a standalone Esri file.
 ///
@@ -12,7 +15,7 @@ public enum PackageInspector {
     public static func inspect(path: String) throws -> InspectionReport {
         var info = stat()
         guard stat(path, &info) == 0 else {
-            throw ArchiveError(operation: "open", path: path, message: RandomAccessFile.errnoMessage())
+            throw ArchiveError(operation: "open", path: path, message: FileSystem.errorMessage())
         }
         if (info.st_mode & S_IFMT) == S_IFDIR {
             return try inspectCacheFolder(path)
@@ -146,13 +149,28 @@ public enum PackageInspector {
         if try database.tableExists("GDB_Items") {
             let gdb = try MobileGeodatabase(database: database)
             return .init(entry: entry, kind: "Mobile Geodatabase", bytes: bytes, tables: gdb.tables.map {
-                .init(name: $0.name, kind: $0.kind, geometryType: $0.geometryType, rowCount: $0.rowCount, itemId: $0.itemId, layerName: $0.layerName, srsID: nil, problem: $0.problem)
+                let (rows, problem) = count($0.name, in: database)
+                return .init(name: $0.name, kind: $0.kind, geometryType: $0.geometryType, rowCount: rows, itemId: $0.itemId, layerName: $0.layerName, srsID: nil, problem: problem)
             })
         }
         let gpkg = try GeoPackageContents(database: database)
         return .init(entry: entry, kind: "GeoPackage", bytes: bytes, tables: gpkg.tables.map {
-            .init(name: $0.name, kind: $0.dataType, geometryType: $0.geometryType, rowCount: $0.rowCount, itemId: nil, layerName: $0.identifier, srsID: $0.srsID, problem: $0.problem)
+            // Tile and coverage tables hold no features; their rows are not counted.
+            let (rows, problem) = ["features", "attributes"].contains($0.dataType) ? count($0.name, in: database) : (nil, nil)
+            return .init(name: $0.name, kind: $0.dataType, geometryType: $0.geometryType, rowCount: rows, itemId: nil, layerName: $0.identifier, srsID: $0.srsID, problem: problem)
         })
+    }
+
+    /// A table's row count through `FeatureTable`, or why there is none.
+    static func count(_ table: String, in database: SQLiteDatabase) -> (Int64?, String?) {
+        do {
+            guard let rows = try FeatureTable(database: database, table: table).count() else {
+                return (nil, "a view or virtual table; its rows are not counted")
+            }
+            return (rows, nil)
+        } catch {
+            return (nil, error.message)
+        }
     }
 
     static func mapSummary(

@@ -1,0 +1,19 @@
+import MapbookPackage
+import MapbookSearch
+
+/// The full validation of a package, as `mapbook validate` and the portal's publishing run it:
+/// the format's checks (`PackageValidator`), then, when the archive itself is sound, the
+/// locators' checks (every participant opens, its index covers its layer, the search-quality
+/// queries find what they expect). Later checks (tiles, the street network) join here.
+public enum PackageCheck {
+    public static func validate(path: String, options: ValidationOptions = ValidationOptions()) -> ValidationReport {
+        var report = PackageValidator.validate(path: path, options: options)
+        // A broken ZIP is reported once, by the format's checks; nothing above it can be read.
+        if !report.diagnostics.contains(where: { $0.severity == .error && $0.code.hasPrefix("zip.") }),
+            let package = try? MobileMapPackage(path: path)
+        {
+            report.diagnostics += LocatorValidator.validate(package)
+        }
+        return report
+    }
+}
