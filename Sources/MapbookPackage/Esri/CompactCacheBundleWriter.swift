@@ -1,4 +1,3 @@
-import MapbookPackage
 
 /// Writes one Esri Compact Cache V2 bundle: the tiles of a 128 x 128 block of one level.
 ///
@@ -21,18 +20,18 @@ public struct CompactCacheBundleWriter: Sendable {
     public var tileCount: Int { tiles.count }
 
     /// Sets the tile at `row`, `column` of the bundle, replacing any tile there.
-    public mutating func setTile(_ bytes: [UInt8], row: Int, column: Int) throws(TileArchiveError) {
+    public mutating func setTile(_ bytes: [UInt8], row: Int, column: Int) throws(ArchiveError) {
         let slot = try Self.slot(row: row, column: column, size: bytes.count)
         tiles[slot] = bytes
     }
 
     /// The index slot of a tile, checking the position and size.
-    static func slot(row: Int, column: Int, size: Int) throws(TileArchiveError) -> Int {
+    static func slot(row: Int, column: Int, size: Int) throws(ArchiveError) -> Int {
         guard (0..<packetSize).contains(row), (0..<packetSize).contains(column) else {
-            throw TileArchiveError(operation: "add a tile to", path: "bundle", message: "row \(row), column \(column) is outside the 128 x 128 tiles of a bundle")
+            throw ArchiveError(operation: "add a tile to", path: "bundle", message: "row \(row), column \(column) is outside the 128 x 128 tiles of a bundle")
         }
         guard size > 0, size <= maximumTileSize else {
-            throw TileArchiveError(operation: "add a tile to", path: "bundle", message: "the tile at row \(row), column \(column) is \(size) bytes; a bundle holds tiles of 1 byte to 16 MiB")
+            throw ArchiveError(operation: "add a tile to", path: "bundle", message: "the tile at row \(row), column \(column) is \(size) bytes; a bundle holds tiles of 1 byte to 16 MiB")
         }
         return row * packetSize + column
     }
@@ -51,11 +50,11 @@ public struct CompactCacheBundleWriter: Sendable {
     }
 
     /// Writes the bundle to `path` atomically.
-    public func write(to path: String) throws(TileArchiveError) {
+    public func write(to path: String) throws(ArchiveError) {
         do {
             try AtomicFile.write(bytes, to: path)
         } catch {
-            throw TileArchiveError(operation: "write", path: path, message: error.message)
+            throw ArchiveError(operation: "write", path: path, message: error.message)
         }
     }
 
@@ -110,12 +109,5 @@ public struct CompactCacheBundleWriter: Sendable {
             out.appendLittleEndian(record.size > 0 ? UInt64(record.size) << 40 | UInt64(record.offset) : UInt64(0))
         }
         return out
-    }
-}
-
-extension Array where Element == UInt8 {
-    mutating func appendLittleEndian<T: FixedWidthInteger>(_ value: T) {
-        var v = value.littleEndian
-        Swift.withUnsafeBytes(of: &v) { append(contentsOf: $0) }
     }
 }
