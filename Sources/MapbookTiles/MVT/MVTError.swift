@@ -22,6 +22,8 @@ public struct MVTError: Error, Sendable, Equatable, CustomStringConvertible {
         case invalidProtobuf
         /// A field of the tile, a layer or a value has the wrong wire type or is not defined.
         case invalidField
+        /// A layer without a name, or with an empty one.
+        case unnamedLayer
         /// Two layers of the same name.
         case duplicateLayerName
         /// A layer without a version, or of a version other than 1 or 2.

@@ -229,7 +229,7 @@ struct LayerDecoder {
         }
 
         guard sawName, !layer.name.isEmpty else {
-            throw error(.invalidField, sawName ? "the layer name is empty (MVT 4.1: a layer MUST have a name)" : "the layer has no name (MVT 4.1: a layer MUST have a name)")
+            throw error(.unnamedLayer, sawName ? "the layer name is empty (MVT 4.1: a layer MUST have a name)" : "the layer has no name (MVT 4.1: a layer MUST have a name)")
         }
         guard let version else { throw error(.unsupportedVersion, "the layer has no version field (MVT 4.1: a layer MUST have one)") }
         guard version == 1 || version == 2 else {
