@@ -77,16 +77,16 @@ public final class AtomicFile {
         precondition(!finished, "AtomicFile committed twice")
         finished = true
         if fsync(descriptor) != 0 {
-            let message = RandomAccessFile.errnoMessage()
+            let code = errno
             close(descriptor)
             unlink(temporaryPath)
-            throw ArchiveError(kind: .io(errno: errno), operation: "write", path: destination, message: "fsync failed: \(message)")
+            throw ArchiveError(kind: .io(errno: code), operation: "write", path: destination, message: "fsync failed: \(FileSystem.errorMessage(code))")
         }
         close(descriptor)
         if rename(temporaryPath, destination) != 0 {
-            let message = RandomAccessFile.errnoMessage()
+            let code = errno
             unlink(temporaryPath)
-            throw ArchiveError(kind: .io(errno: errno), operation: "write", path: destination, message: "rename failed: \(message)")
+            throw ArchiveError(kind: .io(errno: code), operation: "write", path: destination, message: "rename failed: \(FileSystem.errorMessage(code))")
         }
         // Make the rename itself durable.
         FileSystem.syncDirectory(FileSystem.parent(of: destination))
