@@ -15,7 +15,7 @@ public enum PackageInspector {
     public static func inspect(path: String) throws -> InspectionReport {
         var info = stat()
         guard stat(path, &info) == 0 else {
-            throw ArchiveError(operation: "open", path: path, message: FileSystem.errorMessage())
+            throw ArchiveError(kind: .io(errno: errno), operation: "open", path: path, message: FileSystem.errorMessage())
         }
         if (info.st_mode & S_IFMT) == S_IFDIR {
             return try inspectCacheFolder(path)
@@ -33,7 +33,7 @@ public enum PackageInspector {
             archive = try ZipArchive(range: ByteRange(file: file), displayPath: path)
         } catch {
             if head.starts(with: [0x50, 0x4B]) { throw error }
-            throw PackageFormatError(path: path, message: "not a package: expected a ZIP archive (.mmpk, .vtpk, .tpkx), a SQLite database (.geodatabase, .gpkg) or a Compact Cache bundle")
+            throw PackageFormatError(kind: .wrongFormat, path: path, message: "not a package: expected a ZIP archive (.mmpk, .vtpk, .tpkx), a SQLite database (.geodatabase, .gpkg) or a Compact Cache bundle")
         }
         if MobileMapPackage.findManifest(in: archive) != nil {
             return try inspectPackage(MobileMapPackage(archive: archive))
@@ -41,7 +41,7 @@ public enum PackageInspector {
         if let tiles = try? TilePackage(archive: archive) {
             return inspectTilePackage(tiles, size: file.size)
         }
-        throw PackageFormatError(path: path, message: "a ZIP archive, but neither a mobile map package (no .info manifest at its root) nor a tile package (no root.json)")
+        throw PackageFormatError(kind: .wrongFormat, path: path, message: "a ZIP archive, but neither a mobile map package (no .info manifest at its root) nor a tile package (no root.json)")
     }
 
     // MARK: - Mobile map packages
@@ -369,7 +369,7 @@ public enum PackageInspector {
         }
         walk(path, depth: 0, level: nil)
         guard !bundles.isEmpty else {
-            throw PackageFormatError(path: path, message: "a folder without Compact Cache bundles (*.bundle)")
+            throw PackageFormatError(kind: .wrongFormat, path: path, message: "a folder without Compact Cache bundles (*.bundle)")
         }
         var report = InspectionReport(path: path, kind: "Compact Cache", fileSize: totalSize)
         var levels: [Int: TilePackage.Level] = [:]

@@ -55,7 +55,7 @@ public struct Credential: Sendable, Equatable, CustomStringConvertible {
     /// Reads a stored credential; `path` names the file in errors.
     public init(json: JSONValue, path: String) throws(LibraryError) {
         func bad(_ key: String) -> LibraryError {
-            LibraryError(path: path, message: "the stored credential has no valid '\(key)'; sign in again")
+            LibraryError(kind: .invalidCredential, path: path, message: "the stored credential has no valid '\(key)'; sign in again")
         }
         guard let o = json.objectValue else { throw bad("token") }
         guard let portalUrl = o.string("portalUrl"), !portalUrl.isEmpty else { throw bad("portalUrl") }

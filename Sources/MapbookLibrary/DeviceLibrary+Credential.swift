@@ -16,13 +16,13 @@ extension DeviceLibrary {
     public func saveCredential(_ credential: Credential) throws {
         let url = try Self.normalizedPortalURL(credential.portalUrl)
         guard !credential.token.isEmpty else {
-            throw LibraryError(path: credentialPath, message: "a credential needs a token; nothing was stored")
+            throw LibraryError(kind: .invalidCredential, path: credentialPath, message: "a credential needs a token; nothing was stored")
         }
         try withLock(creating: true) {
             let portal = try requirePortalMode()
             guard url == portal else {
                 throw LibraryError(
-                    path: credentialPath,
+                    kind: .wrongPortal, path: credentialPath,
                     message: "the credential is for \(url), but the library is in portal mode with \(portal); switch portals first (`mapbook library mode portal --portal \(url)`)")
             }
             var stored = credential
@@ -44,7 +44,7 @@ extension DeviceLibrary {
         guard let bytes = try LibraryFiles.read(credentialPath) else { return nil }
         let value: JSONValue
         do { value = try JSONParser.parse(bytes) } catch {
-            throw LibraryError(path: credentialPath, message: "the stored credential is not valid JSON (\(error)); sign in again")
+            throw LibraryError(kind: .json(error.kind), path: credentialPath, message: "the stored credential is not valid JSON (\(error)); sign in again")
         }
         return try Credential(json: value, path: credentialPath)
     }

@@ -84,16 +84,16 @@ extension DeviceLibrary {
     public func commitDownload(itemId: String, from partial: String, record: DownloadRecord) throws -> LibraryEntry {
         try ItemID.check(itemId, from: partial)
         guard record.itemId == itemId else {
-            throw LibraryError(path: partial, message: "the record is for item \(record.itemId), not \(itemId); nothing was stored")
+            throw LibraryError(kind: .wrongItem, path: partial, message: "the record is for item \(record.itemId), not \(itemId); nothing was stored")
         }
         guard DownloadRecord.isSHA256(record.sha256), record.size >= 0 else {
-            throw LibraryError(path: partial, message: "the record needs the size and SHA-256 (64 lowercase hex digits) to check the download against")
+            throw LibraryError(kind: .invalidRecord, path: partial, message: "the record needs the size and SHA-256 (64 lowercase hex digits) to check the download against")
         }
         let recordPortal = try Self.normalizedPortalURL(record.portalUrl)
         return try withLock(creating: true) {
             let portal = try requirePortalMode()
             guard recordPortal == portal else {
-                throw LibraryError(path: partial, message: "the download is from \(recordPortal), but the library is in portal mode with \(portal); nothing was stored")
+                throw LibraryError(kind: .wrongPortal, path: partial, message: "the download is from \(recordPortal), but the library is in portal mode with \(portal); nothing was stored")
             }
             try verifyDownload(partial, against: record)
             try LibraryFiles.makeDirectories(downloadsFolder)
@@ -107,7 +107,7 @@ extension DeviceLibrary {
             var moved = true
             if rename(partial, stagedPackage) != 0 {
                 guard errno == EXDEV else {
-                    throw LibraryError(path: stagedPackage, message: "cannot move the download '\(partial)' into the library: \(LibraryFiles.errorMessage())")
+                    throw LibraryError(kind: .io(errno: errno), path: stagedPackage, message: "cannot move the download '\(partial)' into the library: \(LibraryFiles.errorMessage())")
                 }
                 try LibraryFiles.copy(partial, to: stagedPackage)
                 moved = false
@@ -133,23 +133,23 @@ extension DeviceLibrary {
     /// Checks a finished download's size, hash and format before it may replace anything.
     func verifyDownload(_ partial: String, against record: DownloadRecord) throws {
         guard FileSystem.kind(partial) == .file else {
-            throw LibraryError(path: partial, message: "there is no downloaded file here to store")
+            throw LibraryError(kind: .noDownload, path: partial, message: "there is no downloaded file here to store")
         }
         try LibraryFiles.sync(partial)
         let (hex, size) = try LibraryFiles.sha256(of: partial)
         if size < record.size {
-            throw LibraryError(path: partial, message: "has \(size) of the item's \(record.size) bytes: the download is incomplete; resume it")
+            throw LibraryError(kind: .incompleteDownload, path: partial, message: "has \(size) of the item's \(record.size) bytes: the download is incomplete; resume it")
         }
         if size > record.size {
-            throw LibraryError(path: partial, message: "has \(size) bytes, more than the item's \(record.size): the download is damaged; delete it and download again")
+            throw LibraryError(kind: .damagedDownload, path: partial, message: "has \(size) bytes, more than the item's \(record.size): the download is damaged; delete it and download again")
         }
         guard hex == record.sha256 else {
-            throw LibraryError(path: partial, message: "has SHA-256 \(hex), not the item's \(record.sha256): the download is damaged; delete it and download again")
+            throw LibraryError(kind: .damagedDownload, path: partial, message: "has SHA-256 \(hex), not the item's \(record.sha256): the download is damaged; delete it and download again")
         }
         do {
             _ = try MobileMapPackage(path: partial)
         } catch {
-            throw LibraryError(path: partial, message: "the download does not open as a mobile map package (\(Self.reason(error, opening: partial))); the portal item is not a package, or it is damaged")
+            throw LibraryError(kind: .notAPackage(Self.packageKind(error, opening: partial)), path: partial, message: "the download does not open as a mobile map package (\(Self.reason(error, opening: partial))); the portal item is not a package, or it is damaged")
         }
     }
 
@@ -183,7 +183,7 @@ extension DeviceLibrary {
         let state = try readState()
         guard state.mode == .portal, let url = state.portalURL else {
             throw LibraryError(
-                path: root, message: "the library is in device mode, which keeps no downloads; switch to portal mode first (`mapbook library mode portal --portal URL`)")
+                kind: .wrongMode, path: root, message: "the library is in device mode, which keeps no downloads; switch to portal mode first (`mapbook library mode portal --portal URL`)")
         }
         return url
     }
@@ -259,11 +259,11 @@ extension DeviceLibrary {
         guard let bytes = try LibraryFiles.read(path) else { return nil }
         let value: JSONValue
         do { value = try JSONParser.parse(bytes) } catch {
-            throw LibraryError(path: path, message: "the download record is not valid JSON (\(error))")
+            throw LibraryError(kind: .json(error.kind), path: path, message: "the download record is not valid JSON (\(error))")
         }
         let record = try DownloadRecord(json: value, path: path)
         guard record.itemId == itemId else {
-            throw LibraryError(path: path, message: "the download record is for item \(record.itemId), not \(itemId)")
+            throw LibraryError(kind: .wrongItem, path: path, message: "the download record is for item \(record.itemId), not \(itemId)")
         }
         return record
     }

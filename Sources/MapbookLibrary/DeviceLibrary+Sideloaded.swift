@@ -15,7 +15,7 @@ extension DeviceLibrary {
         do {
             title = Self.title(of: try MobileMapPackage(path: path), fileName: FileSystem.lastComponent(path))
         } catch {
-            throw LibraryError(path: path, message: "cannot be added to the library: \(Self.reason(error, opening: path))")
+            throw LibraryError(kind: .notAPackage(Self.packageKind(error, opening: path)), path: path, message: "cannot be added to the library: \(Self.reason(error, opening: path))")
         }
         return try withLock(creating: true) {
             try LibraryFiles.makeDirectories(sideloadedFolder)
@@ -34,6 +34,11 @@ extension DeviceLibrary {
         case let error as ArchiveError where error.path == path: return error.message
         default: return "\(error)"
         }
+    }
+
+    /// What is wrong with the package at `path` that did not open.
+    static func packageKind(_ error: any Error, opening path: String) -> PackageFormatError.Kind {
+        PackageFormatError(error, path: path).kind
     }
 
     /// The package's title: the manifest's title, else its name, else the file name.

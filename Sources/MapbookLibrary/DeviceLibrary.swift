@@ -57,13 +57,13 @@ public final class DeviceLibrary: Sendable {
         try LibraryFiles.makeDirectories(root)
         let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
-            throw LibraryError(path: lockPath, message: "cannot open the library's lock file: \(LibraryFiles.errorMessage())")
+            throw LibraryError(kind: .io(errno: errno), path: lockPath, message: "cannot open the library's lock file: \(LibraryFiles.errorMessage())")
         }
         // Closing the descriptor releases the lock, on every path out.
         defer { close(fd) }
         while flock(fd, LOCK_EX) != 0 {
             guard errno == EINTR else {
-                throw LibraryError(path: lockPath, message: "cannot lock the library: \(LibraryFiles.errorMessage())")
+                throw LibraryError(kind: .io(errno: errno), path: lockPath, message: "cannot lock the library: \(LibraryFiles.errorMessage())")
             }
         }
         try recoverInterruptedWork()
@@ -97,7 +97,7 @@ public final class DeviceLibrary: Sendable {
             switch mode {
             case .device:
                 if let portalURL {
-                    throw LibraryError(path: root, message: "device mode has no portal, but '\(portalURL)' was given; leave the portal out")
+                    throw LibraryError(kind: .wrongMode, path: root, message: "device mode has no portal, but '\(portalURL)' was given; leave the portal out")
                 }
                 // Downloads go before the mode changes: a crash in between leaves portal mode
                 // with fewer downloads, never device mode with hidden ones nobody can remove.
@@ -105,7 +105,7 @@ public final class DeviceLibrary: Sendable {
                 if current.mode != .device { try writeState(mode: .device, portalURL: nil) }
             case .portal:
                 guard let url = try portalURL.map(Self.normalizedPortalURL) ?? (current.mode == .portal ? current.portalURL : nil) else {
-                    throw LibraryError(path: root, message: "portal mode needs the portal's URL (for example https://www.arcgis.com)")
+                    throw LibraryError(kind: .wrongMode, path: root, message: "portal mode needs the portal's URL (for example https://www.arcgis.com)")
                 }
                 if current.mode == .portal, let old = current.portalURL, old != url {
                     cleanup = try removeDownloadsAndCredential()
@@ -120,7 +120,7 @@ public final class DeviceLibrary: Sendable {
     /// lowercase, no trailing slash. Refuses URLs that are not http(s), and URLs carrying a
     /// user name or password, which the library must never store.
     public static func normalizedPortalURL(_ url: String) throws(LibraryError) -> String {
-        func refuse(_ why: String) -> LibraryError { LibraryError(path: url, message: "is not a portal URL: \(why)") }
+        func refuse(_ why: String) -> LibraryError { LibraryError(kind: .invalidPortalURL, path: url, message: "is not a portal URL: \(why)") }
         guard url.utf8.allSatisfy({ $0 > 0x20 && $0 != 0x7F }) else { throw refuse("it contains spaces or control characters") }
         guard let schemeEnd = url.firstRange(of: "://") else { throw refuse("give it with its scheme, as https://host/portal") }
         let scheme = url[..<schemeEnd.lowerBound].lowercased()
@@ -146,14 +146,14 @@ public final class DeviceLibrary: Sendable {
         let fix = "fix it, or delete it to start again in device mode"
         let value: JSONValue
         do { value = try JSONParser.parse(bytes) } catch {
-            throw LibraryError(path: statePath, message: "is not valid JSON (\(error)); \(fix)")
+            throw LibraryError(kind: .json(error.kind), path: statePath, message: "is not valid JSON (\(error)); \(fix)")
         }
         guard let o = value.objectValue, let name = o.string("mode"), let mode = LibraryMode(rawValue: name) else {
-            throw LibraryError(path: statePath, message: "has no 'mode' of \"device\" or \"portal\"; \(fix)")
+            throw LibraryError(kind: .invalidState, path: statePath, message: "has no 'mode' of \"device\" or \"portal\"; \(fix)")
         }
         guard mode == .portal else { return State(mode: .device) }
         guard let url = o.string("portalUrl"), let normalized = try? Self.normalizedPortalURL(url) else {
-            throw LibraryError(path: statePath, message: "is in portal mode without a valid 'portalUrl'; \(fix)")
+            throw LibraryError(kind: .invalidState, path: statePath, message: "is in portal mode without a valid 'portalUrl'; \(fix)")
         }
         return State(mode: .portal, portalURL: normalized)
     }
@@ -196,14 +196,14 @@ public final class DeviceLibrary: Sendable {
                 let hidden = try self.entries(for: other)
                 if ways.contains(where: { hidden.contains(where: $0) }) {
                     throw LibraryError(
-                        path: root,
+                        kind: .wrongMode, path: root,
                         message: "'\(key)' is a \(other == .device ? "sideloaded" : "downloaded") package, which \(mode) mode hides; it can only be removed in \(other) mode")
                 }
-                throw LibraryError(path: root, message: "no package '\(key)' in the library (\(mode) mode); `mapbook library list` shows the names")
+                throw LibraryError(kind: .noSuchPackage, path: root, message: "no package '\(key)' in the library (\(mode) mode); `mapbook library list` shows the names")
             }
             guard matches.count == 1 else {
                 throw LibraryError(
-                    path: root,
+                    kind: .ambiguousName, path: root,
                     message: "\(matches.count) packages go by '\(key)'; remove one by its file name: \(matches.map(\.name).joined(separator: ", "))")
             }
             switch entry.kind {

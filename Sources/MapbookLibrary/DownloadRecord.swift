@@ -58,10 +58,10 @@ public struct DownloadRecord: Sendable, Equatable {
     /// Reads a record, checking every field; `path` names the sidecar in errors.
     public init(json: JSONValue, path: String) throws(LibraryError) {
         guard let o = json.objectValue else {
-            throw LibraryError(path: path, message: "a download record must be a JSON object, not \(json.kindName)")
+            throw LibraryError(kind: .invalidRecord, path: path, message: "a download record must be a JSON object, not \(json.kindName)")
         }
         func missing(_ key: String, _ what: String) -> LibraryError {
-            LibraryError(path: path, message: "the download record has no valid '\(key)' (\(what))")
+            LibraryError(kind: .invalidRecord, path: path, message: "the download record has no valid '\(key)' (\(what))")
         }
         guard let portalUrl = o.string("portalUrl"), !portalUrl.isEmpty else { throw missing("portalUrl", "the portal's URL") }
         guard let itemId = o.string("itemId") else { throw missing("itemId", "a string") }

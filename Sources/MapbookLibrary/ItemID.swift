@@ -20,7 +20,7 @@ public enum ItemID {
         guard isValid(id) else {
             let shown = id.utf8.count > 80 ? String(id.prefix(80)) + "…" : id
             throw LibraryError(
-                path: path,
+                kind: .invalidItemID, path: path,
                 message: "'\(shown.debugDescription.dropFirst().dropLast())' is not a portal item id (1 to \(maximumLength) letters and digits); refusing to use it as a file name")
         }
     }

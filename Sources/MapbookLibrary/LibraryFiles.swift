@@ -29,10 +29,10 @@ enum LibraryFiles {
         let parent = FileSystem.parent(of: path)
         if parent != path && parent != "." && parent != "/" { try makeDirectories(parent) }
         if mkdir(path, 0o700) != 0 && errno != EEXIST {
-            throw LibraryError(path: path, message: "cannot create the folder: \(errorMessage()); check the permissions of its parent or set MAPBOOK_HOME")
+            throw LibraryError(kind: .io(errno: errno), path: path, message: "cannot create the folder: \(errorMessage()); check the permissions of its parent or set MAPBOOK_HOME")
         }
         guard FileSystem.kind(path) == .directory else {
-            throw LibraryError(path: path, message: "is not a folder; move it away or set MAPBOOK_HOME to another place for the library")
+            throw LibraryError(kind: .notAFolder, path: path, message: "is not a folder; move it away or set MAPBOOK_HOME to another place for the library")
         }
     }
 
@@ -43,7 +43,7 @@ enum LibraryFiles {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             if errno == ENOENT { return nil }
-            throw LibraryError(path: path, message: "cannot be read: \(errorMessage())")
+            throw LibraryError(kind: .io(errno: errno), path: path, message: "cannot be read: \(errorMessage())")
         }
         defer { close(fd) }
         var bytes: [UInt8] = []
@@ -52,12 +52,12 @@ enum LibraryFiles {
             let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw LibraryError(path: path, message: "cannot be read: \(errorMessage())")
+                throw LibraryError(kind: .io(errno: errno), path: path, message: "cannot be read: \(errorMessage())")
             }
             if n == 0 { return bytes }
             bytes += chunk[..<n]
             if bytes.count > limit {
-                throw LibraryError(path: path, message: "is larger than \(limit) bytes, far more than the library writes: it is not one of its files")
+                throw LibraryError(kind: .notALibraryFile, path: path, message: "is larger than \(limit) bytes, far more than the library writes: it is not one of its files")
             }
         }
     }
@@ -69,7 +69,7 @@ enum LibraryFiles {
     static func remove(_ path: String) throws(LibraryError) -> Bool {
         if unlink(path) == 0 { return true }
         if errno == ENOENT { return false }
-        throw LibraryError(path: path, message: "cannot be removed: \(errorMessage())")
+        throw LibraryError(kind: .io(errno: errno), path: path, message: "cannot be removed: \(errorMessage())")
     }
 
     /// Renames `source` to `destination`, replacing it.
@@ -77,7 +77,7 @@ enum LibraryFiles {
     /// The corresponding C function is `rename`.
     static func rename(_ source: String, to destination: String) throws(LibraryError) {
         if Glibc.rename(source, destination) != 0 {
-            throw LibraryError(path: destination, message: "cannot be renamed into place from '\(source)': \(errorMessage())")
+            throw LibraryError(kind: .io(errno: errno), path: destination, message: "cannot be renamed into place from '\(source)': \(errorMessage())")
         }
     }
 
@@ -86,7 +86,7 @@ enum LibraryFiles {
     /// The corresponding C functions are `open`, `read` and `close`.
     static func forEachChunk(of path: String, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw LibraryError(path: path, message: "cannot be opened: \(errorMessage())") }
+        guard fd >= 0 else { throw LibraryError(kind: .io(errno: errno), path: path, message: "cannot be opened: \(errorMessage())") }
         defer { close(fd) }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
         defer { buffer.deallocate() }
@@ -94,7 +94,7 @@ enum LibraryFiles {
             let n = Glibc.read(fd, buffer.baseAddress!, buffer.count)
             if n < 0 {
                 if errno == EINTR { continue }
-                throw LibraryError(path: path, message: "cannot be read: \(errorMessage())")
+                throw LibraryError(kind: .io(errno: errno), path: path, message: "cannot be read: \(errorMessage())")
             }
             if n == 0 { return }
             try body(UnsafeRawBufferPointer(rebasing: buffer[..<n]))
@@ -126,8 +126,8 @@ enum LibraryFiles {
     /// The corresponding C function is `fsync`.
     static func sync(_ path: String) throws(LibraryError) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw LibraryError(path: path, message: "cannot be opened: \(errorMessage())") }
+        guard fd >= 0 else { throw LibraryError(kind: .io(errno: errno), path: path, message: "cannot be opened: \(errorMessage())") }
         defer { close(fd) }
-        if fsync(fd) != 0 { throw LibraryError(path: path, message: "cannot be flushed to disk: \(errorMessage())") }
+        if fsync(fd) != 0 { throw LibraryError(kind: .io(errno: errno), path: path, message: "cannot be flushed to disk: \(errorMessage())") }
     }
 }

@@ -16,10 +16,10 @@ extension Packager.Context {
         var layers: [BackdropBuilder.Layer] = []
         for (index, layerSpec) in spec.layers.enumerated() {
             guard let source = sources[layerSpec.source], imported?.layers[layerSpec.source] != nil else {
-                throw error(layerSpec.key, layerSpec.line, "'\(layerSpec.source)' is an Esri mobile geodatabase, packaged as it is; backdrop layers are tiled from imported sources (GeoJSON, CSV, Shapefile, GeoPackage)")
+                throw error(.unsupported, layerSpec.key, layerSpec.line, "'\(layerSpec.source)' is an Esri mobile geodatabase, packaged as it is; backdrop layers are tiled from imported sources (GeoJSON, CSV, Shapefile, GeoPackage)")
             }
             guard !source.isTable else {
-                throw error(layerSpec.key, layerSpec.line, "'\(layerSpec.source)' has no geometry; a backdrop layer needs points, lines or polygons")
+                throw error(.noGeometry, layerSpec.key, layerSpec.line, "'\(layerSpec.source)' has no geometry; a backdrop layer needs points, lines or polygons")
             }
             let columnNames = source.columns.map(\.name)
             let mapLayer = Project.LayerSpec(source: layerSpec.source, renderer: layerSpec.renderer, line: layerSpec.line, key: layerSpec.key)
@@ -38,7 +38,7 @@ extension Packager.Context {
                 fields.append(label)
             }
             for field in fields where !columnNames.contains(field) {
-                throw error(layerSpec.key, layerSpec.line, "'\(field)' is not a column of \(source.spec.name); its columns are: \(columnNames.joined(separator: ", "))")
+                throw error(.noSuchColumn, layerSpec.key, layerSpec.line, "'\(field)' is not a column of \(source.spec.name); its columns are: \(columnNames.joined(separator: ", "))")
             }
             let reader = try GeoPackageReader(path: source.file, table: source.table)
             layers.append(BackdropBuilder.Layer(

@@ -46,8 +46,8 @@ extension Packager {
             path.hasPrefix("/") ? path : project.directory + "/" + path
         }
 
-        func error(_ key: String, _ line: Int?, _ message: String) -> ProjectError {
-            ProjectError(file: project.file, key: key, line: line, message: message)
+        func error(_ kind: ProjectError.Kind, _ key: String, _ line: Int?, _ message: String) -> ProjectError {
+            ProjectError(kind: kind, file: project.file, key: key, line: line, message: message)
         }
 
         /// The entry name for an input file: its base name, made unique.
@@ -73,7 +73,7 @@ extension Packager {
         func checkNoPendingChanges(_ spec: Project.SourceSpec, file: String) throws {
             for (suffix, what) in [("-wal", "write-ahead log"), ("-journal", "rollback journal")] {
                 if let side = try? RandomAccessFile(path: file + suffix), side.size > 0 {
-                    throw self.error(spec.key, spec.line, "'\(spec.path)' has changes in its \(what) '\(spec.path)\(suffix)' that are not in the file itself (is it open in QGIS, ArcGIS or another program?). Close that program, or run: sqlite3 '\(spec.path)' 'PRAGMA wal_checkpoint(TRUNCATE)', then try again")
+                    throw self.error(.pendingChanges, spec.key, spec.line, "'\(spec.path)' has changes in its \(what) '\(spec.path)\(suffix)' that are not in the file itself (is it open in QGIS, ArcGIS or another program?). Close that program, or run: sqlite3 '\(spec.path)' 'PRAGMA wal_checkpoint(TRUNCATE)', then try again")
                 }
             }
         }
@@ -98,27 +98,27 @@ extension Packager {
             do {
                 handle = try RandomAccessFile(path: file)
             } catch {
-                throw self.error(spec.key, spec.line, "cannot open '\(spec.path)': \(error.message)")
+                throw self.error(.file(error.kind), spec.key, spec.line, "cannot open '\(spec.path)': \(error.message)")
             }
             let head = handle.size >= 16 ? try handle.read(at: 0, count: 16) : []
             guard head.starts(with: Array("SQLite format 3".utf8)) else {
                 let ext = spec.path.split(separator: ".").last.map { $0.lowercased() } ?? ""
                 let kind = ["geojson": "a GeoJSON file", "json": "a JSON file", "csv": "a CSV file", "shp": "a Shapefile", "zip": "a ZIP file"][ext] ?? "not a GeoPackage or mobile geodatabase"
-                throw self.error(spec.key, spec.line, "'\(spec.path)' is \(kind); this version of mapbook packages prepared data only: a table of a GeoPackage (.gpkg) or Esri mobile geodatabase (.geodatabase). Convert it first, e.g. ogr2ogr -f GPKG out.gpkg '\(spec.path)'")
+                throw self.error(.unsupported, spec.key, spec.line, "'\(spec.path)' is \(kind); this version of mapbook packages prepared data only: a table of a GeoPackage (.gpkg) or Esri mobile geodatabase (.geodatabase). Convert it first, e.g. ogr2ogr -f GPKG out.gpkg '\(spec.path)'")
             }
             try checkNoPendingChanges(spec, file: file)
             let database: SQLiteDatabase
             do {
                 database = try SQLiteDatabase(readOnlyPath: file)
             } catch {
-                throw self.error(spec.key, spec.line, "cannot open '\(spec.path)': \(error.message)")
+                throw self.error(.sqlite(error.kind), spec.key, spec.line, "cannot open '\(spec.path)': \(error.message)")
             }
             let open: @Sendable () throws -> SQLiteDatabase = { try SQLiteDatabase(readOnlyPath: file) }
             if try database.tableExists("GDB_Items") {
                 return try resolveGeodatabase(spec, file: file, database: database, open: open)
             }
             guard try database.tableExists("gpkg_contents") else {
-                throw self.error(spec.key, spec.line, "'\(spec.path)' is a SQLite database but neither a GeoPackage (no gpkg_contents) nor an Esri mobile geodatabase (no GDB_Items)")
+                throw self.error(.packageFormat(.wrongFormat), spec.key, spec.line, "'\(spec.path)' is a SQLite database but neither a GeoPackage (no gpkg_contents) nor an Esri mobile geodatabase (no GDB_Items)")
             }
             return try resolveGeoPackage(spec, file: file, database: database, open: open)
         }
@@ -128,18 +128,18 @@ extension Packager {
             do {
                 contents = try GeoPackageContents(database: database)
             } catch {
-                throw self.error(spec.key, spec.line, error.message)
+                throw self.error(.packageFormat(error.kind), spec.key, spec.line, error.message)
             }
             let usable = contents.tables.filter { $0.dataType == "features" || $0.dataType == "attributes" }
             let table: GeoPackageContents.Table
             if let name = spec.table {
                 guard let t = contents.table(named: name), usable.contains(where: { $0.name == t.name }) else {
-                    throw self.error(spec.key + ".table", spec.line, "'\(spec.path)' has no feature or attribute table '\(name)'; it has: \(usable.map(\.name).joined(separator: ", "))")
+                    throw self.error(.noSuchTable, spec.key + ".table", spec.line, "'\(spec.path)' has no feature or attribute table '\(name)'; it has: \(usable.map(\.name).joined(separator: ", "))")
                 }
                 table = t
             } else {
                 guard usable.count == 1 else {
-                    throw self.error(spec.key, spec.line, "'\(spec.path)' holds \(usable.count) tables (\(usable.map(\.name).joined(separator: ", "))); say which with 'table:'")
+                    throw self.error(.ambiguousTable, spec.key, spec.line, "'\(spec.path)' holds \(usable.count) tables (\(usable.map(\.name).joined(separator: ", "))); say which with 'table:'")
                 }
                 table = usable[0]
             }
@@ -167,23 +167,23 @@ extension Packager {
             do {
                 gdb = try MobileGeodatabase(database: database)
             } catch {
-                throw self.error(spec.key, spec.line, error.message)
+                throw self.error(.packageFormat(error.kind), spec.key, spec.line, error.message)
             }
             let table: MobileGeodatabase.Table
             if let name = spec.table {
                 guard let t = gdb.tables.first(where: { $0.name == name || $0.name.lowercased() == name.lowercased() || $0.layerName == name }) else {
-                    throw self.error(spec.key + ".table", spec.line, "'\(spec.path)' has no table '\(name)'; it has: \(gdb.tables.map(\.name).joined(separator: ", "))")
+                    throw self.error(.noSuchTable, spec.key + ".table", spec.line, "'\(spec.path)' has no table '\(name)'; it has: \(gdb.tables.map(\.name).joined(separator: ", "))")
                 }
                 table = t
             } else {
                 let features = gdb.tables.filter { $0.kind == "Feature Class" }
                 guard features.count == 1 else {
-                    throw self.error(spec.key, spec.line, "'\(spec.path)' holds \(features.count) feature classes (\(features.map(\.name).joined(separator: ", "))); say which with 'table:'")
+                    throw self.error(.ambiguousTable, spec.key, spec.line, "'\(spec.path)' holds \(features.count) feature classes (\(features.map(\.name).joined(separator: ", "))); say which with 'table:'")
                 }
                 table = features[0]
             }
             guard let itemId = table.itemId else {
-                throw self.error(spec.key, spec.line, "table '\(table.name)' of '\(spec.path)' has no service item (GDB_ServiceItems), which ArcGIS readers need to find it in a package")
+                throw self.error(.packageFormat(.missingKey), spec.key, spec.line, "table '\(table.name)' of '\(spec.path)' has no service item (GDB_ServiceItems), which ArcGIS readers need to find it in a package")
             }
             let columns = try database.query("SELECT name, type FROM pragma_table_info(?)", [.text(table.name)]).map { ($0[0].text ?? "", $0[1].text ?? "") }
             let entry = entryName(for: file)
@@ -201,18 +201,18 @@ extension Packager {
             do {
                 tiles = try TilePackage(archive: try ZipArchive(path: file))
             } catch let error as ArchiveError {
-                throw self.error(spec.key + ".path", spec.line, "'\(path)' is not a readable vector tile package: \(error.message)")
+                throw self.error(.file(error.kind), spec.key + ".path", spec.line, "'\(path)' is not a readable vector tile package: \(error.message)")
             } catch {
-                throw self.error(spec.key + ".path", spec.line, "'\(path)' is not a readable vector tile package: \(error)")
+                throw self.error(.packageFormat(PackageFormatError(error, path: file).kind), spec.key + ".path", spec.line, "'\(path)' is not a readable vector tile package: \(error)")
             }
             guard tiles.kind == .vectorTilePackage else {
-                throw self.error(spec.key + ".path", spec.line, "'\(path)' is a \(tiles.kind.rawValue), not a vector tile package (.vtpk)")
+                throw self.error(.packageFormat(.wrongFormat), spec.key + ".path", spec.line, "'\(path)' is a \(tiles.kind.rawValue), not a vector tile package (.vtpk)")
             }
             for entry in tiles.archive.entries where entry.method != .stored {
-                throw self.error(spec.key + ".path", spec.line, "'\(path)' has compressed entries ('\(entry.name)' is \(entry.method)); a backdrop is read in place, so rebuild it with every entry stored (zip -0)")
+                throw self.error(.packageFormat(.notStored), spec.key + ".path", spec.line, "'\(path)' has compressed entries ('\(entry.name)' is \(entry.method)); a backdrop is read in place, so rebuild it with every entry stored (zip -0)")
             }
             guard file.lowercased().hasSuffix(".vtpk") else {
-                throw self.error(spec.key + ".path", spec.line, "'\(path)' must have the .vtpk extension that readers look for")
+                throw self.error(.invalidValue, spec.key + ".path", spec.line, "'\(path)' must have the .vtpk extension that readers look for")
             }
             let stem = (file.split(separator: "/").last.map(String.init) ?? file).dropLast(5)
             var extent: BoundingBox?
@@ -236,7 +236,7 @@ extension Packager {
                 return box
             }
             if let backdrop = backdrop?.extent { return backdrop }
-            throw error("extent", nil, "cannot work out the package extent from the layers (their tables record no extent in EPSG:4326 or EPSG:3857); give 'extent: [xmin, ymin, xmax, ymax]' in WGS84 degrees")
+            throw error(.noExtent, "extent", nil, "cannot work out the package extent from the layers (their tables record no extent in EPSG:4326 or EPSG:3857); give 'extent: [xmin, ymin, xmax, ymax]' in WGS84 degrees")
         }
 
         func readImage(_ path: String, key: String) throws -> [UInt8] {
@@ -244,10 +244,10 @@ extension Packager {
             do {
                 bytes = try ByteRange(file: try RandomAccessFile(path: resolve(path))).readAll()
             } catch {
-                throw self.error(key, nil, "cannot read '\(path)': \(error.message)")
+                throw self.error(.file(error.kind), key, nil, "cannot read '\(path)': \(error.message)")
             }
             guard ImageKind(bytes) != nil else {
-                throw self.error(key, nil, "'\(path)' is not a PNG or JPEG image")
+                throw self.error(.notAnImage, key, nil, "'\(path)' is not a PNG or JPEG image")
             }
             return bytes
         }

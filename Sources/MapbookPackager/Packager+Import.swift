@@ -58,10 +58,10 @@ extension Packager {
         let lower = file.lowercased()
         let crs = try spec.crs.map { text -> CoordinateReferenceSystem in
             guard let crs = CoordinateReferenceSystem(userText: text) else {
-                throw context.error(spec.key + ".crs", spec.line, "'\(text)' is not a coordinate system; use EPSG:n or WKT")
+                throw context.error(.invalidValue, spec.key + ".crs", spec.line, "'\(text)' is not a coordinate system; use EPSG:n or WKT")
             }
             if let problem = CoordinateTransform.isKnown(crs) {
-                throw context.error(spec.key + ".crs", spec.line, "PROJ does not know the coordinate system '\(text)': \(problem)")
+                throw context.error(.unknownCRS, spec.key + ".crs", spec.line, "PROJ does not know the coordinate system '\(text)': \(problem)")
             }
             return crs
         }
@@ -72,14 +72,14 @@ extension Packager {
             var options = CSVOptions(x: spec.x, y: spec.y, geometry: spec.geometry, crs: crs)
             if let d = spec.delimiter {
                 let bytes = Array((d == "\\t" || d.lowercased() == "tab" ? "\t" : d).utf8)
-                guard bytes.count == 1 else { throw context.error(spec.key + ".delimiter", spec.line, "the delimiter must be one character, not '\(d)'") }
+                guard bytes.count == 1 else { throw context.error(.invalidValue, spec.key + ".delimiter", spec.line, "the delimiter must be one character, not '\(d)'") }
                 options.delimiter = bytes[0]
             } else if lower.hasSuffix(".tsv") {
                 options.delimiter = 9
             }
             if let e = spec.encoding {
                 guard let encoding = CSVOptions.Encoding(name: e) else {
-                    throw context.error(spec.key + ".encoding", spec.line, "unknown encoding '\(e)'; use utf-8, latin1 or windows-1252")
+                    throw context.error(.invalidValue, spec.key + ".encoding", spec.line, "unknown encoding '\(e)'; use utf-8, latin1 or windows-1252")
                 }
                 options.encoding = encoding
             }
@@ -90,7 +90,7 @@ extension Packager {
         } else if lower.hasSuffix(".gpkg") {
             reader = try GeoPackageReader(path: file, table: spec.table)
         } else {
-            throw context.error(spec.key + ".path", spec.line, "'\(spec.path)' is not a format mapbook reads; give a .geojson, .json, .csv, .tsv, .shp, a zipped shapefile (.zip), a .gpkg or an Esri .geodatabase")
+            throw context.error(.unsupported, spec.key + ".path", spec.line, "'\(spec.path)' is not a format mapbook reads; give a .geojson, .json, .csv, .tsv, .shp, a zipped shapefile (.zip), a .gpkg or an Esri .geodatabase")
         }
         if let crs, reader.schema.crs == nil || lower.hasSuffix(".csv") || lower.hasSuffix(".tsv") || lower.hasSuffix(".txt") {
             reader = OverridingCRS(reader, crs: crs)
@@ -115,7 +115,7 @@ extension Packager {
         for spec in project.sources {
             let file = context.resolve(spec.path)
             guard access(file, R_OK) == 0 else {
-                throw context.error(spec.key + ".path", spec.line, "cannot read '\(spec.path)': \(FileSystem.errorMessage())")
+                throw context.error(.file(.io(errno: errno)), spec.key + ".path", spec.line, "cannot read '\(spec.path)': \(FileSystem.errorMessage())")
             }
             if file.lowercased().hasSuffix(".gpkg") { try context.checkNoPendingChanges(spec, file: file) }
             if isGeodatabase(file) { continue }
@@ -123,7 +123,7 @@ extension Packager {
             do {
                 reader = try Self.reader(for: spec, file: file, context: context)
             } catch let error as DataError {
-                throw context.error(spec.key, spec.line, error.description)
+                throw context.error(.data(error.kind), spec.key, spec.line, error.description)
             }
             var table = tableName(spec.name)
             while tables.contains(table.lowercased()) { table += "_2" }
@@ -132,10 +132,10 @@ extension Packager {
             layerImporter.progress = progress.map { p in { count in p(spec.name, count) } }
             let aliases = Dictionary(spec.aliases.map { ($0.name, $0.alias) }, uniquingKeysWith: { $1 })
             for (name, _) in spec.aliases where reader.schema.fieldIndex(name) == nil {
-                throw context.error(spec.key + ".aliases", spec.line, "'\(name)' is not a field of '\(spec.path)'; its fields are: \(reader.schema.fields.map(\.name).joined(separator: ", "))")
+                throw context.error(.noSuchColumn, spec.key + ".aliases", spec.line, "'\(name)' is not a field of '\(spec.path)'; its fields are: \(reader.schema.fields.map(\.name).joined(separator: ", "))")
             }
             for (name, _) in spec.types where reader.schema.fieldIndex(name) == nil {
-                throw context.error(spec.key + ".types", spec.line, "'\(name)' is not a field of '\(spec.path)'; its fields are: \(reader.schema.fields.map(\.name).joined(separator: ", "))")
+                throw context.error(.noSuchColumn, spec.key + ".types", spec.line, "'\(name)' is not a field of '\(spec.path)'; its fields are: \(reader.schema.fields.map(\.name).joined(separator: ", "))")
             }
             let summary: LayerImporter.Summary
             do {
@@ -144,10 +144,10 @@ extension Packager {
                     description: "Imported from \(spec.path.split(separator: "/").last.map(String.init) ?? spec.path)",
                     aliases: aliases, metadata: nil)
             } catch let error as DataError {
-                throw context.error(spec.key, spec.line, error.description)
+                throw context.error(.data(error.kind), spec.key, spec.line, error.description)
             }
             if project.strict && !summary.report.isEmpty {
-                throw context.error(spec.key, spec.line, "'\(spec.path)' has problems and --strict is on:\n  " + summary.report.lines.joined(separator: "\n  "))
+                throw context.error(.strictProblems, spec.key, spec.line, "'\(spec.path)' has problems and --strict is on:\n  " + summary.report.lines.joined(separator: "\n  "))
             }
             result.layers[spec.name] = ImportedLayer(source: spec.name, file: spec.path, table: table, summary: summary)
             result.order.append(spec.name)

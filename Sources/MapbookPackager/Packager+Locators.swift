@@ -58,10 +58,10 @@ extension Packager.Context {
     func checkLocators(sources: [String: Packager.ResolvedSource]) throws -> SearchQuality? {
         for (source, search) in project.searches {
             guard let layer = imported?.layers[source.name] else {
-                throw error(search.key, search.line, "'\(source.name)' is an Esri mobile geodatabase, packaged as it is; locators are built from imported sources (GeoJSON, CSV, Shapefile, GeoPackage)")
+                throw error(.unsupported, search.key, search.line, "'\(source.name)' is an Esri mobile geodatabase, packaged as it is; locators are built from imported sources (GeoJSON, CSV, Shapefile, GeoPackage)")
             }
             guard sources[source.name]?.isTable == false, layer.summary.schema.geometryType != nil else {
-                throw error(search.key, search.line, "'\(source.name)' has no geometry; a locator answers with places, so its layer needs points, lines or polygons")
+                throw error(.noGeometry, search.key, search.line, "'\(source.name)' has no geometry; a locator answers with places, so its layer needs points, lines or polygons")
             }
             let fields = layer.summary.schema.fields
             let names = fields.map(\.name)
@@ -69,7 +69,7 @@ extension Packager.Context {
                 guard !names.contains(field) else { return }
                 var message = "the \(what) '\(field)' is not a column of \(source.name)"
                 if let near = names.first(where: { $0.lowercased() == field.lowercased() }) { message += "; did you mean '\(near)'?" }
-                throw error(search.key + key, search.line, message + "; its columns are: \(names.joined(separator: ", "))")
+                throw error(.noSuchColumn, search.key + key, search.line, message + "; its columns are: \(names.joined(separator: ", "))")
             }
             try check(search.field, "search field", key: "")
             if let display = search.displayField { try check(display, "display field", key: ".display") }
@@ -77,7 +77,7 @@ extension Packager.Context {
                 try check(rank, "rank field", key: ".rank")
                 let type = fields.first { $0.name == rank }?.type
                 guard type == .integer || type == .real else {
-                    throw error(search.key + ".rank", search.line, "the rank field '\(rank)' holds \(type?.rawValue ?? "no") values; a rank must be a number (higher first), e.g. a population or a class")
+                    throw error(.invalidValue, search.key + ".rank", search.line, "the rank field '\(rank)' holds \(type?.rawValue ?? "no") values; a rank must be a number (higher first), e.g. a population or a class")
                 }
             }
             for field in search.outputFields { try check(field, "output field", key: ".output_fields") }
@@ -88,7 +88,7 @@ extension Packager.Context {
         for (i, query) in quality.queries.enumerated() {
             if let p = query.participant, !participants.contains(p) {
                 throw ProjectError(
-                    file: resolve(path), key: "queries[\(i)].participant", line: nil,
+                    kind: .unknownSource, file: resolve(path), key: "queries[\(i)].participant", line: nil,
                     message: "query \(i + 1) ('\(query.text)') expects participant '\(p)', which is not a locator of this project; they are: \(participants.joined(separator: ", "))")
             }
         }
@@ -104,10 +104,10 @@ extension Packager.Context {
         do {
             bytes = try ByteRange(file: try RandomAccessFile(path: file)).readAll()
         } catch {
-            throw self.error(key, project.locator?.line, "cannot read the search-quality file '\(path)': \(error.message)")
+            throw self.error(.file(error.kind), key, project.locator?.line, "cannot read the search-quality file '\(path)': \(error.message)")
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw self.error(key, project.locator?.line, "the search-quality file '\(path)' is not UTF-8 text")
+            throw self.error(.notUTF8, key, project.locator?.line, "the search-quality file '\(path)' is not UTF-8 text")
         }
         let node: Node?
         do {
@@ -115,7 +115,7 @@ extension Packager.Context {
         } catch let error as YamlError {
             throw Project.syntaxError(error, file: file)
         }
-        guard let node else { throw self.error(key, project.locator?.line, "the search-quality file '\(path)' is empty") }
+        guard let node else { throw self.error(.empty, key, project.locator?.line, "the search-quality file '\(path)' is empty") }
         let root = ProjectNode(node: node, path: "", file: file)
         let list = root.node.sequence != nil ? root : root["queries"]
         // Query texts are text as written: `text: 00123` must not become the number 123.
@@ -137,9 +137,9 @@ extension Packager.Context {
             // The first query that fails alone is the one the message is about: give its line.
             let items = (try? list?.items()) ?? []
             for (i, item) in items.enumerated() where (try? SearchQuality.parse(.array([queries[i]]), path: file)) == nil {
-                throw item.error(error.message)
+                throw item.error(.packageFormat(error.kind), error.message)
             }
-            throw root.error(error.message)
+            throw root.error(.packageFormat(error.kind), error.message)
         }
     }
 
@@ -164,7 +164,7 @@ extension Packager.Context {
             do {
                 built = try LocatorBuilder.build(spec, geoPackage: dataFile, indexPath: indexFiles[i], dataEntry: "../../" + resolved.entry)
             } catch let e as LocatorError {
-                throw error(search.key, search.line, "cannot build the locator '\(search.name)': \(e.message)")
+                throw error(.packageFormat(e.kind), search.key, search.line, "cannot build the locator '\(search.name)': \(e.message)")
             }
             let folder = "locators/\(search.folder)"
             files.append(PackageContents.File(path: folder + "/locator.json", source: .bytes(JSONWriter.bytes(built.definition.jsonValue))))

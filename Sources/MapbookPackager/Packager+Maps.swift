@@ -13,7 +13,7 @@ extension Packager.Context {
         var tables: [OperationalLayer] = []
         for (index, layerSpec) in spec.layers.enumerated() {
             guard let source = sources[layerSpec.source] else {
-                throw error(layerSpec.key + ".source", layerSpec.line, "no source named '\(layerSpec.source)'")
+                throw error(.unknownSource, layerSpec.key + ".source", layerSpec.line, "no source named '\(layerSpec.source)'")
             }
             var id = layerSpec.source
             var n = 2
@@ -92,12 +92,12 @@ extension Packager.Context {
 
         func checkField(_ field: String, _ what: String) throws {
             guard columnNames.contains(field) else {
-                throw error(spec.key + ".renderer", spec.line, "\(what) '\(field)' is not a column of \(source.table); its columns are: \(columnNames.joined(separator: ", "))")
+                throw error(.noSuchColumn, spec.key + ".renderer", spec.line, "\(what) '\(field)' is not a column of \(source.table); its columns are: \(columnNames.joined(separator: ", "))")
             }
         }
 
         if source.isTable && spec.renderer != nil {
-            throw error(spec.key + ".renderer", spec.line, "\(source.table) is a table without geometry; it has no renderer")
+            throw error(.noGeometry, spec.key + ".renderer", spec.line, "\(source.table) is a table without geometry; it has no renderer")
         }
         var renderer: Renderer
         if let short = try self.renderer(for: spec, source: source, index: index, columnNames: columnNames) {
@@ -113,7 +113,7 @@ extension Packager.Context {
             do {
                 _ = try FeatureTable(database: try source.open(), table: source.table, definitionExpression: expression).count()
             } catch let e as FeatureTableError {
-                throw error(spec.key + ".definition_expression", spec.line, "'\(expression)' is not a valid filter on \(source.table): \(e.message)")
+                throw error(.featureTable(e.kind), spec.key + ".definition_expression", spec.line, "'\(expression)' is not a valid filter on \(source.table): \(e.message)")
             }
         }
         layer.layerDefinition = LayerDefinition(drawingInfo: source.isTable ? nil : DrawingInfo(renderer: renderer), definitionExpression: spec.definitionExpression)
@@ -138,7 +138,7 @@ extension Packager.Context {
         if let given = spec.popup?.fields {
             for (name, label) in given {
                 guard columnNames.contains(name) else {
-                    throw error(spec.key + ".popup.fields", spec.line, "'\(name)' is not a column of \(source.table); its columns are: \(columnNames.joined(separator: ", "))")
+                    throw error(.noSuchColumn, spec.key + ".popup.fields", spec.line, "'\(name)' is not a column of \(source.table); its columns are: \(columnNames.joined(separator: ", "))")
                 }
                 var info = FieldInfo(fieldName: name, label: label ?? aliases[name])
                 info.format = spec.popup?.formats[name]

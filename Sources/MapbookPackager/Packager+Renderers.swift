@@ -141,15 +141,15 @@ extension Packager.Context {
         else { return nil }
         let key = spec.key + ".renderer.\(kind)"
         func field() throws -> String {
-            guard let f = options.string("field") else { throw error(key, spec.line, "a \(kind) renderer needs a 'field'") }
+            guard let f = options.string("field") else { throw error(.missingKey, key, spec.line, "a \(kind) renderer needs a 'field'") }
             guard columnNames.contains(f) else {
-                throw error(key + ".field", spec.line, "'\(f)' is not a column of \(source.table); its columns are: \(columnNames.joined(separator: ", "))")
+                throw error(.noSuchColumn, key + ".field", spec.line, "'\(f)' is not a column of \(source.table); its columns are: \(columnNames.joined(separator: ", "))")
             }
             return f
         }
         func colorOption(_ name: String) throws -> RGBAColor? {
             guard let text = options.string(name) else { return nil }
-            guard let c = RendererShorthand.color(text) else { throw error(key + ".\(name)", spec.line, "'\(text)' is not a colour; write #rrggbb") }
+            guard let c = RendererShorthand.color(text) else { throw error(.invalidValue, key + ".\(name)", spec.line, "'\(text)' is not a colour; write #rrggbb") }
             return c
         }
         let q = SQLiteDatabase.quote
@@ -164,7 +164,7 @@ extension Packager.Context {
             if case .object(let values)? = options["values"] {
                 for (value, colorValue) in values {
                     guard let text = colorValue.stringValue, let c = RendererShorthand.color(text) else {
-                        throw error(key + ".values.\(value)", spec.line, "the colour of '\(value)' must be #rrggbb")
+                        throw error(.invalidValue, key + ".values.\(value)", spec.line, "the colour of '\(value)' must be #rrggbb")
                     }
                     given.append((value, c))
                 }
@@ -202,18 +202,18 @@ extension Packager.Context {
             var upper: [Double]
             if case .array(let items)? = options["breaks"] {
                 upper = try items.map { item in
-                    guard let d = item.doubleValue else { throw error(key + ".breaks", spec.line, "breaks must be numbers") }
+                    guard let d = item.doubleValue else { throw error(.invalidValue, key + ".breaks", spec.line, "breaks must be numbers") }
                     return d
                 }
-                guard upper == upper.sorted(), !upper.isEmpty else { throw error(key + ".breaks", spec.line, "breaks must be numbers in increasing order") }
+                guard upper == upper.sorted(), !upper.isEmpty else { throw error(.invalidValue, key + ".breaks", spec.line, "breaks must be numbers in increasing order") }
             } else {
                 let method = options.string("method") ?? "natural-breaks"
                 let classes = options["classes"]?.intValue ?? 5
-                guard (1...12).contains(classes) else { throw error(key + ".classes", spec.line, "classes must be between 1 and 12") }
+                guard (1...12).contains(classes) else { throw error(.invalidValue, key + ".classes", spec.line, "classes must be between 1 and 12") }
                 let values = try RendererShorthand.sortedValues(database, table: source.table, field: f)
-                guard !values.isEmpty else { throw error(key + ".field", spec.line, "'\(f)' has no numeric values to classify") }
+                guard !values.isEmpty else { throw error(.invalidValue, key + ".field", spec.line, "'\(f)' has no numeric values to classify") }
                 guard let b = RendererShorthand.breaks(values, method: method, classes: classes) else {
-                    throw error(key + ".method", spec.line, "unknown method '\(method)'; use quantile, equal-interval or natural-breaks")
+                    throw error(.invalidValue, key + ".method", spec.line, "unknown method '\(method)'; use quantile, equal-interval or natural-breaks")
                 }
                 upper = Array(Set(b)).sorted()
             }

@@ -103,14 +103,14 @@ public enum Packager {
     ) throws -> Plan {
         let now = timestamp ?? currentTime()
         guard (0...latestTimestamp).contains(now) else {
-            throw ProjectError(file: project.file, key: "", line: nil, message: "the package time \(now) is not between 1970 and 9999 (Unix seconds)")
+            throw ProjectError(kind: .invalidValue, file: project.file, key: "", line: nil, message: "the package time \(now) is not between 1970 and 9999 (Unix seconds)")
         }
         var context = Context(project: project)
         // The output must not overwrite an input.
         let outputKey = canonicalPath(output) ?? output
         let inputs = project.sources.map { context.resolve($0.path) } + (project.backdrop?.path.map { [context.resolve($0)] } ?? [])
         for file in inputs where canonicalPath(file) == outputKey {
-            throw ProjectError(file: project.file, key: "", line: nil, message: "the output '\(output)' is one of the project's inputs; choose another output path")
+            throw ProjectError(kind: .outputIsInput, file: project.file, key: "", line: nil, message: "the output '\(output)' is one of the project's inputs; choose another output path")
         }
 
         context.imported = try importSources(project, context: context, dataFile: dataFile, timestamp: now, progress: progress)

@@ -88,10 +88,10 @@ public final class Portal: Sendable {
     /// Adds a user, or changes an existing user's password and role.
     public func setUser(_ username: String, password: String, admin: Bool, fullName: String? = nil, email: String? = nil) throws -> UserRecord {
         guard Self.isUsername(username) else {
-            throw PortalStoreError(path: configuration.dataDirectory, message: "'\(username)' is not a valid user name: use 1 to 64 letters, digits, '.', '_', '-' or '@'")
+            throw PortalStoreError(kind: .invalidName, path: configuration.dataDirectory, message: "'\(username)' is not a valid user name: use 1 to 64 letters, digits, '.', '_', '-' or '@'")
         }
         guard password.utf8.count >= 8 else {
-            throw PortalStoreError(path: configuration.dataDirectory, message: "the password is too short: use at least 8 characters")
+            throw PortalStoreError(kind: .weakPassword, path: configuration.dataDirectory, message: "the password is too short: use at least 8 characters")
         }
         let now = TokenService.now()
         let existing = try store.user(username)

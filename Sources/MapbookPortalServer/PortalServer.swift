@@ -54,14 +54,14 @@ public enum PortalServer {
         do {
             chain = try NIOSSLCertificate.fromPEMFile(certificate)
         } catch {
-            throw PortalStoreError(path: certificate, message: "cannot read the certificate (PEM expected): \(error)")
+            throw PortalStoreError(kind: .invalidCertificate, path: certificate, message: "cannot read the certificate (PEM expected): \(error)")
         }
         do {
             privateKey = try NIOSSLPrivateKey(file: key, format: .pem)
         } catch {
-            throw PortalStoreError(path: key, message: "cannot read the private key (PEM expected): \(error)")
+            throw PortalStoreError(kind: .invalidCertificate, path: key, message: "cannot read the private key (PEM expected): \(error)")
         }
-        guard !chain.isEmpty else { throw PortalStoreError(path: certificate, message: "holds no certificate") }
+        guard !chain.isEmpty else { throw PortalStoreError(kind: .invalidCertificate, path: certificate, message: "holds no certificate") }
         return TLSConfiguration.makeServerConfiguration(certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(privateKey))
     }
 

@@ -47,12 +47,12 @@ public final class MapCanvas {
         let corners = [extent.minX, extent.minY, extent.maxX, extent.maxY]
         guard corners.allSatisfy(\.isFinite), !extent.isEmpty else {
             throw RenderError(
-                operation: "create a canvas",
+                kind: .invalidExtent, operation: "create a canvas",
                 message: "the extent [\(extent.minX), \(extent.minY), \(extent.maxX), \(extent.maxY)] is empty or not finite; give xmin <= xmax and ymin <= ymax")
         }
         guard extent.width > 0 || extent.height > 0 else {
             throw RenderError(
-                operation: "create a canvas",
+                kind: .invalidExtent, operation: "create a canvas",
                 message: "the extent is the single point (\(extent.minX), \(extent.minY)); give an extent with a width or a height")
         }
         let image = try RasterImage(width: width, height: height)
@@ -60,7 +60,7 @@ public final class MapCanvas {
         let status = cairo_status(context)
         guard status == CAIRO_STATUS_SUCCESS else {
             cairo_destroy(context)
-            throw RenderError(operation: "create a canvas", message: RasterImage.message(status))
+            throw RenderError(kind: RasterImage.kind(status, else: .cairo), operation: "create a canvas", message: RasterImage.message(status))
         }
         self.image = image
         self.context = context

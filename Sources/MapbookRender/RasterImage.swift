@@ -21,14 +21,14 @@ public final class RasterImage {
         // Cairo's image surfaces are limited to 32767 pixels a side.
         guard width > 0, height > 0, width <= 32767, height <= 32767 else {
             throw RenderError(
-                operation: "create an image",
+                kind: .invalidSize, operation: "create an image",
                 message: "\(width) x \(height) pixels is not a drawable size (each side must be 1 to 32767)")
         }
         let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))!
         let status = cairo_surface_status(surface)
         guard status == CAIRO_STATUS_SUCCESS else {
             cairo_surface_destroy(surface)
-            throw RenderError(operation: "create an image", message: Self.message(status))
+            throw RenderError(kind: Self.kind(status, else: .cairo), operation: "create an image", message: Self.message(status))
         }
         self.surface = surface
         self.width = width
@@ -41,11 +41,11 @@ public final class RasterImage {
     /// The corresponding C function is `cairo_image_surface_create_from_png_stream`.
     public init(png bytes: [UInt8], maximumDimension: Int = RasterImage.maximumPNGDimension) throws(RenderError) {
         guard ImageKind(bytes) == .png else {
-            throw RenderError(operation: "decode PNG", message: "the data does not start with the PNG signature")
+            throw RenderError(kind: .notAPNG, operation: "decode PNG", message: "the data does not start with the PNG signature")
         }
         // The IHDR chunk comes first (PNG spec 5.6): length, "IHDR", then big-endian width, height.
         guard bytes.count >= 24 else {
-            throw RenderError(operation: "decode PNG", message: "the data ends inside the PNG header (\(bytes.count) bytes)")
+            throw RenderError(kind: .damagedPNG, operation: "decode PNG", message: "the data ends inside the PNG header (\(bytes.count) bytes)")
         }
         func bigEndian(_ at: Int) -> Int {
             bytes[at..<at + 4].reduce(0) { $0 << 8 | Int($1) }
@@ -53,7 +53,7 @@ public final class RasterImage {
         let (w, h) = (bigEndian(16), bigEndian(20))
         guard w <= maximumDimension, h <= maximumDimension else {
             throw RenderError(
-                operation: "decode PNG",
+                kind: .imageTooLarge, operation: "decode PNG",
                 message: "the image is \(w) x \(h) pixels, larger than the \(maximumDimension) allowed a side")
         }
         var source = PNGSource(bytes: bytes, offset: 0)
@@ -75,7 +75,7 @@ public final class RasterImage {
         let status = cairo_surface_status(surface)
         guard status == CAIRO_STATUS_SUCCESS else {
             cairo_surface_destroy(surface)
-            throw RenderError(operation: "decode PNG", message: Self.message(status))
+            throw RenderError(kind: Self.kind(status, else: .damagedPNG), operation: "decode PNG", message: Self.message(status))
         }
         self.surface = try Self.argb32(surface)
         self.width = Int(cairo_image_surface_get_width(self.surface))
@@ -101,7 +101,7 @@ public final class RasterImage {
         let status = cairo_surface_status(copy)
         guard status == CAIRO_STATUS_SUCCESS else {
             cairo_surface_destroy(copy)
-            throw RenderError(operation: "decode PNG", message: Self.message(status))
+            throw RenderError(kind: Self.kind(status, else: .damagedPNG), operation: "decode PNG", message: Self.message(status))
         }
         return copy
     }
@@ -147,7 +147,7 @@ public final class RasterImage {
                 }, buffer)
         }
         guard status == CAIRO_STATUS_SUCCESS else {
-            throw RenderError(operation: "encode PNG", message: Self.message(status))
+            throw RenderError(kind: Self.kind(status, else: .cairo), operation: "encode PNG", message: Self.message(status))
         }
         return out
     }
@@ -159,7 +159,7 @@ public final class RasterImage {
         do throws(ArchiveError) {
             try AtomicFile.write(bytes, to: path)
         } catch {
-            throw RenderError(operation: "write", path: path, message: error.message)
+            throw RenderError(kind: .file(error.kind), operation: "write", path: path, message: error.message)
         }
     }
 
@@ -168,6 +168,11 @@ public final class RasterImage {
     /// The corresponding C function is `cairo_status_to_string`.
     static func message(_ status: cairo_status_t) -> String {
         String(cString: cairo_status_to_string(status))
+    }
+
+    /// The kind of a failed Cairo status: out of memory, or `otherwise`.
+    static func kind(_ status: cairo_status_t, else otherwise: RenderError.Kind) -> RenderError.Kind {
+        status == CAIRO_STATUS_NO_MEMORY ? .outOfMemory : otherwise
     }
 }
 

@@ -41,7 +41,7 @@ struct TilesDecodeCommand: ParsableCommand {
         let file = try RandomAccessFile(path: path)
         // A tile is small; anything past the inflate limit is not one, whatever it holds.
         guard file.size <= Int64(Gzip.defaultInflateLimit) else {
-            throw MVTError(source: path, message: "the file is \(Format.count(file.size)) bytes, more than a tile may be (\(Gzip.defaultInflateLimit >> 20) MiB)")
+            throw MVTError(kind: .tooLarge, source: path, message: "the file is \(Format.count(file.size)) bytes, more than a tile may be (\(Gzip.defaultInflateLimit >> 20) MiB)")
         }
         let bytes = try file.read(at: 0, count: Int(file.size))
         let decoded = try VectorTileDecoder().decode(bytes, source: path)

@@ -133,8 +133,11 @@ import Testing
         #expect {
             _ = try GeoPackageReader(path: Fixtures.path("ngageoint-gpkg/import_db_corrupt.gpkg"))
         } throws: { error in
-            let text = String(describing: error)
-            return text.contains("import_db_corrupt.gpkg") && (text.contains("damaged") || text.contains("not"))
+            guard let error = error as? DataError else { return false }
+            switch error.kind {
+            case .damaged, .sqlite(.corrupt), .sqlite(.notADatabase): return String(describing: error).contains("import_db_corrupt.gpkg")
+            default: return false
+            }
         }
     }
 }

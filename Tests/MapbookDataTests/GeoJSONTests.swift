@@ -222,6 +222,7 @@ import Testing
             #expect {
                 _ = try GeoJSONReader(path: path)
             } throws: { error in
+                guard let error = error as? DataError, error.kind == .json(.unexpectedCharacter) else { return false }
                 let text = String(describing: error)
                 return text.contains("broken.geojson") && text.contains("line 2")
             }
@@ -232,7 +233,7 @@ import Testing
         try withTemporaryDirectory { dir in
             let path = dir + "/deep.geojson"
             try writeFile(path, "{\"type\":\"Feature\",\"properties\":" + String(repeating: "[", count: 100_000) + "}")
-            #expect(throws: DataError.self) { _ = try GeoJSONReader(path: path) }
+            #expect { _ = try GeoJSONReader(path: path) } throws: { ($0 as? DataError)?.kind == .json(.tooDeep) }
         }
     }
 }

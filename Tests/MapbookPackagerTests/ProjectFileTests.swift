@@ -87,14 +87,15 @@ import Testing
 
     @Test func backdropMistakesNameTheKey() {
         let both = error("title: T\nsources: { roads: a.geojson }\nbackdrop: { path: b.vtpk, layers: [roads] }\nmaps: [{name: A}]\n")
-        #expect(both?.description.contains("either built from 'layers' or taken from 'path'") == true)
+        #expect(both?.kind == .conflictingKeys)
+        #expect(both?.file == "project.yaml")
         let neither = error("title: T\nbackdrop: { title: B }\nmaps: [{name: A}]\n")
-        #expect(neither?.description.contains("needs 'layers'") == true)
+        #expect(neither?.kind == .missingKey)
         let unknown = error("title: T\nsources: { roads: a.geojson }\nbackdrop:\n  layers:\n    - { source: rails }\nmaps: [{name: A}]\n")
         #expect(unknown?.key == "backdrop.layers[0]")
-        #expect(unknown?.description.contains("no source named 'rails'") == true)
+        #expect(unknown?.kind == .unknownSource)
         let zooms = error("title: T\nsources: { roads: a.geojson }\nbackdrop: { layers: [roads], minzoom: 9, maxzoom: 4 }\nmaps: [{name: A}]\n")
-        #expect(zooms?.description.contains("maxzoom (4) is below minzoom (9)") == true)
+        #expect(zooms?.kind == .invalidValue)
     }
 
     @Test func jsonProjectFilesReportLinesToo() {
@@ -108,35 +109,35 @@ import Testing
             """)
         #expect(e?.line == 4)
         #expect(e?.key == "maps[0].layers[0]")
-        #expect(e?.description.contains("no source named 'nope'") == true)
+        #expect(e?.kind == .unknownSource)
     }
 
     @Test(arguments: [
-        // (change to the base project, key named, line, words in the message)
-        ("title: Water\nsources:\n  mains: { path: data.gpkg, tabel: mains }\nmaps: [{name: M}]\n", "sources.mains.tabel", 3, "did you mean 'table'"),
-        ("titel: Water\nmaps: [{name: M}]\n", "titel", 1, "did you mean 'title'"),
-        ("maps: [{name: M}]\n", "", 1, "'title' is required"),
-        ("title: W\nmaps: []\n", "maps", 2, "at least one map"),
-        ("title: W\nextent: [10, 0, 5, 1]\nmaps: [{name: M}]\n", "extent", 2, "empty or inverted"),
-        ("title: W\nextent: [0, 0, 500, 1]\nmaps: [{name: M}]\n", "extent", 2, "WGS84"),
-        ("title: W\ncrs: EPSG:2154\nmaps: [{name: M}]\n", "crs", 2, "EPSG:3857"),
-        ("title: W\nexpiration: { date: soon }\nmaps: [{name: M}]\n", "expiration.date", 2, "not a date"),
-        ("title: W\nexpiration: { date: 2027-01-01, type: never }\nmaps: [{name: M}]\n", "expiration.type", 2, "preventExpiredAccess"),
-        ("title: W\nmaps:\n  - name: M\n  - name: m\n", "maps[1]", 4, "two maps are named"),
-        ("title: W\nsources: {a: x.gpkg}\nmaps:\n  - name: M\n    layers:\n      - { source: a, opacity: 2 }\n", "maps[0].layers[0].opacity", 6, "between 0 and 1"),
-        ("title: W\nsources: {a: x.gpkg}\nmaps:\n  - name: M\n    layers:\n      - { source: a, renderer: { type: heatmap } }\n", "maps[0].layers[0].renderer.type", 6, "not one of"),
-        ("title: W\nsources: {a: x.gpkg}\nmaps:\n  - name: M\n    layers:\n      - { source: a, renderer: { type: simple, symbol: { color: \"#zz0000\" } } }\n", "maps[0].layers[0].renderer", 6, "#rrggbb"),
-        ("title: W\nmaps:\n  - name: M\n    bookmarks:\n      - { name: B }\n", "maps[0].bookmarks[0]", 5, "needs 'extent"),
-        ("title: W\nmaps:\n  - name: M\n    bookmarks:\n      - { name: B, center: [1, 2] }\n", "maps[0].bookmarks[0]", 5, "'scale' is required"),
-        ("title: W\nmaps:\n  - name: ../M\n", "maps[0].name", 3, "cannot be a map file name"),
-        ("title: W\nmaps: [{name: M}\n", "", 3, "not valid YAML"),
-        ("title: W\nsources:\n  mains: { path: data.gpkg }\n  mains: { path: other.gpkg }\nmaps: [{name: M}]\n", "", 3, "appears twice"),
+        // (change to the base project, key named, line, what is wrong)
+        ("title: Water\nsources:\n  mains: { path: data.gpkg, tabel: mains }\nmaps: [{name: M}]\n", "sources.mains.tabel", 3, ProjectError.Kind.unknownKey),
+        ("titel: Water\nmaps: [{name: M}]\n", "titel", 1, .unknownKey),
+        ("maps: [{name: M}]\n", "", 1, .missingKey),
+        ("title: W\nmaps: []\n", "maps", 2, .missingKey),
+        ("title: W\nextent: [10, 0, 5, 1]\nmaps: [{name: M}]\n", "extent", 2, .invalidValue),
+        ("title: W\nextent: [0, 0, 500, 1]\nmaps: [{name: M}]\n", "extent", 2, .invalidValue),
+        ("title: W\ncrs: EPSG:2154\nmaps: [{name: M}]\n", "crs", 2, .unsupported),
+        ("title: W\nexpiration: { date: soon }\nmaps: [{name: M}]\n", "expiration.date", 2, .invalidValue),
+        ("title: W\nexpiration: { date: 2027-01-01, type: never }\nmaps: [{name: M}]\n", "expiration.type", 2, .invalidValue),
+        ("title: W\nmaps:\n  - name: M\n  - name: m\n", "maps[1]", 4, .duplicateName),
+        ("title: W\nsources: {a: x.gpkg}\nmaps:\n  - name: M\n    layers:\n      - { source: a, opacity: 2 }\n", "maps[0].layers[0].opacity", 6, .invalidValue),
+        ("title: W\nsources: {a: x.gpkg}\nmaps:\n  - name: M\n    layers:\n      - { source: a, renderer: { type: heatmap } }\n", "maps[0].layers[0].renderer.type", 6, .invalidValue),
+        ("title: W\nsources: {a: x.gpkg}\nmaps:\n  - name: M\n    layers:\n      - { source: a, renderer: { type: simple, symbol: { color: \"#zz0000\" } } }\n", "maps[0].layers[0].renderer", 6, .invalidValue),
+        ("title: W\nmaps:\n  - name: M\n    bookmarks:\n      - { name: B }\n", "maps[0].bookmarks[0]", 5, .missingKey),
+        ("title: W\nmaps:\n  - name: M\n    bookmarks:\n      - { name: B, center: [1, 2] }\n", "maps[0].bookmarks[0]", 5, .missingKey),
+        ("title: W\nmaps:\n  - name: ../M\n", "maps[0].name", 3, .invalidValue),
+        ("title: W\nmaps: [{name: M}\n", "", 3, .syntax),
+        ("title: W\nsources:\n  mains: { path: data.gpkg }\n  mains: { path: other.gpkg }\nmaps: [{name: M}]\n", "", 3, .duplicateKey),
     ])
-    func namesTheKeyAndLineOfEachMistake(_ input: (String, String, Int, String)) throws {
+    func namesTheKeyAndLineOfEachMistake(_ input: (String, String, Int, ProjectError.Kind)) throws {
         let e = try #require(error(input.0))
         #expect(e.key == input.1)
         #expect(e.line == input.2)
-        #expect(e.description.contains(input.3), "\(e)")
+        #expect(e.kind == input.3, "\(e)")
         #expect(e.description.hasPrefix("project.yaml:\(input.2)"))
     }
 
@@ -178,24 +179,24 @@ import Testing
     }
 
     @Test(arguments: [
-        // (sources and locator lines after `title`, key named, line, words in the message)
-        ("sources:\n  v: { path: v.shp, search: { feild: ID } }\n", "sources.v.search.feild", 3, "did you mean 'field'"),
-        ("sources:\n  v: { path: v.shp, search: { display: ID } }\n", "sources.v.search", 3, "'field' is required"),
-        ("sources:\n  v: { path: v.shp, search: [] }\n", "sources.v.search", 3, "lists no fields"),
-        ("sources:\n  v: { path: v.shp, search: { field: ID, address: maybe } }\n", "sources.v.search.address", 3, "true or false"),
-        ("sources:\n  v: { path: v.shp, search: { field: ID, output_fields: [A], outputFields: [B] } }\n", "sources.v.search.outputFields", 3, "same key"),
-        ("sources:\n  v: { path: v.shp, search: { field: ID, output_fields: [A, A] } }\n", "sources.v.search.output_fields", 3, "'A' is listed twice"),
-        ("sources:\n  v: { path: v.shp, search: { field: ID, name: \" \" } }\n", "sources.v.search.name", 3, "cannot be empty"),
-        ("sources:\n  v: { path: v.shp, title: Valves, search: ID }\n  w: { path: w.shp, search: { field: ID, name: valves } }\n", "sources.w.search", 4, "two locators are named 'valves'"),
-        ("sources:\n  a b: { path: v.shp, search: ID }\n  a_b: { path: w.shp, search: ID }\n", "sources.a_b.search", 4, "locators/a_b"),
-        ("sources:\n  v: v.shp\nlocator: { name: L }\n", "locator", 4, "no source has 'search'"),
-        ("sources:\n  v: { path: v.shp, search: ID }\nlocator: { name: a/b }\n", "locator.name", 4, "cannot be a file name"),
-        ("sources:\n  v: { path: v.shp, search: ID }\nlocator: { qualty: q.yaml }\n", "locator.qualty", 4, "did you mean 'quality'"),
+        // (sources and locator lines after `title`, key named, line, what is wrong)
+        ("sources:\n  v: { path: v.shp, search: { feild: ID } }\n", "sources.v.search.feild", 3, ProjectError.Kind.unknownKey),
+        ("sources:\n  v: { path: v.shp, search: { display: ID } }\n", "sources.v.search", 3, .missingKey),
+        ("sources:\n  v: { path: v.shp, search: [] }\n", "sources.v.search", 3, .missingKey),
+        ("sources:\n  v: { path: v.shp, search: { field: ID, address: maybe } }\n", "sources.v.search.address", 3, .wrongType),
+        ("sources:\n  v: { path: v.shp, search: { field: ID, output_fields: [A], outputFields: [B] } }\n", "sources.v.search.outputFields", 3, .conflictingKeys),
+        ("sources:\n  v: { path: v.shp, search: { field: ID, output_fields: [A, A] } }\n", "sources.v.search.output_fields", 3, .duplicateName),
+        ("sources:\n  v: { path: v.shp, search: { field: ID, name: \" \" } }\n", "sources.v.search.name", 3, .invalidValue),
+        ("sources:\n  v: { path: v.shp, title: Valves, search: ID }\n  w: { path: w.shp, search: { field: ID, name: valves } }\n", "sources.w.search", 4, .duplicateName),
+        ("sources:\n  a b: { path: v.shp, search: ID }\n  a_b: { path: w.shp, search: ID }\n", "sources.a_b.search", 4, .duplicateName),
+        ("sources:\n  v: v.shp\nlocator: { name: L }\n", "locator", 4, .missingKey),
+        ("sources:\n  v: { path: v.shp, search: ID }\nlocator: { name: a/b }\n", "locator.name", 4, .invalidValue),
+        ("sources:\n  v: { path: v.shp, search: ID }\nlocator: { qualty: q.yaml }\n", "locator.qualty", 4, .unknownKey),
     ])
-    func namesTheKeyAndLineOfEachSearchMistake(_ input: (String, String, Int, String)) throws {
+    func namesTheKeyAndLineOfEachSearchMistake(_ input: (String, String, Int, ProjectError.Kind)) throws {
         let e = try #require(error("title: W\n" + input.0 + "maps: [{name: M}]\n"))
         #expect(e.key == input.1)
         #expect(e.line == input.2)
-        #expect(e.description.contains(input.3), "\(e)")
+        #expect(e.kind == input.3, "\(e)")
     }
 }

@@ -247,6 +247,7 @@ import MapbookInspection
             #expect {
                 _ = try Packager.build(try Project.load(path: dir + "/p.yaml"), output: dir + "/out.mmpk")
             } throws: { error in
+                guard (error as? ProjectError)?.kind == .noSuchColumn else { return false }
                 let text = String(describing: error)
                 return text.contains("p.yaml") && text.contains("nope") && text.contains("k")
             }
@@ -263,7 +264,7 @@ import MapbookInspection
             #expect(summary.layers[0].summary.kept == 1)
             #expect(summary.layers[0].summary.report.count(.nullGeometry) == 1)
             project.strict = true
-            #expect(throws: ProjectError.self) { _ = try Packager.build(project, output: dir + "/strict.mmpk") }
+            #expect { _ = try Packager.build(project, output: dir + "/strict.mmpk") } throws: { ($0 as? ProjectError)?.kind == .strictProblems }
             #expect(!FileManager.default.fileExists(atPath: dir + "/strict.mmpk"))
         }
     }
@@ -275,6 +276,7 @@ import MapbookInspection
             #expect {
                 _ = try Packager.build(try Project.load(path: dir + "/p.yaml"), output: dir + "/o.mmpk")
             } throws: { error in
+                guard (error as? ProjectError)?.kind == .unknownCRS else { return false }
                 let text = String(describing: error)
                 return text.contains("p.yaml:3") && text.contains("sources.pts.crs") && text.contains("EPSG:999999")
             }
@@ -284,6 +286,7 @@ import MapbookInspection
             #expect {
                 _ = try Packager.build(try Project.load(path: dir + "/q.yaml"), output: dir + "/o.mmpk")
             } throws: { error in
+                guard (error as? ProjectError)?.kind == .data(.crs(.unknownCRS)) else { return false }
                 let text = String(describing: error)
                 return text.contains("q.yaml:3") && text.contains("g.geojson") && text.contains("crs:")
             }

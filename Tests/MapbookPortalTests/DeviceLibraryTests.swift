@@ -69,6 +69,7 @@ import Testing
         var object = try #require(record.jsonValue.objectValue)
         object[key] = nil
         let error = try #require(throws: LibraryError.self) { try DownloadRecord(json: .object(object), path: "/lib/downloads/x.json") }
+        #expect(error.kind == .invalidRecord)
         #expect(error.description.contains("/lib/downloads/x.json") && error.description.contains(key))
     }
 
@@ -275,13 +276,15 @@ import Testing
             record.size = Int64(bytes.count)
             record.sha256 = SHA256Digest.hex(of: bytes)
             let short = try #require(throws: LibraryError.self) { try library.commitDownload(itemId: Self.itemId, from: partial, record: record) }
-            #expect(short.description.contains("incomplete"))
+            #expect(short.kind == .incompleteDownload)
+            #expect(short.path == partial)
 
             var damaged = bytes
             damaged[damaged.count / 2] ^= 0xFF
             try writeFile(partial, damaged)
             let wrong = try #require(throws: LibraryError.self) { try library.commitDownload(itemId: Self.itemId, from: partial, record: record) }
-            #expect(wrong.description.contains("SHA-256"))
+            #expect(wrong.kind == .damagedDownload)
+            #expect(wrong.path == partial)
 
             let junk = Array(repeating: UInt8(7), count: 64)
             try writeFile(partial, junk)
@@ -408,7 +411,8 @@ import Testing
             let library = DeviceLibrary(root: dir)
             try writeFile(dir + "/library.json", "{\"mode\": \"sideways\"}")
             let error = try #require(throws: LibraryError.self) { try library.list() }
-            #expect(error.description.contains(dir + "/library.json") && error.description.contains("delete it"))
+            #expect(error.kind == .invalidState)
+            #expect(error.description.contains(dir + "/library.json"))
         }
     }
 
@@ -419,8 +423,11 @@ import Testing
             let library = DeviceLibrary(root: dir + "/lib")
             try writeFile(dir + "/fake.mmpk", "hello")
             let error = try #require(throws: LibraryError.self) { try library.addSideloaded(dir + "/fake.mmpk") }
+            guard case .notAPackage = error.kind else { Issue.record("\(error)"); return }
             #expect(error.description.contains(dir + "/fake.mmpk"))
-            #expect(throws: LibraryError.self) { try library.addSideloaded(dir + "/missing.mmpk") }
+            #expect { try library.addSideloaded(dir + "/missing.mmpk") } throws: { error in
+                (error as? LibraryError)?.kind == .notAPackage(.archive(.io(errno: ENOENT)))
+            }
             #expect(listTree(dir + "/lib/sideloaded").isEmpty)
         }
     }
@@ -455,6 +462,7 @@ import Testing
 
             // Two packages share the title: the error names both, and nothing is removed.
             let ambiguous = try #require(throws: LibraryError.self) { try library.remove("Water Network") }
+            #expect(ambiguous.kind == .ambiguousName)
             #expect(ambiguous.description.contains("Water.mmpk") && ambiguous.description.contains("Water-2.mmpk"))
             #expect(try library.list().count == 3)
             #expect(try library.remove("Water-2").name == "Water-2.mmpk")
@@ -464,9 +472,9 @@ import Testing
             try library.setMode(.portal, portalURL: Self.portal)
             try download(try makePackage(in: dir, name: "n.mmpk"), into: library)
             let hidden = try #require(throws: LibraryError.self) { try library.remove("Water.mmpk") }
-            #expect(hidden.description.contains("hides"))
+            #expect(hidden.kind == .wrongMode)
             #expect(FileManager.default.fileExists(atPath: dir + "/lib/sideloaded/Water.mmpk"))
-            #expect(throws: LibraryError.self) { try library.remove("nothing-like-it") }
+            #expect { try library.remove("nothing-like-it") } throws: { ($0 as? LibraryError)?.kind == .noSuchPackage }
 
             #expect(try library.remove(Self.itemId).itemId == Self.itemId)
             #expect(try library.list().isEmpty)

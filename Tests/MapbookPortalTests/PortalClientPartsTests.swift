@@ -108,4 +108,15 @@ import Testing
             #expect(Array(body[start..<start + 50_000]) == Array(bytes[30_000..<80_000]))
         }
     }
+
+    @Test func aPortalNobodyListensOnIsRefusedByTheErrorsTypeNotItsText() async throws {
+        // Port 1 on the loopback: nothing listens there, so the connection is refused.
+        do {
+            _ = try await PortalClient.with(portalURL: "http://127.0.0.1:1") { try await $0.item("0123456789abcdef0123456789abcdef") }
+            Issue.record("a request to a closed port succeeded")
+        } catch let error as PortalClientError {
+            #expect(error.kind == .unreachable)
+            #expect(error.message.hasPrefix("connection refused"), "\(error)")
+        }
+    }
 }

@@ -461,13 +461,13 @@ private func solidPNG(_ color: RGBAColor, size: Int = 4) throws -> [UInt8] {
     func unusableExtentIsAClearError(extent: Envelope2D) throws {
         let error = try #require(throws: RenderError.self) { try MapCanvas(width: 100, height: 100, extent: extent) }
         #expect(error.operation == "create a canvas")
-        #expect(error.description.contains("extent"))
+        #expect(error.kind == .invalidExtent)
     }
 
     @Test(arguments: [(0, 100), (100, 0), (-5, 10), (40_000, 10)])
     func undrawableCanvasSizeIsAClearError(width: Int, height: Int) throws {
         let error = try #require(throws: RenderError.self) { try MapCanvas(width: width, height: height, extent: square100) }
-        #expect(error.description.contains("\(width) x \(height)"))
+        #expect(error.kind == .invalidSize)
     }
 
     @Test func lineExtentIsFittedByItsOtherSide() throws {

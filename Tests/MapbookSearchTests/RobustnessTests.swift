@@ -54,12 +54,18 @@ import Testing
         try withTemporaryDirectory { dir in
             let garbage = dir + "/index.sqlite"
             try Data(repeating: 0x41, count: 8192).write(to: URL(fileURLWithPath: garbage))
-            #expect { try LocatorIndex(path: garbage) } throws: { ($0 as? LocatorError)?.description.contains("not a SQLite database") == true }
+            #expect { try LocatorIndex(path: garbage) } throws: { error in
+                guard let error = error as? LocatorError, case .sqlite(.notADatabase) = error.kind else { return false }
+                return error.description.contains(garbage)
+            }
             let other = dir + "/other.sqlite"
             let db = try SQLiteDatabase(writablePath: other)
             try db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value); INSERT INTO meta VALUES ('format', 'x')")
             try db.close()
-            #expect { try LocatorIndex(path: other) } throws: { ($0 as? LocatorError)?.description.contains("not a Mapbook locator index") == true }
+            #expect { try LocatorIndex(path: other) } throws: { error in
+                guard let error = error as? LocatorError, error.kind == .wrongFormat else { return false }
+                return error.description.contains(other)
+            }
         }
     }
 

@@ -22,21 +22,24 @@ import Testing
     @Test func refusesToInflatePastTheLimit() {
         let bomb = Gzip.compress([UInt8](repeating: 0, count: 1 << 20))
         let error = #expect(throws: MVTError.self) { try Gzip.decompress(bomb, limit: 1 << 19, source: "bomb.mvt.gz") }
-        #expect(error?.description == "bomb.mvt.gz: its gzip data inflates to more than 524288 bytes, the limit for one tile (a decompression bomb?)")
+        #expect(error?.kind == .decompressionBomb)
+        #expect(error?.description.hasPrefix("bomb.mvt.gz: ") == true)
         // Through the decoder, with its 64 MiB default.
         let big = Gzip.compress([UInt8](repeating: 0, count: 65 << 20))
         let decodeError = #expect(throws: MVTError.self) { try VectorTileDecoder().decode(big, source: "big.mvt") }
-        #expect(decodeError?.description == "big.mvt: its gzip data inflates to more than 64 MiB, the limit for one tile (a decompression bomb?)")
+        #expect(decodeError?.kind == .decompressionBomb)
+        #expect(decodeError?.description.hasPrefix("big.mvt: ") == true)
     }
 
     @Test func refusesDamagedOrTruncatedData() {
         var damaged = Gzip.compress(sample)
         damaged[12] ^= 0xFF
-        #expect(throws: MVTError.self) { try Gzip.decompress(damaged, source: "d") }
+        #expect { try Gzip.decompress(damaged, source: "d") } throws: { ($0 as? MVTError)?.kind == .damagedGzip }
         let truncated = Array(Gzip.compress(sample).dropLast(4))
         let error = #expect(throws: MVTError.self) { try Gzip.decompress(truncated, source: "t.mvt") }
-        #expect(error?.description == "t.mvt: its gzip data ends early (truncated?)")
+        #expect(error?.kind == .truncatedGzip)
+        #expect(error?.description.hasPrefix("t.mvt: ") == true)
         let trailing = Gzip.compress(sample) + [0, 0]
-        #expect(throws: MVTError.self) { try Gzip.decompress(trailing, source: "x") }
+        #expect { try Gzip.decompress(trailing, source: "x") } throws: { ($0 as? MVTError)?.kind == .trailingData }
     }
 }

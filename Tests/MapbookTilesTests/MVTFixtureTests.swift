@@ -127,11 +127,12 @@ import Testing
 
     @Test func fixture057GiganticMoveToIsRefusedWithoutAllocating() throws {
         let error = #expect(throws: MVTError.self) { try Self.geometry("057") }
-        #expect(error?.message == "MoveTo count 536870911 runs past the end of the geometry (2 integers left)")
+        #expect(error?.kind == .invalidGeometry)
         // With geometry checks on (the default) the decoder skips the feature and says why.
         let decoded = try VectorTileDecoder().decode(readFile(Self.root + "/fixtures/057/tile.mvt"), source: "057/tile.mvt")
         #expect(decoded.tile.layers[0].features.isEmpty)
-        #expect(decoded.warnings.map(\.description) == ["057/tile.mvt: layer 'hello' feature 0 (id 1): MoveTo count 536870911 runs past the end of the geometry (2 integers left)"])
+        #expect(decoded.warnings.map(\.kind) == [.invalidGeometry])
+        #expect(decoded.warnings.first?.description.hasPrefix("057/tile.mvt: layer 'hello' feature 0 (id 1): ") == true)
     }
 
     @Test func everyOtherValidFixtureHasDecodableGeometry() throws {

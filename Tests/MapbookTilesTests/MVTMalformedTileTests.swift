@@ -48,23 +48,42 @@ enum Wire {
 @Suite struct MVTMalformedTileTests {
     let decoder = VectorTileDecoder()
 
-    func refusal(_ bytes: [UInt8], source: String = "bad.mvt") -> String? {
+    func refusal(_ bytes: [UInt8], source: String = "bad.mvt") -> MVTError? {
         do {
             _ = try decoder.decode(bytes, source: source)
             return nil
         } catch {
             #expect(error.source == source)
-            return error.description
+            return error
         }
     }
 
+    /// Whether the tile is refused with an error of `kind` whose description starts with
+    /// `place`: the tile and, where there is one, the layer and feature.
+    func refused(_ bytes: [UInt8], _ kind: MVTError.Kind, at place: String = "bad.mvt: ") -> Bool {
+        guard let error = refusal(bytes) else { return false }
+        #expect(error.kind == kind, "\(error)")
+        #expect(error.description.hasPrefix(place), "\(error)")
+        return error.kind == kind && error.description.hasPrefix(place)
+    }
+
     /// The one warning for a tile whose only feature is bad; the layer must survive, empty.
-    func skippedFeature(_ bytes: [UInt8]) throws -> String? {
+    func skippedFeature(_ bytes: [UInt8]) throws -> MVTError? {
         let decoded = try decoder.decode(bytes, source: "bad.mvt")
         #expect(decoded.tile.layers.count == 1)
         #expect(decoded.tile.layers.first?.features.isEmpty == true)
         #expect(decoded.warnings.count == 1)
-        return decoded.warnings.first?.description
+        return decoded.warnings.first
+    }
+
+    /// Whether the tile's only feature is skipped with a warning of `kind` naming the tile,
+    /// the layer and the feature.
+    func skipped(_ bytes: [UInt8], _ kind: MVTError.Kind) throws -> Bool {
+        guard let warning = try skippedFeature(bytes) else { return false }
+        #expect(warning.kind == kind, "\(warning)")
+        let place = "bad.mvt: layer 'hello' feature 0 (id 1): "
+        #expect(warning.description.hasPrefix(place), "\(warning)")
+        return warning.kind == kind && warning.description.hasPrefix(place)
     }
 
     // MARK: features skipped with a warning (recoverable)
@@ -77,26 +96,26 @@ enum Wire {
     }
 
     @Test func fixture004FeatureWithoutGeometryIsSkipped() throws {
-        #expect(try skippedFeature(Wire.tile(Wire.layer(features: [Wire.feature(geometry: nil)])))?.hasSuffix("it has no geometry field (MVT 4.2: a feature MUST have one)") == true)
+        #expect(try skipped(Wire.tile(Wire.layer(features: [Wire.feature(geometry: nil)])), .invalidGeometry))
     }
 
     @Test func fixture005OddNumberOfTagsIsSkipped() throws {
         let tile = Wire.tile(Wire.layer(features: [Wire.feature(tags: [0])], keys: ["a"], values: [Wire.string("b")]))
-        #expect(try skippedFeature(tile)?.hasSuffix("it has 1 tags; tags come in key-value pairs") == true)
+        #expect(try skipped(tile, .invalidTags))
     }
 
     @Test func fixture006UnknownGeometryTypeEnumIsSkipped() throws {
-        #expect(try skippedFeature(Wire.tile(Wire.layer(features: [Wire.feature(type: 8)])))?.contains("its geometry type 8 is not") == true)
+        #expect(try skipped(Wire.tile(Wire.layer(features: [Wire.feature(type: 8)])), .unknownGeometryType))
     }
 
     @Test func fixture030TwoGeometryFieldsAreSkipped() throws {
         let feature = Wire.feature(extra: Wire.packed(4, [9, 0, 0]))
-        #expect(try skippedFeature(Wire.tile(Wire.layer(features: [feature])))?.hasSuffix("it has two geometry fields (MVT 4.2: exactly one)") == true)
+        #expect(try skipped(Wire.tile(Wire.layer(features: [feature])), .invalidField))
     }
 
     @Test func fixture040TagPointingPastTheKeysIsSkipped() throws {
         let tile = Wire.tile(Wire.layer(features: [Wire.feature(tags: [1, 0])], keys: ["a"], values: [Wire.string("b")]))
-        #expect(try skippedFeature(tile) == "bad.mvt: layer 'hello' feature 0 (id 1): tag 0 points to key 1, but the layer has 1 key")
+        #expect(try skipped(tile, .invalidTags))
     }
 
     @Test func fixture041TagsEncodedAsFloatsAreSkipped() throws {
@@ -104,81 +123,80 @@ enum Wire {
         let floats = [Float(2.2391), Float(4.5654)].flatMap { f in withUnsafeBytes(of: f.bitPattern.littleEndian, Array.init) }
         let feature = Wire.field(1, varint: 1) + Wire.field(2, bytes: floats) + Wire.field(3, varint: 1) + Wire.packed(4, [9, 50, 34])
         let tile = Wire.tile(Wire.layer(features: [feature], keys: ["type"], values: [Wire.string("park"), Wire.string("lake")]))
-        let warning = try skippedFeature(tile)
-        #expect(warning?.contains("points to key") == true || warning?.contains("does not fit 32 bits") == true, "\(warning ?? "")")
+        #expect(try skipped(tile, .invalidTags))
     }
 
     @Test func fixture042TagPointingPastTheValuesIsSkipped() throws {
         let tile = Wire.tile(Wire.layer(features: [Wire.feature(tags: [0, 3])], keys: ["a"], values: [Wire.string("b")]))
-        #expect(try skippedFeature(tile)?.hasSuffix("tag 0 points to value 3, but the layer has 1 value") == true)
+        #expect(try skipped(tile, .invalidTags))
     }
 
     @Test func fixture044GeometryStartingWithClosePathIsSkipped() throws {
         let tile = Wire.tile(Wire.layer(features: [Wire.feature(type: 3, geometry: [15, 9, 2, 2])]))
-        #expect(try skippedFeature(tile)?.hasSuffix("a ring starts with ClosePath, not MoveTo") == true)
+        #expect(try skipped(tile, .invalidGeometry))
     }
 
     @Test func fixture045PointWithHalfACoordinateIsSkipped() throws {
         let tile = Wire.tile(Wire.layer(features: [Wire.feature(geometry: [9, 50])]))
-        #expect(try skippedFeature(tile)?.hasSuffix("MoveTo count 1 runs past the end of the geometry (1 integer left)") == true)
+        #expect(try skipped(tile, .invalidGeometry))
     }
 
     @Test func fixture046LineRepeatingAPointIsSkipped() throws {
         let tile = Wire.tile(Wire.layer(features: [Wire.feature(type: 2, geometry: [9, 4, 4, 18, 0, 16, 0, 0])]))
-        #expect(try skippedFeature(tile)?.hasSuffix("LineTo point 1 of a line repeats the point before it (MVT 4.3.3.2: dX and dY MUST NOT both be 0)") == true)
+        #expect(try skipped(tile, .invalidGeometry))
     }
 
     @Test func fixture047ClosePathCount2IsSkipped() throws {
         let tile = Wire.tile(Wire.layer(features: [Wire.feature(type: 3, geometry: [9, 6, 12, 18, 10, 12, 24, 44, 23])]))
-        #expect(try skippedFeature(tile)?.hasSuffix("ClosePath count 2 ends ring 0 (it must be 1)") == true)
+        #expect(try skipped(tile, .invalidGeometry))
     }
 
     @Test func fixture048ClosePathCount0IsSkipped() throws {
         let tile = Wire.tile(Wire.layer(features: [Wire.feature(type: 3, geometry: [9, 6, 12, 18, 10, 12, 24, 44, 7])]))
-        #expect(try skippedFeature(tile)?.hasSuffix("ClosePath count 0 ends ring 0 (it must be 1)") == true)
+        #expect(try skipped(tile, .invalidGeometry))
     }
 
     @Test func fixture051MultiPointWithAHugeCountIsSkipped() throws {
         let tile = Wire.tile(Wire.layer(features: [Wire.feature(geometry: [4_294_967_289, 10, 10])]))
-        #expect(try skippedFeature(tile)?.hasSuffix("MoveTo count 536870911 runs past the end of the geometry (2 integers left)") == true)
+        #expect(try skipped(tile, .invalidGeometry))
     }
 
     @Test func fixture052MultiPointWithTooFewPointsIsSkipped() throws {
         let tile = Wire.tile(Wire.layer(features: [Wire.feature(geometry: [17, 10, 14])]))
-        #expect(try skippedFeature(tile)?.hasSuffix("MoveTo count 2 runs past the end of the geometry (2 integers left)") == true)
+        #expect(try skipped(tile, .invalidGeometry))
     }
 
     @Test func fixture058LineToWithAGiganticCountIsSkipped() throws {
         let tile = Wire.tile(Wire.layer(features: [Wire.feature(type: 2, geometry: [9, 4, 4, 4_294_967_290, 0, 16])]))
-        #expect(try skippedFeature(tile)?.hasSuffix("LineTo count 536870911 runs past the end of the geometry (2 integers left)") == true)
+        #expect(try skipped(tile, .invalidGeometry))
     }
 
     @Test func fixture061LineWithClosePathIsSkipped() throws {
         let tile = Wire.tile(Wire.layer(features: [Wire.feature(type: 2, geometry: [9, 4, 4, 18, 0, 16, 16, 0, 15])]))
-        #expect(try skippedFeature(tile)?.hasSuffix("ClosePath in a line geometry (MVT 2 allows it only in polygons)") == true)
+        #expect(try skipped(tile, .invalidGeometry))
     }
 
     @Test func lineToCountOf2To29IsSkippedWithoutAllocating() throws {
         // The largest count a command integer holds, 2^29 - 1, on a 3-integer geometry.
         let tile = Wire.tile(Wire.layer(features: [Wire.feature(type: 2, geometry: [9, 4, 4, UInt32((1 << 29) - 1) << 3 | 2, 2, 2])]))
-        #expect(try skippedFeature(tile) == "bad.mvt: layer 'hello' feature 0 (id 1): LineTo count 536870911 runs past the end of the geometry (2 integers left)")
+        #expect(try skipped(tile, .invalidGeometry))
     }
 
     @Test func unknownCommandId5IsSkipped() throws {
         let tile = Wire.tile(Wire.layer(features: [Wire.feature(type: 2, geometry: [9, 4, 4, 13, 2, 2])]))
-        #expect(try skippedFeature(tile)?.hasSuffix("unknown command id 5 at integer 3 (MVT 4.3.3 defines MoveTo 1, LineTo 2 and ClosePath 7)") == true)
+        #expect(try skipped(tile, .invalidGeometry))
     }
 
     @Test func zeroAreaRingIsSkipped() throws {
         // A "triangle" whose three points lie on one line.
         let tile = Wire.tile(Wire.layer(features: [Wire.feature(type: 3, geometry: [9, 0, 0, 18, 4, 4, 4, 4, 15])]))
-        #expect(try skippedFeature(tile)?.hasSuffix("ring 0 has zero area (a degenerate ring of 3 points)") == true)
+        #expect(try skipped(tile, .invalidGeometry))
     }
 
     @Test func holeBeforeAnyExteriorRingIsSkipped() throws {
         // Fixture 019's triangle wound the other way.
         let tile = Wire.tile(Wire.layer(features: [Wire.feature(type: 3, geometry: [9, 6, 12, 18, 34, 56, 23, 43, 15])]))
-        #expect(try skippedFeature(tile)?.contains("ring 0 has negative area") == true)
+        #expect(try skipped(tile, .invalidGeometry))
     }
 
     @Test func onlyTheBadFeatureIsSkipped() throws {
@@ -197,80 +215,82 @@ enum Wire {
         // ... and validated() finds the same problem afterwards.
         let checked = raw.tile.validated(source: "t.mvt")
         #expect(checked.tile.layers[0].features.isEmpty)
-        #expect(checked.warnings.map(\.message) == ["MoveTo count 1 runs past the end of the geometry (1 integer left)"])
+        #expect(checked.warnings.map(\.kind) == [.invalidGeometry])
+        #expect(checked.warnings.first?.description.hasPrefix("t.mvt: layer 'hello' feature 0 (id 1): ") == true)
     }
 
     @Test func invalidUTF8IsRepairedWithAWarning() throws {
         let layer = Wire.layer(keys: [], values: []) + Wire.field(3, bytes: [0x66, 0xFF, 0x6F])
         let decoded = try decoder.decode(Wire.tile(layer), source: "t.mvt")
         #expect(decoded.tile.layers[0].keys == ["f\u{FFFD}o"])
-        #expect(decoded.warnings.map(\.message) == ["key 0 is not valid UTF-8; bad bytes became U+FFFD"])
+        #expect(decoded.warnings.map(\.kind) == [.invalidUTF8])
+        #expect(decoded.warnings.first?.description.hasPrefix("t.mvt: layer 'hello': ") == true)
     }
 
     // MARK: tiles refused (fatal)
 
     @Test func fixture007VersionAsAStringIsRefused() {
         let layer = Wire.layer(version: nil) + Wire.field(15, string: "2")
-        #expect(refusal(Wire.tile(layer)) == "bad.mvt: layer 'hello': field 15 (version) has wire type length-delimited, not varint")
+        #expect(refused(Wire.tile(layer), .invalidField, at: "bad.mvt: layer 'hello': "))
     }
 
     @Test func fixture008ExtentAsAStringIsRefused() {
         let layer = Wire.layer(extent: nil) + Wire.field(5, string: "4096")
-        #expect(refusal(Wire.tile(layer)) == "bad.mvt: layer 'hello': field 5 (extent) has wire type length-delimited, not varint")
+        #expect(refused(Wire.tile(layer), .invalidField, at: "bad.mvt: layer 'hello': "))
     }
 
     @Test func fixture010StringValueEncodedAsAnIntegerIsRefused() {
         let layer = Wire.layer(keys: ["key1"], values: [Wire.field(1, varint: 1_234_567_890_123_456)])
-        #expect(refusal(Wire.tile(layer)) == "bad.mvt: layer 'hello': value 0 has its string_value as wire type varint, not length-delimited")
+        #expect(refused(Wire.tile(layer), .invalidField, at: "bad.mvt: layer 'hello': "))
     }
 
     @Test func fixture011ValueOfAnUnknownTypeIsRefused() {
         let layer = Wire.layer(keys: ["hello"], values: [Wire.field(8, bytes: Wire.string("hello"))])
-        #expect(refusal(Wire.tile(layer))?.hasSuffix("value 0 has field 8, which MVT 2.1 does not define (a value holds one of string, float, double, int, uint, sint, bool)") == true)
+        #expect(refused(Wire.tile(layer), .invalidField, at: "bad.mvt: layer 'hello': "))
     }
 
     @Test func fixture012UnknownLayerVersionIsRefused() {
-        #expect(refusal(Wire.tile(Wire.layer(version: 50))) == "bad.mvt: layer 'hello': version 50 is not a Mapbox Vector Tile version this decoder reads (1 or 2)")
+        #expect(refused(Wire.tile(Wire.layer(version: 50)), .unsupportedVersion, at: "bad.mvt: layer 'hello': "))
     }
 
     @Test func version3IsRefused() {
-        #expect(refusal(Wire.tile(Wire.layer(version: 3)))?.contains("version 3 is not") == true)
+        #expect(refused(Wire.tile(Wire.layer(version: 3)), .unsupportedVersion, at: "bad.mvt: layer 'hello': "))
     }
 
     @Test func fixture013KeyEncodedAsAnIntegerIsRefused() {
         let layer = Wire.layer() + Wire.field(3, varint: 7)
-        #expect(refusal(Wire.tile(layer)) == "bad.mvt: layer 'hello': field 3 (key) has wire type varint, not length-delimited")
+        #expect(refused(Wire.tile(layer), .invalidField, at: "bad.mvt: layer 'hello': "))
     }
 
     @Test func fixture014LayerWithoutANameIsRefused() {
-        #expect(refusal(Wire.tile(Wire.layer(name: nil))) == "bad.mvt: layer 0: the layer has no name (MVT 4.1: a layer MUST have a name)")
+        #expect(refused(Wire.tile(Wire.layer(name: nil)), .unnamedLayer, at: "bad.mvt: layer 0: "))
     }
 
     @Test func fixture015TwoLayersWithTheSameNameAreRefused() {
         let tile = Wire.tile(Wire.layer(), Wire.layer())
-        #expect(refusal(tile) == "bad.mvt: layer 'hello': a second layer has this name (MVT 4.1: a tile MUST NOT hold two layers of the same name)")
+        #expect(refused(tile, .duplicateLayerName, at: "bad.mvt: layer 'hello': "))
     }
 
     @Test func fixture023LayerWithAnEmptyNameIsRefused() {
-        #expect(refusal(Wire.tile(Wire.layer(name: "")))?.hasSuffix("the layer name is empty (MVT 4.1: a layer MUST have a name)") == true)
+        #expect(refused(Wire.tile(Wire.layer(name: "")), .unnamedLayer, at: "bad.mvt: layer 0: "))
     }
 
     @Test func fixture024LayerWithoutAVersionIsRefused() {
-        #expect(refusal(Wire.tile(Wire.layer(version: nil))) == "bad.mvt: layer 'hello': the layer has no version field (MVT 4.1: a layer MUST have one)")
+        #expect(refused(Wire.tile(Wire.layer(version: nil)), .unsupportedVersion, at: "bad.mvt: layer 'hello': "))
     }
 
     @Test func fixture026ValueWithAnExtraFieldIsRefused() {
         let layer = Wire.layer(values: [Wire.field(20, varint: 10)])
-        #expect(refusal(Wire.tile(layer))?.contains("value 0 has field 20") == true)
+        #expect(refused(Wire.tile(layer), .invalidField, at: "bad.mvt: layer 'hello': "))
     }
 
     @Test func valueWithTwoFieldsOrNoneIsRefused() {
-        #expect(refusal(Wire.tile(Wire.layer(values: [Wire.string("a") + Wire.field(7, varint: 1)])))?.hasSuffix("value 0 has more than one field (MVT 4.1: exactly one)") == true)
-        #expect(refusal(Wire.tile(Wire.layer(values: [[]])))?.hasSuffix("value 0 is empty (MVT 4.1: it holds exactly one field)") == true)
+        #expect(refused(Wire.tile(Wire.layer(values: [Wire.string("a") + Wire.field(7, varint: 1)])), .invalidValue, at: "bad.mvt: layer 'hello': "))
+        #expect(refused(Wire.tile(Wire.layer(values: [[]])), .invalidValue, at: "bad.mvt: layer 'hello': "))
     }
 
     @Test func extentZeroIsRefused() {
-        #expect(refusal(Wire.tile(Wire.layer(extent: 0)))?.contains("extent 0 is not a usable tile size") == true)
+        #expect(refused(Wire.tile(Wire.layer(extent: 0)), .invalidExtent, at: "bad.mvt: layer 'hello': "))
     }
 
     @Test func missingExtentDefaultsTo4096() throws {
@@ -283,39 +303,39 @@ enum Wire {
     @Test func elevenByteVarintIsRefused() {
         // A layer field whose length is a varint of eleven bytes.
         let tile: [UInt8] = [0x1A] + [UInt8](repeating: 0xFF, count: 10) + [0x01]
-        #expect(refusal(tile) == "bad.mvt: not valid protobuf at byte 1: a varint is longer than 10 bytes")
+        #expect(refused(tile, .invalidProtobuf, at: "bad.mvt: "))
     }
 
     @Test func varintOverflowing64BitsIsRefused() {
         let tile: [UInt8] = [0x1A] + [UInt8](repeating: 0xFF, count: 9) + [0x02]
-        #expect(refusal(tile) == "bad.mvt: not valid protobuf at byte 1: a varint overflows 64 bits")
+        #expect(refused(tile, .invalidProtobuf, at: "bad.mvt: "))
     }
 
     @Test func hugeClaimedLengthIsRefused() {
         let tile = Wire.key(3, 2) + Wire.varint(UInt64.max >> 1) + [1, 2, 3]
-        #expect(refusal(tile) == "bad.mvt: not valid protobuf at byte 1: a field claims 9223372036854775807 bytes but only 3 remain")
+        #expect(refused(tile, .invalidProtobuf, at: "bad.mvt: "))
     }
 
     @Test func lengthPastTheEnclosingMessageIsRefused() {
         // A feature that claims more bytes than its layer holds.
         let layer = Wire.layer(features: []) + Wire.key(2, 2) + Wire.varint(200) + [8, 1]
-        #expect(refusal(Wire.tile(layer))?.contains("a field claims 200 bytes but only 2 remain") == true)
+        #expect(refused(Wire.tile(layer), .invalidProtobuf, at: "bad.mvt: "))
     }
 
-    @Test(arguments: [(UInt8(3), "a deprecated group (wire type 3), which MVT never uses"), (4, "a deprecated group (wire type 4), which MVT never uses"), (6, "wire type 6, which protobuf does not define"), (7, "wire type 7, which protobuf does not define")])
-    func groupsAndUndefinedWireTypesAreRefused(wireType: UInt8, message: String) {
-        #expect(refusal(Wire.key(20, wireType) + [0, 0]) == "bad.mvt: not valid protobuf at byte 0: field 20 is \(message)")
+    @Test(arguments: [UInt8(3), 4, 6, 7])
+    func groupsAndUndefinedWireTypesAreRefused(wireType: UInt8) {
+        #expect(refused(Wire.key(20, wireType) + [0, 0], .invalidProtobuf, at: "bad.mvt: "))
         // Inside a feature, too: the bytes are broken, so the whole tile goes.
         let feature = Wire.feature(extra: Wire.key(9, wireType))
-        #expect(refusal(Wire.tile(Wire.layer(features: [feature])))?.contains("layer 'hello' feature 0: not valid protobuf") == true)
+        #expect(refused(Wire.tile(Wire.layer(features: [feature])), .invalidProtobuf, at: "bad.mvt: layer 'hello' feature 0: "))
     }
 
     @Test func fieldNumberZeroIsRefused() {
-        #expect(refusal([0x00, 0x01]) == "bad.mvt: not valid protobuf at byte 0: field number 0 is outside 1...536870911")
+        #expect(refused([0x00, 0x01], .invalidProtobuf, at: "bad.mvt: "))
     }
 
     @Test func layersFieldWithTheWrongWireTypeIsRefused() {
-        #expect(refusal(Wire.field(3, varint: 1)) == "bad.mvt: the tile's field 3 (layers) has wire type varint, not length-delimited")
+        #expect(refused(Wire.field(3, varint: 1), .invalidField, at: "bad.mvt: "))
     }
 
     @Test func unknownFieldsOfEveryWireTypeAreSkipped() throws {

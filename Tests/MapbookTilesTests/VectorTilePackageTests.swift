@@ -207,6 +207,7 @@ import MapbookInspection
             default: d.style["layers"] = [["id": "x", "type": "symbol", "source": "esri", "source-layer": "poi", "layout": ["text-field": "{name}"]]]
             }
             let error = #expect(throws: TileArchiveError.self) { try VectorTilePackageWriter(path: dir + "/x.vtpk", description: d) }
+            #expect(error?.kind == .invalidDescription)
             #expect(error?.description.contains(dir + "/x.vtpk") == true)
             #expect(listTree(dir).isEmpty)
         }
@@ -289,6 +290,7 @@ import MapbookInspection
             try rewrite(path, to: dir + "/bad.vtpk", replacing: [name: bundle])
             let reader = try VectorTilePackageReader(path: dir + "/bad.vtpk")
             let error = #expect(throws: TileArchiveError.self) { try reader.tile(at: c) }
+            #expect(error?.kind == .damaged)
             #expect(error?.description.contains(name) == true)
             let report = PackageValidator.validate(path: dir + "/bad.vtpk")
             #expect(report.diagnostics.contains { $0.code == "tiles.bundle-index" && $0.message.contains("runs past the end") }, "\(report.diagnostics)")

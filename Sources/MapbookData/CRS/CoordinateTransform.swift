@@ -56,26 +56,26 @@ public final class CoordinateTransform {
         guard let sourceCRS else {
             let message = Self.lastError(context)
             proj_context_destroy(context)
-            throw CRSError(crs: source.description, message: "PROJ does not know this coordinate system (\(message))")
+            throw CRSError(kind: .unknownCRS, crs: source.description, message: "PROJ does not know this coordinate system (\(message))")
         }
         defer { proj_destroy(sourceCRS) }
         sourceIsGeographic = Self.isGeographic(sourceCRS)
         guard let targetCRS = proj_create(context, target.projDefinition) else {
             let message = Self.lastError(context)
             proj_context_destroy(context)
-            throw CRSError(crs: target.description, message: "PROJ does not know this coordinate system (\(message))")
+            throw CRSError(kind: .unknownCRS, crs: target.description, message: "PROJ does not know this coordinate system (\(message))")
         }
         defer { proj_destroy(targetCRS) }
         guard let raw = proj_create_crs_to_crs_from_pj(context, sourceCRS, targetCRS, nil, nil) else {
             let message = Self.lastError(context)
             proj_context_destroy(context)
-            throw CRSError(crs: source.description, message: "no transformation to \(target) (\(message))")
+            throw CRSError(kind: .noTransformation, crs: source.description, message: "no transformation to \(target) (\(message))")
         }
         transform = proj_normalize_for_visualization(context, raw)
         proj_destroy(raw)
         if transform == nil {
             proj_context_destroy(context)
-            throw CRSError(crs: source.description, message: "no transformation to \(target)")
+            throw CRSError(kind: .noTransformation, crs: source.description, message: "no transformation to \(target)")
         }
     }
 
@@ -208,6 +208,15 @@ public final class CoordinateTransform {
 
 /// A coordinate system PROJ cannot use.
 public struct CRSError: Error, Sendable, CustomStringConvertible {
+    /// What is wrong, for callers and tests to switch on.
+    public enum Kind: Sendable, Hashable {
+        /// PROJ cannot build this coordinate system from its definition.
+        case unknownCRS
+        /// Both systems are known, but PROJ has no transformation between them.
+        case noTransformation
+    }
+
+    public var kind: Kind
     public var crs: String
     public var message: String
     public var description: String { "coordinate system \(crs): \(message)" }

@@ -29,18 +29,18 @@ public final class GeoPackageReader: FeatureReader {
         do {
             db = try SQLiteDatabase(readOnlyPath: path)
         } catch {
-            throw DataError(path: path, message: "not a readable GeoPackage: \(error.message)")
+            throw DataError(kind: .sqlite(error.kind), path: path, message: "not a readable GeoPackage: \(error.message)")
         }
         do {
             guard try db.tableExists("gpkg_contents") else {
-                throw DataError(path: path, message: "not a GeoPackage: it has no gpkg_contents table")
+                throw DataError(kind: .unsupportedFormat, path: path, message: "not a GeoPackage: it has no gpkg_contents table")
             }
             let check = try db.scalar("PRAGMA quick_check")
             guard check?.text == "ok" else {
-                throw DataError(path: path, message: "the database is damaged (SQLite quick_check: \(check?.text ?? "no answer"))")
+                throw DataError(kind: .damaged, path: path, message: "the database is damaged (SQLite quick_check: \(check?.text ?? "no answer"))")
             }
         } catch let error as SQLiteError {
-            throw DataError(path: path, message: "the database is damaged: \(error.message)")
+            throw DataError(kind: .sqlite(error.kind), path: path, message: "the database is damaged: \(error.message)")
         }
         return db
     }
@@ -54,25 +54,25 @@ public final class GeoPackageReader: FeatureReader {
         let chosen: String
         if let table {
             guard let match = names.first(where: { $0 == table }) ?? names.first(where: { $0.lowercased() == table.lowercased() }) else {
-                throw DataError(path: path, message: "no feature or attribute table '\(table)'; it has \(names.isEmpty ? "none" : names.joined(separator: ", "))")
+                throw DataError(kind: .noSuchLayer, path: path, message: "no feature or attribute table '\(table)'; it has \(names.isEmpty ? "none" : names.joined(separator: ", "))")
             }
             chosen = match
         } else {
             guard names.count == 1 else {
-                throw DataError(path: path, message: names.isEmpty ? "no feature or attribute tables" : "several tables (\(names.joined(separator: ", "))); name one with `table:`")
+                throw DataError(kind: .noLayers, path: path, message: names.isEmpty ? "no feature or attribute tables" : "several tables (\(names.joined(separator: ", "))); name one with `table:`")
             }
             chosen = names[0]
         }
         self.table = chosen
         guard try database.tableExists(chosen) else {
-            throw DataError(path: path, message: "gpkg_contents lists '\(chosen)' but the table does not exist")
+            throw DataError(kind: .damaged, path: path, message: "gpkg_contents lists '\(chosen)' but the table does not exist")
         }
 
         let features: FeatureTable
         do {
             features = try FeatureTable(database: database, table: chosen)
         } catch {
-            throw DataError(path: path, message: error.message)
+            throw DataError(kind: .featureTable(error.kind), path: path, message: error.message)
         }
         let geometryColumn = features.geometryColumn
         let geometryType = geometryColumn == nil ? nil : features.geometryType

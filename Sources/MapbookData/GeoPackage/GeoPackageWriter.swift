@@ -43,7 +43,7 @@ public final class GeoPackageWriter {
         self.crs = crs
         self.timestamp = String(ISODate.format(seconds: timestamp).dropLast()) + ".000Z"
         guard let epsg = crs.epsg ?? CoordinateTransform.identifyEPSG(crs), let description = CoordinateTransform.describe(crs) else {
-            throw DataError(path: path, message: "the package coordinate system \(crs) has no EPSG code PROJ knows; use an EPSG code")
+            throw DataError(kind: .crs(.unknownCRS), path: path, message: "the package coordinate system \(crs) has no EPSG code PROJ knows; use an EPSG code")
         }
         srsID = Int32(epsg)
         database = try SQLiteDatabase(writablePath: path)
@@ -281,7 +281,7 @@ public final class GeoPackageWriter {
         if current != nil { abandonLayer() }
         let check = try database.scalar("PRAGMA quick_check")
         guard check?.text == "ok" else {
-            throw DataError(path: path, message: "the GeoPackage failed SQLite's check: \(check?.text ?? "no answer")")
+            throw DataError(kind: .damaged, path: path, message: "the GeoPackage failed SQLite's check: \(check?.text ?? "no answer")")
         }
         try database.close()
     }

@@ -7,6 +7,31 @@
 public enum WKT {
     /// Text that is not a geometry, with the offset where reading stopped.
     public struct Error: Swift.Error, Sendable, CustomStringConvertible {
+        /// What is wrong, for callers and tests to switch on.
+        public enum Kind: Sendable, Hashable {
+            /// The text is empty or only whitespace.
+            case empty
+            /// A character where the grammar wants another: a missing `(`, `,` or `)`.
+            case unexpectedCharacter
+            /// The text ends inside the geometry.
+            case unexpectedEnd
+            /// Text after the end of the geometry.
+            case trailingContent
+            /// An EWKT `SRID=n;` prefix that is malformed or out of range.
+            case invalidSRID
+            /// A type keyword this parser does not read: curves, surfaces, TINs, or a misspelling.
+            case unsupportedType
+            /// A coordinate that is not a number.
+            case invalidNumber
+            /// A position with fewer than two or more than four coordinates.
+            case invalidPosition
+            /// Positions or members whose Z/M dimensions disagree with each other or the tag.
+            case mixedDimensions
+            /// Geometry collections nested deeper than `WKT.maximumDepth`.
+            case tooDeep
+        }
+
+        public var kind: Kind
         /// The offset of the offending character from the start of the text, counted in UTF-8
         /// bytes (the same as characters while the text is ASCII, as WKT is).
         public var offset: Int
@@ -46,12 +71,12 @@ public enum WKT {
     static func parseWithSRID(bytes: UnsafeBufferPointer<UInt8>) throws(Error) -> (geometry: Geometry, srid: Int32?) {
         var parser = Parser(bytes)
         parser.skipSpace()
-        guard parser.i < bytes.count else { throw Error(offset: 0, message: "no geometry (the text is empty)") }
+        guard parser.i < bytes.count else { throw Error(kind: .empty, offset: 0, message: "no geometry (the text is empty)") }
         let srid = try parser.srid()
         let shape = try parser.shape(depth: 0)
         parser.skipSpace()
         guard parser.i == bytes.count else {
-            throw Error(offset: parser.i, message: "unexpected \(parser.describeNext()) after the geometry")
+            throw Error(kind: .trailingContent, offset: parser.i, message: "unexpected \(parser.describeNext()) after the geometry")
         }
         let dims = parser.dims ?? Parser.Dims(z: false, m: false)
         return (Parser.geometry(shape, dims), srid)
@@ -129,6 +154,9 @@ public enum WKT {
             while i < s.count, s[i] == 0x20 || s[i] == 0x09 || s[i] == 0x0A || s[i] == 0x0D { i += 1 }
         }
 
+        /// A stray character, or the end of the text where more was expected.
+        var unexpected: Error.Kind { i < s.count ? .unexpectedCharacter : .unexpectedEnd }
+
         func describeNext() -> String {
             guard i < s.count else { return "end of text" }
             let c = s[i]
@@ -157,7 +185,7 @@ public enum WKT {
         mutating func expect(_ c: UInt8) throws(Error) {
             skipSpace()
             guard i < s.count, s[i] == c else {
-                throw Error(offset: i, message: "expected '\(Character(Unicode.Scalar(c)))', found \(describeNext())")
+                throw Error(kind: unexpected, offset: i, message: "expected '\(Character(Unicode.Scalar(c)))', found \(describeNext())")
             }
             i += 1
         }
@@ -168,19 +196,19 @@ public enum WKT {
             let start = i
             i += 4
             skipSpace()
-            guard i < s.count, s[i] == UInt8(ascii: "=") else { throw Error(offset: i, message: "expected '=' after SRID") }
+            guard i < s.count, s[i] == UInt8(ascii: "=") else { throw Error(kind: .invalidSRID, offset: i, message: "expected '=' after SRID") }
             i += 1
             skipSpace()
             var value: Int64 = 0
             let digits = i
             while i < s.count, s[i] &- 48 < 10 {
                 value = value * 10 + Int64(s[i] &- 48)
-                guard value <= Int64(Int32.max) else { throw Error(offset: start, message: "SRID too large") }
+                guard value <= Int64(Int32.max) else { throw Error(kind: .invalidSRID, offset: start, message: "SRID too large") }
                 i += 1
             }
-            guard i > digits else { throw Error(offset: i, message: "expected the SRID's digits, found \(describeNext())") }
+            guard i > digits else { throw Error(kind: .invalidSRID, offset: i, message: "expected the SRID's digits, found \(describeNext())") }
             skipSpace()
-            guard i < s.count, s[i] == UInt8(ascii: ";") else { throw Error(offset: i, message: "expected ';' after the SRID") }
+            guard i < s.count, s[i] == UInt8(ascii: ";") else { throw Error(kind: .invalidSRID, offset: i, message: "expected ';' after the SRID") }
             i += 1
             skipSpace()
             return Int32(value)
@@ -202,7 +230,7 @@ public enum WKT {
             let start = i
             let (word, end) = peekWord()
             guard !word.isEmpty else {
-                throw Error(offset: i, message: "expected a geometry type such as POINT or POLYGON, found \(describeNext())")
+                throw Error(kind: unexpected, offset: i, message: "expected a geometry type such as POINT or POLYGON, found \(describeNext())")
             }
             var declared: Dims?
             var type = Self.keywords.first { $0.name == word }?.type
@@ -219,7 +247,7 @@ public enum WKT {
                 }
             }
             guard let type else {
-                throw Error(offset: start, message: "unknown or unsupported geometry type '\(String(decoding: word, as: UTF8.self))'")
+                throw Error(kind: .unsupportedType, offset: start, message: "unknown or unsupported geometry type '\(String(decoding: word, as: UTF8.self))'")
             }
             i = end
             skipSpace()
@@ -235,7 +263,7 @@ public enum WKT {
             }
             if let declared {
                 if let dims, dims != declared {
-                    throw Error(offset: start, message: "a \(declared.tag) geometry inside a \(dims.tag) one")
+                    throw Error(kind: .mixedDimensions, offset: start, message: "a \(declared.tag) geometry inside a \(dims.tag) one")
                 }
                 dims = declared
             }
@@ -245,7 +273,7 @@ public enum WKT {
         /// Reads a tagged geometry: its keyword, then `EMPTY` or its coordinates.
         mutating func shape(depth: Int) throws(Error) -> Shape {
             guard depth <= WKT.maximumDepth else {
-                throw Error(offset: i, message: "geometry collections nested deeper than \(WKT.maximumDepth)")
+                throw Error(kind: .tooDeep, offset: i, message: "geometry collections nested deeper than \(WKT.maximumDepth)")
             }
             let type = try tag()
             skipSpace()
@@ -328,14 +356,14 @@ public enum WKT {
             while true {
                 try item(&self)
                 skipSpace()
-                guard i < s.count else { throw Error(offset: i, message: "the text ends before ')'") }
+                guard i < s.count else { throw Error(kind: .unexpectedEnd, offset: i, message: "the text ends before ')'") }
                 if s[i] == UInt8(ascii: ",") {
                     i += 1
                 } else if s[i] == UInt8(ascii: ")") {
                     i += 1
                     return
                 } else {
-                    throw Error(offset: i, message: "expected ',' or ')', found \(describeNext())")
+                    throw Error(kind: unexpected, offset: i, message: "expected ',' or ')', found \(describeNext())")
                 }
             }
         }
@@ -369,9 +397,9 @@ public enum WKT {
             while i < s.count, Self.startsNumber(s[i]) {
                 let numberStart = i
                 guard let v = DecimalText.scan(s, &i, .lenient) else {
-                    throw Error(offset: numberStart, message: "expected a number, found \(describeNext())")
+                    throw Error(kind: .invalidNumber, offset: numberStart, message: "expected a number, found \(describeNext())")
                 }
-                guard count < 4 else { throw Error(offset: numberStart, message: "a position with more than 4 coordinates") }
+                guard count < 4 else { throw Error(kind: .invalidPosition, offset: numberStart, message: "a position with more than 4 coordinates") }
                 switch count {
                 case 0: values.0 = v
                 case 1: values.1 = v
@@ -382,18 +410,18 @@ public enum WKT {
                 // Numbers are separated by whitespace: "1.5.2" or "1-2" is not two numbers.
                 guard i == s.count || s[i] == 0x20 || s[i] == 0x09 || s[i] == 0x0A || s[i] == 0x0D
                     || s[i] == UInt8(ascii: ",") || s[i] == UInt8(ascii: ")")
-                else { throw Error(offset: i, message: "unexpected \(describeNext()) in a number") }
+                else { throw Error(kind: .invalidNumber, offset: i, message: "unexpected \(describeNext()) in a number") }
                 skipSpace()
             }
             guard count >= 2 else {
-                if count == 0 { throw Error(offset: i, message: "expected a coordinate, found \(describeNext())") }
-                throw Error(offset: start, message: "a position needs at least x and y")
+                if count == 0 { throw Error(kind: unexpected, offset: i, message: "expected a coordinate, found \(describeNext())") }
+                throw Error(kind: .invalidPosition, offset: start, message: "a position needs at least x and y")
             }
             let d: Dims
             if let dims {
                 d = dims
                 guard count == d.count else {
-                    throw Error(offset: start, message: "a position with \(count) coordinates in a \(d.tag) geometry, which has \(d.count)")
+                    throw Error(kind: .mixedDimensions, offset: start, message: "a position with \(count) coordinates in a \(d.tag) geometry, which has \(d.count)")
                 }
             } else {
                 d = Dims(z: count >= 3, m: count == 4)

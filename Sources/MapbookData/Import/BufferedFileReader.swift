@@ -19,7 +19,7 @@ final class BufferedFileReader {
         do {
             file = try RandomAccessFile(path: path)
         } catch {
-            throw DataError(path: displayPath, message: "cannot open: \(error.message)")
+            throw DataError(kind: .file(error.kind), path: displayPath, message: "cannot open: \(error.message)")
         }
         self.displayPath = displayPath
         self.bufferSize = bufferSize
@@ -30,7 +30,7 @@ final class BufferedFileReader {
         guard count > 0 else { return [] }
         guard offset >= 0, offset <= size, Int64(count) <= size - offset else {
             throw DataError(
-                path: displayPath,
+                kind: .truncated, path: displayPath,
                 message: "bytes \(offset)..<\(offset + Int64(count)) lie past the end of the file (\(size) bytes; truncated?)")
         }
         let end = offset + Int64(count)
@@ -45,7 +45,7 @@ final class BufferedFileReader {
             bufferStart = offset
             buffer = try file.read(at: offset, count: Int(min(Int64(bufferSize), size - offset)))
         } catch {
-            throw DataError(path: displayPath, message: error.message)
+            throw DataError(kind: .file(error.kind), path: displayPath, message: error.message)
         }
         return Array(buffer[0..<count])
     }

@@ -72,27 +72,27 @@ public final class CSVReader: FeatureReader {
         do {
             file = try RandomAccessFile(path: path)
         } catch {
-            throw DataError(path: path, message: "cannot open: \(error.message)")
+            throw DataError(kind: .file(error.kind), path: path, message: "cannot open: \(error.message)")
         }
         let head: [UInt8]
         do {
             head = try file.read(at: 0, count: Int(min(file.size, 1 << 16)))
         } catch {
-            throw DataError(path: path, message: "cannot read: \(error.message)")
+            throw DataError(kind: .file(error.kind), path: path, message: "cannot read: \(error.message)")
         }
         let bom = head.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         let delimiter = options.delimiter ?? head.withUnsafeBufferPointer {
             CSVTokenizer.detectDelimiter(UnsafeBufferPointer(rebasing: $0[bom...]))
         }
         guard delimiter != CSVTokenizer.quote, delimiter != CSVTokenizer.cr, delimiter != CSVTokenizer.lf else {
-            throw DataError(path: path, message: "the delimiter cannot be a double quote or a line break")
+            throw DataError(kind: .invalidOption, path: path, message: "the delimiter cannot be a double quote or a line break")
         }
         self.delimiter = delimiter
         tokenizer = CSVTokenizer(file: file, delimiter: delimiter, chunkSize: options.chunkSize)
         tokenizer.seek(to: Int64(bom), line: 1)
 
         guard try tokenizer.nextRecord() else {
-            throw DataError(path: path, message: "the file is empty; a CSV file needs a header row naming its columns")
+            throw DataError(kind: .empty, path: path, message: "the file is empty; a CSV file needs a header row naming its columns")
         }
         var rawNames: [String] = []
         for k in 0..<tokenizer.cellCount {
@@ -108,7 +108,7 @@ public final class CSVReader: FeatureReader {
                 return k
             }
             throw DataError(
-                path: path, location: "line 1",
+                kind: .noSuchColumn, path: path, location: "line 1",
                 message: "`\(option): \(name)` names no column; the columns are \(Self.list(columns))")
         }
 
@@ -117,16 +117,16 @@ public final class CSVReader: FeatureReader {
         var xColumn = try options.x.map { try column($0, "x") }
         var yColumn = try options.y.map { try column($0, "y") }
         if geometryColumn != nil, xColumn != nil || yColumn != nil {
-            throw DataError(path: path, message: "set either `x:` and `y:` or `geometry:`, not both")
+            throw DataError(kind: .invalidOption, path: path, message: "set either `x:` and `y:` or `geometry:`, not both")
         }
         if (xColumn == nil) != (yColumn == nil) {
-            throw DataError(path: path, message: "`x:` and `y:` go together; set both, or `geometry:`")
+            throw DataError(kind: .invalidOption, path: path, message: "`x:` and `y:` go together; set both, or `geometry:`")
         }
         var overrides = [FieldType?](repeating: nil, count: columns.count)
         for (name, type) in options.types {
             let k = try column(name, "types")
             if k == geometryColumn {
-                throw DataError(path: path, message: "`types: \(name)` names the geometry column, which is not an attribute")
+                throw DataError(kind: .invalidOption, path: path, message: "`types: \(name)` names the geometry column, which is not an attribute")
             }
             overrides[k] = type
         }
@@ -163,7 +163,7 @@ public final class CSVReader: FeatureReader {
                 geometryColumn = content
             } else {
                 throw DataError(
-                    path: path,
+                    kind: .noGeometry, path: path,
                     message: "no geometry: no column holds WKT or hex WKB, and no two columns are named like coordinates "
                         + "(lon/lat, longitude/latitude, x/y, easting/northing). The columns are \(Self.list(columns)). "
                         + "Set `x:` and `y:` (the columns of longitude and latitude, or of easting and northing) "

@@ -202,7 +202,7 @@ final class CSVTokenizer {
                     guard i < n else {
                         guard atEnd else { return .needMore }
                         throw DataError(
-                            path: file.path, location: "line \(line)",
+                            kind: .unclosedQuote, path: file.path, location: "line \(line)",
                             message: "a quoted cell starting on this line is never closed: the file ends inside it")
                     }
                     let d = b[i]
@@ -237,7 +237,7 @@ final class CSVTokenizer {
         if filled == capacity {
             guard capacity < Self.maximumRecordSize else {
                 throw DataError(
-                    path: file.path, location: "line \(line)",
+                    kind: .recordTooLong, path: file.path, location: "line \(line)",
                     message: "a record longer than \(Self.maximumRecordSize >> 20) MiB; is a quote left open?")
             }
             let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
@@ -252,7 +252,7 @@ final class CSVTokenizer {
             do {
                 try file.read(into: UnsafeMutableRawBufferPointer(start: buffer + filled, count: count), at: start)
             } catch {
-                throw DataError(path: file.path, location: "line \(line)", message: "cannot read: \(error.message)")
+                throw DataError(kind: .file(error.kind), path: file.path, location: "line \(line)", message: "cannot read: \(error.message)")
             }
             filled += count
         }

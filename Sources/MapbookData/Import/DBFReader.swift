@@ -44,22 +44,22 @@ final class DBFReader {
         self.displayPath = displayPath
         file = try BufferedFileReader(path: path, displayPath: displayPath)
         guard file.size >= 32 else {
-            throw DataError(path: displayPath, message: "the file is \(file.size) bytes, shorter than the 32-byte dBASE header (truncated, or not a .dbf)")
+            throw DataError(kind: .truncated, path: displayPath, message: "the file is \(file.size) bytes, shorter than the 32-byte dBASE header (truncated, or not a .dbf)")
         }
         let header = try file.read(at: 0, count: 32)
         // dBASE 7 (level 4) has 48-byte field descriptors and types shapefiles never use.
         if header[0] & 0x07 == 4 {
-            throw DataError(path: displayPath, message: "this is a dBASE 7 table (version byte 0x\(String(header[0], radix: 16))); shapefiles use dBASE III, so convert it, e.g. with ogr2ogr")
+            throw DataError(kind: .unsupportedFormat, path: displayPath, message: "this is a dBASE 7 table (version byte 0x\(String(header[0], radix: 16))); shapefiles use dBASE III, so convert it, e.g. with ogr2ogr")
         }
         let claimedRecords = Int(header.uint32LE(4))
         headerLength = Int(header.uint16LE(8))
         recordLength = Int(header.uint16LE(10))
         languageDriver = header[29]
         guard headerLength >= 33, Int64(headerLength) <= file.size else {
-            throw DataError(path: displayPath, message: "the header claims to be \(headerLength) bytes long, which does not fit a header of 32 bytes plus field descriptors in this \(file.size)-byte file")
+            throw DataError(kind: .damaged, path: displayPath, message: "the header claims to be \(headerLength) bytes long, which does not fit a header of 32 bytes plus field descriptors in this \(file.size)-byte file")
         }
         guard recordLength >= 1 else {
-            throw DataError(path: displayPath, message: "the header gives a record length of 0")
+            throw DataError(kind: .damaged, path: displayPath, message: "the header gives a record length of 0")
         }
 
         var warnings: [(issue: ImportReport.Issue, row: Int, message: String)] = []
@@ -67,7 +67,7 @@ final class DBFReader {
         var source = "the default: no .cpg or language driver id names a known encoding"
         if let encoding {
             guard let decoder = DBFTextDecoder(name: encoding) else {
-                throw DataError(path: displayPath, message: "unknown text encoding '\(encoding)'; name one iconv knows, such as UTF-8, windows-1252, ISO-8859-1 or CP850")
+                throw DataError(kind: .invalidOption, path: displayPath, message: "unknown text encoding '\(encoding)'; name one iconv knows, such as UTF-8, windows-1252, ISO-8859-1 or CP850")
             }
             chosen = decoder
             source = "as given"
@@ -107,7 +107,7 @@ final class DBFReader {
             position += 32
         }
         guard offset <= recordLength else {
-            throw DataError(path: displayPath, message: "the fields take \(offset) bytes per record with the deletion flag, more than the record length of \(recordLength) the header gives")
+            throw DataError(kind: .damaged, path: displayPath, message: "the fields take \(offset) bytes per record with the deletion flag, more than the record length of \(recordLength) the header gives")
         }
         self.columns = Self.deduplicated(columns)
 

@@ -89,20 +89,20 @@ public final class GeoJSONReader: FeatureReader {
         let root: JSONObject, sawFeatures: Bool
         switch document {
         case .object(let object, let saw): (root, sawFeatures) = (object, saw)
-        case .other(let kind): throw DataError(path: path, message: "the root of a GeoJSON file must be an object, not \(kind)")
+        case .other(let kind): throw DataError(kind: .invalidGeoJSON, path: path, message: "the root of a GeoJSON file must be an object, not \(kind)")
         }
         let type = root["type"]
         if let crs = root["crs"] { rootCRS = Self.crs(from: crs) }
         guard case .string(let typeName)? = type else {
-            throw DataError(path: path, message: type == nil ? "the root object has no \"type\" member" : "the root \"type\" member must be a string, not \(type!.kindName)")
+            throw DataError(kind: .invalidGeoJSON, path: path, message: type == nil ? "the root object has no \"type\" member" : "the root \"type\" member must be a string, not \(type!.kindName)")
         }
         switch typeName {
         case "FeatureCollection":
             guard sawFeatures else {
                 if let f = root["features"] {
-                    throw DataError(path: path, message: "\"features\" must be an array, not \(f.kindName)")
+                    throw DataError(kind: .invalidGeoJSON, path: path, message: "\"features\" must be an array, not \(f.kindName)")
                 }
-                throw DataError(path: path, message: "a FeatureCollection needs a \"features\" array")
+                throw DataError(kind: .invalidGeoJSON, path: path, message: "a FeatureCollection needs a \"features\" array")
             }
             for reserved in ["properties", "coordinates", "geometry", "geometries"] where root[reserved] != nil {
                 rootReport.note(.badMember, row: 0, "a FeatureCollection cannot contain a \"\(reserved)\" member")
@@ -116,7 +116,7 @@ public final class GeoJSONReader: FeatureReader {
             body(feature, 1)
         default:
             let known = (["FeatureCollection", "Feature"] + Self.geometryTypes).first { $0.lowercased() == typeName.lowercased() }
-            throw DataError(path: path, message: known.map { "expected \($0) but got \(typeName) (GeoJSON types are case-sensitive)" } ?? "unknown GeoJSON type \"\(typeName)\"")
+            throw DataError(kind: .invalidGeoJSON, path: path, message: known.map { "expected \($0) but got \(typeName) (GeoJSON types are case-sensitive)" } ?? "unknown GeoJSON type \"\(typeName)\"")
         }
     }
 

@@ -43,14 +43,14 @@ public struct LayerImporter {
         do {
             transform = try CoordinateTransform(from: sourceCRS, to: target)
         } catch {
-            throw DataError(path: reader.path, message: "\(error.description); give the layer's coordinate system with `crs:` in the project file")
+            throw DataError(kind: .crs(error.kind), path: reader.path, message: "\(error.description); give the layer's coordinate system with `crs:` in the project file")
         }
         let geographic = transform.sourceIsGeographic
         let clipper = try extent.map { box -> RectangleClipper in
             if target.isWGS84 { return RectangleClipper(box) }
             let toTarget = try CoordinateTransform(from: .wgs84, to: target)
             guard let a = toTarget.apply(Position(x: box.minX, y: box.minY)), let b = toTarget.apply(Position(x: box.maxX, y: box.maxY)) else {
-                throw DataError(path: reader.path, message: "the project extent cannot be expressed in \(target)")
+                throw DataError(kind: .crs(.noTransformation), path: reader.path, message: "the project extent cannot be expressed in \(target)")
             }
             return RectangleClipper(Envelope2D(minX: min(a.x, b.x), minY: min(a.y, b.y), maxX: max(a.x, b.x), maxY: max(a.y, b.y)))
         }

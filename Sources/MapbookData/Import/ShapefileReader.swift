@@ -69,7 +69,7 @@ public final class ShapefileReader: FeatureReader {
             let file = path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? path
             layerName = String(file.dropLast(4))
         } else {
-            throw DataError(path: path, message: "not a shapefile: give the .shp file, or a .zip holding shapefiles")
+            throw DataError(kind: .unsupportedFormat, path: path, message: "not a shapefile: give the .shp file, or a .zip holding shapefiles")
         }
 
         let shpName = display["shp"] ?? path
@@ -114,7 +114,7 @@ public final class ShapefileReader: FeatureReader {
         if let prjPath = files["prj"] {
             let file = try BufferedFileReader(path: prjPath, displayPath: display["prj"] ?? prjPath)
             guard let bytes = try file.readAll(limit: 1 << 20) else {
-                throw DataError(path: display["prj"] ?? prjPath, message: "the file is \(file.size) bytes, far too large for a coordinate system definition")
+                throw DataError(kind: .tooLarge, path: display["prj"] ?? prjPath, message: "the file is \(file.size) bytes, far too large for a coordinate system definition")
             }
             let wkt = Self.text(bytes).filter { $0 != "\u{FEFF}" && $0 != "\0" }.trimming(" \t\r\n")
             if !wkt.isEmpty {
@@ -136,7 +136,7 @@ public final class ShapefileReader: FeatureReader {
                 // pair with: read what pairs and say what was left. When one file is empty
                 // the two do not belong together at all, and reading nothing would hide it.
                 if min(table.recordCount, scan.count) == 0 {
-                    throw DataError(path: path, message: "the .shp holds \(scan.count) records and the .dbf \(table.recordCount): they do not belong together (a .dbf from another shapefile, or one written only halfway)")
+                    throw DataError(kind: .damaged, path: path, message: "the .shp holds \(scan.count) records and the .dbf \(table.recordCount): they do not belong together (a .dbf from another shapefile, or one written only halfway)")
                 }
                 count = min(table.recordCount, scan.count)
                 warnings.append((.badValue, count + 1, "the .shp holds \(scan.count) records and the .dbf \(table.recordCount); only the first \(count) are read"))
@@ -218,15 +218,15 @@ public final class ShapefileReader: FeatureReader {
     /// Reads and checks the 100-byte main file header (Technical Description, pages 3-4).
     static func readHeader(_ shp: BufferedFileReader) throws(DataError) -> Header {
         guard shp.size >= 100 else {
-            throw DataError(path: shp.displayPath, message: "the file is \(shp.size) bytes, shorter than the 100-byte shapefile header (truncated, or not a shapefile)")
+            throw DataError(kind: .truncated, path: shp.displayPath, message: "the file is \(shp.size) bytes, shorter than the 100-byte shapefile header (truncated, or not a shapefile)")
         }
         let h = try shp.read(at: 0, count: 100)
         guard h.int32BE(0) == 9994 else {
-            throw DataError(path: shp.displayPath, message: "not a shapefile: the file does not start with the shapefile file code 9994")
+            throw DataError(kind: .unsupportedFormat, path: shp.displayPath, message: "not a shapefile: the file does not start with the shapefile file code 9994")
         }
         let raw = h.int32LE(32)
         guard let type = ShapeType(rawValue: raw) else {
-            throw DataError(path: shp.displayPath, message: "the header gives shape type \(raw), which the shapefile specification does not define")
+            throw DataError(kind: .unsupportedFormat, path: shp.displayPath, message: "the header gives shape type \(raw), which the shapefile specification does not define")
         }
         // The header's length (in 16-bit words) is where records end; trailing bytes past it
         // are ignored, as pyshp and GDAL do. A length past the file's end means truncation,

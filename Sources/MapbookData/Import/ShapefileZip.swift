@@ -48,7 +48,7 @@ enum ShapefileZip {
             let stem = String(entry.name[..<dot])
             if ext == "shp" {
                 guard stems[stem.lowercased()] == nil else {
-                    throw DataError(path: path, message: "the archive holds the shapefile '\(stem)' twice (entry '\(entry.name)')")
+                    throw DataError(kind: .duplicateLayer, path: path, message: "the archive holds the shapefile '\(stem)' twice (entry '\(entry.name)')")
                 }
                 stems[stem.lowercased()] = layers.count
                 let base = stem.split(separator: "/").last.map(String.init) ?? stem
@@ -75,20 +75,20 @@ enum ShapefileZip {
             let wanted = layer.lowercased()
             let matches = layers.filter { $0.name.lowercased() == wanted || $0.stem.lowercased() == wanted }
             if matches.isEmpty {
-                throw DataError(path: path, message: layers.isEmpty
+                throw DataError(kind: .noSuchLayer, path: path, message: layers.isEmpty
                     ? "the archive holds no shapefile (no .shp entry), so there is no layer '\(layer)'"
                     : "the archive holds no shapefile named '\(layer)'; it holds: \(names)")
             }
             guard matches.count == 1 else {
-                throw DataError(path: path, message: "several shapefiles are named '\(layer)': \(matches.map(\.stem).joined(separator: ", ")); give the path without extension")
+                throw DataError(kind: .ambiguousLayer, path: path, message: "several shapefiles are named '\(layer)': \(matches.map(\.stem).joined(separator: ", ")); give the path without extension")
             }
             chosen = matches[0]
         } else {
             if layers.isEmpty {
-                throw DataError(path: path, message: "the archive holds no shapefile (no .shp entry)\(try entrySummary(path))")
+                throw DataError(kind: .noLayers, path: path, message: "the archive holds no shapefile (no .shp entry)\(try entrySummary(path))")
             }
             guard layers.count == 1 else {
-                throw DataError(path: path, message: "the archive holds \(layers.count) shapefiles: \(names); choose one with the layer name")
+                throw DataError(kind: .ambiguousLayer, path: path, message: "the archive holds \(layers.count) shapefiles: \(names); choose one with the layer name")
             }
             chosen = layers[0]
         }
@@ -122,7 +122,7 @@ enum ShapefileZip {
             let temporary = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
             var template = Array("\(temporary)/mapbook-shapefile-XXXXXX".utf8CString)
             guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
-                throw DataError(path: archivePath, message: "cannot create a temporary folder in '\(temporary)': \(FileSystem.errorMessage())")
+                throw DataError(kind: .io(errno: errno), path: archivePath, message: "cannot create a temporary folder in '\(temporary)': \(FileSystem.errorMessage())")
             }
             directory = String(cString: template.withUnsafeBufferPointer { $0.baseAddress! })
             do throws(DataError) {
@@ -137,7 +137,7 @@ enum ShapefileZip {
                     try reader.copyData(of: entry, to: target, budget: &budget)
                 }
                 guard files["shp"] != nil else {
-                    throw DataError(path: archivePath, message: "entry '\(layer.members["shp"] ?? "")' could not be found again while extracting")
+                    throw DataError(kind: .damaged, path: archivePath, message: "entry '\(layer.members["shp"] ?? "")' could not be found again while extracting")
                 }
             } catch {
                 remove()
@@ -171,13 +171,13 @@ private final class ZipEntryReader {
     init(path: String) throws(DataError) {
         self.path = path
         guard let a = archive_read_new() else {
-            throw DataError(path: path, message: "libarchive could not allocate a reader")
+            throw DataError(kind: .outOfMemory, path: path, message: "libarchive could not allocate a reader")
         }
         archive_read_support_format_zip(a)
         guard archive_read_open_filename(a, path, 1 << 16) == ARCHIVE_OK else {
             let message = archive_error_string(a).map { String(cString: $0) } ?? "unknown error"
             archive_read_free(a)
-            throw DataError(path: path, message: "cannot open as a ZIP archive: \(message)")
+            throw DataError(kind: .notAZip, path: path, message: "cannot open as a ZIP archive: \(message)")
         }
         archive = a
     }
@@ -186,7 +186,7 @@ private final class ZipEntryReader {
 
     private func failure(_ what: String) -> DataError {
         let message = archive_error_string(archive).map { String(cString: $0) } ?? "unknown error"
-        return DataError(path: path, message: "\(what): \(message)")
+        return DataError(kind: .libarchive, path: path, message: "\(what): \(message)")
     }
 
     /// The next entry's header, or nil at the end.
@@ -211,12 +211,12 @@ private final class ZipEntryReader {
     func copyData(of entry: Entry, to target: String, budget: inout Int64) throws(DataError) {
         let label = "\(path)[\(entry.name)]"
         if entry.isEncrypted {
-            throw DataError(path: label, message: "the entry is encrypted; unzip it with its password first")
+            throw DataError(kind: .encrypted, path: label, message: "the entry is encrypted; unzip it with its password first")
         }
         // O_EXCL and O_NOFOLLOW: write only a file created here, in a folder made here.
         let fd = open(target, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
-            throw DataError(path: label, message: "cannot create '\(target)': \(FileSystem.errorMessage())")
+            throw DataError(kind: .io(errno: errno), path: label, message: "cannot create '\(target)': \(FileSystem.errorMessage())")
         }
         defer { close(fd) }
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
@@ -226,14 +226,14 @@ private final class ZipEntryReader {
             guard n > 0 else { throw failure("cannot read entry '\(entry.name)'") }
             budget -= Int64(n)
             guard budget >= 0 else {
-                throw DataError(path: label, message: "the shapefile expands to more than \(ExtractionLimits().maximumTotalSize) bytes, past the extraction limit: a ZIP bomb?")
+                throw DataError(kind: .tooLarge, path: label, message: "the shapefile expands to more than \(ExtractionLimits().maximumTotalSize) bytes, past the extraction limit: a ZIP bomb?")
             }
             var written = 0
             while written < n {
                 let w = buffer.withUnsafeBytes { write(fd, $0.baseAddress! + written, n - written) }
                 if w < 0 && errno == EINTR { continue }
                 guard w > 0 else {
-                    throw DataError(path: label, message: "cannot write '\(target)': \(FileSystem.errorMessage())")
+                    throw DataError(kind: .io(errno: errno), path: label, message: "cannot write '\(target)': \(FileSystem.errorMessage())")
                 }
                 written += w
             }

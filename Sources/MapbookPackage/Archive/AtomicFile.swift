@@ -29,7 +29,7 @@ public final class AtomicFile {
         var template = Array("\(directory)/.\(base).tmp-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else {
-            throw ArchiveError(operation: "create a temporary file for", path: destination, message: RandomAccessFile.errnoMessage())
+            throw ArchiveError(kind: .io(errno: errno), operation: "create a temporary file for", path: destination, message: FileSystem.errorMessage())
         }
         self.descriptor = fd
         self.temporaryPath = String(cString: template.withUnsafeBufferPointer { $0.baseAddress! })
@@ -59,7 +59,7 @@ public final class AtomicFile {
     /// The corresponding C function is `write`.
     static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, path: String) throws(ArchiveError) {
         let failure = FileSystem.writeAll(bytes, to: descriptor)
-        if failure != 0 { throw ArchiveError(operation: "write", path: path, message: FileSystem.errorMessage(failure)) }
+        if failure != 0 { throw ArchiveError(kind: .io(errno: failure), operation: "write", path: path, message: FileSystem.errorMessage(failure)) }
     }
 
     public func write(_ bytes: [UInt8]) throws(ArchiveError) {
@@ -77,16 +77,16 @@ public final class AtomicFile {
         precondition(!finished, "AtomicFile committed twice")
         finished = true
         if fsync(descriptor) != 0 {
-            let message = RandomAccessFile.errnoMessage()
+            let code = errno
             close(descriptor)
             unlink(temporaryPath)
-            throw ArchiveError(operation: "write", path: destination, message: "fsync failed: \(message)")
+            throw ArchiveError(kind: .io(errno: code), operation: "write", path: destination, message: "fsync failed: \(FileSystem.errorMessage(code))")
         }
         close(descriptor)
         if rename(temporaryPath, destination) != 0 {
-            let message = RandomAccessFile.errnoMessage()
+            let code = errno
             unlink(temporaryPath)
-            throw ArchiveError(operation: "write", path: destination, message: "rename failed: \(message)")
+            throw ArchiveError(kind: .io(errno: code), operation: "write", path: destination, message: "rename failed: \(FileSystem.errorMessage(code))")
         }
         // Make the rename itself durable.
         FileSystem.syncDirectory(FileSystem.parent(of: destination))

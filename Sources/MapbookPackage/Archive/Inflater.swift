@@ -6,7 +6,7 @@ enum Inflater {
         var stream = z_stream()
         // Negative window bits: raw deflate, no zlib header, as in ZIP.
         guard inflateInit2_(&stream, -15, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-            throw ArchiveError(operation: "read entry", path: path, message: "cannot initialise zlib")
+            throw ArchiveError(kind: .outOfMemory, operation: "read entry", path: path, message: "cannot initialise zlib")
         }
         defer { inflateEnd(&stream) }
         var output = [UInt8](repeating: 0, count: 1 << 18)
@@ -26,7 +26,7 @@ enum Inflater {
                 if n > 0 {
                     produced += Int64(n)
                     if produced > limit {
-                        throw ArchiveError(operation: "read entry", path: path, message: "it inflates to more than \(limit) bytes, more than it declares or is allowed (a ZIP bomb?)")
+                        throw ArchiveError(kind: .zipBomb, operation: "read entry", path: path, message: "it inflates to more than \(limit) bytes, more than it declares or is allowed (a ZIP bomb?)")
                     }
                     try output.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
                 }
@@ -36,13 +36,13 @@ enum Inflater {
                 }
                 guard status == Z_OK || status == Z_BUF_ERROR else {
                     let reason = stream.msg.map { String(cString: $0) } ?? "error \(status)"
-                    throw ArchiveError(operation: "read entry", path: path, message: "its deflate data is damaged (\(reason))")
+                    throw ArchiveError(kind: .damaged, operation: "read entry", path: path, message: "its deflate data is damaged (\(reason))")
                 }
                 if status == Z_BUF_ERROR && stream.avail_in == 0 { break }
             } while stream.avail_out == 0 || stream.avail_in > 0
         }
         if !finished {
-            throw ArchiveError(operation: "read entry", path: path, message: "its deflate data ends early (truncated?)")
+            throw ArchiveError(kind: .truncated, operation: "read entry", path: path, message: "its deflate data ends early (truncated?)")
         }
     }
 }

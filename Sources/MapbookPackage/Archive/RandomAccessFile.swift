@@ -19,17 +19,17 @@ public final class RandomAccessFile: @unchecked Sendable {
         self.path = path
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
-            throw ArchiveError(operation: "open", path: path, message: Self.errnoMessage())
+            throw ArchiveError(kind: .io(errno: errno), operation: "open", path: path, message: FileSystem.errorMessage())
         }
         var info = stat()
         guard fstat(fd, &info) == 0 else {
-            let message = Self.errnoMessage()
+            let code = errno
             close(fd)
-            throw ArchiveError(operation: "open", path: path, message: message)
+            throw ArchiveError(kind: .io(errno: code), operation: "open", path: path, message: FileSystem.errorMessage(code))
         }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
             close(fd)
-            throw ArchiveError(operation: "open", path: path, message: "not a regular file")
+            throw ArchiveError(kind: .notARegularFile, operation: "open", path: path, message: "not a regular file")
         }
         self.descriptor = fd
         self.size = Int64(info.st_size)
@@ -42,10 +42,10 @@ public final class RandomAccessFile: @unchecked Sendable {
     /// The corresponding C function is `pread`.
     public func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws(ArchiveError) {
         let (done, failure) = FileSystem.readAll(into: buffer, from: descriptor, at: offset)
-        if failure != 0 { throw ArchiveError(operation: "read", path: path, message: FileSystem.errorMessage(failure)) }
+        if failure != 0 { throw ArchiveError(kind: .io(errno: failure), operation: "read", path: path, message: FileSystem.errorMessage(failure)) }
         if done < buffer.count {
             throw ArchiveError(
-                operation: "read", path: path,
+                kind: .truncated, operation: "read", path: path,
                 message: "file ends at byte \(offset + Int64(done)), \(buffer.count - done) bytes short of what was expected (truncated?)")
         }
     }
@@ -55,7 +55,7 @@ public final class RandomAccessFile: @unchecked Sendable {
         guard count > 0 else { return [] }
         guard offset >= 0, offset <= size, Int64(count) <= size - offset else {
             throw ArchiveError(
-                operation: "read", path: path,
+                kind: .truncated, operation: "read", path: path,
                 message: "bytes \(offset)..<\(offset + Int64(count)) lie past the end of the file (\(size) bytes; truncated?)")
         }
         var bytes = [UInt8](repeating: 0, count: count)
@@ -67,7 +67,6 @@ public final class RandomAccessFile: @unchecked Sendable {
         return bytes
     }
 
-    static func errnoMessage() -> String { FileSystem.errorMessage() }
 }
 
 /// A contiguous byte range of a file: a whole file, or a stored entry of an archive.
@@ -86,7 +85,7 @@ public struct ByteRange: Sendable {
     public func read(at position: Int64, count: Int) throws(ArchiveError) -> [UInt8] {
         guard position >= 0, count >= 0, position <= length, Int64(count) <= length - position else {
             throw ArchiveError(
-                operation: "read", path: file.path,
+                kind: .damaged, operation: "read", path: file.path,
                 message: "bytes \(position)..<\(position + Int64(count)) lie outside a range of \(length) bytes")
         }
         return try file.read(at: offset + position, count: count)
@@ -95,7 +94,7 @@ public struct ByteRange: Sendable {
     /// The whole range as bytes.
     public func readAll() throws(ArchiveError) -> [UInt8] {
         guard length <= Int64(Int.max) else {
-            throw ArchiveError(operation: "read", path: file.path, message: "range too large to hold in memory")
+            throw ArchiveError(kind: .tooLarge, operation: "read", path: file.path, message: "range too large to hold in memory")
         }
         return try read(at: 0, count: Int(length))
     }

@@ -17,8 +17,66 @@ public struct ExtractionLimits: Sendable {
 /// Why an archive was not extracted: every problem found before anything was written, or the
 /// failure that stopped extraction (after which everything written was removed).
 public struct ExtractionError: Error, Sendable, CustomStringConvertible {
+    /// What is wrong with the archive or the destination, for callers and tests to switch on.
+    public enum Kind: Sendable, Hashable {
+        /// The destination exists and is a file, or a folder that is not empty.
+        case destinationNotUsable
+        /// More entries than `ExtractionLimits.maximumEntryCount`.
+        case tooManyEntries
+        /// An absolute name, a drive letter, a `..` component, a backslash or a control character.
+        case unsafeName
+        /// A symbolic link, device, FIFO or socket.
+        case notARegularFile
+        /// An encrypted entry.
+        case encrypted
+        /// A compression method other than stored or deflated.
+        case unsupportedCompression
+        /// Two entries that would be written to the same file, or a file where a folder must be.
+        case nameClash
+        /// An entry or the whole archive expands past the ratio limit.
+        case zipBomb
+        /// The entries together expand past `ExtractionLimits.maximumTotalSize`.
+        case tooLarge
+        /// An entry's local header or data placement is wrong (`ZipArchive.layoutProblems()`).
+        case layout(ZipArchive.LayoutProblem)
+        /// An entry's data cannot be read or inflated, or its file cannot be written.
+        case archive(ArchiveError.Kind)
+        /// An entry holds fewer or more bytes than the central directory says.
+        case sizeMismatch
+        /// An entry's data fails its CRC-32 check.
+        case crcMismatch
+        /// The operating system refused to create a folder or file, or to move one into place.
+        case io
+    }
+
+    /// One reason the archive was not extracted.
+    public struct Problem: Sendable, CustomStringConvertible {
+        public var kind: Kind
+        public var message: String
+        public var description: String { message }
+
+        public init(_ kind: Kind, _ message: String) {
+            self.kind = kind
+            self.message = message
+        }
+    }
+
     public var path: String
-    public var problems: [String]
+    /// Every problem found before anything was written, or the one failure that stopped extraction.
+    public var problems: [Problem]
+
+    /// The first problem's kind: the only one when extraction failed part way.
+    public var kind: Kind { problems[0].kind }
+
+    public init(path: String, problems: [Problem]) {
+        precondition(!problems.isEmpty, "an extraction error needs a problem")
+        self.path = path
+        self.problems = problems
+    }
+
+    init(path: String, _ kind: Kind, _ message: String) {
+        self.init(path: path, problems: [Problem(kind, message)])
+    }
 
     public var description: String {
         if problems.count == 1 { return "Refusing to extract '\(path)': \(problems[0]); nothing was written" }
@@ -58,15 +116,15 @@ public enum SafeExtractor {
         var info = stat()
         if lstat(target, &info) != 0 {
             guard mkdir(target, 0o777 & ~currentUmask()) == 0 else {
-                throw ExtractionError(path: archivePath, problems: ["cannot create '\(target)': \(RandomAccessFile.errnoMessage())"])
+                throw ExtractionError(path: archivePath, .io, "cannot create '\(target)': \(FileSystem.errorMessage())")
             }
             created = true
         }
         var template = Array("\(target)/.mapbook-extract-XXXXXX".utf8CString)
         guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
-            let message = RandomAccessFile.errnoMessage()
+            let message = FileSystem.errorMessage()
             if created { rmdir(target) }
-            throw ExtractionError(path: archivePath, problems: ["cannot create a temporary folder in '\(target)': \(message)"])
+            throw ExtractionError(path: archivePath, .io, "cannot create a temporary folder in '\(target)': \(message)")
         }
         let staging = String(cString: template.withUnsafeBufferPointer { $0.baseAddress! })
         var moved: [String] = []
@@ -75,7 +133,7 @@ public enum SafeExtractor {
             // Everything is verified: move the top-level items into place.
             for name in FileSystem.names(in: staging) {
                 guard rename(staging + "/" + name, target + "/" + name) == 0 else {
-                    throw ExtractionError(path: archivePath, problems: ["cannot move '\(name)' into '\(target)': \(RandomAccessFile.errnoMessage())"])
+                    throw ExtractionError(path: archivePath, .io, "cannot move '\(name)' into '\(target)': \(FileSystem.errorMessage())")
                 }
                 moved.append(name)
             }
@@ -102,17 +160,17 @@ public enum SafeExtractor {
 
     /// Checks every entry and the destination; throws every problem at once.
     static func preflight(_ archive: ZipArchive, destination: String, limits: ExtractionLimits) throws -> Plan {
-        var problems: [String] = []
+        var problems: [ExtractionError.Problem] = []
         var info = stat()
         if lstat(destination, &info) == 0 {
             if (info.st_mode & S_IFMT) != S_IFDIR {
-                problems.append("'\(destination)' exists and is not a folder")
+                problems.append(ExtractionError.Problem(.destinationNotUsable, "'\(destination)' exists and is not a folder"))
             } else if !isEmptyDirectory(destination) {
-                problems.append("'\(destination)' exists and is not empty; extract into a new or empty folder")
+                problems.append(ExtractionError.Problem(.destinationNotUsable, "'\(destination)' exists and is not empty; extract into a new or empty folder"))
             }
         }
         if archive.entries.count > limits.maximumEntryCount {
-            problems.append("it has \(archive.entries.count) entries, more than the \(limits.maximumEntryCount) allowed")
+            problems.append(ExtractionError.Problem(.tooManyEntries, "it has \(archive.entries.count) entries, more than the \(limits.maximumEntryCount) allowed"))
         }
         var total: Int64 = 0
         var files: [String: String] = [:]
@@ -121,23 +179,23 @@ public enum SafeExtractor {
         for entry in archive.entries {
             let label = "entry '\(entry.name)'"
             if let problem = EntryName.problem(entry.name) {
-                problems.append("\(label): \(problem)")
+                problems.append(ExtractionError.Problem(.unsafeName, "\(label): \(problem)"))
                 continue
             }
             if entry.isSymbolicLink {
-                problems.append("\(label) is a symbolic link")
+                problems.append(ExtractionError.Problem(.notARegularFile, "\(label) is a symbolic link"))
                 continue
             }
             if entry.isSpecialFile {
-                problems.append("\(label) is a device, FIFO or socket")
+                problems.append(ExtractionError.Problem(.notARegularFile, "\(label) is a device, FIFO or socket"))
                 continue
             }
             if entry.isEncrypted {
-                problems.append("\(label) is encrypted")
+                problems.append(ExtractionError.Problem(.encrypted, "\(label) is encrypted"))
                 continue
             }
             if case .other(let m) = entry.method {
-                problems.append("\(label) uses compression method \(m), which is not supported")
+                problems.append(ExtractionError.Problem(.unsupportedCompression, "\(label) uses compression method \(m), which is not supported"))
                 continue
             }
             let name = EntryName.normalized(entry.name)
@@ -147,43 +205,43 @@ public enum SafeExtractor {
             for depth in 1..<max(components.count, 1) {
                 let dir = components[0..<depth].joined(separator: "/")
                 if let other = files[dir] {
-                    problems.append("\(label) needs '\(dir)' to be a folder, but entry '\(other)' is a file there")
+                    problems.append(ExtractionError.Problem(.nameClash, "\(label) needs '\(dir)' to be a folder, but entry '\(other)' is a file there"))
                 }
                 if directories.insert(dir).inserted { plan.directories.append(dir) }
             }
             if entry.isDirectory {
                 if let other = files[name] {
-                    problems.append("\(label) is a folder, but entry '\(other)' is a file of the same name")
+                    problems.append(ExtractionError.Problem(.nameClash, "\(label) is a folder, but entry '\(other)' is a file of the same name"))
                 }
                 if directories.insert(name).inserted { plan.directories.append(name) }
                 continue
             }
             if let other = files[name] {
-                problems.append(other == entry.name ? "\(label) occurs more than once" : "\(label) and entry '\(other)' name the same file")
+                problems.append(ExtractionError.Problem(.nameClash, other == entry.name ? "\(label) occurs more than once" : "\(label) and entry '\(other)' name the same file"))
                 continue
             }
             if directories.contains(name) {
-                problems.append("\(label) is a file, but other entries need a folder of that name")
+                problems.append(ExtractionError.Problem(.nameClash, "\(label) is a file, but other entries need a folder of that name"))
             }
             files[name] = entry.name
             let ratio = Double(entry.uncompressedSize) / Double(max(entry.compressedSize, 1))
             if entry.method == .deflated, entry.uncompressedSize > 1 << 20, ratio > limits.maximumCompressionRatio {
-                problems.append("\(label) expands \(Int(ratio.rounded())) times (\(entry.compressedSize) to \(entry.uncompressedSize) bytes), past the limit of \(Int(limits.maximumCompressionRatio)): a ZIP bomb?")
+                problems.append(ExtractionError.Problem(.zipBomb, "\(label) expands \(Int(ratio.rounded())) times (\(entry.compressedSize) to \(entry.uncompressedSize) bytes), past the limit of \(Int(limits.maximumCompressionRatio)): a ZIP bomb?"))
             }
             let (sum, overflow) = total.addingReportingOverflow(entry.uncompressedSize)
             total = overflow ? .max : sum
             plan.files.append(entry)
         }
         if total > limits.maximumTotalSize {
-            problems.append("it expands to \(total) bytes, more than the \(limits.maximumTotalSize) allowed")
+            problems.append(ExtractionError.Problem(.tooLarge, "it expands to \(total) bytes, more than the \(limits.maximumTotalSize) allowed"))
         }
         // Overlapping entries share compressed bytes, which a per-entry ratio cannot see.
         let overall = Double(total) / Double(max(archive.range.length, 1))
         if total > 1 << 20, overall > limits.maximumCompressionRatio {
-            problems.append("it expands \(Int(min(overall, 1e15))) times in all (\(archive.range.length) to \(total) bytes), past the limit of \(Int(limits.maximumCompressionRatio)): a ZIP bomb?")
+            problems.append(ExtractionError.Problem(.zipBomb, "it expands \(Int(min(overall, 1e15))) times in all (\(archive.range.length) to \(total) bytes), past the limit of \(Int(limits.maximumCompressionRatio)): a ZIP bomb?"))
         }
-        for (entry, _, message) in archive.layoutProblems() {
-            problems.append("entry '\(entry.name)': \(message)")
+        for (entry, kind, message) in archive.layoutProblems() {
+            problems.append(ExtractionError.Problem(.layout(kind), "entry '\(entry.name)': \(message)"))
         }
         if !problems.isEmpty {
             throw ExtractionError(path: archive.displayPath, problems: problems)
@@ -195,7 +253,7 @@ public enum SafeExtractor {
         let mask = currentUmask()
         for dir in plan.directories {
             guard mkdir(root + "/" + dir, 0o777 & ~mask) == 0 || errno == EEXIST else {
-                throw ExtractionError(path: archivePath, problems: ["cannot create folder '\(dir)': \(RandomAccessFile.errnoMessage())"])
+                throw ExtractionError(path: archivePath, .io, "cannot create folder '\(dir)': \(FileSystem.errorMessage())")
             }
         }
         var bytes: Int64 = 0
@@ -205,7 +263,7 @@ public enum SafeExtractor {
             // O_EXCL and O_NOFOLLOW: never write through anything that was not created here.
             let fd = open(target, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666 & ~mask)
             guard fd >= 0 else {
-                throw ExtractionError(path: archivePath, problems: ["cannot create '\(name)': \(RandomAccessFile.errnoMessage())"])
+                throw ExtractionError(path: archivePath, .io, "cannot create '\(name)': \(FileSystem.errorMessage())")
             }
             defer { close(fd) }
             var crc = CRC32()
@@ -217,13 +275,15 @@ public enum SafeExtractor {
                     written += Int64(chunk.count)
                 }
             } catch {
-                throw ExtractionError(path: archivePath, problems: ["entry '\(entry.name)': \(error)"])
+                // Reading the entry and writing the chunk both throw only archive errors.
+                let error = ArchiveError(error, operation: "read entry", path: archivePath)
+                throw ExtractionError(path: archivePath, .archive(error.kind), "entry '\(entry.name)': \(error)")
             }
             if written != entry.uncompressedSize {
-                throw ExtractionError(path: archivePath, problems: ["entry '\(entry.name)' holds \(written) bytes, the central directory says \(entry.uncompressedSize) (truncated?)"])
+                throw ExtractionError(path: archivePath, .sizeMismatch, "entry '\(entry.name)' holds \(written) bytes, the central directory says \(entry.uncompressedSize) (truncated?)")
             }
             if crc.value != entry.crc32 {
-                throw ExtractionError(path: archivePath, problems: ["entry '\(entry.name)' fails its CRC-32 check: the data is damaged"])
+                throw ExtractionError(path: archivePath, .crcMismatch, "entry '\(entry.name)' fails its CRC-32 check: the data is damaged")
             }
             bytes += written
         }

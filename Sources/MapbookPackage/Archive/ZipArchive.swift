@@ -37,14 +37,14 @@ public final class ZipArchive: Sendable {
     public init(range: ByteRange, displayPath: String) throws(ArchiveError) {
         self.range = range
         self.displayPath = displayPath
-        func fail(_ message: String) -> ArchiveError {
-            ArchiveError(operation: "read the ZIP archive", path: displayPath, message: message)
+        func fail(_ kind: ArchiveError.Kind, _ message: String) -> ArchiveError {
+            ArchiveError(kind: kind, operation: "read the ZIP archive", path: displayPath, message: message)
         }
         var issues: [String] = []
 
         // The end-of-central-directory record is the last 22 bytes unless a comment follows it.
         guard range.length >= 22 else {
-            throw fail(range.length == 0 ? "the file is empty" : "the file is too short to be a ZIP archive (\(range.length) bytes)")
+            throw fail(.notAZip, range.length == 0 ? "the file is empty" : "the file is too short to be a ZIP archive (\(range.length) bytes)")
         }
         let tailLength = Int(min(range.length, 22 + 65_535 + 20))
         let tailStart = range.length - Int64(tailLength)
@@ -65,9 +65,9 @@ public final class ZipArchive: Sendable {
         }
         guard let eocd = eocdAt else {
             if (try? range.read(at: 0, count: 4)) == [0x50, 0x4B, 0x03, 0x04] {
-                throw fail("no end-of-central-directory record: the archive is truncated or damaged")
+                throw fail(.truncated, "no end-of-central-directory record: the archive is truncated or damaged")
             }
-            throw fail("not a ZIP archive (no end-of-central-directory record)")
+            throw fail(.notAZip, "not a ZIP archive (no end-of-central-directory record)")
         }
         let eocdOffset = tailStart + Int64(eocd)
         if eocd + 22 + Int(tail.u16(eocd + 20)) != tail.count {
@@ -81,7 +81,7 @@ public final class ZipArchive: Sendable {
         var zip64 = false
         if diskNumber != 0 || cdDisk != 0 {
             if !(diskNumber == 0xFFFF || cdDisk == 0xFFFF) {
-                throw fail("multi-disk (spanned) archives are not supported")
+                throw fail(.unsupportedVersion, "multi-disk (spanned) archives are not supported")
             }
         }
 
@@ -90,11 +90,11 @@ public final class ZipArchive: Sendable {
         if locatorAt >= 0, tail.u32(locatorAt) == 0x0706_4B50 {
             let zip64EndOffset = Int64(bitPattern: tail.u64(locatorAt + 8))
             guard zip64EndOffset >= 0, zip64EndOffset <= eocdOffset - 56 else {
-                throw fail("the ZIP64 end-of-central-directory locator points outside the file")
+                throw fail(.damaged, "the ZIP64 end-of-central-directory locator points outside the file")
             }
             let record = try range.read(at: zip64EndOffset, count: 56)
             guard record.u32(0) == 0x0606_4B50 else {
-                throw fail("the ZIP64 end-of-central-directory record is missing or damaged")
+                throw fail(.damaged, "the ZIP64 end-of-central-directory record is missing or damaged")
             }
             zip64 = true
             entryCount = Int64(bitPattern: record.u64(32))
@@ -104,15 +104,15 @@ public final class ZipArchive: Sendable {
             if entryCount == 0xFFFF && cdSize != 0xFFFF_FFFF && cdOffset != 0xFFFF_FFFF {
                 // Exactly 65,535 entries without ZIP64 is legal.
             } else {
-                throw fail("the archive needs a ZIP64 end-of-central-directory record but has none (truncated?)")
+                throw fail(.truncated, "the archive needs a ZIP64 end-of-central-directory record but has none (truncated?)")
             }
         }
         guard entryCount >= 0, entryCount <= Int64(Self.maximumEntryCount) else {
-            throw fail("the central directory claims \(entryCount) entries, more than the \(Self.maximumEntryCount) accepted")
+            throw fail(.tooLarge, "the central directory claims \(entryCount) entries, more than the \(Self.maximumEntryCount) accepted")
         }
         // Every later sum of offsets and sizes stays far from overflow once both are in the file.
         guard cdSize >= 0, cdOffset >= 0, cdSize <= range.length, cdOffset <= range.length else {
-            throw fail("the central directory (\(cdSize) bytes at offset \(cdOffset)) lies outside the \(range.length)-byte file: truncated or damaged")
+            throw fail(.truncated, "the central directory (\(cdSize) bytes at offset \(cdOffset)) lies outside the \(range.length)-byte file: truncated or damaged")
         }
 
         // The directory should end where the end records begin; if it ends earlier, bytes were
@@ -122,14 +122,14 @@ public final class ZipArchive: Sendable {
         if cdOffset + cdSize != cdEnd {
             let shift = cdEnd - cdSize - cdOffset
             guard shift > 0, cdEnd - cdSize >= 0 else {
-                throw fail("the central directory (\(cdSize) bytes at offset \(cdOffset)) does not fit before the end records at \(cdEnd): the archive is truncated or damaged")
+                throw fail(.damaged, "the central directory (\(cdSize) bytes at offset \(cdOffset)) does not fit before the end records at \(cdEnd): the archive is truncated or damaged")
             }
             prefix = shift
             issues.append("\(shift) bytes precede the first entry (offsets are shifted)")
         }
-        guard cdSize <= Int64(Int32.max) else { throw fail("the central directory is larger than 2 GiB") }
+        guard cdSize <= Int64(Int32.max) else { throw fail(.tooLarge, "the central directory is larger than 2 GiB") }
         guard entryCount * 46 <= cdSize else {
-            throw fail("the central directory (\(cdSize) bytes) is too small for the \(entryCount) entries it claims")
+            throw fail(.damaged, "the central directory (\(cdSize) bytes) is too small for the \(entryCount) entries it claims")
         }
 
         let directory = try range.read(at: cdOffset + prefix, count: Int(cdSize))
@@ -143,7 +143,7 @@ public final class ZipArchive: Sendable {
         while p + 46 <= directory.count, entries.count < Self.maximumEntryCount {
             guard directory.u32(p) == 0x0201_4B50 else {
                 if entries.count < entryCount {
-                    throw fail("central directory record \(entries.count + 1) has a bad signature at offset \(cdOffset + prefix + Int64(p))")
+                    throw fail(.damaged, "central directory record \(entries.count + 1) has a bad signature at offset \(cdOffset + prefix + Int64(p))")
                 }
                 break
             }
@@ -152,7 +152,7 @@ public final class ZipArchive: Sendable {
             let commentLength = Int(directory.u16(p + 32))
             let recordLength = 46 + nameLength + extraLength + commentLength
             guard p + recordLength <= directory.count else {
-                throw fail("central directory record \(entries.count + 1) runs past the end of the directory")
+                throw fail(.damaged, "central directory record \(entries.count + 1) runs past the end of the directory")
             }
             let flags = directory.u16(p + 8)
             let rawName = Array(directory[(p + 46)..<(p + 46 + nameLength)])
@@ -185,15 +185,15 @@ public final class ZipArchive: Sendable {
                 }
             }
             guard compressed >= 0, uncompressed >= 0, localOffset >= 0 else {
-                throw fail("entry '\(name)' has a negative size or offset")
+                throw fail(.damaged, "entry '\(name)' has a negative size or offset")
             }
             guard compressed <= range.length, localOffset <= range.length else {
-                throw fail("entry '\(name)' claims \(compressed) bytes at offset \(localOffset), beyond the \(range.length)-byte file: truncated or damaged")
+                throw fail(.truncated, "entry '\(name)' claims \(compressed) bytes at offset \(localOffset), beyond the \(range.length)-byte file: truncated or damaged")
             }
             // Deflate expands at most 1032 times; a larger claim is forged, and bounding it
             // keeps every sum of sizes far from overflow.
             guard uncompressed <= compressed * Self.maximumExpansion + 1024 else {
-                throw fail("entry '\(name)' claims to expand \(compressed) bytes to \(uncompressed), more than any supported compression can: a forged size")
+                throw fail(.zipBomb, "entry '\(name)' claims to expand \(compressed) bytes to \(uncompressed), more than any supported compression can: a forged size")
             }
             let entry = ZipEntry(
                 name: name, rawName: rawName, nameIsUTF8: isUTF8,
@@ -249,17 +249,17 @@ public final class ZipArchive: Sendable {
     public func localHeader(of entry: ZipEntry) throws(ArchiveError) -> LocalHeader {
         let path = "\(displayPath)[\(entry.name)]"
         guard entry.localHeaderOffset + 30 <= range.length else {
-            throw ArchiveError(operation: "read entry", path: path, message: "its local header lies past the end of the archive (truncated?)")
+            throw ArchiveError(kind: .truncated, operation: "read entry", path: path, message: "its local header lies past the end of the archive (truncated?)")
         }
         let header = try range.read(at: entry.localHeaderOffset, count: 30)
         guard header.u32(0) == 0x0403_4B50 else {
-            throw ArchiveError(operation: "read entry", path: path, message: "no local file header at offset \(entry.localHeaderOffset)")
+            throw ArchiveError(kind: .damaged, operation: "read entry", path: path, message: "no local file header at offset \(entry.localHeaderOffset)")
         }
         let nameLength = Int(header.u16(26))
         let extraLength = Int(header.u16(28))
         let dataOffset = entry.localHeaderOffset + 30 + Int64(nameLength + extraLength)
         guard dataOffset <= range.length else {
-            throw ArchiveError(operation: "read entry", path: path, message: "its local header runs past the end of the archive (truncated?)")
+            throw ArchiveError(kind: .truncated, operation: "read entry", path: path, message: "its local header runs past the end of the archive (truncated?)")
         }
         let rawName = try range.read(at: entry.localHeaderOffset + 30, count: nameLength)
         return LocalHeader(
@@ -271,19 +271,19 @@ public final class ZipArchive: Sendable {
     public func dataRange(of entry: ZipEntry) throws(ArchiveError) -> ByteRange {
         let path = "\(displayPath)[\(entry.name)]"
         guard entry.method == .stored else {
-            throw ArchiveError(operation: "read entry", path: path, message: "it is \(entry.method), not stored, so it cannot be read in place")
+            throw ArchiveError(kind: .notStored, operation: "read entry", path: path, message: "it is \(entry.method), not stored, so it cannot be read in place")
         }
         guard !entry.isEncrypted else {
-            throw ArchiveError(operation: "read entry", path: path, message: "it is encrypted")
+            throw ArchiveError(kind: .encrypted, operation: "read entry", path: path, message: "it is encrypted")
         }
         let header = try localHeader(of: entry)
         guard header.rawName == entry.rawName else {
-            throw ArchiveError(operation: "read entry", path: path, message: "its local header names a different file than the central directory")
+            throw ArchiveError(kind: .damaged, operation: "read entry", path: path, message: "its local header names a different file than the central directory")
         }
         guard entry.compressedSize == entry.uncompressedSize,
             header.dataOffset + entry.compressedSize <= range.length
         else {
-            throw ArchiveError(operation: "read entry", path: path, message: "its data (\(entry.compressedSize) bytes at \(header.dataOffset)) lies past the end of the archive (truncated?)")
+            throw ArchiveError(kind: .truncated, operation: "read entry", path: path, message: "its data (\(entry.compressedSize) bytes at \(header.dataOffset)) lies past the end of the archive (truncated?)")
         }
         return range.slice(offset: header.dataOffset, length: entry.compressedSize)
     }
@@ -293,7 +293,7 @@ public final class ZipArchive: Sendable {
     public func read(_ entry: ZipEntry, limit: Int64 = 256 << 20) throws(ArchiveError) -> [UInt8] {
         let path = "\(displayPath)[\(entry.name)]"
         guard entry.uncompressedSize <= limit else {
-            throw ArchiveError(operation: "read entry", path: path, message: "it is \(entry.uncompressedSize) bytes, more than the \(limit) bytes allowed here")
+            throw ArchiveError(kind: .tooLarge, operation: "read entry", path: path, message: "it is \(entry.uncompressedSize) bytes, more than the \(limit) bytes allowed here")
         }
         var out: [UInt8] = []
         var crc = CRC32()
@@ -304,16 +304,15 @@ public final class ZipArchive: Sendable {
                 crc.update($0)
                 out.append(contentsOf: $0)
             }
-        } catch let error as ArchiveError {
-            throw error
         } catch {
-            throw ArchiveError(operation: "read entry", path: path, message: "\(error)")
+            // The body cannot throw, so this is the archive's own error.
+            throw ArchiveError(error, operation: "read entry", path: path)
         }
         guard Int64(out.count) == entry.uncompressedSize else {
-            throw ArchiveError(operation: "read entry", path: path, message: "it holds \(out.count) bytes, the central directory says \(entry.uncompressedSize): truncated or damaged")
+            throw ArchiveError(kind: .sizeMismatch, operation: "read entry", path: path, message: "it holds \(out.count) bytes, the central directory says \(entry.uncompressedSize): truncated or damaged")
         }
         guard crc.value == entry.crc32 else {
-            throw ArchiveError(operation: "read entry", path: path, message: "it fails its CRC-32 check: the data is damaged")
+            throw ArchiveError(kind: .crcMismatch, operation: "read entry", path: path, message: "it fails its CRC-32 check: the data is damaged")
         }
         return out
     }
@@ -325,29 +324,29 @@ public final class ZipArchive: Sendable {
     public func stream(_ entry: ZipEntry, limit: Int64, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         let path = "\(displayPath)[\(entry.name)]"
         guard !entry.isEncrypted else {
-            throw ArchiveError(operation: "read entry", path: path, message: "it is encrypted")
+            throw ArchiveError(kind: .encrypted, operation: "read entry", path: path, message: "it is encrypted")
         }
         let header = try localHeader(of: entry)
         guard header.rawName == entry.rawName else {
-            throw ArchiveError(operation: "read entry", path: path, message: "its local header names a different file than the central directory")
+            throw ArchiveError(kind: .damaged, operation: "read entry", path: path, message: "its local header names a different file than the central directory")
         }
         guard header.dataOffset + entry.compressedSize <= range.length else {
-            throw ArchiveError(operation: "read entry", path: path, message: "its data lies past the end of the archive (truncated?)")
+            throw ArchiveError(kind: .truncated, operation: "read entry", path: path, message: "its data lies past the end of the archive (truncated?)")
         }
         let data = range.slice(offset: header.dataOffset, length: entry.compressedSize)
         switch entry.method {
         case .stored:
             guard entry.compressedSize == entry.uncompressedSize else {
-                throw ArchiveError(operation: "read entry", path: path, message: "stored entry with different compressed (\(entry.compressedSize)) and uncompressed (\(entry.uncompressedSize)) sizes")
+                throw ArchiveError(kind: .sizeMismatch, operation: "read entry", path: path, message: "stored entry with different compressed (\(entry.compressedSize)) and uncompressed (\(entry.uncompressedSize)) sizes")
             }
             guard entry.uncompressedSize <= limit else {
-                throw ArchiveError(operation: "read entry", path: path, message: "it expands to \(entry.uncompressedSize) bytes, more than the \(limit) allowed")
+                throw ArchiveError(kind: .tooLarge, operation: "read entry", path: path, message: "it expands to \(entry.uncompressedSize) bytes, more than the \(limit) allowed")
             }
             try data.forEachChunk(body)
         case .deflated:
             try Inflater.inflate(data, path: path, limit: min(limit, entry.uncompressedSize), body)
         case .other(let m):
-            throw ArchiveError(operation: "read entry", path: path, message: "unsupported compression method \(m)")
+            throw ArchiveError(kind: .unsupportedCompression, operation: "read entry", path: path, message: "unsupported compression method \(m)")
         }
     }
 

@@ -24,7 +24,7 @@ public final class ZipWriter {
     public init(descriptor: Int32, path: String) throws(ArchiveError) {
         self.path = path
         guard let a = archive_write_new() else {
-            throw ArchiveError(operation: "write", path: path, message: "libarchive could not allocate a writer")
+            throw ArchiveError(kind: .outOfMemory, operation: "write", path: path, message: "libarchive could not allocate a writer")
         }
         archive = a
         func check(_ status: Int32, _ what: String) throws(ArchiveError) {
@@ -32,7 +32,7 @@ public final class ZipWriter {
                 let message = archive_error_string(a).map { String(cString: $0) } ?? "status \(status)"
                 archive_write_free(a)
                 archive = nil
-                throw ArchiveError(operation: "write", path: path, message: "\(what): \(message)")
+                throw ArchiveError(kind: .libarchive, operation: "write", path: path, message: "\(what): \(message)")
             }
         }
         try check(archive_write_set_format_zip(a), "cannot select the ZIP format")
@@ -53,16 +53,16 @@ public final class ZipWriter {
 
     private func failure(_ what: String) -> ArchiveError {
         let message = archive.flatMap { archive_error_string($0) }.map { String(cString: $0) } ?? "unknown error"
-        return ArchiveError(operation: "write", path: path, message: "\(what): \(message)")
+        return ArchiveError(kind: .libarchive, operation: "write", path: path, message: "\(what): \(message)")
     }
 
     /// Starts a regular-file entry of exactly `size` bytes, to be given with `write(_:)`.
     ///
     /// The corresponding C functions are `archive_entry_new` and `archive_write_header`.
     public func beginEntry(name: String, size: Int64, modificationTime: Int64) throws(ArchiveError) {
-        guard let archive, open else { throw ArchiveError(operation: "write", path: path, message: "the archive is closed") }
+        guard let archive, open else { throw ArchiveError(kind: .closed, operation: "write", path: path, message: "the archive is closed") }
         guard remaining == 0 else {
-            throw ArchiveError(operation: "write", path: path, message: "entry '\(currentName)' is \(remaining) bytes short")
+            throw ArchiveError(kind: .sourceChanged, operation: "write", path: path, message: "entry '\(currentName)' is \(remaining) bytes short")
         }
         guard let entry = archive_entry_new() else { throw failure("cannot allocate an entry") }
         defer { archive_entry_free(entry) }
@@ -82,9 +82,9 @@ public final class ZipWriter {
     ///
     /// The corresponding C function is `archive_write_data`.
     public func write(_ bytes: UnsafeRawBufferPointer) throws(ArchiveError) {
-        guard let archive, open else { throw ArchiveError(operation: "write", path: path, message: "the archive is closed") }
+        guard let archive, open else { throw ArchiveError(kind: .closed, operation: "write", path: path, message: "the archive is closed") }
         guard Int64(bytes.count) <= remaining else {
-            throw ArchiveError(operation: "write", path: path, message: "entry '\(currentName)' got more bytes than its declared size (did the source change while packaging?)")
+            throw ArchiveError(kind: .sourceChanged, operation: "write", path: path, message: "entry '\(currentName)' got more bytes than its declared size (did the source change while packaging?)")
         }
         var done = 0
         while done < bytes.count {
@@ -109,7 +109,7 @@ public final class ZipWriter {
     public func close() throws(ArchiveError) {
         guard let archive, open else { return }
         guard remaining == 0 else {
-            throw ArchiveError(operation: "write", path: path, message: "entry '\(currentName)' is \(remaining) bytes short (did the source change while packaging?)")
+            throw ArchiveError(kind: .sourceChanged, operation: "write", path: path, message: "entry '\(currentName)' is \(remaining) bytes short (did the source change while packaging?)")
         }
         open = false
         guard archive_write_close(archive) == ARCHIVE_OK else { throw failure("cannot finish the archive") }

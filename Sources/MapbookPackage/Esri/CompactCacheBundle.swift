@@ -21,7 +21,7 @@ public struct CompactCacheBundle: Sendable {
     /// Parses the header and index from the first `fixedSize` bytes of a bundle of `length` bytes.
     public init(headerAndIndex bytes: [UInt8], length: Int64, path: String) throws(PackageFormatError) {
         guard bytes.count >= Self.fixedSize, length >= Int64(Self.fixedSize) else {
-            throw PackageFormatError(path: path, message: "a bundle needs at least \(Self.fixedSize) bytes (header and index), this one has \(length)")
+            throw PackageFormatError(kind: .damaged, path: path, message: "a bundle needs at least \(Self.fixedSize) bytes (header and index), this one has \(length)")
         }
         self.path = path
         self.length = length
@@ -36,13 +36,13 @@ public struct CompactCacheBundle: Sendable {
     /// Reads a bundle's header and index from a byte range (a file or a stored entry).
     public init(range: ByteRange, path: String) throws(PackageFormatError) {
         guard range.length >= Int64(Self.fixedSize) else {
-            throw PackageFormatError(path: path, message: "a bundle needs at least \(Self.fixedSize) bytes (header and index), this one has \(range.length)")
+            throw PackageFormatError(kind: .damaged, path: path, message: "a bundle needs at least \(Self.fixedSize) bytes (header and index), this one has \(range.length)")
         }
         let bytes: [UInt8]
         do {
             bytes = try range.read(at: 0, count: Self.fixedSize)
         } catch {
-            throw PackageFormatError(path: path, message: error.message)
+            throw PackageFormatError(kind: .archive(error.kind), path: path, message: error.message)
         }
         try self.init(headerAndIndex: bytes, length: range.length, path: path)
     }

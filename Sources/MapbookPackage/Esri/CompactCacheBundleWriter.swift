@@ -28,10 +28,10 @@ public struct CompactCacheBundleWriter: Sendable {
     /// The index slot of a tile, checking the position and size.
     static func slot(row: Int, column: Int, size: Int) throws(ArchiveError) -> Int {
         guard (0..<packetSize).contains(row), (0..<packetSize).contains(column) else {
-            throw ArchiveError(operation: "add a tile to", path: "bundle", message: "row \(row), column \(column) is outside the 128 x 128 tiles of a bundle")
+            throw ArchiveError(kind: .invalidTile, operation: "add a tile to", path: "bundle", message: "row \(row), column \(column) is outside the 128 x 128 tiles of a bundle")
         }
         guard size > 0, size <= maximumTileSize else {
-            throw ArchiveError(operation: "add a tile to", path: "bundle", message: "the tile at row \(row), column \(column) is \(size) bytes; a bundle holds tiles of 1 byte to 16 MiB")
+            throw ArchiveError(kind: .invalidTile, operation: "add a tile to", path: "bundle", message: "the tile at row \(row), column \(column) is \(size) bytes; a bundle holds tiles of 1 byte to 16 MiB")
         }
         return row * packetSize + column
     }
@@ -54,7 +54,7 @@ public struct CompactCacheBundleWriter: Sendable {
         do {
             try AtomicFile.write(bytes, to: path)
         } catch {
-            throw ArchiveError(operation: "write", path: path, message: error.message)
+            throw ArchiveError(kind: error.kind, operation: "write", path: path, message: error.message)
         }
     }
 

@@ -49,7 +49,7 @@ public struct LocatorDescription: Sendable, Hashable {
     /// Parses a Mapbook `.loc.json` (composite) or `locator.json` (single field).
     public static func mapbook(_ bytes: [UInt8], path: String) throws(PackageFormatError) -> LocatorDescription {
         guard let json = (try? JSONParser.parse(bytes))?.objectValue else {
-            throw PackageFormatError(path: path, message: "not a JSON object")
+            throw PackageFormatError(kind: .invalidValue, path: path, message: "not a JSON object")
         }
         var participants: [String] = []
         if json.string("type") == "composite" {
@@ -58,7 +58,7 @@ public struct LocatorDescription: Sendable, Hashable {
             } catch let error as PackageFormatError {
                 throw error
             } catch {
-                throw PackageFormatError(path: path, message: "\(error)")
+                throw PackageFormatError(error, path: path)
             }
         }
         var properties: [String: String] = [:]

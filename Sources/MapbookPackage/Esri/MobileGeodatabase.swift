@@ -30,7 +30,7 @@ public struct MobileGeodatabase: Sendable {
         path = database.path
         do {
             guard try database.tableExists("GDB_Items") else {
-                throw PackageFormatError(path: path, message: "no GDB_Items table: not an Esri mobile geodatabase")
+                throw PackageFormatError(kind: .wrongFormat, path: path, message: "no GDB_Items table: not an Esri mobile geodatabase")
             }
             var tables: [String: Table] = [:]
             var order: [String] = []
@@ -59,7 +59,7 @@ public struct MobileGeodatabase: Sendable {
         } catch let error as PackageFormatError {
             throw error
         } catch {
-            throw PackageFormatError(path: path, message: "\(error)")
+            throw PackageFormatError(error, path: path)
         }
     }
 

@@ -20,7 +20,7 @@ public struct TileMap: Sendable {
     /// Reads a parsed `tilemap/root.json`.
     public init(json: JSONValue, path: String) throws(PackageFormatError) {
         guard let root = json.objectValue?["index"] else {
-            throw PackageFormatError(path: path, message: "not a tile map: no \"index\" key")
+            throw PackageFormatError(kind: .missingKey, path: path, message: "not a tile map: no \"index\" key")
         }
         var pending: [(JSONValue, TileCoordinate)] = [(root, TileCoordinate(level: 0, row: 0, column: 0))]
         while let (node, tile) = pending.popLast() {
@@ -30,13 +30,13 @@ public struct TileMap: Sendable {
             case .integer(2): externalSubtrees.append(tile)
             case .array(let children) where children.count == 4:
                 guard tile.level < Self.maximumLevel else {
-                    throw PackageFormatError(path: path, message: "the tile map nests deeper than level \(Self.maximumLevel)")
+                    throw PackageFormatError(kind: .tooDeep, path: path, message: "the tile map nests deeper than level \(Self.maximumLevel)")
                 }
                 branches.append(tile)
                 for (child, position) in zip(children, tile.children).reversed() { pending.append((child, position)) }
             default:
                 let shown = JSONWriter.string(node, style: .compact)
-                throw PackageFormatError(path: path, message: "the tile map node at \(tile) is \(shown.count > 40 ? String(shown.prefix(40)) + "..." : shown); expected 0, 1, 2 or an array of 4 nodes")
+                throw PackageFormatError(kind: .invalidValue, path: path, message: "the tile map node at \(tile) is \(shown.count > 40 ? String(shown.prefix(40)) + "..." : shown); expected 0, 1, 2 or an array of 4 nodes")
             }
         }
     }

@@ -19,13 +19,13 @@ extension TilePackage {
         do {
             bytes = try archive.read(entry, limit: 256 << 20)
         } catch {
-            throw PackageFormatError(path: path, message: error.message)
+            throw PackageFormatError(kind: .archive(error.kind), path: path, message: error.message)
         }
         let json: JSONValue
         do {
             json = try JSONParser.parse(bytes)
         } catch {
-            throw PackageFormatError(path: path, message: "not JSON: \(error)")
+            throw PackageFormatError(kind: .json(error.kind), path: path, message: "not JSON: \(error)")
         }
         return try TileMap(json: json, path: path)
     }

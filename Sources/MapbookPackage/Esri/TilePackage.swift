@@ -58,16 +58,16 @@ public struct TilePackage: Sendable {
                 && (parts.count == 1 || (parts.count == 2 && parts[0].first == "p" && Int(parts[0].dropFirst()) != nil))
         }
         guard let rootName = candidates.sorted(by: { $0.count > $1.count }).first, let rootEntry = archive.entry(named: rootName) else {
-            throw PackageFormatError(path: path, message: "no root.json (neither pNN/root.json as in a .vtpk nor root.json as in a .tpkx): not a tile package")
+            throw PackageFormatError(kind: .wrongFormat, path: path, message: "no root.json (neither pNN/root.json as in a .vtpk nor root.json as in a .tpkx): not a tile package")
         }
         let rootBytes: [UInt8]
         do {
             rootBytes = try archive.read(rootEntry, limit: 64 << 20)
         } catch {
-            throw PackageFormatError(path: "\(path)[\(rootName)]", message: "\(error)")
+            throw PackageFormatError(kind: .archive(error.kind), path: "\(path)[\(rootName)]", message: "\(error)")
         }
         guard let root = (try? JSONParser.parse(rootBytes))?.objectValue else {
-            throw PackageFormatError(path: "\(path)[\(rootName)]", message: "not a JSON object")
+            throw PackageFormatError(kind: .invalidValue, path: "\(path)[\(rootName)]", message: "not a JSON object")
         }
         self.root = root
         rootEntryName = rootName
@@ -117,12 +117,12 @@ public struct TilePackage: Sendable {
             do {
                 range = try archive.dataRange(of: bundle.entry)
             } catch {
-                throw PackageFormatError(path: path, message: error.message)
+                throw PackageFormatError(kind: .archive(error.kind), path: path, message: error.message)
             }
             return try CompactCacheBundle(range: range, path: path)
         }
         // Reading a compressed bundle would mean inflating all of it, sized by what it claims.
-        throw PackageFormatError(path: path, message: "the bundle is \(bundle.entry.method), not stored; tiles are read in place only from stored bundles")
+        throw PackageFormatError(kind: .notStored, path: path, message: "the bundle is \(bundle.entry.method), not stored; tiles are read in place only from stored bundles")
     }
 
     /// Tiles and bytes per level, from every bundle's index.

@@ -32,10 +32,10 @@ public enum JSONParser {
         do {
             value = try parse(bytes)
         } catch {
-            throw PackageFormatError(path: path, message: "not valid JSON (\(error))")
+            throw PackageFormatError(kind: .json(error.kind), path: path, message: "not valid JSON (\(error))")
         }
         guard let object = value.objectValue else {
-            throw PackageFormatError(path: path, message: "expected \(what), found \(value.kindName)")
+            throw PackageFormatError(kind: .invalidValue, path: path, message: "expected \(what), found \(value.kindName)")
         }
         return object
     }

@@ -39,16 +39,16 @@ public struct CompositeDefinition: Sendable, Equatable {
     public static func parse(_ bytes: [UInt8], path: String) throws -> CompositeDefinition {
         let o = try JSONParser.parseObject(bytes, path: path)
         guard o.string("type") == "composite" else {
-            throw PackageFormatError(path: path, message: "not a composite locator (type is '\(o.string("type") ?? "missing")')")
+            throw PackageFormatError(kind: .wrongFormat, path: path, message: "not a composite locator (type is '\(o.string("type") ?? "missing")')")
         }
         var participants: [Participant] = []
         for (i, value) in (o.array("participants") ?? []).enumerated() {
             guard let p = value.objectValue, let folder = p.string("path") else {
-                throw PackageFormatError(path: path, message: "participant \(i + 1) has no 'path'")
+                throw PackageFormatError(kind: .missingKey, path: path, message: "participant \(i + 1) has no 'path'")
             }
             participants.append(Participant(name: p.string("name") ?? folder, path: folder, order: p.int("order") ?? i + 1))
         }
-        guard !participants.isEmpty else { throw PackageFormatError(path: path, message: "the composite locator lists no participants") }
+        guard !participants.isEmpty else { throw PackageFormatError(kind: .missingKey, path: path, message: "the composite locator lists no participants") }
         participants.sort { $0.order < $1.order }
         return CompositeDefinition(name: o.string("name") ?? "Locator", participants: participants, quality: o.string("quality"))
     }

@@ -21,14 +21,14 @@ public final class MobileMapPackage: Sendable {
     public init(archive: ZipArchive) throws(PackageFormatError) {
         self.archive = archive
         guard let entry = Self.findManifest(in: archive) else {
-            throw PackageFormatError(path: archive.displayPath, message: "no .info manifest at the root of the archive: not a mobile map package")
+            throw PackageFormatError(kind: .wrongFormat, path: archive.displayPath, message: "no .info manifest at the root of the archive: not a mobile map package")
         }
         manifestEntry = entry
         let bytes: [UInt8]
         do {
             bytes = try archive.read(entry, limit: 512 << 20)
         } catch {
-            throw PackageFormatError(path: "\(archive.displayPath)[\(entry.name)]", message: "\(error)")
+            throw PackageFormatError(kind: .archive(error.kind), path: "\(archive.displayPath)[\(entry.name)]", message: "\(error)")
         }
         manifest = try PackageManifest.parse(bytes, path: "\(archive.displayPath)[\(entry.name)]")
         folder = Self.findFolder(in: archive, manifest: manifest)
@@ -92,7 +92,7 @@ public final class MobileMapPackage: Sendable {
         do {
             return try archive.read(entry, limit: limit)
         } catch {
-            throw PackageFormatError(path: "\(path)[\(entry.name)]", message: error.message)
+            throw PackageFormatError(kind: .archive(error.kind), path: "\(path)[\(entry.name)]", message: error.message)
         }
     }
 

@@ -98,10 +98,10 @@ public enum PackageWriter {
         var seen = Set<String>()
         func checkName(_ name: String) throws {
             if let problem = EntryName.problem(name) {
-                throw ArchiveError(operation: "write", path: path, message: "entry '\(name)': \(problem)")
+                throw ArchiveError(kind: .unsafeName, operation: "write", path: path, message: "entry '\(name)': \(problem)")
             }
             guard seen.insert(name).inserted else {
-                throw ArchiveError(operation: "write", path: path, message: "two entries are named '\(name)'")
+                throw ArchiveError(kind: .duplicateName, operation: "write", path: path, message: "two entries are named '\(name)'")
             }
         }
 

@@ -20,7 +20,7 @@ public struct GeoPackageContents: Sendable {
         path = database.path
         do {
             guard try database.tableExists("gpkg_contents") else {
-                throw PackageFormatError(path: path, message: "no gpkg_contents table: not a GeoPackage")
+                throw PackageFormatError(kind: .wrongFormat, path: path, message: "no gpkg_contents table: not a GeoPackage")
             }
             if let id = try database.scalar("PRAGMA application_id")?.int64 {
                 let v = UInt32(truncatingIfNeeded: id)
@@ -49,7 +49,7 @@ public struct GeoPackageContents: Sendable {
         } catch let error as PackageFormatError {
             throw error
         } catch {
-            throw PackageFormatError(path: path, message: "\(error)")
+            throw PackageFormatError(error, path: path)
         }
     }
 

@@ -3,10 +3,92 @@ import CSQLite
 
 /// A SQLite failure, naming the database, what was being done and SQLite's message.
 public struct SQLiteError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, for callers and tests to switch on: SQLite's primary result code
+    /// (https://sqlite.org/rescode.html), or a failure of this wrapper itself.
+    public enum Kind: Sendable, Hashable {
+        /// `SQLITE_NOTADB`: the file is not a SQLite database.
+        case notADatabase
+        /// `SQLITE_CORRUPT`: the database file is damaged.
+        case corrupt
+        /// `SQLITE_CANTOPEN`: the file cannot be opened (missing, a folder, no permission).
+        case cannotOpen
+        /// `SQLITE_READONLY`: a write to a database opened or stored read-only.
+        case readOnly
+        /// `SQLITE_BUSY` or `SQLITE_LOCKED`: another connection holds a lock.
+        case busy
+        /// `SQLITE_FULL`: the disk is full.
+        case full
+        /// `SQLITE_IOERR`: the operating system failed a read or write.
+        case ioError
+        /// `SQLITE_PERM` or `SQLITE_AUTH`: access denied.
+        case permissionDenied
+        /// `SQLITE_CONSTRAINT`: a UNIQUE, NOT NULL, CHECK or foreign-key constraint failed.
+        case constraint
+        /// `SQLITE_TOOBIG`: a string or blob past the length limit.
+        case tooBig
+        /// `SQLITE_NOMEM`: SQLite ran out of memory.
+        case outOfMemory
+        /// `SQLITE_INTERRUPT` or `SQLITE_ABORT`: the operation was interrupted or rolled back.
+        case interrupted
+        /// `SQLITE_MISMATCH`, `SQLITE_RANGE`: a value of the wrong type or a bad parameter index.
+        case mismatch
+        /// `SQLITE_SCHEMA`: the schema changed under a prepared statement.
+        case schemaChanged
+        /// `SQLITE_MISUSE`: the library was called out of order.
+        case misuse
+        /// `SQLITE_ERROR`: an SQL error, such as a missing table or a syntax error.
+        case sql
+        /// The "mapbook-range" VFS, which reads databases in place inside a package, could not
+        /// be registered.
+        case vfsUnavailable
+        /// `SQLITE_INTERNAL`, `SQLITE_PROTOCOL`, `SQLITE_NOLFS` or a code SQLite documents as
+        /// unused: a fault inside SQLite or its VFS, not in the file; `code` says which.
+        case internalFailure
+
+        /// The kind of an SQLite result code, primary or extended.
+        public init(resultCode: Int32) {
+            switch resultCode & 0xFF {
+            case SQLITE_NOTADB: self = .notADatabase
+            case SQLITE_CORRUPT: self = .corrupt
+            case SQLITE_CANTOPEN: self = .cannotOpen
+            case SQLITE_READONLY: self = .readOnly
+            case SQLITE_BUSY, SQLITE_LOCKED: self = .busy
+            case SQLITE_FULL: self = .full
+            case SQLITE_IOERR: self = .ioError
+            case SQLITE_PERM, SQLITE_AUTH: self = .permissionDenied
+            case SQLITE_CONSTRAINT: self = .constraint
+            case SQLITE_TOOBIG: self = .tooBig
+            case SQLITE_NOMEM: self = .outOfMemory
+            case SQLITE_INTERRUPT, SQLITE_ABORT: self = .interrupted
+            case SQLITE_MISMATCH, SQLITE_RANGE: self = .mismatch
+            case SQLITE_SCHEMA: self = .schemaChanged
+            case SQLITE_MISUSE: self = .misuse
+            case SQLITE_ERROR: self = .sql
+            default: self = .internalFailure
+            }
+        }
+    }
+
+    /// What went wrong; taken from `code` unless the wrapper itself failed.
+    public var kind: Kind
     public var path: String
     public var operation: String
     public var message: String
+    /// SQLite's result code, extended where SQLite gave one.
     public var code: Int32
+
+    /// An error SQLite reported, its kind taken from the result code.
+    public init(path: String, operation: String, message: String, code: Int32) {
+        self.init(kind: Kind(resultCode: code), path: path, operation: operation, message: message, code: code)
+    }
+
+    public init(kind: Kind, path: String, operation: String, message: String, code: Int32) {
+        self.kind = kind
+        self.path = path
+        self.operation = operation
+        self.message = message
+        self.code = code
+    }
 
     public var description: String { "Cannot \(operation) '\(path)': \(message)" }
 }
@@ -68,7 +150,7 @@ public final class SQLiteDatabase {
     public convenience init(range: ByteRange, displayPath: String) throws(SQLiteError) {
         let status = mapbook_vfs_register()
         guard status == SQLITE_OK else {
-            throw SQLiteError(path: displayPath, operation: "open", message: "cannot register the range VFS (\(status))", code: status)
+            throw SQLiteError(kind: .vfsUnavailable, path: displayPath, operation: "open", message: "cannot register the range VFS (\(status))", code: status)
         }
         let uri = "file:\(Self.uriEscape(range.file.path))?vfs=mapbook-range&offset=\(range.offset)&length=\(range.length)&immutable=1"
         try self.init(uri: uri, displayPath: displayPath, flags: SQLITE_OPEN_READONLY)
@@ -115,7 +197,7 @@ public final class SQLiteDatabase {
         } catch {
             sqlite3_close_v2(db)
             handle = nil
-            throw SQLiteError(path: displayPath, operation: "open", message: error.code == SQLITE_NOTADB ? "not a SQLite database" : error.message, code: error.code)
+            throw SQLiteError(path: displayPath, operation: "open", message: error.kind == .notADatabase ? "not a SQLite database" : error.message, code: error.code)
         }
     }
 

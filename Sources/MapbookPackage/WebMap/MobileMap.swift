@@ -27,7 +27,7 @@ public struct MobileMap: JSONModel {
     public static func parse(_ bytes: [UInt8], path: String) throws(PackageFormatError) -> MobileMap {
         let object = try JSONParser.parseObject(bytes, path: path, expecting: "a JSON object with \"map\" and \"item\"")
         guard object.object("map") != nil else {
-            throw PackageFormatError(path: path, message: "no \"map\" object: not a mobile map")
+            throw PackageFormatError(kind: .wrongFormat, path: path, message: "no \"map\" object: not a mobile map")
         }
         return MobileMap(json: object)
     }

@@ -3,6 +3,17 @@ import MapbookSupport
 
 /// An XML parse failure, naming the document and libxml2's message with its line.
 public struct XMLError: Error, Sendable, CustomStringConvertible {
+    /// What is wrong, for callers and tests to switch on.
+    public enum Kind: Sendable, Hashable {
+        /// The file holds no bytes at all.
+        case empty
+        /// libxml2 refused the text: `message` gives its reason and line.
+        case notWellFormed
+        /// The document parsed but has no root element.
+        case noRootElement
+    }
+
+    public var kind: Kind
     public var path: String
     public var message: String
     public var description: String { "Cannot read XML '\(path)': \(message)" }
@@ -85,7 +96,7 @@ public enum XMLDocumentIO {
     /// The corresponding C function is `xmlReadMemory`.
     public static func parse(_ bytes: [UInt8], path: String) throws(XMLError) -> XMLElement {
         _ = initialized
-        guard !bytes.isEmpty else { throw XMLError(path: path, message: "the file is empty") }
+        guard !bytes.isEmpty else { throw XMLError(kind: .empty, path: path, message: "the file is empty") }
         let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOCDATA.rawValue)
         let document: xmlDocPtr? = bytes.withUnsafeBufferPointer { buffer in
             buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
@@ -97,11 +108,11 @@ public enum XMLDocumentIO {
             if let error = xmlGetLastError(), let text = error.pointee.message {
                 message = "line \(error.pointee.line): " + String(cString: text).trimmingWhitespace()
             }
-            throw XMLError(path: path, message: message)
+            throw XMLError(kind: .notWellFormed, path: path, message: message)
         }
         defer { xmlFreeDoc(document) }
         guard let root = xmlDocGetRootElement(document) else {
-            throw XMLError(path: path, message: "the document has no root element")
+            throw XMLError(kind: .noRootElement, path: path, message: "the document has no root element")
         }
         return convert(root)
     }
@@ -112,10 +123,10 @@ public enum XMLDocumentIO {
         do {
             root = try parse(bytes, path: path)
         } catch {
-            throw PackageFormatError(path: path, message: error.message)
+            throw PackageFormatError(kind: .xml(error.kind), path: path, message: error.message)
         }
         guard root.name == rootName else {
-            throw PackageFormatError(path: path, message: "the root element is <\(root.name)>, expected <\(rootName)>")
+            throw PackageFormatError(kind: .wrongFormat, path: path, message: "the root element is <\(root.name)>, expected <\(rootName)>")
         }
         return root
     }

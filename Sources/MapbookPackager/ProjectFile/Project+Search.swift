@@ -17,7 +17,7 @@ extension Project {
     /// one source, e.g. trees by address and by species).
     static func parseSearch(_ node: ProjectNode, source: SourceSpec) throws(ProjectError) -> [SearchSpec] {
         let items: [ProjectNode] = node.node.sequence != nil ? try node.items() : [node]
-        guard !items.isEmpty else { throw node.error("'search' lists no fields; give search: FIELD or search: { field: FIELD }") }
+        guard !items.isEmpty else { throw node.error(.missingKey, "'search' lists no fields; give search: FIELD or search: { field: FIELD }") }
         var out: [SearchSpec] = []
         for item in items {
             out.append(try parseOneSearch(item, source: source, several: items.count > 1))
@@ -34,7 +34,7 @@ extension Project {
             fieldNode = try node.required("field")
         }
         let field = try fieldNode.string()
-        guard !field.isEmpty else { throw fieldNode.error("the search field's name is empty") }
+        guard !field.isEmpty else { throw fieldNode.error(.invalidValue, "the search field's name is empty") }
         let title = source.title ?? source.name
         var spec = SearchSpec(
             field: field, isAddress: field.lowercased().contains("addr"), name: several ? "\(title) (\(field))" : title,
@@ -44,12 +44,12 @@ extension Project {
         spec.rankField = try node["rank"]?.string()
         switch (node["output_fields"], node["outputFields"]) {
         case (let a?, let b?):
-            throw b.error("give the output fields once: 'output_fields' and 'outputFields' are the same key (at line \(a.line.map(String.init) ?? "?"))")
+            throw b.error(.conflictingKeys, "give the output fields once: 'output_fields' and 'outputFields' are the same key (at line \(a.line.map(String.init) ?? "?"))")
         case (let list?, nil), (nil, let list?):
             spec.outputFields = try list.strings()
             var seen = Set<String>()
             for f in spec.outputFields where !seen.insert(f).inserted {
-                throw list.error("'\(f)' is listed twice")
+                throw list.error(.duplicateName, "'\(f)' is listed twice")
             }
         case (nil, nil):
             break
@@ -57,7 +57,7 @@ extension Project {
         if let address = node["address"] { spec.isAddress = try address.bool() }
         if let nameNode = node["name"] {
             spec.name = try nameNode.string()
-            guard !spec.name.allSatisfy(\.isWhitespace) else { throw nameNode.error("a locator's name cannot be empty") }
+            guard !spec.name.allSatisfy(\.isWhitespace) else { throw nameNode.error(.invalidValue, "a locator's name cannot be empty") }
         }
         return spec
     }
@@ -80,13 +80,13 @@ extension Project {
         var folders: [String: String] = [:]
         for source in sources {
             for spec in source.search {
-                func error(_ message: String) -> ProjectError { ProjectError(file: file, key: spec.key, line: spec.line, message: message) }
+                func error(_ kind: ProjectError.Kind, _ message: String) -> ProjectError { ProjectError(kind: kind, file: file, key: spec.key, line: spec.line, message: message) }
                 if let other = names[spec.name.lowercased()] {
-                    throw error("two locators are named '\(spec.name)' (\(other) and here); give one a different 'name'")
+                    throw error(.duplicateName, "two locators are named '\(spec.name)' (\(other) and here); give one a different 'name'")
                 }
                 names[spec.name.lowercased()] = spec.key
                 if let other = folders[spec.folder.lowercased()] {
-                    throw error("this locator's folder 'locators/\(spec.folder)' is also \(other)'s (folders come from source names, made safe file names); rename a source")
+                    throw error(.duplicateName, "this locator's folder 'locators/\(spec.folder)' is also \(other)'s (folders come from source names, made safe file names); rename a source")
                 }
                 folders[spec.folder.lowercased()] = spec.key
             }
@@ -96,13 +96,13 @@ extension Project {
     static func parseLocator(_ node: ProjectNode, hasSearch: Bool) throws(ProjectError) -> CompositeLocatorSpec {
         try node.checkKeys(["name", "quality"])
         guard hasSearch else {
-            throw node.error("no source has 'search', so the package has no locator; add e.g. search: { field: FACILITYID } to a source")
+            throw node.error(.missingKey, "no source has 'search', so the package has no locator; add e.g. search: { field: FACILITYID } to a source")
         }
         var spec = CompositeLocatorSpec(line: node.line, key: node.path)
         if let nameNode = node["name"] {
             let name = try nameNode.string()
             guard !name.isEmpty, !name.contains("/"), !name.contains("\\"), EntryName.problem("locators/\(name).loc.json") == nil else {
-                throw nameNode.error("'\(name)' cannot be a file name (the composite is locators/<name>.loc.json)")
+                throw nameNode.error(.invalidValue, "'\(name)' cannot be a file name (the composite is locators/<name>.loc.json)")
             }
             spec.name = name
         }

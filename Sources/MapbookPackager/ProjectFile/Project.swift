@@ -204,10 +204,10 @@ extension Project {
         do {
             bytes = try ByteRange(file: try RandomAccessFile(path: path)).readAll()
         } catch {
-            throw ProjectError(file: path, key: "", line: nil, message: "cannot read the project file: \(error.message)")
+            throw ProjectError(kind: .file(error.kind), file: path, key: "", line: nil, message: "cannot read the project file: \(error.message)")
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw ProjectError(file: path, key: "", line: nil, message: "the project file is not UTF-8 text")
+            throw ProjectError(kind: .notUTF8, file: path, key: "", line: nil, message: "the project file is not UTF-8 text")
         }
         return try parse(text, file: path)
     }
@@ -221,7 +221,7 @@ extension Project {
             throw Self.syntaxError(error, file: file)
         }
         guard let node else {
-            throw ProjectError(file: file, key: "", line: nil, message: "the project file is empty")
+            throw ProjectError(kind: .empty, file: file, key: "", line: nil, message: "the project file is empty")
         }
         let root = ProjectNode(node: node, path: "", file: file)
         try root.checkKeys(topKeys)
@@ -231,7 +231,7 @@ extension Project {
             file: file, directory: FileSystem.parent(of: file),
             name: try root["name"]?.string() ?? Self.defaultName(title), title: title)
         guard EntryName.problem(project.name + ".info") == nil, !project.name.contains("/") else {
-            throw (root["name"] ?? root).error("'\(project.name)' cannot be a file name")
+            throw (root["name"] ?? root).error(.invalidValue, "'\(project.name)' cannot be a file name")
         }
         project.summary = try root["summary"]?.string()
         project.description = try root["description"]?.string()
@@ -268,12 +268,12 @@ extension Project {
         }
         let maps = try root.required("maps")
         let mapNodes = try maps.items()
-        guard !mapNodes.isEmpty else { throw maps.error("a package needs at least one map") }
+        guard !mapNodes.isEmpty else { throw maps.error(.missingKey, "a package needs at least one map") }
         var mapNames = Set<String>()
         for node in mapNodes {
             let map = try Self.parseMap(node, sources: Set(project.sources.map(\.name)))
             guard mapNames.insert(map.name.lowercased()).inserted else {
-                throw node.error("two maps are named '\(map.name)'; map names must differ (ignoring case)")
+                throw node.error(.duplicateName, "two maps are named '\(map.name)'; map names must differ (ignoring case)")
             }
             project.maps.append(map)
         }
@@ -285,12 +285,12 @@ extension Project {
         case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
             .composer(let context, let problem, let mark, _):
             let detail = context.map { "\(problem) \($0.text)" } ?? problem
-            return ProjectError(file: file, key: "", line: mark.line, column: mark.column, message: "not valid YAML or JSON: \(detail)")
+            return ProjectError(kind: .syntax, file: file, key: "", line: mark.line, column: mark.column, message: "not valid YAML or JSON: \(detail)")
         case .duplicatedKeysInMapping(let duplicates, let context):
             let keys = duplicates.map { "'\($0)'" }.joined(separator: ", ")
-            return ProjectError(file: file, key: "", line: context.mark.line, column: context.mark.column, message: "key \(keys) appears twice in the same mapping")
+            return ProjectError(kind: .duplicateKey, file: file, key: "", line: context.mark.line, column: context.mark.column, message: "key \(keys) appears twice in the same mapping")
         default:
-            return ProjectError(file: file, key: "", line: nil, message: "not valid YAML or JSON: \(error)")
+            return ProjectError(kind: .syntax, file: file, key: "", line: nil, message: "not valid YAML or JSON: \(error)")
         }
     }
 
@@ -308,7 +308,7 @@ extension Project {
         case 3857?, 102100?, 900913?: return 3857
         case 4326?: return 4326
         default:
-            throw node.error("the package CRS must be EPSG:3857 (Web Mercator) or EPSG:4326; '\(text)' is not supported")
+            throw node.error(.unsupported, "the package CRS must be EPSG:3857 (Web Mercator) or EPSG:4326; '\(text)' is not supported")
         }
     }
 
@@ -317,13 +317,13 @@ extension Project {
         let dateNode = try node.required("date")
         let text = try dateNode.string()
         guard let date = ISODate.parse(text) else {
-            throw dateNode.error("'\(text)' is not a date; write YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ")
+            throw dateNode.error(.invalidValue, "'\(text)' is not a date; write YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ")
         }
         var kind = Expiration.Kind.allowExpiredAccess
         if let typeNode = node["type"] {
             let type = try typeNode.string()
             guard let k = Expiration.Kind(rawValue: type) else {
-                throw typeNode.error("expiration type '\(type)' is not one of allowExpiredAccess, preventExpiredAccess")
+                throw typeNode.error(.invalidValue, "expiration type '\(type)' is not one of allowExpiredAccess, preventExpiredAccess")
             }
             kind = k
         }
@@ -331,7 +331,7 @@ extension Project {
     }
 
     static func parseSource(name: String, _ node: ProjectNode) throws(ProjectError) -> SourceSpec {
-        guard !name.isEmpty else { throw node.error("a source needs a name") }
+        guard !name.isEmpty else { throw node.error(.missingKey, "a source needs a name") }
         if node.node.scalar != nil {
             return SourceSpec(name: name, path: try node.string(), table: nil, title: nil, line: node.line, key: node.path)
         }
@@ -352,7 +352,7 @@ extension Project {
             for (field, value) in try types.entries() {
                 let type = try value.string()
                 guard ["integer", "real", "text", "date", "datetime", "boolean"].contains(type.lowercased()) else {
-                    throw value.error("'\(type)' is not a field type; use integer, real, text, date, datetime or boolean")
+                    throw value.error(.invalidValue, "'\(type)' is not a field type; use integer, real, text, date, datetime or boolean")
                 }
                 spec.types.append((field, type.lowercased()))
             }
@@ -370,7 +370,7 @@ extension Project {
         try node.checkKeys(["name", "title", "summary", "description", "tags", "thumbnail", "extent", "backdrop", "layers", "bookmarks"])
         let name = try node.required("name").string()
         guard !name.isEmpty, EntryName.problem(name + ".mmap") == nil, !name.contains("/") else {
-            throw (node["name"] ?? node).error("'\(name)' cannot be a map file name")
+            throw (node["name"] ?? node).error(.invalidValue, "'\(name)' cannot be a map file name")
         }
         var map = MapSpec(name: name, line: node.line, key: node.path)
         map.title = try node["title"]?.string()
@@ -399,21 +399,21 @@ extension Project {
         func zoom(_ key: String, in node: ProjectNode) throws(ProjectError) -> Int? {
             guard let z = node[key] else { return nil }
             let value = try z.int()
-            guard (0...24).contains(value) else { throw z.error("\(key) must be a zoom level from 0 to 24, not \(value)") }
+            guard (0...24).contains(value) else { throw z.error(.invalidValue, "\(key) must be a zoom level from 0 to 24, not \(value)") }
             return value
         }
         spec.minZoom = try zoom("minzoom", in: node) ?? 0
         spec.maxZoom = try zoom("maxzoom", in: node)
         if let maxZoom = spec.maxZoom, maxZoom < spec.minZoom {
-            throw node.error("maxzoom (\(maxZoom)) is below minzoom (\(spec.minZoom))")
+            throw node.error(.invalidValue, "maxzoom (\(maxZoom)) is below minzoom (\(spec.minZoom))")
         }
         if let bytes = node["max_tile_bytes"] {
             spec.maxTileBytes = try bytes.int()
-            guard spec.maxTileBytes >= 1024 else { throw bytes.error("max_tile_bytes must be at least 1024") }
+            guard spec.maxTileBytes >= 1024 else { throw bytes.error(.invalidValue, "max_tile_bytes must be at least 1024") }
         }
         if let features = node["max_tile_features"] {
             spec.maxTileFeatures = try features.int()
-            guard spec.maxTileFeatures >= 1 else { throw features.error("max_tile_features must be at least 1") }
+            guard spec.maxTileFeatures >= 1 else { throw features.error(.invalidValue, "max_tile_features must be at least 1") }
         }
         if let layers = node["layers"] {
             for item in try layers.items() {
@@ -429,14 +429,14 @@ extension Project {
                     if let renderer = item["renderer"] { layer.renderer = try parseRenderer(renderer) }
                 }
                 guard sources.contains(layer.source) else {
-                    throw item.error("no source named '\(layer.source)'; sources are: \(sources.sorted().joined(separator: ", "))")
+                    throw item.error(.unknownSource, "no source named '\(layer.source)'; sources are: \(sources.sorted().joined(separator: ", "))")
                 }
                 spec.layers.append(layer)
             }
         }
         switch (spec.path, spec.layers.isEmpty) {
-        case (nil, true): throw node.error("a backdrop needs 'layers' (sources to build vector tiles from) or 'path' (an existing .vtpk)")
-        case (.some, false): throw node.error("a backdrop is either built from 'layers' or taken from 'path', not both")
+        case (nil, true): throw node.error(.missingKey, "a backdrop needs 'layers' (sources to build vector tiles from) or 'path' (an existing .vtpk)")
+        case (.some, false): throw node.error(.conflictingKeys, "a backdrop is either built from 'layers' or taken from 'path', not both")
         default: break
         }
         return spec
@@ -445,27 +445,27 @@ extension Project {
     static func parseLayer(_ node: ProjectNode, sources: Set<String>) throws(ProjectError) -> LayerSpec {
         if node.node.scalar != nil {
             let source = try node.string()
-            guard sources.contains(source) else { throw node.error("no source named '\(source)'; sources are: \(sources.sorted().joined(separator: ", "))") }
+            guard sources.contains(source) else { throw node.error(.unknownSource, "no source named '\(source)'; sources are: \(sources.sorted().joined(separator: ", "))") }
             return LayerSpec(source: source, line: node.line, key: node.path)
         }
         try node.checkKeys(["source", "title", "visible", "opacity", "min_scale", "max_scale", "definition_expression", "renderer", "popup"])
         let sourceNode = try node.required("source")
         let source = try sourceNode.string()
         guard sources.contains(source) else {
-            throw sourceNode.error("no source named '\(source)'; sources are: \(sources.sorted().joined(separator: ", "))")
+            throw sourceNode.error(.unknownSource, "no source named '\(source)'; sources are: \(sources.sorted().joined(separator: ", "))")
         }
         var layer = LayerSpec(source: source, line: node.line, key: node.path)
         layer.title = try node["title"]?.string()
         layer.visible = try node["visible"]?.bool() ?? true
         if let opacity = node["opacity"] {
             let value = try opacity.double()
-            guard (0...1).contains(value) else { throw opacity.error("opacity must be between 0 and 1") }
+            guard (0...1).contains(value) else { throw opacity.error(.invalidValue, "opacity must be between 0 and 1") }
             layer.opacity = value
         }
         layer.minScale = try node["min_scale"]?.double()
         layer.maxScale = try node["max_scale"]?.double()
         if let lo = layer.minScale, let hi = layer.maxScale, lo > 0, hi > 0, hi >= lo {
-            throw node.error("min_scale (\(JSONWriter.formatNumber(lo))) must be larger than max_scale (\(JSONWriter.formatNumber(hi))): min_scale is the most zoomed-out scale")
+            throw node.error(.invalidValue, "min_scale (\(JSONWriter.formatNumber(lo))) must be larger than max_scale (\(JSONWriter.formatNumber(hi))): min_scale is the most zoomed-out scale")
         }
         layer.definitionExpression = try node["definition_expression"]?.string()
         if let renderer = node["renderer"] {
@@ -486,7 +486,7 @@ extension Project {
                         var format = JSONObject()
                         if let places = f["places"] {
                             let n = try places.int()
-                            guard (0...15).contains(n) else { throw places.error("places must be between 0 and 15") }
+                            guard (0...15).contains(n) else { throw places.error(.invalidValue, "places must be between 0 and 15") }
                             format["places"] = .integer(Int64(n))
                         }
                         if let separator = f["digit_separator"] { format["digitSeparator"] = .bool(try separator.bool()) }
@@ -494,7 +494,7 @@ extension Project {
                             let text = try date.string()
                             let known = ["shortDate", "shortDateLE", "longMonthDayYear", "dayShortMonthYear", "longDate", "shortDateShortTime", "shortDateLEShortTime", "shortDateShortTime24", "shortDateLEShortTime24", "shortDateLongTime", "shortDateLELongTime", "shortDateLongTime24", "shortDateLELongTime24", "longMonthYear", "shortMonthYear", "year"]
                             guard known.contains(text) else {
-                                throw date.error("unknown date_format '\(text)'; use one of \(known.joined(separator: ", "))")
+                                throw date.error(.invalidValue, "unknown date_format '\(text)'; use one of \(known.joined(separator: ", "))")
                             }
                             format["dateFormat"] = .string(text)
                         }
@@ -516,7 +516,7 @@ extension Project {
             ["uniqueValue", "classBreaks", "simple"].contains(kind)
         {
             guard object[kind]?.objectValue != nil else {
-                throw node.error("'\(kind)' takes options, e.g. \(kind): { field: NAME }")
+                throw node.error(.wrongType, "'\(kind)' takes options, e.g. \(kind): { field: NAME }")
             }
             if case .object(let options)? = object[kind] {
                 let known: [String: [String]] = [
@@ -524,24 +524,24 @@ extension Project {
                     "simple": ["color", "size", "width"],
                 ]
                 for key in options.keys where !known[kind]!.contains(key) {
-                    throw node.error("unknown \(kind) option '\(key)'; it takes \(known[kind]!.joined(separator: ", "))")
+                    throw node.error(.unknownKey, "unknown \(kind) option '\(key)'; it takes \(known[kind]!.joined(separator: ", "))")
                 }
             }
             return json
         }
         guard let object = json.objectValue, let type = object.string("type") else {
-            throw node.error("a renderer is a web map renderer with a 'type' (simple, uniqueValue or classBreaks)")
+            throw node.error(.wrongType, "a renderer is a web map renderer with a 'type' (simple, uniqueValue or classBreaks)")
         }
         guard ["simple", "uniqueValue", "classBreaks"].contains(type) else {
-            throw (node["type"] ?? node).error("renderer type '\(type)' is not one of simple, uniqueValue, classBreaks")
+            throw (node["type"] ?? node).error(.invalidValue, "renderer type '\(type)' is not one of simple, uniqueValue, classBreaks")
         }
         switch type {
         case "simple":
-            guard object.object("symbol") != nil else { throw node.error("a simple renderer needs a 'symbol'") }
+            guard object.object("symbol") != nil else { throw node.error(.missingKey, "a simple renderer needs a 'symbol'") }
         case "uniqueValue":
-            guard object.string("field1") != nil else { throw node.error("a uniqueValue renderer needs 'field1'") }
+            guard object.string("field1") != nil else { throw node.error(.missingKey, "a uniqueValue renderer needs 'field1'") }
         default:
-            guard object.string("field") != nil else { throw node.error("a classBreaks renderer needs 'field'") }
+            guard object.string("field") != nil else { throw node.error(.missingKey, "a classBreaks renderer needs 'field'") }
         }
         return try convertColors(json, node: node)
     }
@@ -553,7 +553,7 @@ extension Project {
             for (key, v) in object {
                 if key == "color", case .string(let s) = v {
                     guard let color = RGBAColor(hex: s) else {
-                        throw node.error("colour '\(s)' is not #rrggbb or #rrggbbaa")
+                        throw node.error(.invalidValue, "colour '\(s)' is not #rrggbb or #rrggbbaa")
                     }
                     object[key] = color.jsonValue
                 } else {
@@ -574,21 +574,21 @@ extension Project {
         try node.checkKeys(["name", "extent", "center", "scale"])
         let name = try node.required("name").string()
         if let extent = node["extent"] {
-            guard node["center"] == nil else { throw node.error("give a bookmark either 'extent' or 'center' and 'scale', not both") }
+            guard node["center"] == nil else { throw node.error(.conflictingKeys, "give a bookmark either 'extent' or 'center' and 'scale', not both") }
             return BookmarkSpec(name: name, place: .extent(try extent.boundingBox()))
         }
         guard let center = node["center"] else {
-            throw node.error("bookmark '\(name)' needs 'extent: [xmin, ymin, xmax, ymax]' or 'center: [lon, lat]' with 'scale'")
+            throw node.error(.missingKey, "bookmark '\(name)' needs 'extent: [xmin, ymin, xmax, ymax]' or 'center: [lon, lat]' with 'scale'")
         }
         let values = try center.items()
-        guard values.count == 2 else { throw center.error("expected [longitude, latitude]") }
+        guard values.count == 2 else { throw center.error(.wrongType, "expected [longitude, latitude]") }
         let lon = try values[0].double(), lat = try values[1].double()
         guard (-180...180).contains(lon), (-90...90).contains(lat) else {
-            throw center.error("[\(lon), \(lat)] is not a longitude and latitude in degrees")
+            throw center.error(.invalidValue, "[\(lon), \(lat)] is not a longitude and latitude in degrees")
         }
         let scaleNode = try node.required("scale")
         let scale = try scaleNode.double()
-        guard scale > 0 else { throw scaleNode.error("the scale must be positive (1:scale)") }
+        guard scale > 0 else { throw scaleNode.error(.invalidValue, "the scale must be positive (1:scale)") }
         return BookmarkSpec(name: name, place: .center(longitude: lon, latitude: lat, scale: scale))
     }
 }

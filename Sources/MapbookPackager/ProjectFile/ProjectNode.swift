@@ -13,8 +13,8 @@ struct ProjectNode {
 
     var line: Int? { node.mark?.line }
 
-    func error(_ message: String) -> ProjectError {
-        ProjectError(file: file, key: path, line: node.mark?.line, column: node.mark?.column, message: message)
+    func error(_ kind: ProjectError.Kind, _ message: String) -> ProjectError {
+        ProjectError(kind: kind, file: file, key: path, line: node.mark?.line, column: node.mark?.column, message: message)
     }
 
     private func child(_ key: String, _ node: Node) -> ProjectNode {
@@ -37,15 +37,15 @@ struct ProjectNode {
 
     /// The mapping's entries in order; keys must be strings and unique.
     func entries() throws(ProjectError) -> [(key: String, value: ProjectNode)] {
-        guard let mapping = node.mapping else { throw error("expected a mapping (key: value lines), found \(kindName)") }
+        guard let mapping = node.mapping else { throw error(.wrongType, "expected a mapping (key: value lines), found \(kindName)") }
         var out: [(String, ProjectNode)] = []
         var seen = Set<String>()
         for (k, v) in mapping {
             guard let key = k.scalar?.string else {
-                throw ProjectNode(node: k, path: path, file: file).error("keys must be plain text")
+                throw ProjectNode(node: k, path: path, file: file).error(.wrongType, "keys must be plain text")
             }
             guard seen.insert(key).inserted else {
-                throw ProjectNode(node: k, path: path, file: file).error("key '\(key)' appears twice")
+                throw ProjectNode(node: k, path: path, file: file).error(.duplicateKey, "key '\(key)' appears twice")
             }
             out.append((key, child(key, v)))
         }
@@ -59,7 +59,7 @@ struct ProjectNode {
             var message = "unknown key '\(key)'"
             if let s = suggestion, editDistance(key, s) <= max(2, key.count / 3) { message += "; did you mean '\(s)'?" }
             message += " Known keys here: " + allowed.joined(separator: ", ")
-            throw ProjectError(file: file, key: value.path, line: value.line, message: message)
+            throw ProjectError(kind: .unknownKey, file: file, key: value.path, line: value.line, message: message)
         }
     }
 
@@ -70,37 +70,37 @@ struct ProjectNode {
     }
 
     func required(_ key: String) throws(ProjectError) -> ProjectNode {
-        guard let value = self[key] else { throw error("the key '\(key)' is required") }
+        guard let value = self[key] else { throw error(.missingKey, "the key '\(key)' is required") }
         return value
     }
 
     func items() throws(ProjectError) -> [ProjectNode] {
-        guard let sequence = node.sequence else { throw error("expected a list, found \(kindName)") }
+        guard let sequence = node.sequence else { throw error(.wrongType, "expected a list, found \(kindName)") }
         return sequence.enumerated().map { ProjectNode(node: $1, path: "\(path)[\($0)]", file: file) }
     }
 
     func string() throws(ProjectError) -> String {
-        guard let scalar = node.scalar, !isNull else { throw error("expected text, found \(kindName)") }
+        guard let scalar = node.scalar, !isNull else { throw error(.wrongType, "expected text, found \(kindName)") }
         return scalar.string
     }
 
     func double() throws(ProjectError) -> Double {
         guard node.scalar != nil, let value = node.float ?? node.int.map(Double.init), value.isFinite else {
-            throw error("expected a number, found '\((try? string()) ?? kindName)'")
+            throw error(.wrongType, "expected a number, found '\((try? string()) ?? kindName)'")
         }
         return value
     }
 
     func int() throws(ProjectError) -> Int {
         guard node.scalar != nil, let value = node.int else {
-            throw error("expected a whole number, found '\((try? string()) ?? kindName)'")
+            throw error(.wrongType, "expected a whole number, found '\((try? string()) ?? kindName)'")
         }
         return value
     }
 
     func bool() throws(ProjectError) -> Bool {
         guard node.scalar != nil, let value = node.bool else {
-            throw error("expected true or false, found '\((try? string()) ?? kindName)'")
+            throw error(.wrongType, "expected true or false, found '\((try? string()) ?? kindName)'")
         }
         return value
     }
@@ -116,15 +116,15 @@ struct ProjectNode {
     /// `[xmin, ymin, xmax, ymax]` in WGS84 degrees, checked for order and range.
     func boundingBox() throws(ProjectError) -> BoundingBox {
         let values = try items()
-        guard values.count == 4 else { throw error("expected [xmin, ymin, xmax, ymax] (4 numbers in WGS84 degrees), found \(values.count) values") }
+        guard values.count == 4 else { throw error(.wrongType, "expected [xmin, ymin, xmax, ymax] (4 numbers in WGS84 degrees), found \(values.count) values") }
         var v: [Double] = []
         for item in values { v.append(try item.double()) }
         let box = BoundingBox(xmin: v[0], ymin: v[1], xmax: v[2], ymax: v[3])
         guard box.xmin < box.xmax, box.ymin < box.ymax else {
-            throw error("the extent \(box) is empty or inverted; write [xmin, ymin, xmax, ymax] with min below max")
+            throw error(.invalidValue, "the extent \(box) is empty or inverted; write [xmin, ymin, xmax, ymax] with min below max")
         }
         guard box.xmin >= -180, box.xmax <= 180, box.ymin >= -90, box.ymax <= 90 else {
-            throw error("the extent \(box) is outside longitude -180..180, latitude -90..90 (extents are in WGS84 degrees)")
+            throw error(.invalidValue, "the extent \(box) is outside longitude -180..180, latitude -90..90 (extents are in WGS84 degrees)")
         }
         return box
     }
@@ -149,7 +149,7 @@ struct ProjectNode {
             default: return .string(scalar.string)
             }
         case .alias:
-            throw error("YAML aliases are not supported here")
+            throw error(.unsupported, "YAML aliases are not supported here")
         }
     }
 }

@@ -2,6 +2,8 @@ import AsyncHTTPClient
 import MapbookPackage
 import NIOCore
 import NIOHTTP1
+import NIOPosix
+import NIOSSL
 import Synchronization
 import MapbookLibrary
 import MapbookPortalAPI
@@ -270,15 +272,47 @@ public final class PortalClient: Sendable {
     /// Why a connection failed, in words a user can act on.
     static func explain(_ error: any Error) -> String {
         let text = String(describing: error)
-        let lower = text.lowercased()
-        if lower.contains("refused") { return "connection refused (is the portal running, and is the port right?)" }
-        if lower.contains("connecttimeout") || lower.contains("timeout") || lower.contains("timed out") { return "no answer in time (\(text))" }
-        if lower.contains("certificate") || lower.contains("ssl") || lower.contains("tls") || lower.contains("handshake") {
+        switch ConnectionFailure(error) {
+        case .refused: return "connection refused (is the portal running, and is the port right?)"
+        case .timeout: return "no answer in time (\(text))"
+        case .tls:
             return "the TLS handshake failed (\(text)); if the portal's certificate is self-signed or from a private CA, give it with --ca-cert FILE"
+        case .unknownHost: return "the host name does not resolve (\(text))"
+        case nil: return text
         }
-        if lower.contains("lookup") || lower.contains("resolve") || lower.contains("name or service") {
-            return "the host name does not resolve (\(text))"
+    }
+
+    /// What stopped a connection, read from the error's type and code.
+    enum ConnectionFailure {
+        case refused, timeout, tls, unknownHost
+
+        init?(_ error: any Error) {
+            switch error {
+            case let error as HTTPClientError:
+                guard [.connectTimeout, .readTimeout, .deadlineExceeded].contains(error) else { return nil }
+                self = .timeout
+            case let error as NIOConnectionError:
+                // Each address tried failed for a reason; with none tried, the lookup failed.
+                if let failure = error.connectionErrors.lazy.compactMap({ ConnectionFailure($0.error) }).first {
+                    self = failure
+                } else if error.connectionErrors.isEmpty && (error.dnsAError != nil || error.dnsAAAAError != nil) {
+                    self = .unknownHost
+                } else {
+                    return nil
+                }
+            case let error as IOError:
+                switch error.errnoCode {
+                case ECONNREFUSED: self = .refused
+                case ETIMEDOUT: self = .timeout
+                default: return nil
+                }
+            case let error as ChannelError:
+                guard case .connectTimeout = error else { return nil }
+                self = .timeout
+            case is NIOSSLError, is BoringSSLError, is NIOSSLExtraError: self = .tls
+            case is SocketAddressError: self = .unknownHost
+            default: return nil
+            }
         }
-        return text
     }
 }

@@ -22,20 +22,20 @@ public struct DiskItemFileStore: ItemFileStore {
     }
 
     private func itemDir(_ id: String) throws -> String {
-        guard PortalPaths.isItemId(id) else { throw PortalStoreError(path: root, message: "'\(id)' is not an item id") }
+        guard PortalPaths.isItemId(id) else { throw PortalStoreError(kind: .invalidName, path: root, message: "'\(id)' is not an item id") }
         return "\(root)/items/\(id)"
     }
 
     public func stagingFile() throws -> String {
         var template = Array("\(root)/staging/upload-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw PortalStoreError(path: "\(root)/staging", message: "cannot create a staging file: \(FileSystem.errorMessage())") }
+        guard fd >= 0 else { throw PortalStoreError(kind: .io(errno: errno), path: "\(root)/staging", message: "cannot create a staging file: \(FileSystem.errorMessage())") }
         close(fd)
         return String(cString: template.withUnsafeBufferPointer { $0.baseAddress! })
     }
 
     public func commitData(itemId: String, fileName: String, staged: String) throws {
-        guard PortalPaths.isFileName(fileName) else { throw PortalStoreError(path: root, message: "'\(fileName)' is not a file name") }
+        guard PortalPaths.isFileName(fileName) else { throw PortalStoreError(kind: .invalidName, path: root, message: "'\(fileName)' is not a file name") }
         let dir = try itemDir(itemId)
         try Disk.makeDirectory(dir)
         // The new data goes in beside the old under a fresh folder, then the folder is swapped:
@@ -44,15 +44,15 @@ public struct DiskItemFileStore: ItemFileStore {
         FileSystem.removeTree(next)
         try Disk.makeDirectory(next)
         guard rename(staged, "\(next)/\(fileName)") == 0 else {
-            throw PortalStoreError(path: staged, message: "cannot move the upload into place: \(FileSystem.errorMessage())")
+            throw PortalStoreError(kind: .io(errno: errno), path: staged, message: "cannot move the upload into place: \(FileSystem.errorMessage())")
         }
         let old = "\(dir)/data.old"
         FileSystem.removeTree(old)
         if FileSystem.kind("\(dir)/data") != nil, rename("\(dir)/data", old) != 0 {
-            throw PortalStoreError(path: dir, message: "cannot replace the item's data: \(FileSystem.errorMessage())")
+            throw PortalStoreError(kind: .io(errno: errno), path: dir, message: "cannot replace the item's data: \(FileSystem.errorMessage())")
         }
         guard rename(next, "\(dir)/data") == 0 else {
-            throw PortalStoreError(path: dir, message: "cannot replace the item's data: \(FileSystem.errorMessage())")
+            throw PortalStoreError(kind: .io(errno: errno), path: dir, message: "cannot replace the item's data: \(FileSystem.errorMessage())")
         }
         FileSystem.removeTree(old)
     }
@@ -63,7 +63,7 @@ public struct DiskItemFileStore: ItemFileStore {
     }
 
     public func putInfo(itemId: String, path: String, bytes: [UInt8]) throws {
-        guard PortalPaths.isInfoPath(path) else { throw PortalStoreError(path: root, message: "'\(path)' is not an info file path") }
+        guard PortalPaths.isInfoPath(path) else { throw PortalStoreError(kind: .invalidName, path: root, message: "'\(path)' is not an info file path") }
         var dir = "\(try itemDir(itemId))/info"
         try Disk.makeDirectory(try itemDir(itemId))
         try Disk.makeDirectory(dir)
@@ -82,7 +82,7 @@ public struct DiskItemFileStore: ItemFileStore {
 
     public func partPath(itemId: String, number: Int) throws -> String {
         guard PortalPaths.isItemId(itemId), number >= 1, number <= 10_000 else {
-            throw PortalStoreError(path: root, message: "part \(number) of '\(itemId)' is out of range (1-10000)")
+            throw PortalStoreError(kind: .partOutOfRange, path: root, message: "part \(number) of '\(itemId)' is out of range (1-10000)")
         }
         let dir = "\(root)/uploads/\(itemId)"
         try Disk.makeDirectory(dir)
@@ -136,7 +136,7 @@ public enum PortalPaths {
 enum Disk {
     static func makeDirectory(_ path: String) throws {
         if mkdir(path, 0o755) != 0 && errno != EEXIST {
-            throw PortalStoreError(path: path, message: "cannot create the folder: \(FileSystem.errorMessage())")
+            throw PortalStoreError(kind: .io(errno: errno), path: path, message: "cannot create the folder: \(FileSystem.errorMessage())")
         }
     }
 
@@ -153,7 +153,7 @@ enum Disk {
             try file.write(bytes)
             try file.commit()
         } catch {
-            throw PortalStoreError(path: path, message: "cannot write: \(error.message)")
+            throw PortalStoreError(kind: .file(error.kind), path: path, message: "cannot write: \(error.message)")
         }
     }
 }

@@ -48,7 +48,7 @@ public final class SQLitePortalStore: PortalStore {
             try db.execute("PRAGMA busy_timeout = 5000")
             let version = Int(try db.scalar("PRAGMA user_version")?.int64 ?? 0)
             guard version <= Self.migrations.count else {
-                throw PortalStoreError(path: path, message: "the portal database is version \(version), newer than this mapbook (\(Self.migrations.count)); use a newer mapbook")
+                throw PortalStoreError(kind: .newerVersion, path: path, message: "the portal database is version \(version), newer than this mapbook (\(Self.migrations.count)); use a newer mapbook")
             }
             for v in version..<Self.migrations.count {
                 try db.execute("BEGIN IMMEDIATE")
@@ -62,7 +62,7 @@ public final class SQLitePortalStore: PortalStore {
                 }
             }
         } catch let e as SQLiteError {
-            throw PortalStoreError(path: path, message: e.message)
+            throw PortalStoreError(kind: .sqlite(e.kind), path: path, message: e.message)
         }
         var items: [String: ItemRecord] = [:]
         do {
@@ -70,12 +70,12 @@ public final class SQLitePortalStore: PortalStore {
                 let id = row[0].text ?? ""
                 guard let status = row[1].text.flatMap(ItemRecord.Status.init(rawValue:)), let text = row[2].text,
                     let json = try? JSONParser.parse(text), let item = try? PortalItem(json: json, source: "\(path): item \(id)")
-                else { throw PortalStoreError(path: path, message: "item \(id) is damaged; remove its row or restore a backup") }
+                else { throw PortalStoreError(kind: .damagedItem, path: path, message: "item \(id) is damaged; remove its row or restore a backup") }
                 let groups = (row[3].text.flatMap { try? JSONParser.parse($0) }?.arrayValue ?? []).compactMap(\.stringValue)
                 items[id] = ItemRecord(item: item, status: status, groups: groups, sha256: row[4].text)
             }
         } catch let e as SQLiteError {
-            throw PortalStoreError(path: path, message: e.message)
+            throw PortalStoreError(kind: .sqlite(e.kind), path: path, message: e.message)
         }
         state = Mutex(State(db: db, items: items))
     }
@@ -84,7 +84,7 @@ public final class SQLitePortalStore: PortalStore {
         do {
             return try state.withLock { s in try body(&s) }
         } catch let e as SQLiteError {
-            throw PortalStoreError(path: path, message: e.message)
+            throw PortalStoreError(kind: .sqlite(e.kind), path: path, message: e.message)
         }
     }
 
@@ -246,6 +246,29 @@ public final class SQLitePortalStore: PortalStore {
 
 /// The metadata store cannot be opened or written.
 public struct PortalStoreError: Error, CustomStringConvertible, Sendable {
+    /// What went wrong, for callers and tests to switch on.
+    public enum Kind: Sendable, Hashable {
+        /// SQLite failed on the portal database.
+        case sqlite(SQLiteError.Kind)
+        /// The portal database was written by a newer mapbook.
+        case newerVersion
+        /// A stored item's row cannot be read back.
+        case damagedItem
+        /// An item id, file name, info path or user name that is not valid.
+        case invalidName
+        /// A multipart upload's part number outside 1 to 10000.
+        case partOutOfRange
+        /// A password too short to accept.
+        case weakPassword
+        /// The operating system refused to create, write or move a file; `errno` says why.
+        case io(errno: Int32)
+        /// A file cannot be written atomically.
+        case file(ArchiveError.Kind)
+        /// The TLS certificate or private key file cannot be read as PEM, or holds none.
+        case invalidCertificate
+    }
+
+    public var kind: Kind
     public var path: String
     public var message: String
     public var description: String { "\(path): \(message)" }

@@ -56,22 +56,22 @@ public struct SearchQuality: Sendable, Equatable {
     /// the query's number.
     public static func parse(_ value: JSONValue, path: String) throws -> SearchQuality {
         guard let queries = value.objectValue?.array("queries") ?? value.arrayValue else {
-            throw LocatorError(path: path, message: "a search-quality file is {\"queries\": [...]} (or a list of queries)")
+            throw LocatorError(kind: .invalidValue, path: path, message: "a search-quality file is {\"queries\": [...]} (or a list of queries)")
         }
         var out: [Query] = []
         for (i, item) in queries.enumerated() {
-            guard let o = item.objectValue else { throw LocatorError(path: path, message: "query \(i + 1) is not an object") }
+            guard let o = item.objectValue else { throw LocatorError(kind: .invalidValue, path: path, message: "query \(i + 1) is not an object") }
             for key in o.keys where !["text", "expect", "participant", "near", "suggest"].contains(key) {
-                throw LocatorError(path: path, message: "query \(i + 1): unknown key '\(key)' (queries have text, expect, participant, near, suggest)")
+                throw LocatorError(kind: .unknownKey, path: path, message: "query \(i + 1): unknown key '\(key)' (queries have text, expect, participant, near, suggest)")
             }
-            guard let text = o.string("text") else { throw LocatorError(path: path, message: "query \(i + 1) has no 'text'") }
+            guard let text = o.string("text") else { throw LocatorError(kind: .missingKey, path: path, message: "query \(i + 1) has no 'text'") }
             guard let expect = o.string("expect"), !SearchText.tokens(expect).isEmpty else {
-                throw LocatorError(path: path, message: "query \(i + 1) ('\(text)') has no 'expect' (the label or text it should find)")
+                throw LocatorError(kind: .missingKey, path: path, message: "query \(i + 1) ('\(text)') has no 'expect' (the label or text it should find)")
             }
             var query = Query(text: text, expect: expect, participant: o.string("participant"), suggest: o.bool("suggest") ?? false)
             if let near = o.doubles("near") {
                 guard near.count == 2, (-180...180).contains(near[0]), (-90...90).contains(near[1]) else {
-                    throw LocatorError(path: path, message: "query \(i + 1) ('\(text)'): 'near' is [longitude, latitude] in degrees")
+                    throw LocatorError(kind: .invalidValue, path: path, message: "query \(i + 1) ('\(text)'): 'near' is [longitude, latitude] in degrees")
                 }
                 query.near = (near[0], near[1])
             }

@@ -63,39 +63,39 @@ public final class LocatorIndex {
     /// Opens an index file.
     public convenience init(path: String) throws {
         let db: SQLiteDatabase
-        do { db = try SQLiteDatabase(readOnlyPath: path) } catch { throw LocatorError(path: path, message: error.message) }
+        do { db = try SQLiteDatabase(readOnlyPath: path) } catch { throw LocatorError(kind: .sqlite(error.kind), path: path, message: error.message) }
         try self.init(database: db, path: path)
     }
 
     /// Opens an index stored in a package, without extracting it.
     public convenience init(range: ByteRange, displayPath: String) throws {
         let db: SQLiteDatabase
-        do { db = try SQLiteDatabase(range: range, displayPath: displayPath) } catch { throw LocatorError(path: displayPath, message: error.message) }
+        do { db = try SQLiteDatabase(range: range, displayPath: displayPath) } catch { throw LocatorError(kind: .sqlite(error.kind), path: displayPath, message: error.message) }
         try self.init(database: db, path: displayPath)
     }
 
     init(database: SQLiteDatabase, path: String) throws {
         self.database = database
         self.path = path
-        func fail(_ message: String) -> LocatorError { LocatorError(path: path, message: message) }
+        func fail(_ kind: LocatorError.Kind, _ message: String) -> LocatorError { LocatorError(kind: kind, path: path, message: message) }
         var meta: [String: SQLiteValue] = [:]
         do {
-            guard try database.tableExists("meta") else { throw fail("not a Mapbook locator index (no meta table)") }
+            guard try database.tableExists("meta") else { throw fail(.wrongFormat, "not a Mapbook locator index (no meta table)") }
             for row in try database.query("SELECT key, value FROM meta") {
                 if let k = row[0].text { meta[k] = row[1] }
             }
         } catch let e as SQLiteError {
-            throw fail(e.message)
+            throw fail(.sqlite(e.kind), e.message)
         }
-        guard meta["format"]?.text == LocatorIndexFormat.name else { throw fail("not a Mapbook locator index (format is '\(meta["format"]?.text ?? "missing")')") }
+        guard meta["format"]?.text == LocatorIndexFormat.name else { throw fail(.wrongFormat, "not a Mapbook locator index (format is '\(meta["format"]?.text ?? "missing")')") }
         guard let version = meta["version"]?.int64, version == Int64(LocatorIndexFormat.version) else {
-            throw fail("locator index version \(meta["version"]?.text ?? "?") is not supported by this mapbook (it reads version \(LocatorIndexFormat.version)); rebuild the package")
+            throw fail(.unsupportedVersion, "locator index version \(meta["version"]?.text ?? "?") is not supported by this mapbook (it reads version \(LocatorIndexFormat.version)); rebuild the package")
         }
         guard let entries = meta["entries"]?.int64, let groups = meta["groups"]?.int64, entries >= groups, groups >= 0,
             entries < Int64(Int32.max), let width = meta["fid_width"]?.int64, width == 4 || width == 8
-        else { throw fail("the index's meta table is damaged") }
+        else { throw fail(.damaged, "the index's meta table is damaged") }
         let box = (meta["extent"]?.text ?? "").split(separator: ",").compactMap { Double($0) }
-        guard box.count == 4, box.allSatisfy(\.isFinite) else { throw fail("the index's extent is damaged") }
+        guard box.count == 4, box.allSatisfy(\.isFinite) else { throw fail(.damaged, "the index's extent is damaged") }
         entryCount = Int(entries)
         groupCount = Int(groups)
         fidWidth = Int(width)
@@ -108,7 +108,7 @@ public final class LocatorIndex {
                 true: try database.prepare("SELECT postings FROM numbers WHERE first = ?"),
             ]
         } catch {
-            throw fail(error.message)
+            throw fail(.sqlite(error.kind), error.message)
         }
     }
 
@@ -122,19 +122,19 @@ public final class LocatorIndex {
             let statement = try database.prepare("SELECT first, terms FROM words ORDER BY first")
             while try statement.step() {
                 guard case .text(let first) = statement.column(0), case .blob(let bytes) = statement.column(1) else {
-                    throw LocatorError(path: path, message: "a block of the words table is damaged")
+                    throw LocatorError(kind: .damaged, path: path, message: "a block of the words table is damaged")
                 }
                 try decodeBlock(bytes, isNumber: false, block: wordBlocks.count, into: &out)
                 wordBlocks.append(first)
             }
         } catch let e as SQLiteError {
-            throw LocatorError(path: path, message: e.message)
+            throw LocatorError(kind: .sqlite(e.kind), path: path, message: e.message)
         }
         // The typo walk treats the sorted terms as a trie: out of order or repeated terms
         // (a damaged file) would break it.
         let scalars = out.map(\.token.scalars)
         for i in scalars.indices.dropFirst() where !scalars[i - 1].lexicographicallyPrecedes(scalars[i]) {
-            throw LocatorError(path: path, message: "the words table is damaged (terms out of order)")
+            throw LocatorError(kind: .damaged, path: path, message: "the words table is damaged (terms out of order)")
         }
         wordTerms = out
         wordScalars = scalars
@@ -157,7 +157,7 @@ public final class LocatorIndex {
             numberPrefixTable = exists
             return exists
         } catch {
-            throw LocatorError(path: path, message: error.message)
+            throw LocatorError(kind: .sqlite(error.kind), path: path, message: error.message)
         }
     }
 
@@ -168,7 +168,7 @@ public final class LocatorIndex {
         guard case .blob(let bytes)? = try? database.scalar("SELECT postings FROM number_prefixes WHERE prefix = ?", [.text(prefix.text)]) else { return nil }
         var count = 0
         guard Postings.forEach(bytes[...], groupCount: groupCount, { _ in count += 1 }) else {
-            throw LocatorError(path: path, message: "the stored groups of number prefix '\(prefix.text)' are damaged")
+            throw LocatorError(kind: .damaged, path: path, message: "the stored groups of number prefix '\(prefix.text)' are damaged")
         }
         return IndexTerm(token: prefix, groupCount: count, single: nil, isNumber: true, block: -1, range: 0..<bytes.count, union: bytes)
     }
@@ -212,7 +212,7 @@ public final class LocatorIndex {
             numberBlocks = list
             return list
         } catch {
-            throw LocatorError(path: path, message: error.message)
+            throw LocatorError(kind: .sqlite(error.kind), path: path, message: error.message)
         }
     }
 
@@ -224,11 +224,11 @@ public final class LocatorIndex {
             try selectNumberTerms.bind([.text(first)])
             defer { selectNumberTerms.reset() }
             guard try selectNumberTerms.step(), case .blob(let bytes) = selectNumberTerms.column(0) else {
-                throw LocatorError(path: path, message: "a block of the numbers table is damaged")
+                throw LocatorError(kind: .damaged, path: path, message: "a block of the numbers table is damaged")
             }
             try decodeBlock(bytes, isNumber: true, block: b, into: &out)
         } catch let e as SQLiteError {
-            throw LocatorError(path: path, message: e.message)
+            throw LocatorError(kind: .sqlite(e.kind), path: path, message: e.message)
         }
         numberBlockTerms[b] = out
         return out
@@ -242,17 +242,17 @@ public final class LocatorIndex {
         while !r.atEnd {
             guard let shared = r.int(), let length = r.int(), shared <= previous.count, let rest = r.take(length),
                 let count = r.int(), count >= 1, count <= groupCount
-            else { throw LocatorError(path: path, message: "a block of the \(table) table is damaged") }
+            else { throw LocatorError(kind: .damaged, path: path, message: "a block of the \(table) table is damaged") }
             let term = Array(previous[..<shared]) + rest
             // ASCII terms (all numbers, most words) need no UTF-8 decoding.
             let scalars = term.allSatisfy { $0 < 0x80 } ? term.map { UInt32($0) } : String(decoding: term, as: UTF8.self).unicodeScalars.map(\.value)
             var entry = IndexTerm(
                 token: SearchToken(scalars: scalars, isNumber: isNumber), groupCount: count, single: nil, isNumber: isNumber, block: block, range: 0..<0)
             if count == 1 {
-                guard let g = r.varint(), g < UInt64(groupCount) else { throw LocatorError(path: path, message: "a block of the \(table) table is damaged") }
+                guard let g = r.varint(), g < UInt64(groupCount) else { throw LocatorError(kind: .damaged, path: path, message: "a block of the \(table) table is damaged") }
                 entry.single = UInt32(g)
             } else {
-                guard let n = r.int() else { throw LocatorError(path: path, message: "a block of the \(table) table is damaged") }
+                guard let n = r.int() else { throw LocatorError(kind: .damaged, path: path, message: "a block of the \(table) table is damaged") }
                 entry.range = postingOffset..<postingOffset + n
                 postingOffset += n
             }
@@ -269,7 +269,7 @@ public final class LocatorIndex {
         }
         if let union = term.union {
             guard Postings.forEach(union[...], groupCount: groupCount, body) else {
-                throw LocatorError(path: path, message: "the stored groups of number prefix '\(term.token.text)' are damaged")
+                throw LocatorError(kind: .damaged, path: path, message: "the stored groups of number prefix '\(term.token.text)' are damaged")
             }
             return
         }
@@ -283,13 +283,13 @@ public final class LocatorIndex {
                 if try statement.step(), case .blob(let b) = statement.column(0) { bytes = b }
                 statement.reset()
             } catch {
-                throw LocatorError(path: path, message: error.message)
+                throw LocatorError(kind: .sqlite(error.kind), path: path, message: error.message)
             }
             postingBlocks[key] = bytes ?? []
         }
         guard let bytes, term.range.upperBound <= bytes.count,
             Postings.forEach(bytes[term.range], groupCount: groupCount, body)
-        else { throw LocatorError(path: path, message: "the posting list of '\(term.token.text)' is damaged") }
+        else { throw LocatorError(kind: .damaged, path: path, message: "the posting list of '\(term.token.text)' is damaged") }
     }
 
     // MARK: - Groups and entries
@@ -297,7 +297,7 @@ public final class LocatorIndex {
     /// Reads the groups table into flat arrays, checking that it accounts for every entry.
     private func loadGroups() throws {
         guard groupFirst.isEmpty else { return }
-        func fail(_ c: Int) -> LocatorError { LocatorError(path: path, message: "group chunk \(c) is damaged") }
+        func fail(_ c: Int) -> LocatorError { LocatorError(kind: .damaged, path: path, message: "group chunk \(c) is damaged") }
         var first: [Int32] = [], tokens: [UInt8] = [], ranks: [Float] = []
         first.reserveCapacity(groupCount + 1)
         tokens.reserveCapacity(groupCount)
@@ -324,10 +324,10 @@ public final class LocatorIndex {
                 expected += 1
             }
         } catch let e as SQLiteError {
-            throw LocatorError(path: path, message: e.message)
+            throw LocatorError(kind: .sqlite(e.kind), path: path, message: e.message)
         }
         guard first.count == groupCount, entry == entryCount else {
-            throw LocatorError(path: path, message: "the groups table is damaged: it covers \(first.count) of \(groupCount) groups and \(entry) of \(entryCount) entries")
+            throw LocatorError(kind: .damaged, path: path, message: "the groups table is damaged: it covers \(first.count) of \(groupCount) groups and \(entry) of \(entryCount) entries")
         }
         first.append(Int32(entry))
         groupFirst = first
@@ -361,7 +361,7 @@ public final class LocatorIndex {
     func group(_ g: UInt32) throws -> (entries: Range<Int>, tokens: Int) {
         try loadGroups()
         let i = Int(g)
-        guard i < groupCount else { throw LocatorError(path: path, message: "group \(g) is missing") }
+        guard i < groupCount else { throw LocatorError(kind: .damaged, path: path, message: "group \(g) is missing") }
         return (Int(groupFirst[i])..<Int(groupFirst[i + 1]), Int(groupTokens[i]))
     }
 
@@ -375,7 +375,7 @@ public final class LocatorIndex {
 
     private func entryChunk(_ c: Int) throws -> EntryChunk {
         if let chunk = entryChunks[c] { return chunk }
-        func fail() -> LocatorError { LocatorError(path: path, message: "entry chunk \(c) is damaged") }
+        func fail() -> LocatorError { LocatorError(kind: .damaged, path: path, message: "entry chunk \(c) is damaged") }
         guard let row = try? database.query("SELECT fids, ranks FROM entries WHERE chunk = ?", [.integer(Int64(c))]).first,
             case .blob(let fids) = row[0]
         else { throw fail() }
@@ -399,7 +399,7 @@ public final class LocatorIndex {
             while try statement.step() {
                 let n = min(LocatorIndexFormat.chunkSize, entryCount - expected * LocatorIndexFormat.chunkSize)
                 guard statement.column(0).int64 == Int64(expected), case .blob(let bytes) = statement.column(1), bytes.count == 4 * n else {
-                    throw LocatorError(path: path, message: "entry chunk \(expected) is damaged")
+                    throw LocatorError(kind: .damaged, path: path, message: "entry chunk \(expected) is damaged")
                 }
                 var i = 0
                 while i < bytes.count {
@@ -409,9 +409,9 @@ public final class LocatorIndex {
                 expected += 1
             }
         } catch let e as SQLiteError {
-            throw LocatorError(path: path, message: e.message)
+            throw LocatorError(kind: .sqlite(e.kind), path: path, message: e.message)
         }
-        guard table.count == 2 * entryCount else { throw LocatorError(path: path, message: "the entries table is damaged: it has \(table.count / 2) of \(entryCount) positions") }
+        guard table.count == 2 * entryCount else { throw LocatorError(kind: .damaged, path: path, message: "the entries table is damaged: it has \(table.count / 2) of \(entryCount) positions") }
         positionTable = table
         return table
     }

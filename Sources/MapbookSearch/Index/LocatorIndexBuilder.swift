@@ -208,7 +208,7 @@ public enum LocatorIndexBuilder {
         try db.execute("COMMIT")
         try db.close()
         guard rename(temporary, path) == 0 else {
-            throw LocatorError(path: path, message: "cannot write the index: " + FileSystem.errorMessage())
+            throw LocatorError(kind: .io(errno: errno), path: path, message: "cannot write the index: " + FileSystem.errorMessage())
         }
         ok = true
         return LocatorIndexSummary(entries: order.count, groups: groupCounts.count, words: words, numbers: numbers, skipped: skipped, textBytes: textBytes)

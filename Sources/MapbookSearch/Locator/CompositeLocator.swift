@@ -40,19 +40,19 @@ public final class CompositeLocator {
         for p in definition.participants {
             let base = resolve(p.path, in: folder)
             guard let json = archive.entry(named: base + "/locator.json") else {
-                throw LocatorError(path: display, message: "participant '\(p.name)' has no '\(base)/locator.json' in the package")
+                throw LocatorError(kind: .missingEntry, path: display, message: "participant '\(p.name)' has no '\(base)/locator.json' in the package")
             }
             let single = try LocatorDefinition.parse(try package.bytes(of: json, limit: 4 << 20), path: "\(package.path)[\(json.name)]")
             guard let indexEntry = archive.entry(named: base + "/index.sqlite") else {
-                throw LocatorError(path: display, message: "participant '\(p.name)' has no '\(base)/index.sqlite' in the package")
+                throw LocatorError(kind: .missingEntry, path: display, message: "participant '\(p.name)' has no '\(base)/index.sqlite' in the package")
             }
             let index = try LocatorIndex(range: try archive.dataRange(of: indexEntry), displayPath: "\(package.path)[\(indexEntry.name)]")
             let dataName = resolve(single.data, in: base)
             guard let dataEntry = archive.entry(named: dataName) else {
-                throw LocatorError(path: "\(package.path)[\(json.name)]", message: "its data '\(single.data)' (\(dataName)) is not in the package")
+                throw LocatorError(kind: .missingEntry, path: "\(package.path)[\(json.name)]", message: "its data '\(single.data)' (\(dataName)) is not in the package")
             }
             if databases[dataName] == nil {
-                do { databases[dataName] = try package.database(dataEntry) } catch { throw LocatorError(path: "\(package.path)[\(dataName)]", message: "\(error)") }
+                do { databases[dataName] = try package.database(dataEntry) } catch { throw LocatorError(error, path: "\(package.path)[\(dataName)]") }
             }
             participants.append(try SingleFieldLocator(definition: single, index: index, data: databases[dataName]!))
         }
@@ -98,7 +98,7 @@ public final class CompositeLocator {
     public func geocode(suggestion: SearchSuggestion, near: (longitude: Double, latitude: Double)? = nil, max: Int = 10) throws -> [GeocodeCandidate] {
         let parts = suggestion.key.split(separator: ":")
         guard parts.count == 2, let p = Int(parts[0]), let g = UInt32(parts[1]), participants.indices.contains(p) else {
-            throw LocatorError(path: path, message: "'\(suggestion.key)' is not a suggestion of this locator")
+            throw LocatorError(kind: .notOffered, path: path, message: "'\(suggestion.key)' is not a suggestion of this locator")
         }
         return try participants[p].geocode(group: g, score: suggestion.score, near: near, max: max)
     }

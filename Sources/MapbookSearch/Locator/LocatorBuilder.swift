@@ -31,16 +31,16 @@ public enum LocatorBuilder {
     /// the package.
     public static func build(_ spec: LocatorSpec, geoPackage: String, indexPath: String, dataEntry: String = "../../data.gpkg") throws -> (definition: LocatorDefinition, summary: LocatorIndexSummary) {
         let database: SQLiteDatabase
-        do { database = try SQLiteDatabase(readOnlyPath: geoPackage) } catch { throw LocatorError(path: geoPackage, message: error.message) }
+        do { database = try SQLiteDatabase(readOnlyPath: geoPackage) } catch { throw LocatorError(kind: .sqlite(error.kind), path: geoPackage, message: error.message) }
         let layer = try LocatorLayer(database: database, table: spec.layer)
         for (what, field) in [("field", spec.field), ("display field", spec.displayField), ("rank field", spec.rankField)] {
             guard let field else { continue }
             guard layer.hasField(field) else {
-                throw LocatorError(path: geoPackage, message: "layer '\(spec.layer)' has no \(what) '\(field)'; its fields are \(layer.fieldNames.filter { $0 != "fid" && $0 != layer.geometryColumn }.joined(separator: ", "))")
+                throw LocatorError(kind: .missingField, path: geoPackage, message: "layer '\(spec.layer)' has no \(what) '\(field)'; its fields are \(layer.fieldNames.filter { $0 != "fid" && $0 != layer.geometryColumn }.joined(separator: ", "))")
             }
         }
         for field in spec.outputFields where !layer.hasField(field) {
-            throw LocatorError(path: geoPackage, message: "layer '\(spec.layer)' has no output field '\(field)'")
+            throw LocatorError(kind: .missingField, path: geoPackage, message: "layer '\(spec.layer)' has no output field '\(field)'")
         }
         var columns = ["fid", spec.field]
         if let rank = spec.rankField { columns.append(rank) }
@@ -49,7 +49,7 @@ public enum LocatorBuilder {
         do {
             entries = try readEntries(database, spec: spec, layer: layer, columns: columns)
         } catch {
-            throw LocatorError(path: geoPackage, message: error.message)
+            throw LocatorError(kind: .sqlite(error.kind), path: geoPackage, message: error.message)
         }
         let summary = try LocatorIndexBuilder.build(entries, hasRank: spec.rankField != nil, to: indexPath)
         let srs = try? database.scalar("SELECT srs_id FROM gpkg_geometry_columns WHERE lower(table_name) = lower(?)", [.text(spec.layer)])?.int64

@@ -52,10 +52,10 @@ public struct LocatorDefinition: Sendable, Equatable {
     public static func parse(_ bytes: [UInt8], path: String) throws -> LocatorDefinition {
         let o = try JSONParser.parseObject(bytes, path: path)
         guard o.string("type") == singleFieldType else {
-            throw LocatorError(path: path, message: "not a single-field locator (type is '\(o.string("type") ?? "missing")')")
+            throw LocatorError(kind: .wrongFormat, path: path, message: "not a single-field locator (type is '\(o.string("type") ?? "missing")')")
         }
         guard let layer = o.string("layer"), let field = o.string("field") else {
-            throw LocatorError(path: path, message: "a single-field locator needs 'layer' and 'field'")
+            throw LocatorError(kind: .missingKey, path: path, message: "a single-field locator needs 'layer' and 'field'")
         }
         return LocatorDefinition(
             name: o.string("name") ?? layer, layer: layer, data: o.string("data") ?? "../../data.gpkg", field: field,

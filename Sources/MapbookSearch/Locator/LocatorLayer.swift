@@ -24,8 +24,11 @@ final class LocatorLayer {
             features = try FeatureTable(database: database, table: table)
         } catch {
             switch error.kind {
-            case .noSuchTable: throw LocatorError(path: database.path, message: "the locator's layer '\(table)' is not in the GeoPackage")
-            default: throw LocatorError(path: database.path, message: error.message)
+            case .noSuchTable: throw LocatorError(kind: .missingLayer, path: database.path, message: "the locator's layer '\(table)' is not in the GeoPackage")
+            case .notAGeoPackage: throw LocatorError(kind: .wrongFormat, path: database.path, message: error.message)
+            case .noSuchField, .noGeometry: throw LocatorError(kind: .missingField, path: database.path, message: error.message)
+            case .invalidFilter, .geometryFormatNotPublic: throw LocatorError(kind: .invalidValue, path: database.path, message: error.message)
+            case .unreadable: throw LocatorError(kind: .damaged, path: database.path, message: error.message)
             }
         }
         fieldNames = [features.idColumn] + features.fields.map(\.name) + (features.geometryColumn.map { [$0] } ?? [])

@@ -23,7 +23,7 @@ public final class SingleFieldLocator {
         self.layer = layer
         query = IndexQuery(index: index)
         for field in [definition.field] + [definition.displayField, definition.rankField].compactMap({ $0 }) where !layer.hasField(field) {
-            throw LocatorError(path: index.path, message: "the locator's field '\(field)' is not in layer '\(definition.layer)'")
+            throw LocatorError(kind: .missingField, path: index.path, message: "the locator's field '\(field)' is not in layer '\(definition.layer)'")
         }
         outputFields = definition.outputFields.filter(layer.hasField)
     }

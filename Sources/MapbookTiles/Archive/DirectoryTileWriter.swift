@@ -26,7 +26,7 @@ public final class DirectoryTileWriter: WritableTileArchive {
         self.fileExtension = fileExtension
         self.replacingExisting = replacingExisting
         if !replacingExisting, FileSystem.kind(path) != nil {
-            throw TileArchiveError(operation: "write", path: path, message: "it already exists")
+            throw TileArchiveError(kind: .alreadyExists, operation: "write", path: path, message: "it already exists")
         }
         let staging = try FileSystem.temporaryDirectory(besides: path)
         FileSystem.setDefaultDirectoryMode(staging)
@@ -36,12 +36,12 @@ public final class DirectoryTileWriter: WritableTileArchive {
     deinit { abort() }
 
     public func addTile(_ bytes: [UInt8], at coordinate: TileCoordinate) throws(TileArchiveError) {
-        guard let staging else { throw TileArchiveError(operation: "add a tile to", path: path, message: "the folder is already finished or aborted") }
+        guard let staging else { throw TileArchiveError(kind: .closed, operation: "add a tile to", path: path, message: "the folder is already finished or aborted") }
         guard coordinate.isValid, coordinate.z <= TileCoordinate.maximumPackedZoom else {
-            throw TileArchiveError(operation: "add a tile to", path: path, message: "\(coordinate) is not a tile of the Web Mercator grid")
+            throw TileArchiveError(kind: .invalidTile, operation: "add a tile to", path: path, message: "\(coordinate) is not a tile of the Web Mercator grid")
         }
         guard written.insert(coordinate.packed).inserted else {
-            throw TileArchiveError(operation: "add a tile to", path: path, message: "tile \(coordinate) was added twice")
+            throw TileArchiveError(kind: .duplicateTile, operation: "add a tile to", path: path, message: "tile \(coordinate) was added twice")
         }
         let zFolder = "\(staging)/\(coordinate.z)"
         let xFolder = "\(zFolder)/\(coordinate.x)"
@@ -55,7 +55,7 @@ public final class DirectoryTileWriter: WritableTileArchive {
     }
 
     public func finish() throws(TileArchiveError) {
-        guard let staging else { throw TileArchiveError(operation: "finish", path: path, message: "the folder is already finished or aborted") }
+        guard let staging else { throw TileArchiveError(kind: .closed, operation: "finish", path: path, message: "the folder is already finished or aborted") }
         var meta = metadata
         if let zooms {
             meta.minZoom = zooms.lowerBound
@@ -68,7 +68,7 @@ public final class DirectoryTileWriter: WritableTileArchive {
         var previous: String?
         if FileSystem.kind(path) != nil {
             guard replacingExisting else {
-                throw TileArchiveError(operation: "write", path: path, message: "it already exists")
+                throw TileArchiveError(kind: .alreadyExists, operation: "write", path: path, message: "it already exists")
             }
             let aside = try FileSystem.temporaryDirectory(besides: path)
             try FileSystem.rename(path, to: aside + "/previous")

@@ -11,7 +11,7 @@ extension FileSystem {
     static func temporaryDirectory(besides destination: String) throws(TileArchiveError) -> String {
         var template = Array("\(parent(of: destination))/.\(lastComponent(destination)).tmp-XXXXXX".utf8CString)
         guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
-            throw TileArchiveError(operation: "create a temporary folder for", path: destination, message: errorMessage())
+            throw TileArchiveError(kind: .io(errno: errno), operation: "create a temporary folder for", path: destination, message: errorMessage())
         }
         return String(cString: template.withUnsafeBufferPointer { $0.baseAddress! })
     }
@@ -30,7 +30,7 @@ extension FileSystem {
     /// The corresponding C function is `mkdir`.
     static func makeDirectory(_ path: String) throws(TileArchiveError) {
         if mkdir(path, 0o755) != 0 && errno != EEXIST {
-            throw TileArchiveError(operation: "create the folder", path: path, message: errorMessage())
+            throw TileArchiveError(kind: .io(errno: errno), operation: "create the folder", path: path, message: errorMessage())
         }
     }
 
@@ -39,10 +39,10 @@ extension FileSystem {
     /// The corresponding C functions are `open`, `write` and `close`.
     static func writeFile(_ path: String, _ bytes: [UInt8]) throws(TileArchiveError) {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw TileArchiveError(operation: "create", path: path, message: errorMessage()) }
+        guard fd >= 0 else { throw TileArchiveError(kind: .io(errno: errno), operation: "create", path: path, message: errorMessage()) }
         defer { close(fd) }
         let failure = bytes.withUnsafeBytes { writeAll($0, to: fd) }
-        if failure != 0 { throw TileArchiveError(operation: "write", path: path, message: errorMessage(failure)) }
+        if failure != 0 { throw TileArchiveError(kind: .io(errno: failure), operation: "write", path: path, message: errorMessage(failure)) }
     }
 
     /// Renames `source` to `destination`.
@@ -50,7 +50,7 @@ extension FileSystem {
     /// The corresponding C function is `rename`.
     static func rename(_ source: String, to destination: String) throws(TileArchiveError) {
         if Glibc.rename(source, destination) != 0 {
-            throw TileArchiveError(operation: "rename into place", path: destination, message: errorMessage())
+            throw TileArchiveError(kind: .io(errno: errno), operation: "rename into place", path: destination, message: errorMessage())
         }
     }
 }

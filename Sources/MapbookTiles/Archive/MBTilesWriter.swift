@@ -1,4 +1,3 @@
-import CSQLite
 import MapbookPackage
 
 /// Writes an MBTiles 1.3 file: SQLite with a `metadata` table (name, format, bounds, center,
@@ -46,19 +45,15 @@ public final class MBTilesWriter: WritableTileArchive {
             insertImage = try database.prepare("INSERT OR IGNORE INTO images (tile_data, tile_id) VALUES (?, ?)")
             self.output = output
             self.database = database
-        } catch let error as SQLiteError {
-            throw TileArchiveError(operation: "create", path: path, message: error.message)
-        } catch let error as ArchiveError {
-            throw TileArchiveError(operation: "create", path: path, message: error.message)
         } catch {
-            throw TileArchiveError(operation: "create", path: path, message: "\(error)")
+            throw TileArchiveError(error, operation: "create", path: path)
         }
     }
 
     public func addTile(_ bytes: [UInt8], at coordinate: TileCoordinate) throws(TileArchiveError) {
-        guard let insert, let insertImage else { throw TileArchiveError(operation: "add a tile to", path: path, message: "the file is already finished or aborted") }
+        guard let insert, let insertImage else { throw TileArchiveError(kind: .closed, operation: "add a tile to", path: path, message: "the file is already finished or aborted") }
         guard coordinate.isValid else {
-            throw TileArchiveError(operation: "add a tile to", path: path, message: "\(coordinate) is not a tile of the Web Mercator grid")
+            throw TileArchiveError(kind: .invalidTile, operation: "add a tile to", path: path, message: "\(coordinate) is not a tile of the Web Mercator grid")
         }
         // TMS rows count from the south.
         let row = coordinate.tilesPerSide - 1 - coordinate.y
@@ -69,17 +64,17 @@ public final class MBTilesWriter: WritableTileArchive {
             try insertImage.bind([.blob(bytes), .text(id)])
             try insertImage.run()
         } catch {
-            if error.code & 0xFF == SQLITE_CONSTRAINT {
-                throw TileArchiveError(operation: "add a tile to", path: path, message: "tile \(coordinate) was added twice")
+            if error.kind == .constraint {
+                throw TileArchiveError(kind: .duplicateTile, operation: "add a tile to", path: path, message: "tile \(coordinate) was added twice")
             }
-            throw TileArchiveError(operation: "add a tile to", path: path, message: error.message)
+            throw TileArchiveError(kind: .sqlite(error.kind), operation: "add a tile to", path: path, message: error.message)
         }
         tileCount += 1
         zooms = zooms.map { min($0.lowerBound, coordinate.z)...max($0.upperBound, coordinate.z) } ?? coordinate.z...coordinate.z
     }
 
     public func finish() throws(TileArchiveError) {
-        guard let database, let output else { throw TileArchiveError(operation: "finish", path: path, message: "the file is already finished or aborted") }
+        guard let database, let output else { throw TileArchiveError(kind: .closed, operation: "finish", path: path, message: "the file is already finished or aborted") }
         insert = nil
         insertImage = nil
         var meta = metadata
@@ -98,14 +93,11 @@ public final class MBTilesWriter: WritableTileArchive {
             self.database = nil
             self.output = nil
             try output.commit()
-        } catch let error as SQLiteError {
-            abort()
-            throw TileArchiveError(operation: "write", path: path, message: error.message)
         } catch let error as ArchiveError {
-            throw TileArchiveError(operation: "write", path: path, message: error.message)
+            throw error
         } catch {
             abort()
-            throw TileArchiveError(operation: "write", path: path, message: "\(error)")
+            throw TileArchiveError(error, operation: "write", path: path)
         }
     }
 

@@ -54,10 +54,10 @@ public enum PMTiles {
         /// Parses a header, naming `path` in errors.
         public init(_ bytes: [UInt8], path: String) throws(TileArchiveError) {
             guard bytes.count >= Self.size, Array(bytes[0..<7]) == Self.magic else {
-                throw TileArchiveError(operation: "read", path: path, message: "not a PMTiles archive (no 'PMTiles' magic number)")
+                throw TileArchiveError(kind: .wrongFormat, operation: "read", path: path, message: "not a PMTiles archive (no 'PMTiles' magic number)")
             }
             guard bytes[7] == 3 else {
-                throw TileArchiveError(operation: "read", path: path, message: "PMTiles version \(bytes[7]) is not supported, only version 3 (convert it with 'pmtiles convert')")
+                throw TileArchiveError(kind: .unsupportedVersion, operation: "read", path: path, message: "PMTiles version \(bytes[7]) is not supported, only version 3 (convert it with 'pmtiles convert')")
             }
             func u64(_ at: Int) -> UInt64 { (0..<8).reduce(UInt64(0)) { $0 | UInt64(bytes[at + $1]) << (8 * $1) } }
             func i32(_ at: Int) -> Int32 { Int32(bitPattern: (0..<4).reduce(UInt32(0)) { $0 | UInt32(bytes[at + $1]) << (8 * $1) }) }
@@ -224,7 +224,7 @@ public enum PMTiles {
     public static func decode(_ bytes: [UInt8], path: String) throws(TileArchiveError) -> [Entry] {
         var p = 0
         func fail(_ message: String) -> TileArchiveError {
-            TileArchiveError(operation: "read", path: path, message: "a directory is damaged: \(message)")
+            TileArchiveError(kind: .damaged, operation: "read", path: path, message: "a directory is damaged: \(message)")
         }
         func varint() throws(TileArchiveError) -> UInt64 {
             var value: UInt64 = 0

@@ -22,10 +22,10 @@ public final class PMTilesReader: ReadableTileArchive {
         do {
             file = try RandomAccessFile(path: path)
         } catch {
-            throw TileArchiveError(operation: "open", path: path, message: error.message)
+            throw TileArchiveError(kind: error.kind, operation: "open", path: path, message: error.message)
         }
         guard file.size >= Int64(PMTiles.Header.size) else {
-            throw TileArchiveError(operation: "read", path: path, message: "the file is \(file.size) bytes, shorter than a PMTiles header (127 bytes)")
+            throw TileArchiveError(kind: .truncated, operation: "read", path: path, message: "the file is \(file.size) bytes, shorter than a PMTiles header (127 bytes)")
         }
         let header = try PMTiles.Header(try Self.read(file, 0, UInt64(PMTiles.Header.size), path: path), path: path)
         self.header = header
@@ -35,7 +35,7 @@ public final class PMTilesReader: ReadableTileArchive {
         ] {
             let (end, overflow) = offset.addingReportingOverflow(length)
             guard !overflow, end <= UInt64(file.size) else {
-                throw TileArchiveError(operation: "read", path: path, message: "the \(what) (\(length) bytes at \(offset)) lies past the end of the \(file.size)-byte file (truncated?)")
+                throw TileArchiveError(kind: .truncated, operation: "read", path: path, message: "the \(what) (\(length) bytes at \(offset)) lies past the end of the \(file.size)-byte file (truncated?)")
             }
         }
         root = try PMTiles.decode(try Self.expand(try Self.read(file, header.rootOffset, header.rootLength, path: path), header, path: path), path: path)
@@ -43,7 +43,7 @@ public final class PMTilesReader: ReadableTileArchive {
         var document = JSONObject()
         if !metadataBytes.isEmpty {
             guard let object = (try? JSONParser.parse(metadataBytes))?.objectValue else {
-                throw TileArchiveError(operation: "read", path: path, message: "the metadata is not a JSON object")
+                throw TileArchiveError(kind: .invalidMetadata, operation: "read", path: path, message: "the metadata is not a JSON object")
             }
             document = object
         }
@@ -69,12 +69,12 @@ public final class PMTilesReader: ReadableTileArchive {
 
     private static func read(_ file: RandomAccessFile, _ offset: UInt64, _ length: UInt64, path: String) throws(TileArchiveError) -> [UInt8] {
         guard length <= 1 << 30 else {
-            throw TileArchiveError(operation: "read", path: path, message: "a section of \(length) bytes is larger than this reader accepts")
+            throw TileArchiveError(kind: .tooLarge, operation: "read", path: path, message: "a section of \(length) bytes is larger than this reader accepts")
         }
         do {
             return try file.read(at: Int64(offset), count: Int(length))
         } catch {
-            throw TileArchiveError(operation: "read", path: path, message: error.message)
+            throw TileArchiveError(kind: error.kind, operation: "read", path: path, message: error.message)
         }
     }
 
@@ -86,17 +86,22 @@ public final class PMTilesReader: ReadableTileArchive {
             do {
                 return try Gzip.decompress(bytes, limit: 256 << 20, source: path)
             } catch {
-                throw TileArchiveError(operation: "read", path: path, message: "a directory or the metadata cannot be decompressed: \(error.message)")
+                let kind: TileArchiveError.Kind = switch error.kind {
+                case .decompressionBomb: .zipBomb
+                case .truncatedGzip: .truncated
+                default: .damaged
+                }
+                throw TileArchiveError(kind: kind, operation: "read", path: path, message: "a directory or the metadata cannot be decompressed: \(error.message)")
             }
         default:
-            throw TileArchiveError(operation: "read", path: path, message: "its directories are compressed with \(header.internalCompression), which this reader does not support (only gzip or none)")
+            throw TileArchiveError(kind: .unsupportedCompression, operation: "read", path: path, message: "its directories are compressed with \(header.internalCompression), which this reader does not support (only gzip or none)")
         }
     }
 
     private func leaf(at offset: UInt64, length: UInt32) throws(TileArchiveError) -> [PMTiles.Entry] {
         if let cached = leaves[offset] { return cached }
         guard offset <= header.leafDirectoriesLength, UInt64(length) <= header.leafDirectoriesLength - offset else {
-            throw TileArchiveError(operation: "read", path: path, message: "a leaf directory (\(length) bytes at \(offset)) lies outside the leaf directory section")
+            throw TileArchiveError(kind: .damaged, operation: "read", path: path, message: "a leaf directory (\(length) bytes at \(offset)) lies outside the leaf directory section")
         }
         let bytes = try Self.read(file, header.leafDirectoriesOffset + offset, UInt64(length), path: path)
         let entries = try PMTiles.decode(try Self.expand(bytes, header, path: path), path: path)
@@ -124,11 +129,11 @@ public final class PMTilesReader: ReadableTileArchive {
             }
             guard id - entry.tileID < UInt64(entry.runLength) else { return nil }
             guard entry.offset <= header.tileDataLength, UInt64(entry.length) <= header.tileDataLength - entry.offset else {
-                throw TileArchiveError(operation: "read", path: path, message: "tile \(coordinate) (\(entry.length) bytes at \(entry.offset)) lies outside the tile data")
+                throw TileArchiveError(kind: .damaged, operation: "read", path: path, message: "tile \(coordinate) (\(entry.length) bytes at \(entry.offset)) lies outside the tile data")
             }
             return try Self.read(file, header.tileDataOffset + entry.offset, UInt64(entry.length), path: path)
         }
-        throw TileArchiveError(operation: "read", path: path, message: "leaf directories nest more than three deep")
+        throw TileArchiveError(kind: .damaged, operation: "read", path: path, message: "leaf directories nest more than three deep")
     }
 
     /// The most tiles `tileCoordinates()` lists: runs can claim billions of tiles in a few bytes.
@@ -137,14 +142,14 @@ public final class PMTilesReader: ReadableTileArchive {
     public func tileCoordinates() throws(TileArchiveError) -> [TileCoordinate] {
         var coordinates: [TileCoordinate] = []
         func walk(_ directory: [PMTiles.Entry], depth: Int) throws(TileArchiveError) {
-            guard depth < 4 else { throw TileArchiveError(operation: "read", path: path, message: "leaf directories nest more than three deep") }
+            guard depth < 4 else { throw TileArchiveError(kind: .damaged, operation: "read", path: path, message: "leaf directories nest more than three deep") }
             for entry in directory {
                 if entry.runLength == 0 {
                     try walk(try leaf(at: entry.offset, length: entry.length), depth: depth + 1)
                 } else {
                     let (end, overflow) = entry.tileID.addingReportingOverflow(UInt64(entry.runLength))
                     guard !overflow, coordinates.count + Int(entry.runLength) <= Self.maximumListedTiles else {
-                        throw TileArchiveError(operation: "read", path: path, message: "its directories address more than \(Self.maximumListedTiles) tiles or tile IDs past the last zoom")
+                        throw TileArchiveError(kind: .tooLarge, operation: "read", path: path, message: "its directories address more than \(Self.maximumListedTiles) tiles or tile IDs past the last zoom")
                     }
                     for id in entry.tileID..<end {
                         coordinates.append(PMTiles.coordinate(ofTileID: id))

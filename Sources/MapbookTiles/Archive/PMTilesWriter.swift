@@ -25,7 +25,7 @@ public final class PMTilesWriter: WritableTileArchive {
     }
 
     public func addTile(_ bytes: [UInt8], at coordinate: TileCoordinate) throws(TileArchiveError) {
-        guard let spool else { throw TileArchiveError(operation: "add a tile to", path: path, message: "the archive is already finished or aborted") }
+        guard let spool else { throw TileArchiveError(kind: .closed, operation: "add a tile to", path: path, message: "the archive is already finished or aborted") }
         try spool.add(bytes, at: coordinate)
     }
 
@@ -34,10 +34,10 @@ public final class PMTilesWriter: WritableTileArchive {
     }
 
     public func finish() throws(TileArchiveError) {
-        guard let spool else { throw TileArchiveError(operation: "finish", path: path, message: "the archive is already finished or aborted") }
+        guard let spool else { throw TileArchiveError(kind: .closed, operation: "finish", path: path, message: "the archive is already finished or aborted") }
         self.spool = nil
         guard spool.tileCount > 0 else {
-            throw TileArchiveError(operation: "write", path: path, message: "no tiles were added; a PMTiles archive needs at least one")
+            throw TileArchiveError(kind: .noTiles, operation: "write", path: path, message: "no tiles were added; a PMTiles archive needs at least one")
         }
         let tiles = spool.entries.map { (id: PMTiles.tileID($0.coordinate), zoom: $0.coordinate.z, content: $0.content) }
             .sorted { $0.id < $1.id }
@@ -128,10 +128,8 @@ public final class PMTilesWriter: WritableTileArchive {
             }
             try output.write(buffer)
             try output.commit()
-        } catch let error as TileArchiveError {
-            throw error
         } catch {
-            throw TileArchiveError(operation: "write", path: path, message: "\(error)")
+            throw TileArchiveError(error, operation: "write", path: path)
         }
         self.header = header
     }

@@ -20,7 +20,7 @@ extension ReadableTileArchive {
     public func forEachTile(_ body: (TileCoordinate, [UInt8]) throws(TileArchiveError) -> Void) throws(TileArchiveError) {
         for coordinate in try tileCoordinates() {
             guard let bytes = try tile(at: coordinate) else {
-                throw TileArchiveError(operation: "read", path: path, message: "tile \(coordinate) is listed but cannot be found")
+                throw TileArchiveError(kind: .missingTile, operation: "read", path: path, message: "tile \(coordinate) is listed but cannot be found")
             }
             try body(coordinate, bytes)
         }

@@ -43,7 +43,7 @@ public enum TileExporter {
     ) throws(TileArchiveError) -> TileExportSummary {
         let coordinates = try reader.tileCoordinates()
         guard !coordinates.isEmpty else {
-            throw TileArchiveError(operation: "export tiles from", path: reader.path, message: "it holds no tiles")
+            throw TileArchiveError(kind: .noTiles, operation: "export tiles from", path: reader.path, message: "it holds no tiles")
         }
         var metadata = reader.metadata
         metadata.tileCompression = .gzip
@@ -57,7 +57,7 @@ public enum TileExporter {
         do throws(TileArchiveError) {
             for (i, coordinate) in coordinates.enumerated() {
                 guard var tile = try reader.tile(at: coordinate) else {
-                    throw TileArchiveError(operation: "read", path: reader.path, message: "tile \(coordinate) is listed but cannot be found")
+                    throw TileArchiveError(kind: .missingTile, operation: "read", path: reader.path, message: "tile \(coordinate) is listed but cannot be found")
                 }
                 if metadata.format == .mvt, !Gzip.hasMagic(tile) { tile = Gzip.compress(tile) }
                 try writer.addTile(tile, at: coordinate)

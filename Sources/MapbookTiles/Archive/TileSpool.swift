@@ -40,7 +40,7 @@ final class TileSpool {
         var template = Array("\(FileSystem.parent(of: destination))/.\(FileSystem.lastComponent(destination)).spool-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else {
-            throw TileArchiveError(operation: "create a temporary tile file for", path: destination, message: FileSystem.errorMessage())
+            throw TileArchiveError(kind: .io(errno: errno), operation: "create a temporary tile file for", path: destination, message: FileSystem.errorMessage())
         }
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
         descriptor = fd
@@ -55,17 +55,17 @@ final class TileSpool {
     /// Adds a tile; a coordinate given twice is refused.
     func add(_ bytes: [UInt8], at coordinate: TileCoordinate) throws(TileArchiveError) {
         guard coordinate.isValid, coordinate.z <= TileCoordinate.maximumPackedZoom else {
-            throw TileArchiveError(operation: "add a tile to", path: destination, message: "\(coordinate) is not a tile of the Web Mercator grid at zoom 0 to \(TileCoordinate.maximumPackedZoom)")
+            throw TileArchiveError(kind: .invalidTile, operation: "add a tile to", path: destination, message: "\(coordinate) is not a tile of the Web Mercator grid at zoom 0 to \(TileCoordinate.maximumPackedZoom)")
         }
         guard !bytes.isEmpty else {
-            throw TileArchiveError(operation: "add a tile to", path: destination, message: "tile \(coordinate) is empty (0 bytes); leave empty tiles out")
+            throw TileArchiveError(kind: .invalidTile, operation: "add a tile to", path: destination, message: "tile \(coordinate) is empty (0 bytes); leave empty tiles out")
         }
         guard bytes.count < 1 << 24 else {
-            throw TileArchiveError(operation: "add a tile to", path: destination, message: "tile \(coordinate) is \(bytes.count) bytes; a Compact Cache bundle holds tiles under 16 MiB")
+            throw TileArchiveError(kind: .invalidTile, operation: "add a tile to", path: destination, message: "tile \(coordinate) is \(bytes.count) bytes; a Compact Cache bundle holds tiles under 16 MiB")
         }
         let key = coordinate.packed
         guard tiles[key] == nil else {
-            throw TileArchiveError(operation: "add a tile to", path: destination, message: "tile \(coordinate) was added twice")
+            throw TileArchiveError(kind: .duplicateTile, operation: "add a tile to", path: destination, message: "tile \(coordinate) was added twice")
         }
         if deduplicating {
             var hasher = Hasher()
@@ -94,7 +94,7 @@ final class TileSpool {
         let (done, error) = bytes.withUnsafeMutableBytes { FileSystem.readAll(into: $0, from: descriptor, at: slot.offset) }
         let failure = error != 0 ? error : (done < bytes.count ? EIO : 0)
         if failure != 0 {
-            throw TileArchiveError(operation: "read back the temporary tile file of", path: destination, message: FileSystem.errorMessage(failure))
+            throw TileArchiveError(kind: .io(errno: failure), operation: "read back the temporary tile file of", path: destination, message: FileSystem.errorMessage(failure))
         }
         return bytes
     }
@@ -114,7 +114,7 @@ final class TileSpool {
     private func append(_ bytes: [UInt8]) throws(TileArchiveError) {
         let failure = bytes.withUnsafeBytes { FileSystem.writeAll($0, to: descriptor) }
         if failure != 0 {
-            throw TileArchiveError(operation: "write the temporary tile file of", path: destination, message: FileSystem.errorMessage(failure))
+            throw TileArchiveError(kind: .io(errno: failure), operation: "write the temporary tile file of", path: destination, message: FileSystem.errorMessage(failure))
         }
     }
 }

@@ -21,7 +21,7 @@ public final class VectorTilePackageReader: ReadableTileArchive {
         self.package = package
         path = package.archive.displayPath
         guard package.kind == .vectorTilePackage else {
-            throw TileArchiveError(operation: "read", path: path, message: "it is a \(package.kind.rawValue), not a vector tile package")
+            throw TileArchiveError(kind: .wrongFormat, operation: "read", path: path, message: "it is a \(package.kind.rawValue), not a vector tile package")
         }
         var bundles: [UInt64: TilePackage.Bundle] = [:]
         for bundle in package.bundles {
@@ -38,19 +38,19 @@ public final class VectorTilePackageReader: ReadableTileArchive {
         do {
             archive = try ZipArchive(path: path)
         } catch {
-            throw TileArchiveError(operation: "open", path: path, message: error.message)
+            throw TileArchiveError(kind: error.kind, operation: "open", path: path, message: error.message)
         }
         do {
             if archive.entries.contains(where: { !$0.name.contains("/") && $0.name.hasSuffix(".info") }) {
                 let mmpk = try MobileMapPackage(archive: archive)
                 let candidates = Self.vectorTilePackageEntries(in: mmpk)
                 guard !candidates.isEmpty else {
-                    throw TileArchiveError(operation: "read tiles from", path: path, message: "the package holds no vector tile package (.vtpk)")
+                    throw TileArchiveError(kind: .missingEntry, operation: "read tiles from", path: path, message: "the package holds no vector tile package (.vtpk)")
                 }
                 let chosen: ZipEntry
                 if let entry {
                     guard let match = candidates.first(where: { $0.name == entry || FileSystem.lastComponent($0.name) == entry || FileSystem.lastComponent($0.name) == entry + ".vtpk" }) else {
-                        throw TileArchiveError(operation: "read tiles from", path: path, message: "no vector tile package '\(entry)'; it holds \(candidates.map(\.name).joined(separator: ", "))")
+                        throw TileArchiveError(kind: .missingEntry, operation: "read tiles from", path: path, message: "no vector tile package '\(entry)'; it holds \(candidates.map(\.name).joined(separator: ", "))")
                     }
                     chosen = match
                 } else {
@@ -60,12 +60,8 @@ public final class VectorTilePackageReader: ReadableTileArchive {
             } else {
                 try self.init(package: try TilePackage(archive: archive))
             }
-        } catch let error as TileArchiveError {
-            throw error
-        } catch let error as PackageFormatError {
-            throw TileArchiveError(operation: "read", path: error.path, message: error.message)
         } catch {
-            throw TileArchiveError(operation: "read", path: path, message: "\(error)")
+            throw TileArchiveError(error, operation: "read", path: path)
         }
     }
 
@@ -82,12 +78,12 @@ public final class VectorTilePackageReader: ReadableTileArchive {
         let (range, index) = try open(key)
         guard let (offset, size) = index.tile(row: coordinate.y % packet, column: coordinate.x % packet) else { return nil }
         guard offset >= 0, offset + Int64(size) <= range.length else {
-            throw TileArchiveError(operation: "read", path: index.path, message: "tile \(coordinate) (\(size) bytes at \(offset)) lies outside the bundle (\(range.length) bytes)")
+            throw TileArchiveError(kind: .damaged, operation: "read", path: index.path, message: "tile \(coordinate) (\(size) bytes at \(offset)) lies outside the bundle (\(range.length) bytes)")
         }
         do {
             return try range.read(at: offset, count: size)
         } catch {
-            throw TileArchiveError(operation: "read", path: index.path, message: error.message)
+            throw TileArchiveError(kind: error.kind, operation: "read", path: index.path, message: error.message)
         }
     }
 
@@ -113,12 +109,10 @@ public final class VectorTilePackageReader: ReadableTileArchive {
             let index = try CompactCacheBundle(range: range, path: name)
             opened[key] = (range, index)
             return (range, index)
-        } catch let error as PackageFormatError {
-            throw TileArchiveError(operation: "read", path: name, message: error.message)
         } catch let error as ArchiveError {
-            throw TileArchiveError(operation: "read", path: name, message: error.message)
+            throw TileArchiveError(kind: error.kind, operation: "read", path: name, message: error.message)
         } catch {
-            throw TileArchiveError(operation: "read", path: name, message: "\(error)")
+            throw TileArchiveError(error, operation: "read", path: name)
         }
     }
 

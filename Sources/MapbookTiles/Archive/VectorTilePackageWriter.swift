@@ -44,16 +44,16 @@ public final class VectorTilePackageWriter: WritableTileArchive {
         self.description = description
         let problems = description.problems()
         guard problems.isEmpty else {
-            throw TileArchiveError(operation: "write", path: path, message: problems.joined(separator: "; "))
+            throw TileArchiveError(kind: .invalidDescription, operation: "write", path: path, message: problems.joined(separator: "; "))
         }
         // Identical tiles (all-sea, all-land) are stored once per bundle, every slot pointing at them.
         spool = try TileSpool(besides: path, deduplicating: true)
     }
 
     public func addTile(_ bytes: [UInt8], at coordinate: TileCoordinate) throws(TileArchiveError) {
-        guard let spool else { throw TileArchiveError(operation: "add a tile to", path: path, message: "the package is already finished or aborted") }
+        guard let spool else { throw TileArchiveError(kind: .closed, operation: "add a tile to", path: path, message: "the package is already finished or aborted") }
         guard (description.minLOD...description.maxLOD).contains(coordinate.z) else {
-            throw TileArchiveError(operation: "add a tile to", path: path, message: "tile \(coordinate) is outside levels \(description.minLOD) to \(description.maxLOD) (minLOD to maxLOD)")
+            throw TileArchiveError(kind: .invalidTile, operation: "add a tile to", path: path, message: "tile \(coordinate) is outside levels \(description.minLOD) to \(description.maxLOD) (minLOD to maxLOD)")
         }
         // root.json promises gzip for every tile.
         try spool.add(Gzip.hasMagic(bytes) ? bytes : Gzip.compress(bytes), at: coordinate)
@@ -80,7 +80,7 @@ public final class VectorTilePackageWriter: WritableTileArchive {
     }
 
     public func finish() throws(TileArchiveError) {
-        guard let spool else { throw TileArchiveError(operation: "finish", path: path, message: "the package is already finished or aborted") }
+        guard let spool else { throw TileArchiveError(kind: .closed, operation: "finish", path: path, message: "the package is already finished or aborted") }
         self.spool = nil
         let packet = CompactCacheBundle.packetSize
         // Bundles by level, row and column; slots in row-major order within each.
@@ -152,10 +152,8 @@ public final class VectorTilePackageWriter: WritableTileArchive {
             try output.commit()
             let levels = tiles.isEmpty ? nil : tiles.map(\.level).min()!...tiles.map(\.level).max()!
             summary = Summary(tiles: tiles.count, bundles: bundles.count, tileBytes: tileBytes, fileSize: size, levels: levels)
-        } catch let error as TileArchiveError {
-            throw error
         } catch {
-            throw TileArchiveError(operation: "write", path: path, message: "\(error)")
+            throw TileArchiveError(error, operation: "write", path: path)
         }
     }
 }

@@ -88,7 +88,7 @@ public enum Gzip {
         var stream = z_stream()
         // 15 + 16: gzip wrapper only, with its CRC-32 and length checked by zlib.
         guard inflateInit2_(&stream, 15 + 16, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-            throw MVTError(source: source, message: "cannot initialise zlib to inflate the tile")
+            throw MVTError(kind: .damagedGzip, source: source, message: "cannot initialise zlib to inflate the tile")
         }
         defer { inflateEnd(&stream) }
         var output = [UInt8](repeating: 0, count: min(max(bytes.count * 4, 1 << 16), limit + 1))
@@ -108,7 +108,7 @@ public enum Gzip {
             produced += wrote
             if produced > limit {
                 let size = limit % (1 << 20) == 0 ? "\(limit >> 20) MiB" : "\(limit) bytes"
-                throw MVTError(source: source, message: "its gzip data inflates to more than \(size), the limit for one tile (a decompression bomb?)")
+                throw MVTError(kind: .decompressionBomb, source: source, message: "its gzip data inflates to more than \(size), the limit for one tile (a decompression bomb?)")
             }
             switch status {
             case Z_STREAM_END:
@@ -118,7 +118,7 @@ public enum Gzip {
                     return output
                 }
                 guard bytes[consumed] == 0x1F else {
-                    throw MVTError(source: source, message: "\(bytes.count - consumed) bytes that are not gzip follow the gzip data")
+                    throw MVTError(kind: .trailingData, source: source, message: "\(bytes.count - consumed) bytes that are not gzip follow the gzip data")
                 }
                 inflateReset(&stream)
             case Z_OK, Z_BUF_ERROR:
@@ -130,13 +130,13 @@ public enum Gzip {
                     }
                     output = grown
                 } else if consumed == bytes.count {
-                    throw MVTError(source: source, message: "its gzip data ends early (truncated?)")
+                    throw MVTError(kind: .truncatedGzip, source: source, message: "its gzip data ends early (truncated?)")
                 } else if status == Z_BUF_ERROR {
-                    throw MVTError(source: source, message: "zlib made no progress inflating the gzip data")
+                    throw MVTError(kind: .damagedGzip, source: source, message: "zlib made no progress inflating the gzip data")
                 }
             default:
                 let reason = stream.msg.map { String(cString: $0) } ?? "zlib error \(status)"
-                throw MVTError(source: source, message: "its gzip data is damaged (\(reason))")
+                throw MVTError(kind: .damagedGzip, source: source, message: "its gzip data is damaged (\(reason))")
             }
         }
     }

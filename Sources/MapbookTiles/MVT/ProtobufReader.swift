@@ -20,7 +20,7 @@ extension MVTError {
     /// Bytes that are not well-formed protobuf, at `offset` in the (inflated) tile. Carries no
     /// source or layer yet: the decoder places it.
     static func wire(_ offset: Int, _ message: String) -> MVTError {
-        MVTError(source: "", message: "not valid protobuf at byte \(offset): \(message)")
+        MVTError(kind: .invalidProtobuf, source: "", message: "not valid protobuf at byte \(offset): \(message)")
     }
 }
 

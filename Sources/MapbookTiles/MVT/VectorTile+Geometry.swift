@@ -24,7 +24,7 @@ extension VectorTile.Feature {
         case .point: return .points(try reader.points())
         case .lineString: return .lines(try reader.lines())
         case .polygon: return .polygons(try reader.polygons())
-        case .unknown: throw MVTError(source: "", message: "its geometry type is UNKNOWN, which has no defined encoding")
+        case .unknown: throw MVTError(kind: .unknownGeometryType, source: "", message: "its geometry type is UNKNOWN, which has no defined encoding")
         }
     }
 
@@ -71,7 +71,7 @@ struct GeometryCommandReader {
     }
 
     private func fail(_ message: String) -> MVTError {
-        MVTError(source: "", message: message)
+        MVTError(kind: .invalidGeometry, source: "", message: message)
     }
 
     /// The next command's id and count; the id is one of 1, 2 and 7.
@@ -219,7 +219,7 @@ extension VectorTile.Feature {
         case .point: _ = try reader.points()
         case .lineString: _ = try reader.lines()
         case .polygon: _ = try reader.polygons()
-        case .unknown: throw MVTError(source: "", message: "its geometry type is UNKNOWN, which has no defined encoding")
+        case .unknown: throw MVTError(kind: .unknownGeometryType, source: "", message: "its geometry type is UNKNOWN, which has no defined encoding")
         }
     }
 }

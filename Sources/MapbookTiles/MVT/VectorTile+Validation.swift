@@ -15,7 +15,7 @@ extension VectorTile {
             var dropped = false
             for (f, feature) in layer.features.enumerated() {
                 if let problem = Self.problem(with: feature, keyCount: keyCount, valueCount: valueCount, checksGeometry: true) {
-                    result.warnings.append(MVTError(source: source, layer: layer.name, feature: f, featureID: feature.id, message: problem))
+                    result.warnings.append(problem.located(source: source, layer: layer.name, feature: f, featureID: feature.id))
                     if !dropped {
                         kept = Array(layer.features[..<f])
                         dropped = true
@@ -31,14 +31,16 @@ extension VectorTile {
     }
 
     /// Why a feature cannot be used, or nil when it can.
-    static func problem(with feature: Feature, keyCount: UInt32, valueCount: UInt32, checksGeometry: Bool) -> String? {
-        if let problem = tagProblem(feature.tags, keyCount: keyCount, valueCount: valueCount) { return problem }
+    static func problem(with feature: Feature, keyCount: UInt32, valueCount: UInt32, checksGeometry: Bool) -> MVTError? {
+        if let problem = tagProblem(feature.tags, keyCount: keyCount, valueCount: valueCount) {
+            return MVTError(kind: .invalidTags, source: "", message: problem)
+        }
         guard checksGeometry && feature.type != .unknown else { return nil }
         do throws(MVTError) {
             try feature.checkGeometry()
             return nil
         } catch {
-            return error.message
+            return error
         }
     }
 

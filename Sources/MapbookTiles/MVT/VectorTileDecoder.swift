@@ -83,13 +83,13 @@ public struct VectorTileDecoder: Sendable {
                     continue
                 }
                 guard wireType == .lengthDelimited else {
-                    throw MVTError(source: "", message: "the tile's field 3 (layers) has wire type \(wireType.name), not length-delimited")
+                    throw MVTError(kind: .invalidField, source: "", message: "the tile's field 3 (layers) has wire type \(wireType.name), not length-delimited")
                 }
                 let range = try reader.readLengthDelimited()
                 var decoder = LayerDecoder(reader: reader.reader(over: range), number: layerNumber, source: source, checksGeometry: checksGeometry)
                 let layer = try decoder.decode()
                 guard names.insert(layer.name).inserted else {
-                    throw MVTError(source: source, layer: layer.name, message: "a second layer has this name (MVT 4.1: a tile MUST NOT hold two layers of the same name)")
+                    throw MVTError(kind: .duplicateLayerName, source: source, layer: layer.name, message: "a second layer has this name (MVT 4.1: a tile MUST NOT hold two layers of the same name)")
                 }
                 result.tile.layers.append(layer)
                 result.warnings += decoder.warnings
@@ -136,15 +136,15 @@ struct LayerDecoder {
         self.checksGeometry = checksGeometry
     }
 
-    func error(_ message: String, feature: Int? = nil, id: UInt64? = nil) -> MVTError {
-        if let name { return MVTError(source: source, layer: name, feature: feature, featureID: id, message: message) }
-        return MVTError(source: source, message: "layer \(number): " + message)
+    func error(_ kind: MVTError.Kind, _ message: String, feature: Int? = nil, id: UInt64? = nil) -> MVTError {
+        if let name { return MVTError(kind: kind, source: source, layer: name, feature: feature, featureID: id, message: message) }
+        return MVTError(kind: kind, source: source, message: "layer \(number): " + message)
     }
 
     /// An error from the protobuf reader, which knows no layer, placed in this one.
     func placed(_ error: MVTError, feature: Int? = nil) -> MVTError {
         guard error.source.isEmpty && error.layer == nil else { return error }
-        return self.error(error.message, feature: feature)
+        return self.error(error.kind, error.message, feature: feature)
     }
 
     /// The layer's name, read ahead: the name (field 1) usually comes first, but the spec does
@@ -182,7 +182,7 @@ struct LayerDecoder {
                 let (field, wireType) = try reader.readKey()
                 func expect(_ expected: WireType, _ what: String) throws(MVTError) {
                     guard wireType == expected else {
-                        throw error("field \(field) (\(what)) has wire type \(wireType.name), not \(expected.name)")
+                        throw error(.invalidField, "field \(field) (\(what)) has wire type \(wireType.name), not \(expected.name)")
                     }
                 }
                 switch field {
@@ -191,7 +191,7 @@ struct LayerDecoder {
                     let (string, valid) = reader.string(try reader.readLengthDelimited())
                     layer.name = string
                     sawName = true
-                    if !valid { warnings.append(error("the layer name is not valid UTF-8; bad bytes became U+FFFD")) }
+                    if !valid { warnings.append(error(.invalidUTF8, "the layer name is not valid UTF-8; bad bytes became U+FFFD")) }
                 case 2:
                     try expect(.lengthDelimited, "feature")
                     let range = try reader.readLengthDelimited()
@@ -201,14 +201,14 @@ struct LayerDecoder {
                     case .kept(let feature):
                         layer.features.append(feature)
                         positions.append(featureNumber)
-                    case .skipped(let message, let id):
-                        warnings.append(error(message, feature: featureNumber, id: id))
+                    case .skipped(let kind, let message, let id):
+                        warnings.append(error(kind, message, feature: featureNumber, id: id))
                     }
                     featureNumber += 1
                 case 3:
                     try expect(.lengthDelimited, "key")
                     let (string, valid) = reader.string(try reader.readLengthDelimited())
-                    if !valid { warnings.append(error("key \(layer.keys.count) is not valid UTF-8; bad bytes became U+FFFD")) }
+                    if !valid { warnings.append(error(.invalidUTF8, "key \(layer.keys.count) is not valid UTF-8; bad bytes became U+FFFD")) }
                     layer.keys.append(string)
                 case 4:
                     try expect(.lengthDelimited, "value")
@@ -229,16 +229,16 @@ struct LayerDecoder {
         }
 
         guard sawName, !layer.name.isEmpty else {
-            throw error(sawName ? "the layer name is empty (MVT 4.1: a layer MUST have a name)" : "the layer has no name (MVT 4.1: a layer MUST have a name)")
+            throw error(.unnamedLayer, sawName ? "the layer name is empty (MVT 4.1: a layer MUST have a name)" : "the layer has no name (MVT 4.1: a layer MUST have a name)")
         }
-        guard let version else { throw error("the layer has no version field (MVT 4.1: a layer MUST have one)") }
+        guard let version else { throw error(.unsupportedVersion, "the layer has no version field (MVT 4.1: a layer MUST have one)") }
         guard version == 1 || version == 2 else {
-            throw error("version \(version) is not a Mapbox Vector Tile version this decoder reads (1 or 2)")
+            throw error(.unsupportedVersion, "version \(version) is not a Mapbox Vector Tile version this decoder reads (1 or 2)")
         }
         layer.version = UInt32(version)
         if let extent {
             guard extent > 0, extent <= UInt64(UInt32.max) else {
-                throw error("extent \(extent) is not a usable tile size (it must be 1 to 2^32-1; 4096 is usual)")
+                throw error(.invalidExtent, "extent \(extent) is not a usable tile size (it must be 1 to 2^32-1; 4096 is usual)")
             }
             layer.extent = UInt32(extent)
         }
@@ -252,8 +252,8 @@ struct LayerDecoder {
         let keyCount = UInt32(clamping: layer.keys.count), valueCount = UInt32(clamping: layer.values.count)
         var dropped: [Int] = []
         for (i, feature) in layer.features.enumerated() {
-            if let message = VectorTile.problem(with: feature, keyCount: keyCount, valueCount: valueCount, checksGeometry: checksGeometry) {
-                warnings.append(error(message, feature: positions[i], id: feature.id))
+            if let problem = VectorTile.problem(with: feature, keyCount: keyCount, valueCount: valueCount, checksGeometry: checksGeometry) {
+                warnings.append(error(problem.kind, problem.message, feature: positions[i], id: feature.id))
                 dropped.append(i)
             }
         }
@@ -274,7 +274,7 @@ struct LayerDecoder {
 
     enum FeatureOutcome {
         case kept(VectorTile.Feature)
-        case skipped(String, id: UInt64?)
+        case skipped(MVTError.Kind, String, id: UInt64?)
     }
 
     /// One `Tile.Feature` message; throws only for malformed protobuf.
@@ -285,9 +285,9 @@ struct LayerDecoder {
         var tags: [UInt32] = []
         var geometry: [UInt32] = []
         var sawTags = false, sawGeometry = false
-        var problem: String?
-        func note(_ message: String) {
-            if problem == nil { problem = message }
+        var problem: (kind: MVTError.Kind, message: String)?
+        func note(_ kind: MVTError.Kind, _ message: String) {
+            if problem == nil { problem = (kind, message) }
         }
         while !reader.isAtEnd {
             let (field, wireType) = try reader.readKey()
@@ -301,40 +301,40 @@ struct LayerDecoder {
             }
             guard wireType == expected else {
                 let name = ["", "id", "tags", "type", "geometry"][Int(field)]
-                note("its field \(field) (\(name)) has wire type \(wireType.name), not \(expected.name)")
+                note(.invalidField, "its field \(field) (\(name)) has wire type \(wireType.name), not \(expected.name)")
                 try reader.skip(wireType)
                 continue
             }
             switch field {
             case 1:
                 let value = try reader.readVarint()
-                if id != nil { note("it has two id fields") }
+                if id != nil { note(.invalidField, "it has two id fields") }
                 id = value
             case 3:
                 let value = try reader.readVarint()
-                if type != nil { note("it has two type fields") }
+                if type != nil { note(.invalidField, "it has two type fields") }
                 type = value
             case 2:
                 let range = try reader.readLengthDelimited()
-                if sawTags { note("it has two tags fields") }
+                if sawTags { note(.invalidField, "it has two tags fields") }
                 sawTags = true
-                if !(try reader.readPackedUInt32(range, into: &tags)) { note("a tag does not fit 32 bits") }
+                if !(try reader.readPackedUInt32(range, into: &tags)) { note(.invalidTags, "a tag does not fit 32 bits") }
             default:
                 let range = try reader.readLengthDelimited()
-                if sawGeometry { note("it has two geometry fields (MVT 4.2: exactly one)") }
+                if sawGeometry { note(.invalidField, "it has two geometry fields (MVT 4.2: exactly one)") }
                 sawGeometry = true
-                if !(try reader.readPackedUInt32(range, into: &geometry)) { note("a geometry integer does not fit 32 bits") }
+                if !(try reader.readPackedUInt32(range, into: &geometry)) { note(.invalidGeometry, "a geometry integer does not fit 32 bits") }
             }
         }
-        if let problem { return .skipped(problem, id: id) }
+        if let problem { return .skipped(problem.kind, problem.message, id: id) }
         // No type field is UNKNOWN, the proto's default, which encoders leave out (016).
         let typeValue = type ?? 0
         guard let geometryType = VectorTile.GeometryType(rawValue: UInt32(clamping: typeValue)), typeValue <= 3 else {
-            return .skipped("its geometry type \(typeValue) is not UNKNOWN (0), POINT (1), LINESTRING (2) or POLYGON (3)", id: id)
+            return .skipped(.unknownGeometryType, "its geometry type \(typeValue) is not UNKNOWN (0), POINT (1), LINESTRING (2) or POLYGON (3)", id: id)
         }
-        guard sawGeometry else { return .skipped("it has no geometry field (MVT 4.2: a feature MUST have one)", id: id) }
+        guard sawGeometry else { return .skipped(.invalidGeometry, "it has no geometry field (MVT 4.2: a feature MUST have one)", id: id) }
         if tags.count % 2 != 0 {
-            return .skipped("it has \(tags.count) tags; tags come in key-value pairs", id: id)
+            return .skipped(.invalidTags, "it has \(tags.count) tags; tags come in key-value pairs", id: id)
         }
         return .kept(VectorTile.Feature(id: id, tags: tags, type: geometryType, geometry: geometry))
     }
@@ -347,21 +347,21 @@ struct LayerDecoder {
             while !reader.isAtEnd {
                 let (field, wireType) = try reader.readKey()
                 guard field >= 1 && field <= 7 else {
-                    throw error("value \(index) has field \(field), which MVT 2.1 does not define (a value holds one of string, float, double, int, uint, sint, bool)")
+                    throw error(.invalidField, "value \(index) has field \(field), which MVT 2.1 does not define (a value holds one of string, float, double, int, uint, sint, bool)")
                 }
                 let expected: WireType = field == 1 ? .lengthDelimited : field == 2 ? .fixed32 : field == 3 ? .fixed64 : .varint
                 guard wireType == expected else {
                     let name = ["", "string_value", "float_value", "double_value", "int_value", "uint_value", "sint_value", "bool_value"][Int(field)]
-                    throw error("value \(index) has its \(name) as wire type \(wireType.name), not \(expected.name)")
+                    throw error(.invalidField, "value \(index) has its \(name) as wire type \(wireType.name), not \(expected.name)")
                 }
                 guard result == nil else {
-                    throw error("value \(index) has more than one field (MVT 4.1: exactly one)")
+                    throw error(.invalidValue, "value \(index) has more than one field (MVT 4.1: exactly one)")
                 }
                 switch field {
                 case 1:
                     let (string, valid) = reader.string(try reader.readLengthDelimited())
                     result = .string(string)
-                    if !valid { warnings.append(error("value \(index) is not valid UTF-8; bad bytes became U+FFFD")) }
+                    if !valid { warnings.append(error(.invalidUTF8, "value \(index) is not valid UTF-8; bad bytes became U+FFFD")) }
                 case 2: result = .float(Float(bitPattern: try reader.readFixed32()))
                 case 3: result = .double(Double(bitPattern: try reader.readFixed64()))
                 case 4: result = .int(Int64(bitPattern: try reader.readVarint()))
@@ -373,7 +373,7 @@ struct LayerDecoder {
         } catch {
             throw placed(error)
         }
-        guard let result else { throw error("value \(index) is empty (MVT 4.1: it holds exactly one field)") }
+        guard let result else { throw error(.invalidValue, "value \(index) is empty (MVT 4.1: it holds exactly one field)") }
         return result
     }
 }

@@ -20,7 +20,7 @@ extension Tiler {
         var positions: [Int] = []
         for name in spec.fields {
             guard let index = schema.fieldIndex(name) else {
-                throw DataError(path: reader.path, message: "no field named '\(name)' (fields: \(schema.fields.map(\.name).joined(separator: ", ")))")
+                throw DataError(kind: .noSuchColumn, path: reader.path, message: "no field named '\(name)' (fields: \(schema.fields.map(\.name).joined(separator: ", ")))")
             }
             positions.append(index)
         }
@@ -28,7 +28,7 @@ extension Tiler {
         do {
             transform = try CoordinateTransform(from: schema.crs ?? .wgs84, to: .wgs84)
         } catch {
-            throw DataError(path: reader.path, message: "\(error.description); the tiler needs coordinates it can turn into longitude and latitude")
+            throw DataError(kind: .crs(error.kind), path: reader.path, message: "\(error.description); the tiler needs coordinates it can turn into longitude and latitude")
         }
         let identity = (schema.crs ?? .wgs84).isWGS84
         var summary = SourceSummary(layer: addLayer(spec))
