@@ -1,0 +1,25 @@
+#include "mapbook_lazy.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+void *mapbook_lazy_symbol(void **handle, const char *soname, const char *library, const char *symbol) {
+    pthread_mutex_lock(&lock);
+    if (!*handle) *handle = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+    void *loaded = *handle;
+    pthread_mutex_unlock(&lock);
+    if (!loaded) {
+        fprintf(stderr, "mapbook: cannot load %s (%s): %s; install %s's library (tools/setup does)\n", soname, library, dlerror(), library);
+        exit(69);
+    }
+    void *function = dlsym(loaded, symbol);
+    if (!function) {
+        fprintf(stderr, "mapbook: %s has no function %s: %s; the installed %s is older than the one mapbook was built with\n", soname, symbol, dlerror(), library);
+        exit(69);
+    }
+    return function;
+}
