@@ -153,7 +153,7 @@ extension InspectionReport {
 }
 
 extension BoundingBox {
-    var jsonValue: JSONValue { [.double(xmin), .double(ymin), .double(xmax), .double(ymax)] }
+    var jsonValue: JSONValue { [.double(minX), .double(minY), .double(maxX), .double(maxY)] }
 }
 
 extension InspectionReport.ItemSummary {

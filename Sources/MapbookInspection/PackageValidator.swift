@@ -472,18 +472,18 @@ private struct Run {
             add(severity, code, entry: entry, "\(what) has no complete extent (xmin, ymin, xmax, ymax)")
             return
         }
-        if b.isEmpty {
+        if !b.hasArea {
             add(severity, code, entry: entry, "\(what) has an empty or inverted extent \(b)")
             return
         }
         let sr = extent.spatialReference ?? fallback
         if sr?.isGeographic == true {
-            if b.xmin < -180.000001 || b.xmax > 180.000001 || b.ymin < -90.000001 || b.ymax > 90.000001 {
+            if b.minX < -180.000001 || b.maxX > 180.000001 || b.minY < -90.000001 || b.maxY > 90.000001 {
                 add(severity, code, entry: entry, "\(what) extent \(b) lies outside longitude -180..180, latitude -90..90")
             }
         } else if sr?.isWebMercator == true {
             let limit = 20_037_508.342_789_244 * 1.000001
-            if b.xmin < -limit * 2 || b.xmax > limit * 2 || b.ymin < -limit || b.ymax > limit {
+            if b.minX < -limit * 2 || b.maxX > limit * 2 || b.minY < -limit || b.maxY > limit {
                 add(.warning, code, entry: entry, "\(what) extent \(b) lies outside the Web Mercator world")
             }
         }

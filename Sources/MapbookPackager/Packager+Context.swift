@@ -144,7 +144,7 @@ extension Packager {
                 table = usable[0]
             }
             var extent: BoundingBox?
-            if let bounds = table.bounds, bounds.xmax >= bounds.xmin, bounds.ymax >= bounds.ymin, let srs = table.srsID {
+            if let bounds = table.bounds, bounds.maxX >= bounds.minX, bounds.maxY >= bounds.minY, let srs = table.srsID {
                 let epsg = try database.scalar(
                     "SELECT CASE WHEN upper(organization) = 'EPSG' THEN organization_coordsys_id END FROM gpkg_spatial_ref_sys WHERE srs_id = ?",
                     [.integer(Int64(srs))])?.int64
@@ -231,8 +231,8 @@ extension Packager {
             if let first = extents.first {
                 var box = extents.dropFirst().reduce(first) { $0.union($1) }
                 // A single point, or points on one line, still needs an area to show.
-                if box.xmax - box.xmin < 0.001 { box.xmin -= 0.005; box.xmax += 0.005 }
-                if box.ymax - box.ymin < 0.001 { box.ymin -= 0.005; box.ymax += 0.005 }
+                if box.maxX - box.minX < 0.001 { box.minX -= 0.005; box.maxX += 0.005 }
+                if box.maxY - box.minY < 0.001 { box.minY -= 0.005; box.maxY += 0.005 }
                 return box
             }
             if let backdrop = backdrop?.extent { return backdrop }

@@ -108,9 +108,7 @@ extension Packager {
         let target = project.crs == 4326 ? CoordinateReferenceSystem.wgs84 : .webMercator
         let writer = try dataFile.map { try GeoPackageWriter(path: $0, crs: target, timestamp: timestamp) }
         var importer = LayerImporter(target: target)
-        if let e = project.extent {
-            importer.extent = Envelope2D(minX: e.xmin, minY: e.ymin, maxX: e.xmax, maxY: e.ymax)
-        }
+        importer.extent = project.extent
         var tables: Set<String> = []
         for spec in project.sources {
             let file = context.resolve(spec.path)

@@ -41,7 +41,7 @@ extension Packager.Context {
         item.summary = spec.summary ?? ""
         item.description = spec.description ?? ""
         item.tags = spec.tags ?? project.tags
-        item.extent = Envelope(xmin: extent.xmin, ymin: extent.ymin, xmax: extent.xmax, ymax: extent.ymax, spatialReference: .wgs84)
+        item.extent = Envelope(xmin: extent.minX, ymin: extent.minY, xmax: extent.maxX, ymax: extent.maxY, spatialReference: .wgs84)
         item.spatialReference = spatialReference
         let thumbnail = try spec.thumbnail.map { try readImage($0, key: spec.key + ".thumbnail") } ?? packageThumbnail
         item.thumbnail = thumbnail.map { DataURI.encode($0, mimeType: ImageKind($0)!.mimeType) }
@@ -59,7 +59,7 @@ extension Packager.Context {
         // projection's floating-point noise out of the files.
         let step = spatialReference.isWebMercator ? 100.0 : 1e9
         func r(_ v: Double) -> Double { (v * step).rounded() / step }
-        return Envelope(xmin: r(b.xmin), ymin: r(b.ymin), xmax: r(b.xmax), ymax: r(b.ymax), spatialReference: spatialReference)
+        return Envelope(xmin: r(b.minX), ymin: r(b.minY), xmax: r(b.maxX), ymax: r(b.maxY), spatialReference: spatialReference)
     }
 
     func bookmark(for spec: Project.BookmarkSpec, in spatialReference: SpatialReference) -> Bookmark {
@@ -75,7 +75,7 @@ extension Packager.Context {
             let (x, y) = spatialReference.isWebMercator ? WebMercator.project(longitude: lon, latitude: lat) : (lon, lat)
             let unitsPerPixel = spatialReference.isWebMercator ? metresPerPixel : metresPerPixel / 111_319.490_793
             let e = rounded(
-                BoundingBox(xmin: x - 512 * unitsPerPixel, ymin: y - 384 * unitsPerPixel, xmax: x + 512 * unitsPerPixel, ymax: y + 384 * unitsPerPixel),
+                BoundingBox(minX: x - 512 * unitsPerPixel, minY: y - 384 * unitsPerPixel, maxX: x + 512 * unitsPerPixel, maxY: y + 384 * unitsPerPixel),
                 in: spatialReference)
             let center = MapPoint(x: x, y: y, spatialReference: spatialReference)
             return Bookmark(name: spec.name, extent: e, viewpoint: Viewpoint(center: center, scale: scale))

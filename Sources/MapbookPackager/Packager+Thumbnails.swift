@@ -10,11 +10,10 @@ extension Packager {
     /// renderers, over the map's initial extent. Layers kept in a mobile geodatabase are not
     /// drawn (their geometry encoding is Esri's own).
     static func drawThumbnail(_ map: MobileMap, dataFile: String, tables: [String: String], extent: BoundingBox, spatialReference: SpatialReference) throws -> [UInt8]? {
-        let box = spatialReference.isWebMercator ? WebMercator.project(extent) : extent
-        let envelope = Envelope2D(minX: box.xmin, minY: box.ymin, maxX: box.xmax, maxY: box.ymax)
+        let envelope = spatialReference.isWebMercator ? WebMercator.project(extent) : extent
         var layers: [MapLayer] = []
         // The thumbnail's scale, to leave out layers the map hides at that scale.
-        let latitude: Double = (extent.ymin + extent.ymax) / 2 * Double.pi / 180
+        let latitude: Double = (extent.minY + extent.maxY) / 2 * Double.pi / 180
         let metresPerUnit: Double = spatialReference.isWebMercator ? Glibc.cos(latitude) : 111_319.49
         let scale = MapScale.scale(
             of: envelope, width: MapDrawing.thumbnailSize.width, height: MapDrawing.thumbnailSize.height,

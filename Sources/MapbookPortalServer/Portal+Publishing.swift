@@ -91,7 +91,7 @@ extension Portal {
         if requestGave["tags"] == nil, record.item.tags.isEmpty, let t = info.tags { record.item.tags = t }
         if requestGave["accessInformation"] == nil, empty(record.item.accessInformation), let a = info.accessInformation, !a.isEmpty { record.item.accessInformation = a }
         if requestGave["licenseInfo"] == nil, empty(record.item.licenseInfo), let l = info.licenseInfo, !l.isEmpty { record.item.licenseInfo = l }
-        if requestGave["extent"] == nil, let e = info.extent { record.item.extent = [[e.xmin, e.ymin], [e.xmax, e.ymax]] }
+        if requestGave["extent"] == nil, let e = info.extent { record.item.extent = [[e.minX, e.minY], [e.maxX, e.maxY]] }
         if requestGave["typeKeywords"] == nil, record.item.typeKeywords.isEmpty, let k = info.typeKeywords { record.item.typeKeywords = k }
     }
 

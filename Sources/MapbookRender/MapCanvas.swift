@@ -17,9 +17,9 @@ public final class MapCanvas {
     /// The owned `cairo_t`, drawing into `image`.
     let context: OpaquePointer
     /// The envelope asked for.
-    public let extent: Envelope2D
+    public let extent: BoundingBox
     /// The envelope the pixels cover: `extent` grown on one axis to the image's aspect ratio.
-    public let visibleExtent: Envelope2D
+    public let visibleExtent: BoundingBox
     /// Pixels per world unit.
     public let pixelsPerUnit: Double
     public let background: RGBAColor
@@ -41,7 +41,7 @@ public final class MapCanvas {
     /// fitted by its other side.
     /// The corresponding C functions are `cairo_image_surface_create`, `cairo_create` and `cairo_paint`.
     public init(
-        width: Int, height: Int, extent: Envelope2D,
+        width: Int, height: Int, extent: BoundingBox,
         background: RGBAColor = RGBAColor(red: 255, green: 255, blue: 255)
     ) throws(RenderError) {
         let corners = [extent.minX, extent.minY, extent.maxX, extent.maxY]
@@ -74,7 +74,7 @@ public final class MapCanvas {
         let halfHeight = Double(height) / pixelsPerUnit / 2
         let centreX = extent.minX + extent.width / 2
         let centreY = extent.minY + extent.height / 2
-        visibleExtent = Envelope2D(
+        visibleExtent = BoundingBox(
             minX: centreX - halfWidth, minY: centreY - halfHeight, maxX: centreX + halfWidth, maxY: centreY + halfHeight)
 
         cairo_save(context)

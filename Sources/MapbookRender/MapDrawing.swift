@@ -18,7 +18,7 @@ public enum MapDrawing {
     public static func draw(_ layers: [MapLayer], on canvas: MapCanvas) {
         let margin = cullingMargin * canvas.resolution
         let view = canvas.visibleExtent
-        let reach = Envelope2D(minX: view.minX - margin, minY: view.minY - margin, maxX: view.maxX + margin, maxY: view.maxY + margin)
+        let reach = BoundingBox(minX: view.minX - margin, minY: view.minY - margin, maxX: view.maxX + margin, maxY: view.maxY + margin)
         for layer in layers where layer.isVisible && !(layer.opacity <= 0) {
             if case .other = layer.style.renderer {
                 canvas.warn("layer '\(layer.title)' is not drawn: its renderer type '\(layer.style.renderer.typeName)' is not supported")
@@ -37,7 +37,7 @@ public enum MapDrawing {
 
     /// A new canvas of `width` x `height` pixels showing `extent` with `layers` drawn on it.
     public static func render(
-        _ layers: [MapLayer], extent: Envelope2D, width: Int, height: Int,
+        _ layers: [MapLayer], extent: BoundingBox, width: Int, height: Int,
         background: RGBAColor = RGBAColor(red: 255, green: 255, blue: 255)
     ) throws(RenderError) -> MapCanvas {
         let canvas = try MapCanvas(width: width, height: height, extent: extent, background: background)
@@ -47,7 +47,7 @@ public enum MapDrawing {
 
     /// A 200 x 133 PNG thumbnail of `layers` over `extent`, as ArcGIS sizes item thumbnails.
     public static func thumbnail(
-        _ layers: [MapLayer], extent: Envelope2D, background: RGBAColor = RGBAColor(red: 255, green: 255, blue: 255)
+        _ layers: [MapLayer], extent: BoundingBox, background: RGBAColor = RGBAColor(red: 255, green: 255, blue: 255)
     ) throws(RenderError) -> [UInt8] {
         try render(
             layers, extent: extent, width: thumbnailSize.width, height: thumbnailSize.height, background: background
@@ -64,7 +64,7 @@ public enum MapDrawing {
     ) throws(RenderError) -> MapCanvas {
         let canvas = try MapCanvas(
             width: width, height: height,
-            extent: Envelope2D(minX: 0, minY: 0, maxX: Double(width), maxY: Double(height)), background: background)
+            extent: BoundingBox(minX: 0, minY: 0, maxX: Double(width), maxY: Double(height)), background: background)
         canvas.drawSwatch(symbol, x: 0, y: 0, width: Double(width), height: Double(height))
         return canvas
     }

@@ -11,7 +11,7 @@ public enum MapScale {
     /// The scale of `extent` drawn at `width` x `height` pixels of `dpi` dots per inch, its
     /// units being `metresPerUnit` metres on the ground; the extent is fitted whole, so the
     /// scale is that of the axis that needs more units per pixel.
-    public static func scale(of extent: Envelope2D, width: Int, height: Int, metresPerUnit: Double, dpi: Double = 96) -> Double {
+    public static func scale(of extent: BoundingBox, width: Int, height: Int, metresPerUnit: Double, dpi: Double = 96) -> Double {
         let unitsPerPixel = max(extent.width / Double(width), extent.height / Double(height))
         return unitsPerPixel * metresPerUnit * dpi / 0.0254
     }

@@ -71,7 +71,7 @@ struct SearchCommand: ParsableCommand {
             Output.error("error: \(error)")
             throw ExitCode.failure
         }
-        let preferred = near.map { ($0.longitude, $0.latitude) } ?? package.manifest.extent.map { (($0.xmin + $0.xmax) / 2, ($0.ymin + $0.ymax) / 2) }
+        let preferred = near.map { ($0.longitude, $0.latitude) } ?? package.manifest.extent.map { (($0.minX + $0.maxX) / 2, ($0.minY + $0.maxY) / 2) }
         var out = Output()
         var found = 0
         do {

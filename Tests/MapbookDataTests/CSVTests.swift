@@ -1,3 +1,4 @@
+import MapbookPackage
 import MapbookTestSupport
 import Testing
 @testable import MapbookData
@@ -78,7 +79,7 @@ import Testing
         #expect(value(reader, features[0], "date_inven") == .text("2016-09-22T17:47:40Z"))
         #expect(value(reader, features[0], "dbh") == .real(11.3))
 
-        var extent = Envelope2D.empty
+        var extent = BoundingBox.empty
         for f in features { extent.include(try #require(f.geometry?.envelope)) }
         #expect(abs(extent.minX - -122.611771) < 1e-6 && abs(extent.minY - 45.567252) < 1e-6)
         #expect(abs(extent.maxX - -122.555644) < 1e-6 && abs(extent.maxY - 45.577917) < 1e-6)
@@ -113,7 +114,7 @@ import Testing
         // Real and warns); they stay attributes either way.
         #expect(value(reader, vatican, "latitude") == .text("41.90001222640"))
 
-        var extent = Envelope2D.empty
+        var extent = BoundingBox.empty
         for f in features { if let e = f.geometry?.envelope { extent.include(e) } }
         #expect(abs(extent.minX - -175.220564) < 1e-6 && abs(extent.minY - -41.299988) < 1e-6)
         #expect(abs(extent.maxX - 179.216647) < 1e-6 && abs(extent.maxY - 64.150024) < 1e-6)

@@ -8,7 +8,7 @@ import Testing
     static let countries = "natural-earth/110m/ne_110m_admin_0_countries.json"
 
     /// Imports `source` into a fresh data.gpkg in `dir`; returns the summary.
-    func importInto(_ dir: String, reader: FeatureReader, table: String, extent: Envelope2D? = nil) throws -> LayerImporter.Summary {
+    func importInto(_ dir: String, reader: FeatureReader, table: String, extent: BoundingBox? = nil) throws -> LayerImporter.Summary {
         let writer = try GeoPackageWriter(path: dir + "/data.gpkg", crs: .webMercator, timestamp: 1_700_000_000)
         let summary = try LayerImporter(target: .webMercator, extent: extent)
             .run(reader, table: table, writer: writer, identifier: table, description: "test", aliases: ["NAME": "Country name"], metadata: "{\"renderer\":null}")
@@ -60,7 +60,7 @@ import Testing
     func aProjectExtentCutsGeometriesAtItsEdge() throws {
         try withTemporaryDirectory { dir in
             // A box over central Europe cuts France, Germany and their neighbours.
-            let box = Envelope2D(minX: 0, minY: 45, maxX: 10, maxY: 50)
+            let box = BoundingBox(minX: 0, minY: 45, maxX: 10, maxY: 50)
             let summary = try importInto(dir, reader: try GeoJSONReader(path: Fixtures.path(Self.countries)), table: "europe", extent: box)
             #expect(summary.kept > 3 && summary.kept < 15)
             #expect(summary.report.count(.clipped) == summary.kept)

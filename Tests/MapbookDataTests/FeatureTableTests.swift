@@ -101,7 +101,7 @@ import Testing
 
     /// Boxes and points spread over a table's extent: the whole of it, quarters, a small box
     /// in the middle, one outside it, and points at its centre and a corner.
-    static func queries(for extent: Envelope2D) -> [[String: Any]] {
+    static func queries(for extent: BoundingBox) -> [[String: Any]] {
         let w = max(extent.width, 1e-9), h = max(extent.height, 1e-9)
         func box(_ a: Double, _ b: Double, _ c: Double, _ d: Double) -> [String: Any] {
             ["kind": "box", "box": [extent.minX + a * w, extent.minY + b * h, extent.minX + c * w, extent.minY + d * h]]
@@ -132,7 +132,7 @@ import Testing
             for (query, answer) in zip(queries, expected) {
                 if query["kind"] as? String == "box" {
                     let b = query["box"] as! [Double]
-                    let found = try table.features(in: Envelope2D(minX: b[0], minY: b[1], maxX: b[2], maxY: b[3]), fields: []).collect().map(\.id)
+                    let found = try table.features(in: BoundingBox(minX: b[0], minY: b[1], maxX: b[2], maxY: b[3]), fields: []).collect().map(\.id)
                     let want = answer.map { ($0 as! NSNumber).int64Value }
                     #expect(found.sorted() == want, "box \(b) of \(source)")
                     if !want.isEmpty { nonEmpty += 1 }
@@ -161,7 +161,7 @@ import Testing
             let path = try Self.sources[0].make(dir)
             let table = try FeatureTable(database: try SQLiteDatabase(readOnlyPath: path), table: "valves")
             #expect(table.spatialIndex == "rtree_valves_geom")
-            let plan = try table.queryPlan(in: Envelope2D(minX: -9_815_000, minY: 5_120_000, maxX: -9_813_000, maxY: 5_122_000)).joined(separator: "\n")
+            let plan = try table.queryPlan(in: BoundingBox(minX: -9_815_000, minY: 5_120_000, maxX: -9_813_000, maxY: 5_122_000)).joined(separator: "\n")
             #expect(plan.contains("rtree_valves_geom VIRTUAL TABLE INDEX"), "\(plan)")
             #expect(plan.contains("USING INTEGER PRIMARY KEY"), "\(plan)")
             #expect(!plan.contains("SCAN valves"), "\(plan)")
@@ -244,14 +244,14 @@ import Testing
         let filtered = try FeatureTable(database: database, table: "USMajorCities", definitionExpression: "ST = 'CA'")
         #expect(try filtered.count() == Int64(cities.filter { $0.values[1] == .text("CA") }.count))
         #expect {
-            try table.features(in: Envelope2D(minX: -180, minY: -90, maxX: 180, maxY: 90))
+            try table.features(in: BoundingBox(minX: -180, minY: -90, maxX: 180, maxY: 90))
         } throws: { ($0 as? FeatureTableError)?.kind == .geometryFormatNotPublic }
     }
 
     @Test(Fixtures.required)
     func curvesAreCountedAsUnreadableNotReturnedAsShapes() throws {
         let table = try FeatureTable(database: try SQLiteDatabase(readOnlyPath: Fixtures.path("pyogrio/curve.gpkg")), table: "curve")
-        let cursor = try table.features(in: Envelope2D(minX: -1e9, minY: -1e9, maxX: 1e9, maxY: 1e9))
+        let cursor = try table.features(in: BoundingBox(minX: -1e9, minY: -1e9, maxX: 1e9, maxY: 1e9))
         #expect(try cursor.collect().isEmpty)
         #expect(cursor.unreadableGeometries > 0)
         let all = try table.allFeatures().collect()
@@ -271,7 +271,7 @@ import Testing
             #expect { try FeatureTable(database: database, table: "gone") } throws: { ($0 as? FeatureTableError)?.kind == .noSuchTable }
             let table = try FeatureTable(database: database, table: "t")
             #expect { try table.allFeatures(fields: ["nope"]) } throws: { ($0 as? FeatureTableError)?.kind == .noSuchField }
-            #expect { try table.features(in: Envelope2D(minX: 0, minY: 0, maxX: 1, maxY: 1)) } throws: { ($0 as? FeatureTableError)?.kind == .noGeometry }
+            #expect { try table.features(in: BoundingBox(minX: 0, minY: 0, maxX: 1, maxY: 1)) } throws: { ($0 as? FeatureTableError)?.kind == .noGeometry }
         }
     }
 }

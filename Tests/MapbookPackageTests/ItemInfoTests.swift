@@ -10,7 +10,7 @@ import Testing
         #expect(info.type == "Vector Tile Package")
         #expect(info.typeKeywords == ["Data", "Vector Tile Package", "vtpk"])
         #expect(info.description.hasPrefix("<DIV STYLE=\"text-align:Left;font-size:12pt\">"))
-        #expect(info.extent?.xmin == 8.10449700000004)
+        #expect(info.extent?.minX == 8.10449700000004)
         #expect(info.attributes.first?.value == "en-DE")
         // Written and read again, nothing changes.
         #expect(try ItemInfo.parse(info.serialized(), path: "again") == info)
@@ -72,7 +72,7 @@ import Testing
         let manifest = PackageManifest(value: try JSONParser.parse(text))
         #expect(manifest.created == 1_700_000_000_000)
         #expect(manifest.tags == ["a", "b"])
-        #expect(manifest.extent == BoundingBox(xmin: -1, ymin: -2, xmax: 3, ymax: 4))
+        #expect(manifest.extent == BoundingBox(minX: -1, minY: -2, maxX: 3, maxY: 4))
         #expect(manifest.jsonValue == (try JSONParser.parse(text)))
         var changed = manifest
         changed.title = "T"

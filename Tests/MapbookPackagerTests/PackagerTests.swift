@@ -44,7 +44,7 @@ import MapbookInspection
             #expect(package.manifest.created == 1_795_305_600_000)
             // The extent comes from the table's recorded extent, in WGS84.
             let extent = try #require(package.manifest.extent)
-            #expect(abs(extent.xmin - WebMercator.unproject(x: -9_814_000, y: 0).longitude) < 1e-9)
+            #expect(abs(extent.minX - WebMercator.unproject(x: -9_814_000, y: 0).longitude) < 1e-9)
             // The points are searchable through the package's composite locator.
             #expect(package.manifest.locators == ["p20/locators/TestTownLocator.loc.json"])
             let locator = try #require(try CompositeLocator.open(package))

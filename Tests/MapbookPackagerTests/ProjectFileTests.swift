@@ -65,7 +65,7 @@ import Testing
         #expect(project.name == "Water")
         #expect(project.directory == "/p")
         #expect(project.tags == ["water", "utilities"])
-        #expect(project.extent == BoundingBox(xmin: -88.2, ymin: 41.7, xmax: -88.1, ymax: 41.8))
+        #expect(project.extent == BoundingBox(minX: -88.2, minY: 41.7, maxX: -88.1, maxY: 41.8))
         #expect(project.expiration?.date == 1_798_761_600)
         #expect(project.expiration?.kind == .preventExpiredAccess)
         #expect(project.sources.map(\.name) == ["mains", "valves"])

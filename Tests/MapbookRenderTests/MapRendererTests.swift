@@ -14,9 +14,9 @@ private let red = RGBAColor(red: 255, green: 0, blue: 0)
 private let blue = RGBAColor(red: 0, green: 0, blue: 255)
 private let green = RGBAColor(red: 0, green: 160, blue: 0)
 private let grey = RGBAColor(red: 128, green: 128, blue: 128)
-private let square100 = Envelope2D(minX: 0, minY: 0, maxX: 100, maxY: 100)
+private let square100 = BoundingBox(minX: 0, minY: 0, maxX: 100, maxY: 100)
 
-private func canvas(_ extent: Envelope2D = square100, width: Int = 100, height: Int = 100) throws -> MapCanvas {
+private func canvas(_ extent: BoundingBox = square100, width: Int = 100, height: Int = 100) throws -> MapCanvas {
     try MapCanvas(width: width, height: height, extent: extent, background: white)
 }
 
@@ -66,8 +66,8 @@ private func solidPNG(_ color: RGBAColor, size: Int = 4) throws -> [UInt8] {
 
     @Test func worldYGrowsUpAndTheExtentIsFittedCentredKeepingItsAspect() throws {
         // A 200 x 100 world on a square canvas: 0.5 px per unit, shown in the middle band.
-        let c = try canvas(Envelope2D(minX: 0, minY: 0, maxX: 200, maxY: 100))
-        #expect(c.visibleExtent == Envelope2D(minX: 0, minY: -50, maxX: 200, maxY: 150))
+        let c = try canvas(BoundingBox(minX: 0, minY: 0, maxX: 200, maxY: 100))
+        #expect(c.visibleExtent == BoundingBox(minX: 0, minY: -50, maxX: 200, maxY: 150))
         // The top half of the world is drawn in the upper half of the band.
         c.draw(square(0, 50, 200, 100), symbol: fill(red))
         #expect(c.pixel(x: 50, y: 30) == red)
@@ -428,7 +428,7 @@ private func solidPNG(_ color: RGBAColor, size: Int = 4) throws -> [UInt8] {
         let layer = MapLayer(
             features: [MapFeature(geometry: square(-1000, -1000, 1000, 1000))],
             renderer: .simple(SimpleRenderer(symbol: fill(blue))))
-        let png = try MapDrawing.thumbnail([layer], extent: Envelope2D(minX: -2000, minY: -1000, maxX: 2000, maxY: 1000))
+        let png = try MapDrawing.thumbnail([layer], extent: BoundingBox(minX: -2000, minY: -1000, maxX: 2000, maxY: 1000))
         let image = try RasterImage(png: png)
         #expect(image.width == 200)
         #expect(image.height == 133)
@@ -452,13 +452,13 @@ private func solidPNG(_ color: RGBAColor, size: Int = 4) throws -> [UInt8] {
     // MARK: Errors
 
     @Test(arguments: [
-        Envelope2D.empty,
-        Envelope2D(minX: 5, minY: 5, maxX: 5, maxY: 5),
-        Envelope2D(minX: 10, minY: 0, maxX: 0, maxY: 10),
-        Envelope2D(minX: .nan, minY: 0, maxX: 10, maxY: 10),
-        Envelope2D(minX: 0, minY: 0, maxX: .infinity, maxY: 10),
+        BoundingBox.empty,
+        BoundingBox(minX: 5, minY: 5, maxX: 5, maxY: 5),
+        BoundingBox(minX: 10, minY: 0, maxX: 0, maxY: 10),
+        BoundingBox(minX: .nan, minY: 0, maxX: 10, maxY: 10),
+        BoundingBox(minX: 0, minY: 0, maxX: .infinity, maxY: 10),
     ])
-    func unusableExtentIsAClearError(extent: Envelope2D) throws {
+    func unusableExtentIsAClearError(extent: BoundingBox) throws {
         let error = try #require(throws: RenderError.self) { try MapCanvas(width: 100, height: 100, extent: extent) }
         #expect(error.operation == "create a canvas")
         #expect(error.kind == .invalidExtent)
@@ -471,8 +471,8 @@ private func solidPNG(_ color: RGBAColor, size: Int = 4) throws -> [UInt8] {
     }
 
     @Test func lineExtentIsFittedByItsOtherSide() throws {
-        let c = try MapCanvas(width: 100, height: 100, extent: Envelope2D(minX: 50, minY: 0, maxX: 50, maxY: 100))
+        let c = try MapCanvas(width: 100, height: 100, extent: BoundingBox(minX: 50, minY: 0, maxX: 50, maxY: 100))
         #expect(c.pixelsPerUnit == 1)
-        #expect(c.visibleExtent == Envelope2D(minX: 0, minY: 0, maxX: 100, maxY: 100))
+        #expect(c.visibleExtent == BoundingBox(minX: 0, minY: 0, maxX: 100, maxY: 100))
     }
 }

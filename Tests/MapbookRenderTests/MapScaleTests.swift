@@ -9,10 +9,10 @@ import Testing
     @Test func aViewsScaleIsThatOfItsLongerSideAt96DPI() {
         // A pixel is 0.0254 / 96 m: at 1:100,000 it covers 26.46 m, and 200 of them 5291.7 m.
         let across = 200 * 0.0254 / 96 * 100_000
-        let extent = Envelope2D(minX: 0, minY: 0, maxX: across, maxY: 100)
+        let extent = BoundingBox(minX: 0, minY: 0, maxX: across, maxY: 100)
         #expect(abs(MapScale.scale(of: extent, width: 200, height: 133, metresPerUnit: 1) - 100_000) < 1e-6)
         // The taller axis decides when the extent is taller than the view.
-        let tall = Envelope2D(minX: 0, minY: 0, maxX: 100, maxY: across * 133 / 200)
+        let tall = BoundingBox(minX: 0, minY: 0, maxX: 100, maxY: across * 133 / 200)
         #expect(abs(MapScale.scale(of: tall, width: 200, height: 133, metresPerUnit: 1) - 100_000) < 1e-6)
     }
 

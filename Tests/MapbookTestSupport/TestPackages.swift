@@ -74,7 +74,7 @@ public enum TestPackages {
         manifest.created = timestamp * 1000
         manifest.modified = timestamp * 1000
         manifest.tags = ["test"]
-        manifest.extent = BoundingBox(xmin: -88.2, ymin: 41.7, xmax: -88.1, ymax: 41.8)
+        manifest.extent = BoundingBox(minX: -88.2, minY: 41.7, maxX: -88.1, maxY: 41.8)
         manifest.thumbnail = DataURI.encode(png, mimeType: "image/png")
         var itemInfo = ItemInfo()
         itemInfo.name = "Sample"
@@ -92,11 +92,11 @@ public enum TestPackages {
                 symbol: .simpleMarker(SimpleMarkerSymbol(color: RGBAColor(red: 0, green: 114, blue: 178), size: 7)))))
             )
             web.operationalLayers = [layer]
-            let e = Envelope(xmin: bookmark.xmin, ymin: bookmark.ymin, xmax: bookmark.xmax, ymax: bookmark.ymax, spatialReference: .webMercator)
+            let e = Envelope(xmin: bookmark.minX, ymin: bookmark.minY, xmax: bookmark.maxX, ymax: bookmark.maxY, spatialReference: .webMercator)
             web.bookmarks = [Bookmark(name: "Here", extent: e, viewpoint: Viewpoint(extent: e))]
             return MobileMap(map: web, item: MapItem(guid: "G-\(name)", name: name, title: name))
         }
-        let box = BoundingBox(xmin: -9_814_000, ymin: 5_120_000, xmax: -9_812_000, ymax: 5_122_000)
+        let box = BoundingBox(minX: -9_814_000, minY: 5_120_000, maxX: -9_812_000, maxY: 5_122_000)
         return PackageContents(
             name: "Sample", manifest: manifest, itemInfo: itemInfo, packageInfo: packageInfo, thumbnail: png,
             maps: [("First Map", map("First Map", bookmark: box)), ("Second Map", map("Second Map", bookmark: box))],

@@ -48,7 +48,7 @@ import Testing
     static func metadata(layers: [VectorLayerInfo] = TestTiles.layers) -> TileArchiveMetadata {
         TileArchiveMetadata(
             name: "Test", description: "PMTiles test", attribution: "Mapbook tests",
-            bounds: BoundingBox(xmin: -88.25, ymin: 41.70, xmax: -88.05, ymax: 41.85), minZoom: 8, maxZoom: 12, layers: layers)
+            bounds: BoundingBox(minX: -88.25, minY: 41.70, maxX: -88.05, maxY: 41.85), minZoom: 8, maxZoom: 12, layers: layers)
     }
 
     @Test func writesAndReadsBackEveryTileWithRunsAndDeduplication() throws {
@@ -83,7 +83,7 @@ import Testing
             #expect(reader.metadata.layers == TestTiles.layers)
             #expect(reader.metadata.name == "Test" && reader.metadata.attribution == "Mapbook tests")
             let bounds = try #require(reader.metadata.bounds)
-            #expect(abs(bounds.xmin + 88.25) < 1e-7 && abs(bounds.ymax - 41.85) < 1e-7)
+            #expect(abs(bounds.minX + 88.25) < 1e-7 && abs(bounds.maxY - 41.85) < 1e-7)
         }
     }
 

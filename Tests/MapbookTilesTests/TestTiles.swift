@@ -76,7 +76,7 @@ enum TestTiles {
 
     /// A description of a package of the test tiles between `minLOD` and `maxLOD`.
     static func description(minLOD: Int, maxLOD: Int, name: String = "Test Backdrop") -> VectorTilePackageDescription {
-        let extent = WebMercator.project(BoundingBox(xmin: -88.25, ymin: 41.70, xmax: -88.05, ymax: 41.85))
+        let extent = WebMercator.project(BoundingBox(minX: -88.25, minY: 41.70, maxX: -88.05, maxY: 41.85))
         let style: JSONObject = [
             "version": 8, "name": .string(name),
             "sources": ["esri": ["type": "vector", "url": "../../"]],

@@ -142,8 +142,8 @@ import Testing
         #expect(header.int("min_zoom") == coordinates.map(\.z).min() && header.int("max_zoom") == coordinates.map(\.z).max())
         #expect(header.int("tile_type") == 1 && header.int("tile_compression") == 2)
         if let bounds = reader.metadata.bounds {
-            #expect(abs(Double(header.int("min_lon_e7")!) / 1e7 - bounds.xmin) < 1e-6)
-            #expect(abs(Double(header.int("max_lat_e7")!) / 1e7 - bounds.ymax) < 1e-6)
+            #expect(abs(Double(header.int("min_lon_e7")!) / 1e7 - bounds.minX) < 1e-6)
+            #expect(abs(Double(header.int("max_lat_e7")!) / 1e7 - bounds.maxY) < 1e-6)
         }
         let tiles = try #require(result.object("tiles"))
         let got = try #require(result.object("get"))

@@ -34,7 +34,7 @@ import MapbookInspection
             #expect(item.title == "Test Backdrop")
             #expect(item.thumbnail == "thumbnail/thumbnail.png")
             let extent = try #require(item.extent)
-            #expect(abs(extent.xmin + 88.25) < 1e-6 && abs(extent.ymax - 41.85) < 1e-6)
+            #expect(abs(extent.minX + 88.25) < 1e-6 && abs(extent.maxY - 41.85) < 1e-6)
             let pkinfo = try PackageInfo.parse(try archive.read(archive.entry(named: "esriinfo/item.pkinfo")!), path: "item.pkinfo")
             #expect(pkinfo.type == "Vector Tile Package")
             #expect(pkinfo.id == item.guid)
@@ -102,7 +102,7 @@ import MapbookInspection
             #expect(meta.tileCompression == .gzip)
             #expect(meta.layers == TestTiles.layers)
             let bounds = try #require(meta.bounds)
-            #expect(abs(bounds.xmin + 88.25) < 1e-6 && abs(bounds.ymin - 41.70) < 1e-6)
+            #expect(abs(bounds.minX + 88.25) < 1e-6 && abs(bounds.minY - 41.70) < 1e-6)
         }
     }
 
@@ -201,7 +201,7 @@ import MapbookInspection
             var d = TestTiles.description(minLOD: 8, maxLOD: 10)
             switch defect {
             case "levels": (d.minLOD, d.maxLOD) = (12, 10)
-            case "extent": d.fullExtent = BoundingBox(xmin: 0, ymin: 0, xmax: 0, ymax: 0)
+            case "extent": d.fullExtent = BoundingBox(minX: 0, minY: 0, maxX: 0, maxY: 0)
             case "glyphs": d.style["glyphs"] = "../fonts/{fontstack}/{range}.pbf"
             case "source": d.style["layers"] = [["id": "x", "type": "fill", "source": "osm", "source-layer": "parcels"]]
             default: d.style["layers"] = [["id": "x", "type": "symbol", "source": "esri", "source-layer": "poi", "layout": ["text-field": "{name}"]]]
@@ -333,7 +333,7 @@ import MapbookInspection
             #expect(meta.layers.count == 34)
             #expect(meta.layers.contains { $0.id == "Verkehrslinie" && $0.fields.contains { $0.name == "name" } && $0.minZoom == 5 })
             let bounds = try #require(meta.bounds)
-            #expect(bounds.xmin > 4 && bounds.xmax < 18 && bounds.ymin > 46 && bounds.ymax < 56)  // Germany, roughly
+            #expect(bounds.minX > 4 && bounds.maxX < 18 && bounds.minY > 46 && bounds.maxY < 56)  // Germany, roughly
 
             // Esri's sample has no tile map; validate finds its bundles sound.
             let report = PackageValidator.validate(path: dir + "/basemap.vtpk")

@@ -14,11 +14,11 @@ public final class FeatureCursor {
     private let fields: [Field]
     private let hasGeometry: Bool
     /// Rows must have a geometry meeting this box (spatial queries only).
-    private let box: Envelope2D?
+    private let box: BoundingBox?
     /// How many rows were passed over because their geometry could not be decoded.
     public private(set) var unreadableGeometries = 0
 
-    init(table: FeatureTable, sql: String, bindings: [SQLiteValue], statement: SQLiteStatement, fields: [Field], hasGeometry: Bool, box: Envelope2D?) {
+    init(table: FeatureTable, sql: String, bindings: [SQLiteValue], statement: SQLiteStatement, fields: [Field], hasGeometry: Bool, box: BoundingBox?) {
         self.table = table
         self.sqlText = sql
         self.bindings = bindings

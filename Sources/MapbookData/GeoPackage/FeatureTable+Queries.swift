@@ -5,7 +5,7 @@ extension FeatureTable {
     /// then tested against the geometry itself; a table without an R-tree is scanned.
     ///
     /// `fields` names the fields to read (nil for all of them), in the order wanted.
-    public func features(in box: Envelope2D, fields names: [String]? = nil) throws(FeatureTableError) -> FeatureCursor {
+    public func features(in box: BoundingBox, fields names: [String]? = nil) throws(FeatureTableError) -> FeatureCursor {
         guard let geometryColumn else {
             throw FeatureTableError(kind: .noGeometry, path: database.path, table: name, message: "it has no geometry column, so it cannot be queried by place")
         }
@@ -31,7 +31,7 @@ extension FeatureTable {
         within distance: Double, of point: Position, fields names: [String]? = nil, limit: Int = .max
     ) throws(FeatureTableError) -> [(feature: TableFeature, distance: Double)] {
         guard distance >= 0, distance.isFinite, limit > 0 else { return [] }
-        let box = Envelope2D(minX: point.x - distance, minY: point.y - distance, maxX: point.x + distance, maxY: point.y + distance)
+        let box = BoundingBox(minX: point.x - distance, minY: point.y - distance, maxX: point.x + distance, maxY: point.y + distance)
         let cursor = try features(in: box, fields: names)
         var found: [(feature: TableFeature, distance: Double)] = []
         while let feature = try cursor.next() {
@@ -82,13 +82,13 @@ extension FeatureTable {
     }
 
     /// The table's extent in its CRS: as `gpkg_contents` records it, else from the R-tree.
-    public func extent() throws(FeatureTableError) -> Envelope2D? {
+    public func extent() throws(FeatureTableError) -> BoundingBox? {
         if let recordedExtent { return recordedExtent }
         guard let spatialIndex else { return nil }
         do {
             let row = try database.query("SELECT min(minx), min(miny), max(maxx), max(maxy) FROM \(q(spatialIndex))").first
             guard let row, let a = row[0].double, let b = row[1].double, let c = row[2].double, let d = row[3].double else { return nil }
-            return Envelope2D(minX: a, minY: b, maxX: c, maxY: d)
+            return BoundingBox(minX: a, minY: b, maxX: c, maxY: d)
         } catch {
             throw failure(error)
         }
@@ -96,7 +96,7 @@ extension FeatureTable {
 
     /// SQLite's plan for a bounding-box query, one line per step (`EXPLAIN QUERY PLAN`), to
     /// show that the R-tree is used.
-    public func queryPlan(in box: Envelope2D) throws(FeatureTableError) -> [String] {
+    public func queryPlan(in box: BoundingBox) throws(FeatureTableError) -> [String] {
         let cursor = try features(in: box, fields: [])
         let sql = cursor.sqlText
         cursor.finish()
@@ -133,7 +133,7 @@ extension FeatureTable {
     }
 
     private func cursor(
-        _ wanted: [Field], geometry: Bool, conditions: [String], bindings: [SQLiteValue], box: Envelope2D?, ordered: Bool = false
+        _ wanted: [Field], geometry: Bool, conditions: [String], bindings: [SQLiteValue], box: BoundingBox?, ordered: Bool = false
     ) throws(FeatureTableError) -> FeatureCursor {
         var conditions = conditions
         var bindings = bindings

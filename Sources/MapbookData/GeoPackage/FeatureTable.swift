@@ -40,7 +40,7 @@ public final class FeatureTable {
     /// Why geometries cannot be read, when they cannot.
     public let geometryProblem: String?
     /// The extent recorded in `gpkg_contents`, in the table's CRS.
-    public let recordedExtent: Envelope2D?
+    public let recordedExtent: BoundingBox?
     /// The filter every query applies.
     public private(set) var filter: FeatureFilter?
 
@@ -153,7 +153,7 @@ public final class FeatureTable {
         var srsID: Int64?
         var crs: CoordinateReferenceSystem?
         var fields: [Field] = []
-        var extent: Envelope2D?
+        var extent: BoundingBox?
     }
 
     private static func geoPackageSchema(_ database: SQLiteDatabase, _ table: String) throws -> Schema {
@@ -168,7 +168,7 @@ public final class FeatureTable {
         }
         var schema = Schema(name: name)
         if let a = row[1].double, let b = row[2].double, let c = row[3].double, let d = row[4].double, a <= c, b <= d {
-            schema.extent = Envelope2D(minX: a, minY: b, maxX: c, maxY: d)
+            schema.extent = BoundingBox(minX: a, minY: b, maxX: c, maxY: d)
         }
         if try database.tableExists("gpkg_geometry_columns"),
             let g = try database.query("SELECT column_name, geometry_type_name, srs_id, z, m FROM gpkg_geometry_columns WHERE lower(table_name) = lower(?)", [.text(name)]).first

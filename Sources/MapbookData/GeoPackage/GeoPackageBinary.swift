@@ -1,3 +1,5 @@
+import MapbookPackage
+
 /// The GeoPackage geometry blob: the "GP" header (version, flags, SRS id, envelope) followed by
 /// ISO WKB (GeoPackage 1.4, clause 2.1.3, "GeoPackageBinary").
 public enum GeoPackageBinary {
@@ -22,7 +24,7 @@ public enum GeoPackageBinary {
     public static func encode(_ geometry: Geometry, srsID: Int32) -> [UInt8] {
         var out: [UInt8] = [0x47, 0x50, 0]
         let isEmpty = geometry.isEmpty
-        var envelope: Envelope2D?
+        var envelope: BoundingBox?
         if !isEmpty, geometry.type != .point { envelope = geometry.envelope }
         // Flags: bit 0 little-endian, bits 1-3 envelope (0 none, 1 XY), bit 4 empty.
         var flags: UInt8 = 1

@@ -22,7 +22,7 @@ public final class GeoPackageWriter {
     public struct LayerSummary: Sendable {
         public var table: String
         public var count: Int
-        public var extent: Envelope2D?
+        public var extent: BoundingBox?
         public var geometryType: GeometryType?
     }
 
@@ -32,7 +32,7 @@ public final class GeoPackageWriter {
         var columns: [String]
         var insert: SQLiteStatement
         var rtreeInsert: SQLiteStatement?
-        var extent = Envelope2D.empty
+        var extent = BoundingBox.empty
         var count = 0
         var nextFID: Int64 = 1
     }

@@ -1,3 +1,5 @@
+import MapbookPackage
+
 extension Geometry {
     /// The planar distance from `point` to the geometry, in the units of its coordinates: to
     /// the nearest vertex of points, the nearest segment of lines, zero inside a polygon (its
@@ -16,7 +18,7 @@ extension Geometry {
 
     /// Whether the geometry meets the rectangle `box` (its inside or its edge): a vertex in it,
     /// a segment crossing it, or a polygon around it, not merely an envelope overlapping it.
-    public func intersects(_ box: Envelope2D) -> Bool {
+    public func intersects(_ box: BoundingBox) -> Bool {
         guard let envelope, envelope.intersects(box) else { return false }
         if box.contains(envelope) { return true }
         switch shape {
@@ -69,14 +71,14 @@ extension Geometry {
         return inside
     }
 
-    private static func line(_ line: [Position], meets box: Envelope2D) -> Bool {
+    private static func line(_ line: [Position], meets box: BoundingBox) -> Bool {
         guard let first = line.first else { return false }
         if line.count == 1 { return box.contains(x: first.x, y: first.y) }
         for i in line.indices.dropFirst() where segment(line[i - 1], line[i], meets: box) { return true }
         return false
     }
 
-    private static func polygon(_ rings: [[Position]], meets box: Envelope2D) -> Bool {
+    private static func polygon(_ rings: [[Position]], meets box: BoundingBox) -> Bool {
         for ring in rings {
             guard let first = ring.first, let last = ring.last else { continue }
             if line(ring, meets: box) || segment(last, first, meets: box) { return true }
@@ -86,7 +88,7 @@ extension Geometry {
     }
 
     /// Liang-Barsky: whether the segment from `a` to `b` has a part inside `box`.
-    private static func segment(_ a: Position, _ b: Position, meets box: Envelope2D) -> Bool {
+    private static func segment(_ a: Position, _ b: Position, meets box: BoundingBox) -> Bool {
         var t0 = 0.0, t1 = 1.0
         let dx = b.x - a.x, dy = b.y - a.y
         for (p, q) in [(-dx, a.x - box.minX), (dx, box.maxX - a.x), (-dy, a.y - box.minY), (dy, box.maxY - a.y)] {

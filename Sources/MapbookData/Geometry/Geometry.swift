@@ -1,3 +1,5 @@
+import MapbookPackage
+
 /// A coordinate: x (easting or longitude), y (northing or latitude), and optional z and m.
 ///
 /// Absent z or m are NaN; whether a geometry carries them is said once, by `Geometry.hasZ`
@@ -163,8 +165,8 @@ public struct Geometry: Sendable, Equatable {
     }
 
     /// The bounding box of the positions, or nil when the geometry is empty.
-    public var envelope: Envelope2D? {
-        var box = Envelope2D.empty
+    public var envelope: BoundingBox? {
+        var box = BoundingBox.empty
         forEachPosition { p in
             if !p.x.isNaN && !p.y.isNaN { box.include(x: p.x, y: p.y) }
         }
@@ -191,48 +193,5 @@ public struct Geometry: Sendable, Equatable {
         copy.hasZ = z
         copy.hasM = m
         return copy
-    }
-}
-
-/// A two-dimensional bounding box.
-public struct Envelope2D: Sendable, Equatable {
-    public var minX: Double, minY: Double, maxX: Double, maxY: Double
-
-    public init(minX: Double, minY: Double, maxX: Double, maxY: Double) {
-        self.minX = minX
-        self.minY = minY
-        self.maxX = maxX
-        self.maxY = maxY
-    }
-
-    public static let empty = Envelope2D(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
-
-    public var isEmpty: Bool { minX > maxX || minY > maxY }
-    public var width: Double { maxX - minX }
-    public var height: Double { maxY - minY }
-
-    public mutating func include(x: Double, y: Double) {
-        if x < minX { minX = x }
-        if x > maxX { maxX = x }
-        if y < minY { minY = y }
-        if y > maxY { maxY = y }
-    }
-
-    public mutating func include(_ other: Envelope2D) {
-        guard !other.isEmpty else { return }
-        include(x: other.minX, y: other.minY)
-        include(x: other.maxX, y: other.maxY)
-    }
-
-    public func intersects(_ other: Envelope2D) -> Bool {
-        !(other.minX > maxX || other.maxX < minX || other.minY > maxY || other.maxY < minY)
-    }
-
-    public func contains(_ other: Envelope2D) -> Bool {
-        other.minX >= minX && other.maxX <= maxX && other.minY >= minY && other.maxY <= maxY
-    }
-
-    public func contains(x: Double, y: Double) -> Bool {
-        x >= minX && x <= maxX && y >= minY && y <= maxY
     }
 }

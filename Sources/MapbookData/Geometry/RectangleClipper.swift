@@ -1,10 +1,12 @@
+import MapbookPackage
+
 /// Cuts geometries at an axis-aligned rectangle: points outside are dropped, lines are cut into
 /// the pieces inside, polygon rings are clipped with Sutherland-Hodgman (concave rings may gain
 /// edges along the rectangle's border, which draw and measure correctly).
 public struct RectangleClipper: Sendable {
-    public var box: Envelope2D
+    public var box: BoundingBox
 
-    public init(_ box: Envelope2D) { self.box = box }
+    public init(_ box: BoundingBox) { self.box = box }
 
     /// The part of `g` inside the rectangle, or nil when nothing is inside.
     public func clip(_ g: Geometry) -> Geometry? {
@@ -163,7 +165,7 @@ public enum Antimeridian {
         var parts: [Geometry] = []
         var k = Int(((ue.minX + 180) / 360).rounded(.down))
         while Double(k) * 360 - 180 < ue.maxX {
-            let window = Envelope2D(minX: Double(k) * 360 - 180, minY: -.infinity, maxX: Double(k) * 360 + 180, maxY: .infinity)
+            let window = BoundingBox(minX: Double(k) * 360 - 180, minY: -.infinity, maxX: Double(k) * 360 + 180, maxY: .infinity)
             if let piece = RectangleClipper(window).clip(unwrapped) {
                 let shift = Double(k) * 360
                 parts.append(piece.mapPositions { Position(x: $0.x - shift, y: $0.y, z: $0.z, m: $0.m) })

@@ -1,3 +1,5 @@
+import MapbookPackage
+
 /// Moves one source layer into the package's feature store: every feature is checked,
 /// reprojected to the package CRS, cut at the project extent and written; what is dropped or
 /// changed is counted in the report.
@@ -6,12 +8,12 @@
 public struct LayerImporter {
     public var target: CoordinateReferenceSystem
     /// The project extent in WGS 84 longitude/latitude; features are cut at its edges.
-    public var extent: Envelope2D?
+    public var extent: BoundingBox?
     /// Called every `progressInterval` features with the count read so far.
     public var progress: ((Int) -> Void)?
     public var progressInterval = 10_000
 
-    public init(target: CoordinateReferenceSystem, extent: Envelope2D? = nil) {
+    public init(target: CoordinateReferenceSystem, extent: BoundingBox? = nil) {
         self.target = target
         self.extent = extent
     }
@@ -24,7 +26,7 @@ public struct LayerImporter {
         public var kept = 0
         public var report = ImportReport()
         /// The extent of the kept features, in the package CRS.
-        public var extent: Envelope2D?
+        public var extent: BoundingBox?
         /// Bytes of geometry and attributes written (or that would be), for size estimates.
         public var payloadBytes = 0
 
@@ -52,14 +54,14 @@ public struct LayerImporter {
             guard let a = toTarget.apply(Position(x: box.minX, y: box.minY)), let b = toTarget.apply(Position(x: box.maxX, y: box.maxY)) else {
                 throw DataError(kind: .crs(.noTransformation), path: reader.path, message: "the project extent cannot be expressed in \(target)")
             }
-            return RectangleClipper(Envelope2D(minX: min(a.x, b.x), minY: min(a.y, b.y), maxX: max(a.x, b.x), maxY: max(a.y, b.y)))
+            return RectangleClipper(BoundingBox(minX: min(a.x, b.x), minY: min(a.y, b.y), maxX: max(a.x, b.x), maxY: max(a.y, b.y)))
         }
         schema.crs = target
         for i in schema.fields.indices {
             if let alias = aliases[schema.fields[i].name] { schema.fields[i].alias = alias }
         }
         var summary = Summary(table: table, schema: schema)
-        var extentSeen = Envelope2D.empty
+        var extentSeen = BoundingBox.empty
         var local = ImportReport()
         var needsMulti = false
         let declared = schema.geometryType

@@ -1,3 +1,5 @@
+import MapbookPackage
+
 /// Groups the rings of a shapefile polygon record into polygons, exterior ring first.
 ///
 /// A shapefile polygon is a flat list of rings: exteriors run clockwise, holes
@@ -29,7 +31,7 @@ enum PolygonRings {
     }
 
     /// Classifies rings by how deeply they nest, ignoring orientation.
-    private static func byNesting(_ rings: [[Position]], areas: [Double], boxes: [Envelope2D]) -> [[[Position]]] {
+    private static func byNesting(_ rings: [[Position]], areas: [Double], boxes: [BoundingBox]) -> [[[Position]]] {
         let order = rings.indices.sorted { abs(areas[$0]) > abs(areas[$1]) }
         var depth = [Int](repeating: 0, count: rings.count)
         var polygonOf = [Int](repeating: -1, count: rings.count)
@@ -56,8 +58,8 @@ enum PolygonRings {
         return polygons.sorted { $0[0] < $1[0] }.map { $0.map { rings[$0] } }
     }
 
-    private static func envelope(_ ring: [Position]) -> Envelope2D {
-        var box = Envelope2D.empty
+    private static func envelope(_ ring: [Position]) -> BoundingBox {
+        var box = BoundingBox.empty
         for p in ring { box.include(x: p.x, y: p.y) }
         return box
     }

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 import MapbookSupport
 #endif
+import MapbookPackage
 
 /// Reads an ESRI Shapefile: a `.shp` with the `.shx`, `.dbf`, `.prj` and `.cpg` beside it, or
 /// one shapefile inside a `.zip`.
@@ -22,7 +23,7 @@ public final class ShapefileReader: FeatureReader {
     /// How many records are read: the `.shp`'s count, or the `.dbf`'s when it holds fewer.
     public let recordCount: Int
     /// The bounding box the `.shp` header gives, when it gives a valid one.
-    public let extent: Envelope2D?
+    public let extent: BoundingBox?
     /// The encoding attribute text is decoded with and where it came from, e.g.
     /// "windows-1252 (from the .cpg)"; nil without a `.dbf`.
     public let textEncoding: String?
@@ -212,7 +213,7 @@ public final class ShapefileReader: FeatureReader {
     struct Header {
         var type: ShapeType
         var end: Int64
-        var extent: Envelope2D?
+        var extent: BoundingBox?
     }
 
     /// Reads and checks the 100-byte main file header (Technical Description, pages 3-4).
@@ -233,7 +234,7 @@ public final class ShapefileReader: FeatureReader {
         // found record by record.
         let claimed = Int64(h.int32BE(24)) * 2
         let end = claimed >= 100 && claimed <= shp.size ? claimed : shp.size
-        let box = Envelope2D(minX: h.doubleLE(36), minY: h.doubleLE(44), maxX: h.doubleLE(52), maxY: h.doubleLE(60))
+        let box = BoundingBox(minX: h.doubleLE(36), minY: h.doubleLE(44), maxX: h.doubleLE(52), maxY: h.doubleLE(60))
         let valid = [box.minX, box.minY, box.maxX, box.maxY].allSatisfy(\.isFinite) && !box.isEmpty
         return Header(type: type, end: end, extent: valid ? box : nil)
     }

@@ -76,7 +76,7 @@ public struct ItemInfo: Sendable, Equatable {
             case "extent":
                 let v = ["xmin", "ymin", "xmax", "ymax"].map { child.child($0).flatMap { Double($0.text.trimmingWhitespace()) } }
                 if let a = v[0], let b = v[1], let c = v[2], let d = v[3] {
-                    extent = BoundingBox(xmin: a, ymin: b, xmax: c, ymax: d)
+                    extent = BoundingBox(minX: a, minY: b, maxX: c, maxY: d)
                 }
             case "spatialreference": spatialReference = text
             case "minScale": minScale = Double(text.trimmingWhitespace())
@@ -113,10 +113,10 @@ public struct ItemInfo: Sendable, Equatable {
         if let extent {
             children.append(
                 XMLElement("extent", children: [
-                    .element(XMLElement("xmin", text: number(extent.xmin))),
-                    .element(XMLElement("ymin", text: number(extent.ymin))),
-                    .element(XMLElement("xmax", text: number(extent.xmax))),
-                    .element(XMLElement("ymax", text: number(extent.ymax))),
+                    .element(XMLElement("xmin", text: number(extent.minX))),
+                    .element(XMLElement("ymin", text: number(extent.minY))),
+                    .element(XMLElement("xmax", text: number(extent.maxX))),
+                    .element(XMLElement("ymax", text: number(extent.maxY))),
                 ]))
         } else {
             children.append(XMLElement("extent"))

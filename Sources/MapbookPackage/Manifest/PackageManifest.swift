@@ -87,7 +87,7 @@ public struct PackageManifest: JSONModel {
         o.set("maps", maps)
         o.set("thumbnail", thumbnail)
         if let extent, extent != Self.parseExtent(original["extent"]) {
-            o["extent"] = [[.double(extent.xmin), .double(extent.ymin)], [.double(extent.xmax), .double(extent.ymax)]]
+            o["extent"] = [[.double(extent.minX), .double(extent.minY)], [.double(extent.maxX), .double(extent.maxY)]]
         }
         o.set("spatialreference", spatialReference)
         o.set("minScale", minScale)
@@ -130,7 +130,7 @@ public struct PackageManifest: JSONModel {
             let a = pairs[0].arrayValue?.compactMap(\.doubleValue), a.count == 2,
             let b = pairs[1].arrayValue?.compactMap(\.doubleValue), b.count == 2
         {
-            return BoundingBox(xmin: a[0], ymin: a[1], xmax: b[0], ymax: b[1])
+            return BoundingBox(minX: a[0], minY: a[1], maxX: b[0], maxY: b[1])
         }
         if let object = value?.objectValue {
             return Envelope(json: object).bounds

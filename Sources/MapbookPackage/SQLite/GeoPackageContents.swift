@@ -38,7 +38,7 @@ public struct GeoPackageContents: Sendable {
                 guard let name = row[0].text else { continue }
                 var bounds: BoundingBox?
                 if let a = row[4].double, let b = row[5].double, let c = row[6].double, let d = row[7].double {
-                    bounds = BoundingBox(xmin: a, ymin: b, xmax: c, ymax: d)
+                    bounds = BoundingBox(minX: a, minY: b, maxX: c, maxY: d)
                 }
                 let table = Table(
                     name: name, dataType: row[1].text ?? "", identifier: row[2].text,

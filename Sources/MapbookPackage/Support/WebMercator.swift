@@ -25,14 +25,14 @@ public enum WebMercator {
     }
 
     public static func project(_ box: BoundingBox) -> BoundingBox {
-        let a = project(longitude: box.xmin, latitude: box.ymin)
-        let b = project(longitude: box.xmax, latitude: box.ymax)
-        return BoundingBox(xmin: a.x, ymin: a.y, xmax: b.x, ymax: b.y)
+        let a = project(longitude: box.minX, latitude: box.minY)
+        let b = project(longitude: box.maxX, latitude: box.maxY)
+        return BoundingBox(minX: a.x, minY: a.y, maxX: b.x, maxY: b.y)
     }
 
     public static func unproject(_ box: BoundingBox) -> BoundingBox {
-        let a = unproject(x: box.xmin, y: box.ymin)
-        let b = unproject(x: box.xmax, y: box.ymax)
-        return BoundingBox(xmin: a.longitude, ymin: a.latitude, xmax: b.longitude, ymax: b.latitude)
+        let a = unproject(x: box.minX, y: box.minY)
+        let b = unproject(x: box.maxX, y: box.maxY)
+        return BoundingBox(minX: a.longitude, minY: a.latitude, maxX: b.longitude, maxY: b.latitude)
     }
 }

@@ -88,7 +88,7 @@ public enum BackdropBuilder {
         }
         let zooms = tiler.zoomRange
         let bounds = tiler.bounds
-        let extent = bounds ?? BoundingBox(xmin: -180, ymin: -85, xmax: 180, ymax: 85)
+        let extent = bounds ?? BoundingBox(minX: -180, minY: -85, maxX: 180, maxY: 85)
         let writer: any WritableTileArchive
         switch format {
         case .vectorTilePackage:

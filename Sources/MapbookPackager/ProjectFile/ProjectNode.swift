@@ -119,11 +119,11 @@ struct ProjectNode {
         guard values.count == 4 else { throw error(.wrongType, "expected [xmin, ymin, xmax, ymax] (4 numbers in WGS84 degrees), found \(values.count) values") }
         var v: [Double] = []
         for item in values { v.append(try item.double()) }
-        let box = BoundingBox(xmin: v[0], ymin: v[1], xmax: v[2], ymax: v[3])
-        guard box.xmin < box.xmax, box.ymin < box.ymax else {
+        let box = BoundingBox(minX: v[0], minY: v[1], maxX: v[2], maxY: v[3])
+        guard box.minX < box.maxX, box.minY < box.maxY else {
             throw error(.invalidValue, "the extent \(box) is empty or inverted; write [xmin, ymin, xmax, ymax] with min below max")
         }
-        guard box.xmin >= -180, box.xmax <= 180, box.ymin >= -90, box.ymax <= 90 else {
+        guard box.minX >= -180, box.maxX <= 180, box.minY >= -90, box.maxY <= 90 else {
             throw error(.invalidValue, "the extent \(box) is outside longitude -180..180, latitude -90..90 (extents are in WGS84 degrees)")
         }
         return box

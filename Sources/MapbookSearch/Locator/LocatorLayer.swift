@@ -94,7 +94,7 @@ final class LocatorLayer {
     func features(near box: (minLon: Double, minLat: Double, maxLon: Double, maxLat: Double)) throws -> [TableFeature] {
         guard geometryColumn != nil else { return [] }
         // The box in the layer's CRS: the bounds of its sides, sampled.
-        var envelope = Envelope2D.empty
+        var envelope = BoundingBox.empty
         for i in 0...8 {
             let t = Double(i) / 8
             for p in [

@@ -62,8 +62,8 @@ public final class PMTilesReader: ReadableTileArchive {
             name: document.string("name") ?? FileSystem.lastComponent(path), description: document.string("description") ?? "",
             attribution: document.string("attribution") ?? "", format: format, tileCompression: header.tileCompression.tileCompression,
             bounds: BoundingBox(
-                xmin: Double(header.minLongitudeE7) / 1e7, ymin: Double(header.minLatitudeE7) / 1e7,
-                xmax: Double(header.maxLongitudeE7) / 1e7, ymax: Double(header.maxLatitudeE7) / 1e7),
+                minX: Double(header.minLongitudeE7) / 1e7, minY: Double(header.minLatitudeE7) / 1e7,
+                maxX: Double(header.maxLongitudeE7) / 1e7, maxY: Double(header.maxLatitudeE7) / 1e7),
             centerZoom: Int(header.centerZoom), minZoom: Int(header.minZoom), maxZoom: Int(header.maxZoom), layers: layers)
     }
 

@@ -98,10 +98,10 @@ public final class PMTilesWriter: WritableTileArchive {
         header.minZoom = UInt8(zooms.min()!)
         header.maxZoom = UInt8(zooms.max()!)
         if let bounds = metadata.bounds {
-            header.minLongitudeE7 = PMTiles.e7(bounds.xmin)
-            header.minLatitudeE7 = PMTiles.e7(bounds.ymin)
-            header.maxLongitudeE7 = PMTiles.e7(bounds.xmax)
-            header.maxLatitudeE7 = PMTiles.e7(bounds.ymax)
+            header.minLongitudeE7 = PMTiles.e7(bounds.minX)
+            header.minLatitudeE7 = PMTiles.e7(bounds.minY)
+            header.maxLongitudeE7 = PMTiles.e7(bounds.maxX)
+            header.maxLatitudeE7 = PMTiles.e7(bounds.maxY)
         }
         var center = metadata
         center.minZoom = Int(header.minZoom)

@@ -137,6 +137,6 @@ public struct TileArchiveMetadata: Sendable {
     public var center: (longitude: Double, latitude: Double, zoom: Int)? {
         guard let bounds else { return nil }
         let zoom = centerZoom ?? (minZoom + maxZoom) / 2
-        return ((bounds.xmin + bounds.xmax) / 2, (bounds.ymin + bounds.ymax) / 2, min(max(zoom, minZoom), maxZoom))
+        return ((bounds.minX + bounds.maxX) / 2, (bounds.minY + bounds.maxY) / 2, min(max(zoom, minZoom), maxZoom))
     }
 }

@@ -51,7 +51,7 @@ extension TileArchiveMetadata {
             ("maxzoom", String(maxZoom)),
         ]
         if let bounds {
-            rows.append(("bounds", [bounds.xmin, bounds.ymin, bounds.xmax, bounds.ymax].map(Self.degrees).joined(separator: ",")))
+            rows.append(("bounds", [bounds.minX, bounds.minY, bounds.maxX, bounds.maxY].map(Self.degrees).joined(separator: ",")))
         }
         if let center {
             rows.append(("center", "\(Self.degrees(center.longitude)),\(Self.degrees(center.latitude)),\(center.zoom)"))

@@ -79,8 +79,8 @@ public enum TileExporter {
             let n = Double(c.tilesPerSide)
             let span = 2 * WebMercator.halfWorld
             let tile = BoundingBox(
-                xmin: -WebMercator.halfWorld + Double(c.x) / n * span, ymin: WebMercator.halfWorld - Double(c.y + 1) / n * span,
-                xmax: -WebMercator.halfWorld + Double(c.x + 1) / n * span, ymax: WebMercator.halfWorld - Double(c.y) / n * span)
+                minX: -WebMercator.halfWorld + Double(c.x) / n * span, minY: WebMercator.halfWorld - Double(c.y + 1) / n * span,
+                maxX: -WebMercator.halfWorld + Double(c.x + 1) / n * span, maxY: WebMercator.halfWorld - Double(c.y) / n * span)
             box = box.map { $0.union(tile) } ?? tile
         }
         return box.map(WebMercator.unproject)

@@ -28,7 +28,7 @@ extension VectorTilePackageDescription {
 
     static func extentJSON(_ box: BoundingBox) -> JSONValue {
         [
-            "xmin": .double(box.xmin), "ymin": .double(box.ymin), "xmax": .double(box.xmax), "ymax": .double(box.ymax),
+            "xmin": .double(box.minX), "ymin": .double(box.minY), "xmax": .double(box.maxX), "ymax": .double(box.maxY),
             "spatialReference": ["wkid": 102100, "latestWkid": 3857],
         ]
     }
@@ -101,7 +101,7 @@ extension VectorTilePackageDescription {
         o["minzoom"] = .int(minLOD)
         o["maxzoom"] = .int(maxLOD)
         if let bounds = meta.bounds {
-            o["bounds"] = .array([bounds.xmin, bounds.ymin, bounds.xmax, bounds.ymax].map { .double(($0 * 1e7).rounded() / 1e7) })
+            o["bounds"] = .array([bounds.minX, bounds.minY, bounds.maxX, bounds.maxY].map { .double(($0 * 1e7).rounded() / 1e7) })
         }
         o["json"] = .string(JSONWriter.string(.object(meta.layersDocument), style: .compact))
         if let tiling { o["tiling"] = tiling.jsonValue }

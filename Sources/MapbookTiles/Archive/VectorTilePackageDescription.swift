@@ -75,7 +75,7 @@ public struct VectorTilePackageDescription: Sendable {
         if !(0...Self.maximumLevel).contains(minLOD) || !(0...Self.maximumLevel).contains(maxLOD) || minLOD > maxLOD {
             problems.append("levels \(minLOD) to \(maxLOD) are not a range within 0 to \(Self.maximumLevel)")
         }
-        if fullExtent.isEmpty || ![fullExtent.xmin, fullExtent.ymin, fullExtent.xmax, fullExtent.ymax].allSatisfy({ $0.isFinite && abs($0) <= WebMercator.halfWorld * 1.0001 }) {
+        if !fullExtent.hasArea || ![fullExtent.minX, fullExtent.minY, fullExtent.maxX, fullExtent.maxY].allSatisfy({ $0.isFinite && abs($0) <= WebMercator.halfWorld * 1.0001 }) {
             problems.append("the full extent \(fullExtent) is empty or not in Web Mercator metres")
         }
         if overzoomLevels < 0 { problems.append("overzoomLevels is negative") }

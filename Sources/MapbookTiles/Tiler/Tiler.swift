@@ -47,9 +47,9 @@ public final class Tiler {
         guard minX <= maxX else { return nil }
         let width = 2 * WebMercator.halfWorld
         let box = WebMercator.unproject(BoundingBox(
-            xmin: minX * width - WebMercator.halfWorld, ymin: WebMercator.halfWorld - maxY * width,
-            xmax: maxX * width - WebMercator.halfWorld, ymax: WebMercator.halfWorld - minY * width))
-        return BoundingBox(xmin: max(box.xmin, -180), ymin: box.ymin, xmax: min(box.xmax, 180), ymax: box.ymax)
+            minX: minX * width - WebMercator.halfWorld, minY: WebMercator.halfWorld - maxY * width,
+            maxX: maxX * width - WebMercator.halfWorld, maxY: WebMercator.halfWorld - minY * width))
+        return BoundingBox(minX: max(box.minX, -180), minY: box.minY, maxX: min(box.maxX, 180), maxY: box.maxY)
     }
 
     /// The kind most of a layer's features are, for describing a layer of mixed geometry.
