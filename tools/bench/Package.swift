@@ -31,7 +31,10 @@ let package = Package(
             ]),
         .executableTarget(
             name: "csv-read",
-            dependencies: [.product(name: "MapbookData", package: "MapbookToolkit")]),
+            dependencies: [
+                .product(name: "MapbookData", package: "MapbookToolkit"),
+                .product(name: "MapbookPackage", package: "MapbookToolkit"),
+            ]),
         // Search: a composite locator over 1,000,000 generated entries against SQLite FTS5.
         // The data, package and FTS5 table are made by SearchBenchData; SearchBenchmark
         // measures them (package-benchmark), search-queries replays the queries in a plain

@@ -3,6 +3,7 @@
 //
 //   csv-read FILE [x y | geometry COLUMN]
 import MapbookData
+import MapbookPackage
 
 #if canImport(Glibc)
 import Glibc
@@ -25,7 +26,7 @@ func run() -> Int32 {
     do {
         let reader = try CSVReader(path: arguments[1], options: options)
         var count = 0
-        var extent = Envelope2D.empty
+        var extent = BoundingBox.empty
         var nonNull = 0
         while let feature = try reader.next() {
             count += 1

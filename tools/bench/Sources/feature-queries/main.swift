@@ -87,7 +87,7 @@ func run() -> Int32 {
         for _ in 0..<queries {
             let x = origin.x + Double.random(in: 0..<(side - 400), using: &random)
             let y = origin.y + Double.random(in: 0..<(side - 400), using: &random)
-            let box = Envelope2D(minX: x, minY: y, maxX: x + 400, maxY: y + 400)
+            let box = BoundingBox(minX: x, minY: y, maxX: x + 400, maxY: y + 400)
 
             var t = now()
             let cursor = try table.features(in: box, fields: ["kind"])
