@@ -107,7 +107,7 @@ extension DeviceLibrary {
             var moved = true
             if rename(partial, stagedPackage) != 0 {
                 guard errno == EXDEV else {
-                    throw LibraryError(kind: .io(errno: errno), path: stagedPackage, message: "cannot move the download '\(partial)' into the library: \(LibraryFiles.errorMessage())")
+                    throw LibraryError(kind: .io(errno: errno), path: stagedPackage, message: "cannot move the download '\(partial)' into the library: \(FileSystem.errorMessage())")
                 }
                 try LibraryFiles.copy(partial, to: stagedPackage)
                 moved = false

@@ -57,13 +57,13 @@ public final class DeviceLibrary: Sendable {
         try LibraryFiles.makeDirectories(root)
         let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
-            throw LibraryError(kind: .io(errno: errno), path: lockPath, message: "cannot open the library's lock file: \(LibraryFiles.errorMessage())")
+            throw LibraryError(kind: .io(errno: errno), path: lockPath, message: "cannot open the library's lock file: \(FileSystem.errorMessage())")
         }
         // Closing the descriptor releases the lock, on every path out.
         defer { close(fd) }
         while flock(fd, LOCK_EX) != 0 {
             guard errno == EINTR else {
-                throw LibraryError(kind: .io(errno: errno), path: lockPath, message: "cannot lock the library: \(LibraryFiles.errorMessage())")
+                throw LibraryError(kind: .io(errno: errno), path: lockPath, message: "cannot lock the library: \(FileSystem.errorMessage())")
             }
         }
         try recoverInterruptedWork()

@@ -9,7 +9,6 @@ import Darwin
 
 /// The POSIX file operations the device library needs, with errors that name the file.
 enum LibraryFiles {
-    static func errorMessage(_ code: Int32 = errno) -> String { FileSystem.errorMessage(code) }
 
     /// The permission bits of the file at `path`.
     ///
@@ -29,7 +28,7 @@ enum LibraryFiles {
         let parent = FileSystem.parent(of: path)
         if parent != path && parent != "." && parent != "/" { try makeDirectories(parent) }
         if mkdir(path, 0o700) != 0 && errno != EEXIST {
-            throw LibraryError(kind: .io(errno: errno), path: path, message: "cannot create the folder: \(errorMessage()); check the permissions of its parent or set MAPBOOK_HOME")
+            throw LibraryError(kind: .io(errno: errno), path: path, message: "cannot create the folder: \(FileSystem.errorMessage()); check the permissions of its parent or set MAPBOOK_HOME")
         }
         guard FileSystem.kind(path) == .directory else {
             throw LibraryError(kind: .notAFolder, path: path, message: "is not a folder; move it away or set MAPBOOK_HOME to another place for the library")
@@ -43,7 +42,7 @@ enum LibraryFiles {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             if errno == ENOENT { return nil }
-            throw LibraryError(kind: .io(errno: errno), path: path, message: "cannot be read: \(errorMessage())")
+            throw LibraryError(kind: .io(errno: errno), path: path, message: "cannot be read: \(FileSystem.errorMessage())")
         }
         defer { close(fd) }
         var bytes: [UInt8] = []
@@ -52,7 +51,7 @@ enum LibraryFiles {
             let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw LibraryError(kind: .io(errno: errno), path: path, message: "cannot be read: \(errorMessage())")
+                throw LibraryError(kind: .io(errno: errno), path: path, message: "cannot be read: \(FileSystem.errorMessage())")
             }
             if n == 0 { return bytes }
             bytes += chunk[..<n]
@@ -69,7 +68,7 @@ enum LibraryFiles {
     static func remove(_ path: String) throws(LibraryError) -> Bool {
         if unlink(path) == 0 { return true }
         if errno == ENOENT { return false }
-        throw LibraryError(kind: .io(errno: errno), path: path, message: "cannot be removed: \(errorMessage())")
+        throw LibraryError(kind: .io(errno: errno), path: path, message: "cannot be removed: \(FileSystem.errorMessage())")
     }
 
     /// Renames `source` to `destination`, replacing it.
@@ -77,7 +76,7 @@ enum LibraryFiles {
     /// The corresponding C function is `rename`.
     static func rename(_ source: String, to destination: String) throws(LibraryError) {
         if Glibc.rename(source, destination) != 0 {
-            throw LibraryError(kind: .io(errno: errno), path: destination, message: "cannot be renamed into place from '\(source)': \(errorMessage())")
+            throw LibraryError(kind: .io(errno: errno), path: destination, message: "cannot be renamed into place from '\(source)': \(FileSystem.errorMessage())")
         }
     }
 
@@ -86,7 +85,7 @@ enum LibraryFiles {
     /// The corresponding C functions are `open`, `read` and `close`.
     static func forEachChunk(of path: String, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw LibraryError(kind: .io(errno: errno), path: path, message: "cannot be opened: \(errorMessage())") }
+        guard fd >= 0 else { throw LibraryError(kind: .io(errno: errno), path: path, message: "cannot be opened: \(FileSystem.errorMessage())") }
         defer { close(fd) }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
         defer { buffer.deallocate() }
@@ -94,7 +93,7 @@ enum LibraryFiles {
             let n = Glibc.read(fd, buffer.baseAddress!, buffer.count)
             if n < 0 {
                 if errno == EINTR { continue }
-                throw LibraryError(kind: .io(errno: errno), path: path, message: "cannot be read: \(errorMessage())")
+                throw LibraryError(kind: .io(errno: errno), path: path, message: "cannot be read: \(FileSystem.errorMessage())")
             }
             if n == 0 { return }
             try body(UnsafeRawBufferPointer(rebasing: buffer[..<n]))
@@ -126,8 +125,8 @@ enum LibraryFiles {
     /// The corresponding C function is `fsync`.
     static func sync(_ path: String) throws(LibraryError) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw LibraryError(kind: .io(errno: errno), path: path, message: "cannot be opened: \(errorMessage())") }
+        guard fd >= 0 else { throw LibraryError(kind: .io(errno: errno), path: path, message: "cannot be opened: \(FileSystem.errorMessage())") }
         defer { close(fd) }
-        if fsync(fd) != 0 { throw LibraryError(kind: .io(errno: errno), path: path, message: "cannot be flushed to disk: \(errorMessage())") }
+        if fsync(fd) != 0 { throw LibraryError(kind: .io(errno: errno), path: path, message: "cannot be flushed to disk: \(FileSystem.errorMessage())") }
     }
 }

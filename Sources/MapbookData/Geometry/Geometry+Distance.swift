@@ -87,24 +87,8 @@ extension Geometry {
         return contains(rings, Position(x: box.minX, y: box.minY))
     }
 
-    /// Liang-Barsky: whether the segment from `a` to `b` has a part inside `box`.
+    /// Whether the segment from `a` to `b` has a part inside `box`.
     private static func segment(_ a: Position, _ b: Position, meets box: BoundingBox) -> Bool {
-        var t0 = 0.0, t1 = 1.0
-        let dx = b.x - a.x, dy = b.y - a.y
-        for (p, q) in [(-dx, a.x - box.minX), (dx, box.maxX - a.x), (-dy, a.y - box.minY), (dy, box.maxY - a.y)] {
-            if p == 0 {
-                if q < 0 { return false }
-            } else {
-                let r = q / p
-                if p < 0 {
-                    if r > t1 { return false }
-                    t0 = max(t0, r)
-                } else {
-                    if r < t0 { return false }
-                    t1 = min(t1, r)
-                }
-            }
-        }
-        return t0 <= t1
+        RectangleClipper.insideRange(a, b, box) != nil
     }
 }

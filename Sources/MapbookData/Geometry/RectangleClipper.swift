@@ -64,6 +64,15 @@ public struct RectangleClipper: Sendable {
 
     /// The segment's part inside the box; `clippedEnd` when b was outside.
     private func clipSegment(_ a: Position, _ b: Position) -> (Position, Position, Bool)? {
+        guard let (t0, t1) = Self.insideRange(a, b, box) else { return nil }
+        let start = t0 == 0 ? a : Self.interpolate(a, b, t0)
+        let end = t1 == 1 ? b : Self.interpolate(a, b, t1)
+        return (start, end, t1 < 1)
+    }
+
+    /// Liang-Barsky: the parameters (0 at `a`, 1 at `b`) between which the segment is inside
+    /// `box`, or nil when no part of it is.
+    static func insideRange(_ a: Position, _ b: Position, _ box: BoundingBox) -> (Double, Double)? {
         var t0 = 0.0, t1 = 1.0
         let dx = b.x - a.x, dy = b.y - a.y
         for (p, q) in [(-dx, a.x - box.minX), (dx, box.maxX - a.x), (-dy, a.y - box.minY), (dy, box.maxY - a.y)] {
@@ -80,9 +89,7 @@ public struct RectangleClipper: Sendable {
                 }
             }
         }
-        let start = t0 == 0 ? a : Self.interpolate(a, b, t0)
-        let end = t1 == 1 ? b : Self.interpolate(a, b, t1)
-        return (start, end, t1 < 1)
+        return (t0, t1)
     }
 
     static func interpolate(_ a: Position, _ b: Position, _ t: Double) -> Position {
