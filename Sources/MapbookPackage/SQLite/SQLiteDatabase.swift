@@ -1,5 +1,6 @@
 import CMapbookVFS
 import CSQLite
+import MapbookSupport
 
 /// A SQLite failure, naming the database, what was being done and SQLite's message.
 public struct SQLiteError: Error, Sendable, CustomStringConvertible {
@@ -376,19 +377,5 @@ public final class SQLiteStatement {
 
     public func row() -> [SQLiteValue] {
         (0..<columnCount).map(column)
-    }
-}
-
-extension String {
-    func replacingAll(_ target: String, with replacement: String) -> String {
-        guard !target.isEmpty, contains(target) else { return self }
-        var out = ""
-        var rest = Substring(self)
-        while let range = rest.firstRange(of: target) {
-            out += rest[..<range.lowerBound]
-            out += replacement
-            rest = rest[range.upperBound...]
-        }
-        return out + rest
     }
 }

@@ -26,14 +26,22 @@ public enum Renderer: JSONModel {
 
     public var typeName: String { json.string("type") ?? "unknown" }
 
-    /// The attribute fields the renderer reads, in order.
+    /// The attribute fields the renderer reads, in order: its classes' fields (with a class
+    /// breaks renderer's normalisation field), then its visual variables'.
     public var fields: [String] {
+        let classes: [String]
         switch self {
-        case .simple: return []
-        case .uniqueValue(let r): return [r.field1, r.field2, r.field3].compactMap { $0 }
-        case .classBreaks(let r): return r.field.map { [$0] } ?? []
-        case .other(let o): return o.string("field").map { [$0] } ?? []
+        case .simple: classes = []
+        case .uniqueValue(let r): classes = [r.field1, r.field2, r.field3].compactMap { $0 }
+        case .classBreaks(let r):
+            classes = [r.field, r.normalizationType == "esriNormalizeByField" ? r.normalizationField : nil].compactMap { $0 }
+        case .other(let o): classes = o.string("field").map { [$0] } ?? []
         }
+        let variables = (json.array("visualVariables") ?? []).compactMap(\.objectValue)
+            .filter { $0.string("valueExpression") == nil }
+            .flatMap { [$0.string("field"), $0.string("normalizationField")].compactMap { $0 } }
+        var seen = Set<String>()
+        return (classes + variables).filter { !$0.isEmpty && seen.insert($0).inserted }
     }
 }
 

@@ -24,8 +24,9 @@ import Darwin
 ///   normalised (a zero divisor, the log of zero) is in no class.
 /// A feature in no class takes the default class (`defaultSymbol`, `defaultLabel`); its symbol
 /// may be nil, and so may a class's: such features are not drawn. Other renderer types
-/// (heatmap, dictionary) have no classes. Visual variables and Arcade expressions are not
-/// evaluated.
+/// (heatmap, dictionary) have no classes. The renderer's `visualVariables` (`VisualVariable`)
+/// then change the class's symbol per feature: colour, size, opacity, rotation. Arcade
+/// expressions are not evaluated.
 public struct RendererClasses: Sendable {
     /// One class: a symbol and how the legend names it.
     public struct Class: Sendable, Equatable {
@@ -50,9 +51,13 @@ public struct RendererClasses: Sendable {
     public let classes: [Class]
     /// The class of features in no other class; nil for `simple` and unsupported renderers.
     public let defaultClass: Class?
+    /// The renderer's visual variables of the kinds modelled, in order (inert ones included,
+    /// with their `problem`).
+    public let visualVariables: [VisualVariable]
 
     public init(_ renderer: Renderer) {
         self.renderer = renderer
+        visualVariables = (renderer.json.array("visualVariables") ?? []).compactMap { $0.objectValue.flatMap(VisualVariable.init(json:)) }
         switch renderer {
         case .simple(let r):
             selector = .single
@@ -102,11 +107,20 @@ public struct RendererClasses: Sendable {
         }
     }
 
-    /// The symbol of a feature with these field values, or nil when it is not drawn.
+    /// The symbol of a feature with these field values, or nil when it is not drawn: its
+    /// class's symbol as the visual variables style it.
     public func symbol(_ value: (String) -> JSONValue) -> Symbol? {
         if case .unsupported = selector { return nil }
-        guard let i = classIndex(value) else { return defaultClass?.symbol }
-        return classes[i].symbol
+        guard var symbol = classIndex(value).map({ classes[$0].symbol }) ?? defaultClass?.symbol else { return nil }
+        for variable in visualVariables {
+            if let x = variable.value(value) { symbol = variable.apply(to: symbol, value: x) }
+        }
+        return symbol
+    }
+
+    /// The fields the visual variables read, in order.
+    public var visualVariableFields: [String] {
+        visualVariables.flatMap { [$0.field, $0.normalizationField].compactMap { $0 } }
     }
 
     /// A legend entry: a symbol and its label.
@@ -125,6 +139,24 @@ public struct RendererClasses: Sendable {
     public var legend: [LegendEntry] {
         (classes + (defaultClass.map { [$0] } ?? [])).compactMap { c in
             c.symbol.map { LegendEntry(label: c.label, symbol: $0) }
+        }
+    }
+
+    /// A visual variable's part of the legend: the field it reads (the legend's heading) and
+    /// its stops drawn with the renderer's first symbol.
+    public struct VariableLegend: Sendable, Equatable {
+        public var kind: VisualVariable.Kind
+        public var field: String
+        public var entries: [LegendEntry]
+    }
+
+    /// What the legend shows below the classes for each active visual variable but rotation.
+    public var variableLegends: [VariableLegend] {
+        guard let base = (classes + (defaultClass.map { [$0] } ?? [])).lazy.compactMap(\.symbol).first else { return [] }
+        return visualVariables.compactMap { v in
+            let entries = v.legend(base: base)
+            guard !entries.isEmpty, let field = v.field else { return nil }
+            return VariableLegend(kind: v.kind, field: field, entries: entries)
         }
     }
 }

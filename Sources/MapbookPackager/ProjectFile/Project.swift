@@ -303,7 +303,7 @@ extension Project {
 
     static func parseCRS(_ node: ProjectNode) throws(ProjectError) -> Int {
         let text = (try? node.string()) ?? ""
-        let code = Int(text) ?? Int(text.uppercased().replacingOccurrences("EPSG:", ""))
+        let code = Int(text) ?? Int(text.uppercased().replacingAll("EPSG:", with: ""))
         switch code {
         case 3857?, 102100?, 900913?: return 3857
         case 4326?: return 4326
@@ -590,11 +590,5 @@ extension Project {
         let scale = try scaleNode.double()
         guard scale > 0 else { throw scaleNode.error(.invalidValue, "the scale must be positive (1:scale)") }
         return BookmarkSpec(name: name, place: .center(longitude: lon, latitude: lat, scale: scale))
-    }
-}
-
-extension String {
-    func replacingOccurrences(_ target: String, _ replacement: String) -> String {
-        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
     }
 }

@@ -1,3 +1,4 @@
+import MapbookSupport
 import Synchronization
 
 /// Folds one Unicode scalar to what search compares: lower case, no diacritics, ligatures and
@@ -93,7 +94,7 @@ enum CharacterFolding {
         guard let script = words.first, script == "GREEK" || script == "CYRILLIC",
             let with = words.firstIndex(of: "WITH"), with > 1
         else { return nil }
-        let base = words[..<with].joined(separator: " ").replacingOccurrences(of: "CAPITAL", with: "SMALL")
+        let base = words[..<with].joined(separator: " ").replacingAll("CAPITAL", with: "SMALL")
         return baseLetters[base].map { [$0] }
     }
 
@@ -104,10 +105,4 @@ enum CharacterFolding {
         for v in UInt32(0x0430)...0x045F { if let s = Unicode.Scalar(v), let n = s.properties.name { out[n] = v } }
         return out
     }()
-}
-
-extension String {
-    func replacingOccurrences(of target: String, with replacement: String) -> String {
-        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
-    }
 }

@@ -42,12 +42,58 @@ extension VectorTileStyle {
     }
 
     /// One paint property over the classes: a plain value when every class that draws agrees,
-    /// else a `match`, `step` or `case` expression.
+    /// else a `match`, `step` or `case` expression; then each visual variable that changes the
+    /// property, as an `interpolate` over its stops of the property's value with the classes'
+    /// symbols styled at each stop (a feature without the variable's value keeps its class's).
+    /// Two variables that change the same property (colour and opacity both set a fill's
+    /// alpha) do not compose here: the later one decides, where map drawing applies both.
     static func property(_ classes: Classes, _ value: (Symbol?) -> JSONValue) -> JSONValue {
+        let base = classProperty(classes, value)
+        var result = base
+        guard let model = classes.model else { return result }
+        for variable in model.visualVariables where variable.isActive && variable.kind != .rotation {
+            // MapLibre wants stops in strictly rising order.
+            var stops: [VisualVariable.Stop] = []
+            for stop in variable.stops where stop.value != stops.last?.value { stops.append(stop) }
+            let outputs = stops.map { stop in
+                classProperty(classes, value) { variable.apply(to: $0, value: stop.value) }
+            }
+            // A variable that leaves this property as the classes give it (a size for a colour).
+            guard outputs.contains(where: { $0 != base }) else { continue }
+            let v: JSONValue = ["var", "vv"]
+            var varied: [JSONValue] = ["interpolate", ["linear"], v]
+            for (stop, output) in zip(stops, outputs) { varied += [.double(stop.value), output] }
+            result = ["let", "vv", variableValue(variable),
+                ["case", ["==", v, .double(-largest)], result, stops.count == 1 ? outputs[0] : .array(varied)]]
+        }
+        return result
+    }
+
+    /// One paint property over the classes, each class's symbol first passed through `styled`.
+    static func classProperty(_ classes: Classes, _ value: (Symbol?) -> JSONValue, styled: (Symbol) -> Symbol = { $0 }) -> JSONValue {
         guard let model = classes.model else { return value(classes.symbols.first ?? nil) }
-        if case .single = model.selector { return value(model.classes[0].symbol) }
+        if case .single = model.selector { return value(model.classes[0].symbol.map(styled)) }
         // Classes without a symbol are filtered out: their output does not matter.
-        return compile(model, outputs: model.classes.map { $0.symbol.map(value) }, fallback: model.defaultClass?.symbol.map(value))
+        return compile(model, outputs: model.classes.map { $0.symbol.map { value(styled($0)) } }, fallback: model.defaultClass?.symbol.map { value(styled($0)) })
+    }
+
+    /// The value a visual variable styles a feature by (`VisualVariable.value`), or the
+    /// negated largest number when it has none.
+    static func variableValue(_ variable: VisualVariable) -> JSONValue {
+        let none = JSONValue.double(-largest)
+        guard let field = variable.field else { return none }
+        let x = number(["get", .string(field)])
+        guard let name = variable.normalizationField else { return x }
+        return divided(x, by: name)
+    }
+
+    /// `x` divided by the field `name`'s value; the negated largest number when either has no
+    /// value, the divisor is zero or the quotient is not finite.
+    static func divided(_ x: JSONValue, by name: String) -> JSONValue {
+        let none = JSONValue.double(-largest)
+        let value: JSONValue = ["var", "value"], divisor: JSONValue = ["var", "divisor"]
+        return ["let", "value", x, "divisor", number(["get", .string(name)]),
+            ["case", ["any", ["==", value, none], ["==", divisor, none], ["==", divisor, 0]], none, finite(["/", value, divisor])]]
     }
 
     /// Whether a feature is drawn, when some are not: its class, or the default, has no symbol.
@@ -177,9 +223,7 @@ extension VectorTileStyle {
         case .none:
             return x
         case .byField(let name):
-            let divisor: JSONValue = ["var", "divisor"]
-            return ["let", "value", x, "divisor", number(["get", .string(name)]),
-                ["case", ["any", ["==", value, none], ["==", divisor, none], ["==", divisor, 0]], none, finite(["/", value, divisor])]]
+            return divided(x, by: name)
         case .byLog:
             return ["let", "value", x, ["case", ["any", ["==", value, none], ["<=", value, 0]], none, ["log10", value]]]
         case .percentOfTotal(let total):
