@@ -11,10 +11,11 @@ import PackageDescription
 //   MapbookData      geometry, CRS (PROJ), importers, the GeoPackage feature store (FeatureTable)
 //   MapbookTiles     the MVT codec, the tiler, bundles, .vtpk, PMTiles, MBTiles, styles
 //   MapbookSearch    locators: indexes, suggest, geocode, reverse geocode
-//   MapbookRender    drawing web-map renderers with Cairo
+//   MapbookRender    drawing web-map renderers and styled vector tile backdrops (Cairo, Pango)
 //   MapbookInspection  inspect and validate: the format's checks with tiles and search
 //   MapbookPackager  project file -> package
-//   MapbookLibrary   the device library: modes, packages, records, the credential
+//   MapbookLibrary   the device library: modes, packages, records, the credential, viewer state
+//   MapbookViewer    maps, layers, legends, bookmarks, views and identify for viewing a package
 //   MapbookPortalAPI the sharing API's shapes and search grammar, shared by client and server
 //   MapbookPortal    the sharing API's client (AsyncHTTPClient)
 //   MapbookPortalServer  the portal server (Hummingbird)
@@ -33,6 +34,7 @@ let package = Package(
         .library(name: "MapbookInspection", targets: ["MapbookInspection"]),
         .library(name: "MapbookPackager", targets: ["MapbookPackager"]),
         .library(name: "MapbookLibrary", targets: ["MapbookLibrary"]),
+        .library(name: "MapbookViewer", targets: ["MapbookViewer"]),
         .library(name: "MapbookPortalAPI", targets: ["MapbookPortalAPI"]),
         .library(name: "MapbookPortal", targets: ["MapbookPortal"]),
     ],
@@ -106,10 +108,11 @@ let package = Package(
         .target(
             name: "MapbookSearch",
             dependencies: ["MapbookSupport", "MapbookData", "MapbookPackage"]),
-        // Drawing web-map renderers with Cairo: thumbnails now, map views and legends later.
+        // Drawing with Cairo: web-map renderers (thumbnails, map views, legend swatches) and
+        // vector tile backdrops with their MapLibre styles, labels through Pango.
         .target(
             name: "MapbookRender",
-            dependencies: ["MapbookData", "MapbookPackage", "CCairo", "CMapbookLazy"]),
+            dependencies: ["MapbookSupport", "MapbookData", "MapbookPackage", "MapbookTiles", "CCairo", "CMapbookLazy"]),
         // Inspection and validation of packages, tile packages and data files: the format's
         // checks with the search checks, as `mapbook inspect`/`validate` and the portal run them.
         .target(
@@ -125,6 +128,11 @@ let package = Package(
         .target(
             name: "MapbookLibrary",
             dependencies: ["MapbookSupport", "MapbookPackage"]),
+        // The mapbook viewer: a package's maps with their layers, visibility kept per device,
+        // legends, bookmarks, views, identify with pop-ups.
+        .target(
+            name: "MapbookViewer",
+            dependencies: ["MapbookSupport", "MapbookPackage", "MapbookData", "MapbookTiles", "MapbookRender", "MapbookLibrary"]),
         // The sharing API's shapes, shared by the portal's client and server: items, errors,
         // the search grammar, form encoding and PKCE.
         .target(
@@ -160,7 +168,7 @@ let package = Package(
         .executableTarget(
             name: "mapbook",
             dependencies: [
-                "MapbookPackage", "MapbookTiles", "MapbookSearch", "MapbookInspection", "MapbookPackager", "MapbookLibrary", "MapbookPortalAPI", "MapbookPortal",
+                "MapbookPackage", "MapbookTiles", "MapbookSearch", "MapbookInspection", "MapbookPackager", "MapbookLibrary", "MapbookViewer", "MapbookPortalAPI", "MapbookPortal",
                 "MapbookPortalServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -208,6 +216,9 @@ let package = Package(
             ]),
         // End-to-end tests run the built `mapbook` binary; depending on the executable makes
         // `swift test` build it first.
+        .testTarget(
+            name: "MapbookViewerTests",
+            dependencies: ["MapbookViewer", "MapbookLibrary", "MapbookPackager", "MapbookRender", "MapbookData", "MapbookPackage", "MapbookTestSupport"]),
         .testTarget(
             name: "MapbookCLITests",
             dependencies: ["mapbook", "MapbookPackage", "MapbookInspection", "MapbookTestSupport"]),

@@ -253,6 +253,13 @@ void cairo_set_line_width(cairo_t *cr, double width) {
     ((void (*)(cairo_t *cr, double width))f)(cr, width);
 }
 
+void cairo_set_miter_limit(cairo_t *cr, double limit) {
+    static void *_Atomic cached;
+    void *f = cached;
+    if (!f) cached = f = cairo_symbol("cairo_set_miter_limit");
+    ((void (*)(cairo_t *cr, double limit))f)(cr, limit);
+}
+
 void cairo_set_operator(cairo_t *cr, cairo_operator_t op) {
     static void *_Atomic cached;
     void *f = cached;
@@ -292,6 +299,13 @@ void cairo_stroke(cairo_t *cr) {
     static void *_Atomic cached;
     void *f = cached;
     if (!f) cached = f = cairo_symbol("cairo_stroke");
+    ((void (*)(cairo_t *cr))f)(cr);
+}
+
+void cairo_stroke_preserve(cairo_t *cr) {
+    static void *_Atomic cached;
+    void *f = cached;
+    if (!f) cached = f = cairo_symbol("cairo_stroke_preserve");
     ((void (*)(cairo_t *cr))f)(cr);
 }
 

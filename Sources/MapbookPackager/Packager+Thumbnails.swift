@@ -7,9 +7,9 @@ import MapbookRender
 
 extension Packager {
     /// Draws a map's thumbnail (200 x 133 PNG) from its visible layers in data.gpkg, with their
-    /// renderers, over the map's initial extent. Layers kept in a mobile geodatabase are not
+    /// renderers, over the backdrop drawn with its style, at the map's initial extent. Layers kept in a mobile geodatabase are not
     /// drawn (their geometry encoding is Esri's own).
-    static func drawThumbnail(_ map: MobileMap, dataFile: String, tables: [String: String], extent: BoundingBox, spatialReference: SpatialReference) throws -> [UInt8]? {
+    static func drawThumbnail(_ map: MobileMap, dataFile: String, tables: [String: String], extent: BoundingBox, spatialReference: SpatialReference, backdrop: BackdropRenderer?) throws -> [UInt8]? {
         let envelope = spatialReference.isWebMercator ? WebMercator.project(extent) : extent
         var layers: [MapLayer] = []
         // The thumbnail's scale, to leave out layers the map hides at that scale.
@@ -18,7 +18,7 @@ extension Packager {
         let scale = MapScale.scale(
             of: envelope, width: MapDrawing.thumbnailSize.width, height: MapDrawing.thumbnailSize.height,
             metresPerUnit: metresPerUnit)
-        var readError: Error?
+        var streams: [MapFeatureStream] = []
         let database = try SQLiteDatabase(readOnlyPath: dataFile)
         for layer in map.map.operationalLayers ?? [] {
             guard layer.isVisible(atScale: scale), layer.visibility ?? true, let text = layer.path, let path = LayerDataPath(text), let table = path.table,
@@ -35,39 +35,28 @@ extension Packager {
             // million points costs what a few thousand do.
             let width = envelope.width, height = envelope.height
             var drawn = Set<Int64>()
-            let features = AnySequence<MapFeature> {
-                AnyIterator<MapFeature> {
-                    while true {
-                        let feature: TableFeature
-                        do {
-                            guard let next = try cursor.next() else { return nil }
-                            feature = next
-                        } catch {
-                            readError = error
-                            return nil
-                        }
-                        guard let g = feature.geometry else { continue }
-                        var attributes: [String: FieldValue] = [:]
-                        for (name, value) in zip(wanted, feature.values) { attributes[name] = value }
-                        if case .point(let p) = g.shape, width > 0, height > 0 {
-                            var hasher = Hasher()
-                            hasher.combine(Int((p.x - envelope.minX) / width * 400))
-                            hasher.combine(Int((p.y - envelope.minY) / height * 266))
-                            for v in feature.values { hasher.combine(v) }
-                            guard drawn.insert(Int64(hasher.finalize())).inserted else { continue }
-                        }
-                        return MapFeature(geometry: g, attributes: attributes)
-                    }
-                }
-            }
+            let features = MapFeatureStream(cursor, fields: wanted, keep: { feature in
+                guard case .point(let p)? = feature.geometry?.shape, width > 0, height > 0 else { return true }
+                var hasher = Hasher()
+                hasher.combine(Int((p.x - envelope.minX) / width * 400))
+                hasher.combine(Int((p.y - envelope.minY) / height * 266))
+                for v in feature.values { hasher.combine(v) }
+                return drawn.insert(Int64(hasher.finalize())).inserted
+            })
+            streams.append(features)
             var small = MapLayer(layer, features: features)
             small.style = LayerStyle(renderer: small.style.renderer.scaledForThumbnail())
             layers.append(small)
         }
-        guard !layers.isEmpty else { return nil }
+        let drawsBackdrop = backdrop != nil && spatialReference.isWebMercator
+        guard !layers.isEmpty || drawsBackdrop else { return nil }
         let background = RGBAColor(red: 242, green: 239, blue: 233)
-        let png = try MapDrawing.thumbnail(layers, extent: envelope, background: background)
-        if let readError { throw readError }
+        // The same drawing as `mapbook render`: the backdrop with its style, then the layers.
+        let canvas = try MapCanvas(width: MapDrawing.thumbnailSize.width, height: MapDrawing.thumbnailSize.height, extent: envelope, background: background)
+        if drawsBackdrop { backdrop?.draw(on: canvas) }
+        MapDrawing.draw(layers, on: canvas)
+        let png = try canvas.pngData()
+        if let error = streams.lazy.compactMap(\.error).first { throw error }
         return png
     }
 }

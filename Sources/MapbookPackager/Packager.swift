@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import MapbookPackage
+import MapbookRender
 import MapbookTiles
 
 /// What `Packager.build` wrote.
@@ -139,8 +140,12 @@ public enum Packager {
         }
         // Thumbnails drawn from the data, where the project gives none.
         let tables = context.imported?.layers.mapValues(\.table) ?? [:]
+        // The backdrop's tiles and style, read from the file just built (or given).
+        let backdropRenderer = try backdrop.map { try BackdropRenderer.open(try TilePackage(archive: try ZipArchive(path: $0.file))) }
         for (i, spec) in project.maps.enumerated() where spec.thumbnail == nil {
-            let png = try drawThumbnail(maps[i].map, dataFile: dataFile, tables: tables, extent: spec.extent ?? extent, spatialReference: spatialReference)
+            let png = try drawThumbnail(
+                maps[i].map, dataFile: dataFile, tables: tables, extent: spec.extent ?? extent, spatialReference: spatialReference,
+                backdrop: backdropRenderer)
             if let png { maps[i].map.item.thumbnail = DataURI.encode(png, mimeType: "image/png") }
             if thumbnail == nil { thumbnail = png }
         }

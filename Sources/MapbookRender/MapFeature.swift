@@ -11,3 +11,47 @@ public struct MapFeature: Sendable {
         self.attributes = attributes
     }
 }
+
+/// A feature cursor read as map features, one at a time: features stream from the table to
+/// the canvas, never held, so a layer of millions draws in bounded memory.
+public final class MapFeatureStream: Sequence {
+    let cursor: FeatureCursor
+    let fields: [String]
+    let transform: ((Geometry) -> Geometry?)?
+    let keep: (TableFeature) -> Bool
+    /// The error that ended the stream early, if one did; the caller throws it after drawing.
+    public private(set) var error: FeatureTableError?
+
+    /// `fields` are the cursor's, in its order; `transform` reprojects each geometry (a
+    /// feature it cannot transform is skipped); `keep` may skip features before they are
+    /// built.
+    public init(_ cursor: FeatureCursor, fields: [String], transform: ((Geometry) -> Geometry?)? = nil, keep: @escaping (TableFeature) -> Bool = { _ in true }) {
+        self.cursor = cursor
+        self.fields = fields
+        self.transform = transform
+        self.keep = keep
+    }
+
+    public func makeIterator() -> AnyIterator<MapFeature> {
+        AnyIterator { [self] in
+            while true {
+                let feature: TableFeature
+                do throws(FeatureTableError) {
+                    guard let next = try cursor.next() else { return nil }
+                    feature = next
+                } catch {
+                    self.error = error
+                    return nil
+                }
+                guard var geometry = feature.geometry, keep(feature) else { continue }
+                if let transform {
+                    guard let g = transform(geometry) else { continue }
+                    geometry = g
+                }
+                var attributes: [String: FieldValue] = [:]
+                for (name, value) in zip(fields, feature.values) { attributes[name] = value }
+                return MapFeature(geometry: geometry, attributes: attributes)
+            }
+        }
+    }
+}

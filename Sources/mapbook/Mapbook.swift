@@ -19,6 +19,11 @@ struct Mapbook: AsyncParsableCommand {
             TilesCommand.self,
             SearchCommand.self,
             ReverseCommand.self,
+            TocCommand.self,
+            LegendCommand.self,
+            BookmarksCommand.self,
+            IdentifyCommand.self,
+            RenderCommand.self,
             LibraryCommand.self,
             PortalCommand.self,
         ])

@@ -29,6 +29,16 @@ let package = Package(
                 .product(name: "MapbookData", package: "MapbookToolkit"),
                 .product(name: "MapbookPackage", package: "MapbookToolkit"),
             ]),
+        // The viewer: identify on 1,000,000 points, rendering a view warm and its floor.
+        .executableTarget(
+            name: "viewer-queries",
+            dependencies: [
+                .product(name: "MapbookViewer", package: "MapbookToolkit"),
+                .product(name: "MapbookRender", package: "MapbookToolkit"),
+                .product(name: "MapbookTiles", package: "MapbookToolkit"),
+                .product(name: "MapbookData", package: "MapbookToolkit"),
+                .product(name: "MapbookPackage", package: "MapbookToolkit"),
+            ]),
         .executableTarget(
             name: "csv-read",
             dependencies: [

@@ -23,10 +23,12 @@ LIBRARIES = [
 
 
 def used_functions(prefix):
+    """The functions with `prefix` called from Swift, or from the hand-written C beside the
+    generated files (mapbook_*.c: text through Pango draws with Cairo)."""
     names = set()
     for folder, _, files in os.walk(os.path.join(ROOT, "Sources")):
         for f in files:
-            if f.endswith(".swift"):
+            if f.endswith(".swift") or (f.startswith("mapbook_") and f.endswith(".c")):
                 text = open(os.path.join(folder, f), encoding="utf-8").read()
                 names.update(re.findall(r"\b(" + re.escape(prefix) + r"[a-z0-9_]+)\(", text))
     return sorted(names)

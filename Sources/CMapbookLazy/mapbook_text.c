@@ -1,0 +1,137 @@
+// Text drawn with Pango (shaping by HarfBuzz, fonts by fontconfig) on a Cairo context, for
+// map labels. Pango, PangoCairo and GObject are loaded on first use, as PROJ and Cairo are:
+// commands that draw no text never load them. Pango's C ABI is stable, so the few types and
+// functions used are declared here rather than taken from its headers (which need GLib's
+// include paths, and a pkg-config entry would link the libraries at start).
+#include "mapbook_lazy.h"
+#include "mapbook_text.h"
+
+#include <cairo/cairo.h>
+
+#include <stdlib.h>
+
+typedef struct {
+    int x, y, width, height;
+} PangoRectangle;
+
+enum { PANGO_SCALE = 1024, PANGO_WRAP_WORD = 0, PANGO_ALIGN_LEFT = 0, PANGO_ALIGN_CENTER = 1, PANGO_ALIGN_RIGHT = 2 };
+
+static void *pango_handle, *pangocairo_handle, *gobject_handle;
+
+static void *pango(const char *name) {
+    return mapbook_lazy_symbol(&pango_handle, "libpango-1.0.so.0", "pango", name);
+}
+static void *pangocairo(const char *name) {
+    return mapbook_lazy_symbol(&pangocairo_handle, "libpangocairo-1.0.so.0", "pangocairo", name);
+}
+static void *gobject(const char *name) {
+    return mapbook_lazy_symbol(&gobject_handle, "libgobject-2.0.so.0", "gobject", name);
+}
+
+// Resolved once, on the first layout.
+static struct {
+    void *(*create_layout)(cairo_t *);
+    void (*update_layout)(cairo_t *, void *);
+    void (*show_layout)(cairo_t *, void *);
+    void (*layout_path)(cairo_t *, void *);
+    void *(*font_description_from_string)(const char *);
+    void (*font_description_set_absolute_size)(void *, double);
+    void (*font_description_free)(void *);
+    void (*layout_set_font_description)(void *, const void *);
+    void (*layout_set_text)(void *, const char *, int);
+    void (*layout_set_width)(void *, int);
+    void (*layout_set_wrap)(void *, int);
+    void (*layout_set_alignment)(void *, int);
+    void (*layout_get_pixel_extents)(void *, PangoRectangle *, PangoRectangle *);
+    int (*layout_get_baseline)(void *);
+    int (*layout_get_unknown_glyphs_count)(void *);
+    void *(*attr_list_new)(void);
+    void *(*attr_letter_spacing_new)(int);
+    void (*attr_list_insert)(void *, void *);
+    void (*layout_set_attributes)(void *, void *);
+    void (*attr_list_unref)(void *);
+    void (*object_unref)(void *);
+} api;
+
+static void load(void) {
+    if (api.object_unref) return;
+    api.create_layout = pangocairo("pango_cairo_create_layout");
+    api.update_layout = pangocairo("pango_cairo_update_layout");
+    api.show_layout = pangocairo("pango_cairo_show_layout");
+    api.layout_path = pangocairo("pango_cairo_layout_path");
+    api.font_description_from_string = pango("pango_font_description_from_string");
+    api.font_description_set_absolute_size = pango("pango_font_description_set_absolute_size");
+    api.font_description_free = pango("pango_font_description_free");
+    api.layout_set_font_description = pango("pango_layout_set_font_description");
+    api.layout_set_text = pango("pango_layout_set_text");
+    api.layout_set_width = pango("pango_layout_set_width");
+    api.layout_set_wrap = pango("pango_layout_set_wrap");
+    api.layout_set_alignment = pango("pango_layout_set_alignment");
+    api.layout_get_pixel_extents = pango("pango_layout_get_pixel_extents");
+    api.layout_get_baseline = pango("pango_layout_get_baseline");
+    api.layout_get_unknown_glyphs_count = pango("pango_layout_get_unknown_glyphs_count");
+    api.attr_list_new = pango("pango_attr_list_new");
+    api.attr_letter_spacing_new = pango("pango_attr_letter_spacing_new");
+    api.attr_list_insert = pango("pango_attr_list_insert");
+    api.layout_set_attributes = pango("pango_layout_set_attributes");
+    api.attr_list_unref = pango("pango_attr_list_unref");
+    api.object_unref = gobject("g_object_unref");
+}
+
+void *mapbook_text_layout_new(cairo_t *cr, const char *utf8, const char *font, double size, double max_width, double letter_spacing, int align) {
+    load();
+    void *layout = api.create_layout(cr);
+    void *description = api.font_description_from_string(font);
+    api.font_description_set_absolute_size(description, size * PANGO_SCALE);
+    api.layout_set_font_description(layout, description);
+    api.font_description_free(description);
+    if (letter_spacing != 0) {
+        void *attributes = api.attr_list_new();
+        api.attr_list_insert(attributes, api.attr_letter_spacing_new((int)(letter_spacing * PANGO_SCALE)));
+        api.layout_set_attributes(layout, attributes);
+        api.attr_list_unref(attributes);
+    }
+    if (max_width > 0) {
+        api.layout_set_width(layout, (int)(max_width * PANGO_SCALE));
+        api.layout_set_wrap(layout, PANGO_WRAP_WORD);
+    }
+    api.layout_set_alignment(layout, align == 1 ? PANGO_ALIGN_CENTER : align == 2 ? PANGO_ALIGN_RIGHT : PANGO_ALIGN_LEFT);
+    api.layout_set_text(layout, utf8, -1);
+    return layout;
+}
+
+void mapbook_text_layout_extents(void *layout, double *x, double *y, double *width, double *height, double *baseline) {
+    PangoRectangle ink, logical;
+    api.layout_get_pixel_extents(layout, &ink, &logical);
+    *x = logical.x;
+    *y = logical.y;
+    *width = logical.width;
+    *height = logical.height;
+    *baseline = (double)api.layout_get_baseline(layout) / PANGO_SCALE;
+}
+
+int mapbook_text_layout_unknown_glyphs(void *layout) {
+    return api.layout_get_unknown_glyphs_count(layout);
+}
+
+void mapbook_text_layout_draw(cairo_t *cr, void *layout, double x, double y, const double color[4], double halo_width, const double halo[4]) {
+    cairo_save(cr);
+    cairo_move_to(cr, x, y);
+    api.update_layout(cr, layout);
+    if (halo_width > 0 && halo[3] > 0) {
+        // The halo: the glyphs' outlines stroked twice the halo's width, under the text.
+        api.layout_path(cr, layout);
+        cairo_set_source_rgba(cr, halo[0], halo[1], halo[2], halo[3]);
+        cairo_set_line_width(cr, 2 * halo_width);
+        cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+        cairo_stroke(cr);
+        cairo_move_to(cr, x, y);
+    }
+    cairo_set_source_rgba(cr, color[0], color[1], color[2], color[3]);
+    api.show_layout(cr, layout);
+    cairo_restore(cr);
+}
+
+void mapbook_text_layout_free(void *layout) {
+    if (layout) api.object_unref(layout);
+}

@@ -1,0 +1,97 @@
+import MapbookPackage
+import MapbookTiles
+
+/// One layer of a MapLibre style, as the backdrop renderer reads it.
+struct StyleLayer {
+    let id: String
+    let type: String
+    let sourceLayer: String
+    let filter: JSONValue?
+    let minZoom: Double
+    let maxZoom: Double
+    let visible: Bool
+    let paint: JSONObject
+    let layout: JSONObject
+    /// `paint.x` / `layout.x` keys and `type x` this renderer does not draw.
+    let unsupportedKeys: [String]
+
+    /// The properties drawn, by layer type; any other key is reported as not supported.
+    static let supported: [String: Set<String>] = [
+        "background": ["paint.background-color", "paint.background-opacity", "layout.visibility"],
+        "fill": ["paint.fill-color", "paint.fill-opacity", "paint.fill-outline-color", "paint.fill-antialias", "layout.visibility", "layout.fill-sort-key"],
+        "fill-extrusion": ["paint.fill-extrusion-color", "paint.fill-extrusion-opacity", "paint.fill-extrusion-height", "paint.fill-extrusion-base", "layout.visibility"],
+        "line": [
+            "paint.line-color", "paint.line-width", "paint.line-opacity", "paint.line-dasharray", "paint.line-gap-width",
+            "layout.line-cap", "layout.line-join", "layout.line-miter-limit", "layout.line-round-limit", "layout.visibility",
+        ],
+        "circle": [
+            "paint.circle-color", "paint.circle-radius", "paint.circle-opacity", "paint.circle-stroke-color",
+            "paint.circle-stroke-width", "paint.circle-stroke-opacity", "layout.visibility",
+        ],
+        "symbol": [
+            "layout.text-field", "layout.text-font", "layout.text-size", "layout.text-transform", "layout.text-max-width",
+            "layout.text-letter-spacing", "layout.text-anchor", "layout.text-offset", "layout.text-padding",
+            "layout.text-allow-overlap", "layout.text-ignore-placement", "layout.text-optional", "layout.symbol-placement",
+            "layout.symbol-spacing", "layout.text-max-angle", "layout.text-keep-upright", "layout.text-rotation-alignment",
+            "layout.text-pitch-alignment", "layout.text-line-height", "layout.text-justify", "layout.symbol-avoid-edges",
+            "layout.icon-image", "layout.icon-size", "layout.icon-allow-overlap", "layout.icon-ignore-placement",
+            "layout.icon-optional", "layout.icon-padding", "layout.icon-offset", "layout.icon-anchor", "layout.visibility",
+            "layout.symbol-sort-key", "layout.symbol-z-order", "layout.icon-rotation-alignment", "layout.text-variable-anchor",
+            "layout.text-radial-offset",
+            "paint.text-color", "paint.text-halo-color", "paint.text-halo-width", "paint.text-opacity", "paint.icon-opacity",
+            "paint.text-translate-anchor", "paint.icon-translate-anchor",
+        ],
+    ]
+
+    init(json: JSONObject) {
+        id = json.string("id") ?? "?"
+        type = json.string("type") ?? "?"
+        sourceLayer = json.string("source-layer") ?? ""
+        filter = json["filter"]
+        minZoom = json.double("minzoom") ?? 0
+        maxZoom = json.double("maxzoom") ?? 24
+        paint = json.object("paint") ?? [:]
+        layout = json.object("layout") ?? [:]
+        visible = layout.string("visibility") != "none"
+        var unsupported: [String] = []
+        if let known = Self.supported[type] {
+            for key in paint.keys.map({ "paint." + $0 }) + layout.keys.map({ "layout." + $0 }) where !known.contains(key) {
+                unsupported.append("\(type) \(key)")
+            }
+        } else {
+            unsupported.append("layer type \(type)")
+        }
+        unsupportedKeys = unsupported
+    }
+
+    /// Whether the layer draws at `zoom`: visible, and `minzoom` <= zoom < `maxzoom`.
+    func isVisible(at zoom: Double) -> Bool {
+        visible && zoom >= minZoom && zoom < maxZoom
+    }
+
+    /// A property's value: paint first, then layout.
+    func value(_ name: String, _ evaluator: inout StyleExpression) -> JSONValue? {
+        guard let raw = paint[name] ?? layout[name] else { return nil }
+        return evaluator.value(raw)
+    }
+
+    func number(_ name: String, _ evaluator: inout StyleExpression) -> Double? {
+        value(name, &evaluator)?.doubleValue
+    }
+
+    func string(_ name: String, _ evaluator: inout StyleExpression) -> String? {
+        value(name, &evaluator)?.stringValue
+    }
+
+    func bool(_ name: String, _ evaluator: inout StyleExpression) -> Bool? {
+        value(name, &evaluator)?.boolValue
+    }
+
+    func color(_ name: String, _ evaluator: inout StyleExpression) -> StyleColor? {
+        value(name, &evaluator)?.stringValue.flatMap(StyleColor.init(text:))
+    }
+
+    func numbers(_ name: String, _ evaluator: inout StyleExpression) -> [Double]? {
+        value(name, &evaluator)?.arrayValue?.compactMap(\.doubleValue)
+    }
+}

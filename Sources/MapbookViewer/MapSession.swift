@@ -1,0 +1,88 @@
+import MapbookData
+import MapbookLibrary
+import MapbookPackage
+
+/// A package opened for viewing: its maps, each with layers, bookmarks and a starting view,
+/// read in place (nothing is extracted). Ours or Esri's, as far as the formats are public.
+///
+/// The databases the maps' layers read are opened once per session and shared by the layers
+/// that name them. Not for use from several threads at once.
+public final class MapSession {
+    public let package: MobileMapPackage
+    /// The package's GUID, which keys what the device library keeps for it; its path when the
+    /// manifest has none (a package without a GUID keeps its state only under that name).
+    public let packageKey: String
+    /// The maps, in the manifest's order.
+    public let maps: [MapSummary]
+    /// The device library keeping layer visibility; nil to keep nothing.
+    public let library: DeviceLibrary?
+    var databases: [String: SQLiteDatabase] = [:]
+
+    /// One map of the package, before it is opened.
+    public struct MapSummary: Sendable {
+        public let entry: ZipEntry
+        public let map: MobileMap
+        public var name: String { map.displayName }
+        /// The key the device library keeps the map's state under: its item id, else its name.
+        public var key: String { map.item.original.string("id") ?? map.item.guid ?? map.item.name ?? entry.name }
+    }
+
+    /// Opens the package at `path`; with `library`, layer visibility the user chose on this
+    /// device applies and changes are kept there.
+    public init(path: String, library: DeviceLibrary? = nil) throws(ViewerError) {
+        do {
+            package = try MobileMapPackage(path: path)
+        } catch {
+            throw ViewerError(PackageFormatError(error, path: path))
+        }
+        packageKey = package.manifest.guid.flatMap { $0.isEmpty ? nil : $0 } ?? path
+        self.library = library
+        var maps: [MapSummary] = []
+        for entry in package.mapEntries {
+            do {
+                maps.append(MapSummary(entry: entry, map: try package.map(entry)))
+            } catch {
+                throw ViewerError(error)
+            }
+        }
+        guard !maps.isEmpty else {
+            throw ViewerError(kind: .noMaps, path: path, message: "the package has no map (.mmap) to show")
+        }
+        self.maps = maps
+    }
+
+    /// The map named `name` (its title or name, any case; or its number from 1), or the first
+    /// when `name` is nil.
+    public func map(named name: String?) throws(ViewerError) -> ViewerMap {
+        guard let name else { return try open(maps[0]) }
+        let lowered = name.lowercased()
+        let found = maps.first { $0.name == name }
+            ?? maps.first { $0.name.lowercased() == lowered || $0.map.item.name?.lowercased() == lowered }
+            ?? Int(name).flatMap { (1...maps.count).contains($0) ? maps[$0 - 1] : nil }
+        guard let found else {
+            throw ViewerError(kind: .unknownMap, path: package.path, message: "no map named '\(name)'", choices: maps.map(\.name))
+        }
+        return try open(found)
+    }
+
+    func open(_ summary: MapSummary) throws(ViewerError) -> ViewerMap {
+        var state = MapViewerState()
+        if let library {
+            do {
+                state = try library.viewerState(package: packageKey, map: summary.key)
+            } catch {
+                // What the device kept cannot be read: the map still opens as it was made.
+                state = MapViewerState()
+            }
+        }
+        return ViewerMap(session: self, summary: summary, state: state)
+    }
+
+    /// The database a layer's data path names, opened once per session.
+    func database(for entry: ZipEntry) throws -> SQLiteDatabase {
+        if let open = databases[entry.name] { return open }
+        let database = try package.database(entry)
+        databases[entry.name] = database
+        return database
+    }
+}

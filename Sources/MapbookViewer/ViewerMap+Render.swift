@@ -1,0 +1,163 @@
+import MapbookData
+import MapbookPackage
+import MapbookRender
+import MapbookSupport
+import MapbookTiles
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A rendered view and what could not be drawn in it.
+public struct RenderedView {
+    public let canvas: MapCanvas
+    /// One line per kind of thing drawn around that the package is not to blame for: a style
+    /// property or expression not supported, a renderer type not drawn.
+    public let warnings: [String]
+    /// One line per damaged part drawn around: a layer whose data cannot be read, a tile that
+    /// does not decode, a sprite that cannot be read. A picture with findings is still drawn.
+    public let findings: [String]
+}
+
+extension ViewerMap {
+    /// The base map's vector tile layer opened for drawing with its own style, once per map;
+    /// nil when the map has none (or it cannot be read: `backdropProblem` says why).
+    func backdrop() -> BackdropRenderer? {
+        if let backdropState { return backdropState.renderer }
+        var problem: String?
+        var renderer: BackdropRenderer?
+        if let layer = baseMapLayers.first(where: { $0.type == "VectorTileLayer" && $0.isVisible }) {
+            do {
+                renderer = try Self.openBackdrop(layer.definition, package: session.package, mapEntry: entry)
+            } catch {
+                problem = "the base map '\(layer.title)' is not drawn: \(error)"
+            }
+        }
+        backdropState = (renderer, problem)
+        return renderer
+    }
+
+    static func openBackdrop(_ layer: OperationalLayer, package: MobileMapPackage, mapEntry: ZipEntry) throws -> BackdropRenderer {
+        guard let path = layer.dataPath, let entry = package.entry(for: path, mapEntry: mapEntry) else {
+            throw ViewerError(kind: .unreadableLayer, path: package.path, message: "no vector tile package at \(layer.path ?? "(no path)")")
+        }
+        return try BackdropRenderer.open(try package.tilePackage(entry))
+    }
+
+    /// Draws the view: the backdrop, the operational layers shown and in scale (bottom
+    /// first), a scale bar and the package's credits. Nothing it cannot draw fails the
+    /// picture: each problem is a warning.
+    public func render(_ view: MapView, background: RGBAColor = RGBAColor(red: 242, green: 239, blue: 233)) throws -> RenderedView {
+        let canvas: MapCanvas
+        do {
+            canvas = try MapCanvas(width: view.width, height: view.height, extent: view.extent, background: background)
+        } catch {
+            throw ViewerError(kind: .invalidView, path: session.package.path, message: error.message)
+        }
+        var warnings: [String] = [], findings: [String] = []
+        if let backdrop = backdrop() {
+            if Self.sameCRS(crs, .webMercator) {
+                backdrop.draw(on: canvas, dpi: view.dpi)
+                warnings += backdrop.problems
+                findings += backdrop.damage
+                for (key, layers) in backdrop.unsupported.sorted(by: { $0.key < $1.key }) {
+                    warnings.append("the backdrop style's \(key) is not drawn (\(layers) style layer\(layers == 1 ? "" : "s"))")
+                }
+            } else {
+                warnings.append("the vector tile backdrop is in Web Mercator and the map in \(crs): it is not drawn")
+            }
+        }
+        if let problem = backdropState?.problem { findings.append(problem) }
+
+        for layer in layers where layer.isFeatureLayer && isShown(layer) && layer.isInScale(view.scale) {
+            do {
+                try draw(layer, view: view, on: canvas)
+            } catch {
+                findings.append("layer '\(layer.title)' is not drawn: \(error)")
+            }
+        }
+        warnings += canvas.warnings
+        drawScaleBar(view, on: canvas)
+        drawAttribution(on: canvas, pixelRatio: view.dpi / 96)
+        return RenderedView(canvas: canvas, warnings: warnings, findings: findings)
+    }
+
+    /// One operational layer: the features in the view's box (with a margin for symbols),
+    /// through the R-tree and the layer's filter, reprojected when the layer's data is in
+    /// another spatial reference.
+    func draw(_ layer: ViewerLayer, view: MapView, on canvas: MapCanvas) throws {
+        let source = try featureSource(for: layer)
+        guard source.table.geometryProblem == nil else {
+            throw ViewerError(kind: .unreadableLayer, path: source.table.database.path, message: source.table.geometryProblem!)
+        }
+        let margin = 64 * view.resolution
+        let e = view.extent
+        var box = BoundingBox(minX: e.minX - margin, minY: e.minY - margin, maxX: e.maxX + margin, maxY: e.maxY + margin)
+        if let toLayer = source.toLayer {
+            var xs: [Double] = [], ys: [Double] = []
+            for fx in stride(from: 0.0, through: 1.0, by: 0.25) {
+                for fy in stride(from: 0.0, through: 1.0, by: 0.25) {
+                    if let p = toLayer.apply(Position(x: box.minX + fx * (box.maxX - box.minX), y: box.minY + fy * (box.maxY - box.minY))) {
+                        xs.append(p.x)
+                        ys.append(p.y)
+                    }
+                }
+            }
+            guard let x0 = xs.min(), let x1 = xs.max(), let y0 = ys.min(), let y1 = ys.max() else { return }
+            box = BoundingBox(minX: x0, minY: y0, maxX: x1, maxY: y1)
+        }
+        let fields = (layer.definition.renderer?.fields ?? []).filter { name in source.table.field(named: name) != nil }
+        let cursor = try source.table.features(in: box, fields: fields)
+        let toMap = source.toMap
+        let features = MapFeatureStream(cursor, fields: fields, transform: toMap.map { t in { t.apply($0) } })
+        var mapLayer = MapLayer(layer.definition, features: features)
+        mapLayer.isVisible = true
+        MapDrawing.draw([mapLayer], on: canvas)
+        if let error = features.error { throw error }
+    }
+
+    /// A scale bar in the bottom left corner: the longest round ground distance (1, 2 or 5
+    /// times a power of ten, in metres or kilometres) that fits in a fifth of the width,
+    /// measured at the view's centre (Web Mercator stretches distances by 1 / cos(latitude)).
+    func drawScaleBar(_ view: MapView, on canvas: MapCanvas) {
+        let ratio = view.dpi / 96
+        var metresPerPixel = view.resolution * view.metresPerUnit
+        if Self.sameCRS(crs, .webMercator), let center = try? toLongitudeLatitude(view.center) {
+            metresPerPixel *= cos(center.y * Double.pi / 180)
+        }
+        guard metresPerPixel > 0, metresPerPixel.isFinite else { return }
+        let budget = Double(view.width) / 5 * metresPerPixel
+        var length = pow(10, log10(budget).rounded(.down))
+        for factor in [5.0, 2.0] where length * factor <= budget {
+            length *= factor
+            break
+        }
+        let pixels = length / metresPerPixel
+        guard pixels >= 8 else { return }
+        let label = length >= 1000 ? "\(JSONWriter.formatNumber(length / 1000)) km" : "\(JSONWriter.formatNumber(length)) m"
+        let x = 10 * ratio, y = Double(view.height) - 12 * ratio
+        let white = RGBAColor(red: 255, green: 255, blue: 255, alpha: 200), ink = RGBAColor(red: 40, green: 40, blue: 40)
+        canvas.fillRectangle(x: x - 2 * ratio, y: y - 2 * ratio, width: pixels + 4 * ratio, height: 6 * ratio, color: white)
+        canvas.fillRectangle(x: x, y: y, width: pixels, height: 2 * ratio, color: ink)
+        canvas.fillRectangle(x: x, y: y - 5 * ratio, width: 2 * ratio, height: 7 * ratio, color: ink)
+        canvas.fillRectangle(x: x + pixels - 2 * ratio, y: y - 5 * ratio, width: 2 * ratio, height: 7 * ratio, color: ink)
+        canvas.drawText(label, x: x, y: y - 6 * ratio, size: 11 * ratio, anchor: "bottom-left", color: ink, halo: RGBAColor(red: 255, green: 255, blue: 255), haloWidth: 2 * ratio)
+    }
+
+    /// The package's credits (its `accessInformation`) and the backdrop's attribution, in the
+    /// bottom right corner.
+    func drawAttribution(on canvas: MapCanvas, pixelRatio: Double) {
+        var parts: [String] = []
+        if let credits = session.package.manifest.accessInformation, !credits.isEmpty { parts.append(credits) }
+        if let attribution = backdropState?.renderer?.archive.metadata.attribution, !attribution.isEmpty, !parts.contains(attribution) {
+            parts.append(attribution)
+        }
+        guard !parts.isEmpty else { return }
+        let text = PopupFormatter.plainText(parts.joined(separator: " | "))
+        canvas.drawText(
+            text, x: Double(canvas.width) - 4 * pixelRatio, y: Double(canvas.height) - 3 * pixelRatio, size: 9 * pixelRatio,
+            anchor: "bottom-right", color: RGBAColor(red: 60, green: 60, blue: 60), halo: RGBAColor(red: 255, green: 255, blue: 255, alpha: 220), haloWidth: 1.5 * pixelRatio)
+    }
+}

@@ -1,0 +1,120 @@
+import ArgumentParser
+import MapbookData
+import MapbookPackage
+import MapbookSearch
+import MapbookViewer
+
+struct IdentifyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "identify",
+        abstract: "The features under a point, each with its pop-up.",
+        discussion: """
+            Searches the visible layers that draw at the view's scale (all feature layers with \
+            --all-layers), top layer first: points and lines within --tolerance pixels of the \
+            point at that scale, polygons that contain it (not a point in a hole). Each result \
+            is the layer's pop-up: its title, its visible fields in order with their labels, \
+            numbers and dates formatted as it asks, coded values by name. --search opens the \
+            pop-up of the first feature the package's locator finds instead. Exit status: 0 \
+            with results, 1 with none or on an error, 64 on a usage error.
+            """)
+
+    @OptionGroup var options: MapOptions
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("The point, in WGS84 longitude and latitude.", valueName: "LON,LAT"))
+    var at: String?
+
+    @Option(name: .long, help: ArgumentHelp("Open the pop-up of the first feature the locator finds for this text.", valueName: "TEXT"))
+    var search: String?
+
+    @OptionGroup(title: "View (the scale identify works at)") var view: ViewOptions
+
+    @Option(name: .long, help: ArgumentHelp("How near a point or line must be, in pixels at the view's scale.", valueName: "PX"))
+    var tolerance: Double = 5
+
+    @Option(name: .long, help: "The most features to list.")
+    var max = 50
+
+    @Flag(name: .long, help: "Search every feature layer, hidden and out-of-scale ones too.")
+    var allLayers = false
+
+    @Flag(name: .long, help: "Print the pop-ups as JSON.")
+    var json = false
+
+    func validate() throws {
+        guard (at == nil) != (search == nil) else { throw ValidationError("give --at LON,LAT or --search TEXT") }
+        guard tolerance.isFinite, tolerance >= 0, tolerance <= 1000 else { throw ValidationError("--tolerance must be 0 to 1000 pixels") }
+        guard (1...10_000).contains(max) else { throw ValidationError("--max must be 1 to 10000") }
+    }
+
+    func run() throws {
+        let map = try options.open()
+        let results: [IdentifyResult]
+        var skipped: [(layer: String, reason: String)] = []
+        if let search {
+            results = try ViewerCommand.attempt { try Self.searchResult(search, map: map).map { [$0] } ?? [] }
+        } else {
+            guard let lonLat = at.flatMap(LonLat.init(argument:)) else {
+                Output.error("error: --at '\(at ?? "")' is not LON,LAT")
+                throw ExitCode(64)
+            }
+            let mapView = try view.view(of: map)
+            let point = try ViewerCommand.attempt { try map.fromLongitudeLatitude(Position(x: lonLat.longitude, y: lonLat.latitude)) }
+            let report = map.identify(at: point, view: mapView, tolerance: tolerance, limit: max, allLayers: allLayers)
+            results = report.results
+            skipped = report.skipped
+        }
+        for s in skipped { Output.error("warning: layer '\(s.layer)' not searched: \(s.reason)") }
+        var out = Output()
+        if json {
+            out.line(JSONWriter.string(.array(results.map { Self.json($0, map: map) })).trimmingTrailingNewline())
+        } else {
+            for (i, result) in results.enumerated() {
+                let popup = result.popup
+                out.line("\(i + 1). \(popup.title)  (\(popup.layerTitle), feature \(popup.featureID))")
+                if let text = popup.text {
+                    for line in text.split(separator: "\n", omittingEmptySubsequences: false) { out.line("   " + line) }
+                } else {
+                    let width = popup.fields.map(\.label.count).max() ?? 0
+                    for field in popup.fields { out.line("   " + Format.pad(field.label + ":", width + 1) + " " + field.value) }
+                }
+            }
+        }
+        if results.isEmpty && !json { Output.error("nothing found" + (search.map { " for '\($0)'" } ?? " there")) }
+        out.flush()
+        if results.isEmpty { throw ExitCode.failure }
+    }
+
+    /// The first locator hit's feature, with its pop-up from the layer it is in.
+    static func searchResult(_ text: String, map: ViewerMap) throws -> IdentifyResult? {
+        guard let locator = try CompositeLocator.open(map.session.package) else {
+            throw ViewerCommand.usage("'\(map.session.package.path)' has no locator to search; use --at LON,LAT")
+        }
+        for candidate in try locator.geocode(text, max: 10) {
+            guard let layer = map.layers.first(where: { $0.definition.dataPath?.table == candidate.layer }) else { continue }
+            if let result = try map.popup(layer: layer, featureID: candidate.fid) { return result }
+        }
+        return nil
+    }
+
+    static func json(_ result: IdentifyResult, map: ViewerMap) -> JSONValue {
+        let popup = result.popup
+        var o: JSONObject = [
+            "layerId": .string(popup.layerID), "layer": .string(popup.layerTitle), "featureId": .integer(popup.featureID),
+            "title": .string(popup.title), "distance": .double((result.distance * 1000).rounded() / 1000),
+        ]
+        if let text = popup.text { o["text"] = .string(text) }
+        o["fields"] = .array(popup.fields.map { f in
+            .object(["name": .string(f.name), "label": .string(f.label), "value": .string(f.value), "raw": Self.raw(f.raw)])
+        })
+        return .object(o)
+    }
+
+    static func raw(_ value: FieldValue) -> JSONValue {
+        switch value {
+        case .null, .blob: return .null
+        case .integer(let i): return .integer(i)
+        case .real(let d): return .double(d)
+        case .text(let s): return .string(s)
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
+import MapbookData
+import MapbookPackage
+import MapbookRender
+import MapbookViewer
+
+struct RenderCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "render",
+        abstract: "Draw a map view as a PNG: the vector tile backdrop with its style, then the map's layers.",
+        discussion: """
+            The backdrop is drawn from the package's vector tiles with their own MapLibre style \
+            (fills, lines, circles, labels with halos, sprite icons), then the operational layers \
+            shown on this device (see `mapbook toc`) that draw at the view's scale, with their \
+            renderers and filters, then a scale bar and the package's credits. The view is a \
+            bookmark, a box or a centre and a scale (default: the map's initial view). What \
+            cannot be drawn is drawn around and reported once per kind on stderr; the picture \
+            is still written.
+            """)
+
+    @OptionGroup var options: MapOptions
+    @OptionGroup(title: "View") var view: ViewOptions
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("The picture to write (.png).", valueName: "FILE"))
+    var output: String?
+
+    @Flag(name: .long, help: "Print the picture on the terminal, sized to it (with libchafa).")
+    var terminal = false
+
+    @Option(name: .long, help: ArgumentHelp("How to print on the terminal: \(TerminalPicture.Mode.allCases.map(\.rawValue).joined(separator: ", ")) (default: what the terminal says it shows; none with NO_COLOR).", valueName: "MODE"))
+    var terminalMode: String?
+
+    @Flag(name: .long, help: "Add the legend of the layers drawn beside the map.")
+    var legend = false
+
+    func validate() throws {
+        guard output != nil || terminal else { throw ValidationError("give -o FILE.png, --terminal, or both") }
+        if let output, !output.lowercased().hasSuffix(".png") { throw ValidationError("-o must name a .png file") }
+        if let terminalMode, TerminalPicture.Mode(rawValue: terminalMode) == nil {
+            throw ValidationError("--terminal-mode must be one of \(TerminalPicture.Mode.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+    }
+
+    func run() throws {
+        if options.path.lowercased().hasSuffix(".vtpk") { return try renderTilePackage() }
+        let map = try options.open()
+        var mapView = try view.view(of: map)
+        // On the terminal without -o, the picture is as large as the terminal (less a line for
+        // the prompt), unless --size says otherwise.
+        let cells = TerminalPicture.terminalSize() ?? (columns: 80, rows: 25, width: 0, height: 0)
+        if terminal && output == nil && view.size == ViewOptions.defaultSize {
+            let rows = max(cells.rows - 1, 1)
+            let width = cells.width > 0 ? cells.width : cells.columns * 8
+            let height = cells.height > 0 ? cells.height * rows / cells.rows : rows * 16
+            mapView = try ViewerCommand.attempt { try MapView(center: mapView.center, scale: mapView.scale, width: width, height: height, dpi: mapView.dpi, metresPerUnit: mapView.metresPerUnit) }
+        }
+        let rendered = try ViewerCommand.attempt { try map.render(mapView) }
+        for warning in rendered.warnings { Output.error("warning: \(warning)") }
+        for finding in rendered.findings { Output.error("error: \(finding)") }
+        try ViewerCommand.attempt {
+            var picture = rendered.canvas
+            if legend {
+                let shown = map.layers.reversed().filter { map.isShown($0) && $0.isInScale(mapView.scale) && !$0.legend.isEmpty }
+                let drawn = try LegendDrawing.draw(Array(shown), dpi: mapView.dpi, maxHeight: mapView.height)
+                picture = try MapCanvas(
+                    width: mapView.width + drawn.width, height: mapView.height,
+                    extent: BoundingBox(minX: 0, minY: 0, maxX: Double(mapView.width + drawn.width), maxY: Double(mapView.height)),
+                    background: RGBAColor(red: 255, green: 255, blue: 255))
+                picture.draw(rendered.canvas, x: 0, y: 0)
+                picture.draw(drawn, x: Double(mapView.width), y: 0)
+            }
+            if let output {
+                try AtomicFile.write(try picture.pngData(), to: output)
+                Output.error("\(output): \(picture.width) x \(picture.height) at 1:\(Format.scale(mapView.scale.rounded()))")
+            }
+            if terminal {
+                Output.write(TerminalPicture.text(of: picture, columns: cells.columns, rows: max(cells.rows - 1, 1), mode: chosenTerminalMode()) + "\n", to: STDOUT_FILENO)
+            }
+        }
+        // A damaged package is drawn as far as it can be, and said to be damaged.
+        if !rendered.findings.isEmpty { throw ExitCode.failure }
+    }
+
+    /// A standalone vector tile package: its tiles with its own style, nothing else.
+    func renderTilePackage() throws {
+        let renderer = try ViewerCommand.attempt { try BackdropRenderer.open(try TilePackage(archive: try ZipArchive(path: options.path))) }
+        let full = renderer.archive.metadata.bounds.map(WebMercator.project)
+        let mapView = try view.webMercatorView(fullExtent: full)
+        let canvas = try ViewerCommand.attempt { try MapCanvas(width: mapView.width, height: mapView.height, extent: mapView.extent) }
+        renderer.draw(on: canvas, dpi: mapView.dpi)
+        for problem in renderer.problems { Output.error("warning: \(problem)") }
+        for damage in renderer.damage { Output.error("error: \(damage)") }
+        for (key, layers) in renderer.unsupported.sorted(by: { $0.key < $1.key }) {
+            Output.error("warning: the style's \(key) is not drawn (\(layers) style layer\(layers == 1 ? "" : "s"))")
+        }
+        if let output {
+            try ViewerCommand.attempt { try AtomicFile.write(try canvas.pngData(), to: output) }
+            Output.error("\(output): \(mapView.width) x \(mapView.height) at 1:\(Format.scale(mapView.scale.rounded()))")
+        }
+        if terminal {
+            let cells = TerminalPicture.terminalSize() ?? (columns: 80, rows: 25, width: 0, height: 0)
+            Output.write(TerminalPicture.text(of: canvas, columns: cells.columns, rows: max(cells.rows - 1, 1), mode: chosenTerminalMode()) + "\n", to: STDOUT_FILENO)
+        }
+        if !renderer.damage.isEmpty { throw ExitCode.failure }
+    }
+
+    /// `--terminal-mode`, else what the terminal's environment says it shows.
+    func chosenTerminalMode() -> TerminalPicture.Mode {
+        var environment: [String: String] = [:]
+        for key in ["NO_COLOR", "TERM", "TERM_PROGRAM", "LC_TERMINAL", "KITTY_WINDOW_ID", "COLORTERM"] {
+            if let value = getenv(key) { environment[key] = String(cString: value) }
+        }
+        return terminalMode.flatMap(TerminalPicture.Mode.init(rawValue:)) ?? TerminalPicture.detect(environment: environment)
+    }
+}

@@ -1,0 +1,105 @@
+import ArgumentParser
+import MapbookPackage
+import MapbookViewer
+
+struct TocCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "toc",
+        abstract: "A map's table of contents: its layers, what they show, and which are on.",
+        discussion: """
+            Layers are listed top first, as a map's table of contents shows them, each with a \
+            checkbox and its legend entries, then the base map's layers. --show and --hide \
+            turn layers on and off (by id or title) and keep the choice on this device, in the \
+            device library, for this package and map: it survives an update of the package \
+            while the layer is still in it. --reset returns every layer to the map's own \
+            visibility. With --scale, layers that do not draw at that scale are marked.
+            """)
+
+    @OptionGroup var options: MapOptions
+
+    @Option(name: .long, help: ArgumentHelp("Turn a layer on (by id or title), kept on this device.", valueName: "LAYER"))
+    var show: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("Turn a layer off (by id or title), kept on this device.", valueName: "LAYER"))
+    var hide: [String] = []
+
+    @Flag(name: .long, help: "Forget the layers turned on and off on this device for this map.")
+    var reset = false
+
+    @Option(name: .long, help: ArgumentHelp("Mark the layers that do not draw at this scale (24000 for 1:24,000).", valueName: "S"))
+    var scale: Double?
+
+    @Flag(name: .long, help: "Print the table of contents as JSON.")
+    var json = false
+
+    func validate() throws {
+        if let scale, !(scale.isFinite && scale > 0) { throw ValidationError("--scale must be a positive number, such as 24000 for 1:24,000") }
+    }
+
+    func run() throws {
+        let map = try options.open()
+        try ViewerCommand.attempt {
+            if reset { try map.resetVisibility() }
+            let changes = show.map { ($0, Optional(true)) } + hide.map { ($0, Optional(false)) }
+            if !changes.isEmpty { _ = try map.setVisibility(changes.map { (layer: $0.0, visible: $0.1) }) }
+        }
+        var out = Output()
+        if json {
+            var o: JSONObject = ["package": .string(map.session.package.path), "map": .string(map.name)]
+            if let scale { o["scale"] = .double(scale) }
+            o["layers"] = .array(map.layers.reversed().map { Self.json($0, scale: scale) })
+            o["baseMapLayers"] = .array(map.baseMapLayers.reversed().map { Self.json($0, scale: scale) })
+            out.line(JSONWriter.string(.object(o)).trimmingTrailingNewline())
+        } else {
+            out.line("\(map.name)" + (scale.map { " at 1:\(Format.scale($0))" } ?? ""))
+            for layer in map.layers.reversed() { line(layer, map: map, into: &out) }
+            if !map.baseMapLayers.isEmpty {
+                out.line("Base map" + (map.mobileMap.map.baseMap?.title.map { ": \($0)" } ?? ""))
+                for layer in map.baseMapLayers.reversed() { line(layer, map: map, into: &out) }
+            }
+        }
+        out.flush()
+    }
+
+    func line(_ layer: ViewerLayer, map: ViewerMap, into out: inout Output) {
+        let indent = String(repeating: "  ", count: layer.depth + 1)
+        var facts: [String] = []
+        if layer.type != "ArcGISFeatureLayer" { facts.append(layer.type) }
+        if layer.isChangedByUser { facts.append(layer.isVisible ? "turned on here" : "turned off here") }
+        if layer.opacity < 1 { facts.append("opacity \(Format.number((layer.opacity * 100).rounded()))%") }
+        let range = Self.scaleRange(layer)
+        if let range { facts.append(range) }
+        if let scale, !layer.isInScale(scale) { facts.append("out of scale at 1:\(Format.scale(scale))") }
+        out.line(indent + (layer.isVisible ? "[x] " : "[ ] ") + layer.title + (facts.isEmpty ? "" : "  (" + facts.joined(separator: ", ") + ")"))
+        for section in layer.legend {
+            if let heading = section.heading { out.line(indent + "      " + heading + ":") }
+            for entry in section.entries {
+                out.line(indent + "      " + ViewerCommand.describe(entry.symbol) + (entry.label.isEmpty ? "" : "  " + entry.label))
+            }
+        }
+    }
+
+    /// "1:0 to 1:24,000"-style text for a layer's scale range; nil without one.
+    static func scaleRange(_ layer: ViewerLayer) -> String? {
+        let outer = layer.minScale.flatMap { $0 > 0 ? $0 : nil }, inner = layer.maxScale.flatMap { $0 > 0 ? $0 : nil }
+        switch (outer, inner) {
+        case let (o?, i?): return "draws from 1:\(Format.scale(o)) to 1:\(Format.scale(i))"
+        case let (o?, nil): return "draws in from 1:\(Format.scale(o))"
+        case let (nil, i?): return "draws out from 1:\(Format.scale(i))"
+        case (nil, nil): return nil
+        }
+    }
+
+    static func json(_ layer: ViewerLayer, scale: Double?) -> JSONValue {
+        var o: JSONObject = [
+            "id": .string(layer.id), "title": .string(layer.title), "type": .string(layer.type),
+            "visible": .bool(layer.isVisible), "mapVisibility": .bool(layer.mapVisibility),
+            "changedOnThisDevice": .bool(layer.isChangedByUser), "opacity": .double(layer.opacity), "depth": .int(layer.depth),
+        ]
+        if let s = layer.minScale { o["minScale"] = .double(s) }
+        if let s = layer.maxScale { o["maxScale"] = .double(s) }
+        if let scale { o["inScale"] = .bool(layer.isInScale(scale)) }
+        o["legend"] = LegendCommand.json(layer.legend)
+        return .object(o)
+    }
+}

@@ -1,0 +1,166 @@
+import ArgumentParser
+import MapbookData
+import MapbookLibrary
+import MapbookPackage
+import MapbookSupport
+import MapbookViewer
+
+/// The package and map every viewer command starts from.
+struct MapOptions: ParsableArguments {
+    @Argument(help: "The package (.mmpk).")
+    var path: String
+
+    @Option(name: .long, help: ArgumentHelp("The map, by title, name or number from 1 (default: the first).", valueName: "MAP"))
+    var map: String?
+
+    /// Opens the package and the map, with this device's layer visibility.
+    func open() throws -> ViewerMap {
+        try ViewerCommand.attempt {
+            let session = try MapSession(path: path, library: LibraryCommand.library())
+            return try session.map(named: map)
+        }
+    }
+}
+
+/// Where a command looks: a bookmark, a box or a centre and scale, on a picture of a size.
+struct ViewOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Look at a bookmark of the map.", valueName: "NAME"))
+    var bookmark: String?
+
+    // Unconditional: western longitudes start with a minus sign.
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Look at a box of WGS84 longitudes and latitudes.", valueName: "XMIN,YMIN,XMAX,YMAX"))
+    var bbox: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Centre the view on a WGS84 longitude and latitude (with --scale).", valueName: "LON,LAT"))
+    var center: String?
+
+    @Option(name: .long, help: ArgumentHelp("The scale denominator, as Esri tiling schemes count map units (24000 for 1:24,000).", valueName: "S"))
+    var scale: Double?
+
+    static let defaultSize = "1024x768"
+
+    @Option(name: .long, help: ArgumentHelp("The picture's size in pixels.", valueName: "WxH"))
+    var size = ViewOptions.defaultSize
+
+    @Option(name: .long, help: "Dots per inch of the picture.")
+    var dpi: Double = 96
+
+    /// Width and height from `--size`.
+    func pixels() throws -> (width: Int, height: Int) {
+        let parts = size.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]) else {
+            throw ViewerCommand.usage("--size '\(size)' is not WIDTHxHEIGHT in pixels, such as 1024x768")
+        }
+        return (w, h)
+    }
+
+    /// The view these options name on a Web Mercator backdrop alone (a `.vtpk`): a box or a
+    /// centre and scale, else `fullExtent` (Web Mercator metres).
+    func webMercatorView(fullExtent: BoundingBox?) throws -> MapView {
+        let (width, height) = try pixels()
+        return try ViewerCommand.attempt {
+            guard bookmark == nil else { throw ViewerCommand.usage("a tile package has no bookmarks; give --bbox or --center and --scale") }
+            if let bbox {
+                let numbers = bbox.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimming(" ")) }
+                guard numbers.count == 4, let a = numbers[0], let b = numbers[1], let c = numbers[2], let d = numbers[3], a < c, b < d, b >= -90, d <= 90 else {
+                    throw ViewerCommand.usage("--bbox '\(bbox)' is not XMIN,YMIN,XMAX,YMAX in longitudes and latitudes")
+                }
+                return try MapView(extent: WebMercator.project(BoundingBox(minX: a, minY: b, maxX: c, maxY: d)), width: width, height: height, dpi: dpi)
+            }
+            if let center {
+                guard let lonLat = LonLat(argument: center) else { throw ViewerCommand.usage("--center '\(center)' is not LON,LAT") }
+                guard let scale else { throw ViewerCommand.usage("--center needs --scale") }
+                let p = WebMercator.project(longitude: lonLat.longitude, latitude: lonLat.latitude)
+                return try MapView(center: Position(x: p.x, y: p.y), scale: scale, width: width, height: height, dpi: dpi)
+            }
+            guard let fullExtent, fullExtent.hasArea else { throw ViewerCommand.usage("the tile package gives no extent; give --bbox or --center and --scale") }
+            var view = try MapView(extent: fullExtent, width: width, height: height, dpi: dpi)
+            if let scale { view = try MapView(center: view.center, scale: scale, width: width, height: height, dpi: dpi) }
+            return view
+        }
+    }
+
+    /// The view these options name on `map`; the map's initial view when none is given.
+    func view(of map: ViewerMap) throws -> MapView {
+        let (width, height) = try pixels()
+        return try ViewerCommand.attempt {
+            let chosen = [bookmark != nil, bbox != nil, center != nil].filter { $0 }.count
+            guard chosen <= 1 else { throw ViewerCommand.usage("give one of --bookmark, --bbox and --center") }
+            if let bookmark {
+                var view = try map.view(of: try map.bookmark(named: bookmark), width: width, height: height, dpi: dpi)
+                if let scale { view = try MapView(center: view.center, scale: scale, width: width, height: height, dpi: dpi, metresPerUnit: view.metresPerUnit) }
+                return view
+            }
+            if let bbox {
+                let numbers = bbox.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimming(" ")) }
+                guard numbers.count == 4, let a = numbers[0], let b = numbers[1], let c = numbers[2], let d = numbers[3] else {
+                    throw ViewerCommand.usage("--bbox '\(bbox)' is not XMIN,YMIN,XMAX,YMAX in longitudes and latitudes")
+                }
+                return try map.view(ofLongitudeLatitude: BoundingBox(minX: a, minY: b, maxX: c, maxY: d), width: width, height: height, dpi: dpi)
+            }
+            if let center {
+                guard let lonLat = LonLat(argument: center) else { throw ViewerCommand.usage("--center '\(center)' is not LON,LAT") }
+                guard let scale else { throw ViewerCommand.usage("--center needs --scale") }
+                return try map.view(centeredOn: Position(x: lonLat.longitude, y: lonLat.latitude), scale: scale, width: width, height: height, dpi: dpi)
+            }
+            var view = try map.initialView(width: width, height: height, dpi: dpi)
+            if let scale { view = try MapView(center: view.center, scale: scale, width: width, height: height, dpi: dpi, metresPerUnit: view.metresPerUnit) }
+            return view
+        }
+    }
+}
+
+/// What the viewer commands share: error reporting and the text of symbols.
+enum ViewerCommand {
+    /// A usage error: printed as `error: ...`, exit status 64 (EX_USAGE).
+    struct Usage: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    static func usage(_ message: String) -> Usage { Usage(description: message) }
+
+    /// Runs `body`; a request that is wrong exits 64 with its message (and the choices), a
+    /// package that cannot be read exits 1.
+    static func attempt<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let exit as ExitCode {
+            throw exit
+        } catch let usage as Usage {
+            Output.error("error: \(usage)")
+            throw ExitCode(64)
+        } catch let error as ViewerError {
+            Output.error("error: \(error)")
+            throw error.isUsage ? ExitCode(64) : ExitCode.failure
+        } catch {
+            Output.error("error: \(error)")
+            throw ExitCode.failure
+        }
+    }
+
+    /// "● circle #e31a1c 8 pt, outline #ffffff 1 pt" and the like.
+    static func describe(_ symbol: Symbol) -> String {
+        func color(_ c: RGBAColor?) -> String { c?.description ?? "none" }
+        func points(_ d: Double?) -> String { d.map { Format.number(($0 * 100).rounded() / 100) + " pt" } ?? "" }
+        switch symbol {
+        case .simpleMarker(let m):
+            let shape = (m.style ?? "esriSMSCircle").replacingAll("esriSMS", with: "").lowercased()
+            let glyph = ["circle": "●", "square": "■", "diamond": "◆", "triangle": "▲", "cross": "✚", "x": "✖"][shape] ?? "●"
+            var text = "\(glyph) \(shape) \(color(m.color)) \(points(m.size))"
+            if let o = m.outline, o.style != "esriSLSNull", (o.width ?? 0) > 0 { text += ", outline \(color(o.color)) \(points(o.width))" }
+            return text
+        case .simpleLine(let l):
+            let style = (l.style ?? "esriSLSSolid").replacingAll("esriSLS", with: "").lowercased()
+            return "\(style == "solid" ? "━" : "┅") \(style) line \(color(l.color)) \(points(l.width))"
+        case .simpleFill(let f):
+            let style = (f.style ?? "esriSFSSolid").replacingAll("esriSFS", with: "").lowercased()
+            var text = "■ \(style == "solid" ? "" : style + " ")fill \(color(f.color))"
+            if let o = f.outline, o.style != "esriSLSNull", (o.width ?? 0) > 0 { text += ", outline \(color(o.color)) \(points(o.width))" }
+            return text
+        case .pictureMarker(let p):
+            return "▣ picture \(p.contentType ?? "image") \(points(p.width)) x \(points(p.height))"
+        case .other(let o):
+            return "? \(o.string("type") ?? "unknown") symbol"
+        }
+    }
+}

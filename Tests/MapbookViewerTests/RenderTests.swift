@@ -1,0 +1,113 @@
+import Foundation
+import MapbookData
+import MapbookPackage
+import MapbookPackager
+import MapbookRender
+import MapbookTestSupport
+import Testing
+
+@testable import MapbookViewer
+
+/// Rendered views, looked at pixel by pixel: the Naperville sample's maps over their backdrop,
+/// and Natural Earth's countries against what GDAL's rasterizer burns for the same polygons.
+@Suite struct RenderTests {
+    static let pictures = NSTemporaryDirectory() + "mapbook-render-tests"
+
+    /// How many pixels of `canvas` have exactly `color`.
+    static func count(_ color: RGBAColor, in canvas: MapCanvas) -> Int {
+        var n = 0
+        for y in 0..<canvas.height {
+            for x in 0..<canvas.width where canvas.pixel(x: x, y: y) == color { n += 1 }
+        }
+        return n
+    }
+
+    static func solidColors(_ layer: ViewerLayer) -> [RGBAColor] {
+        (layer.classes?.legend ?? []).compactMap { entry in
+            switch entry.symbol {
+            case .simpleLine(let l): return l.color
+            case .simpleMarker(let m): return m.color
+            case .simpleFill(let f): return f.color
+            default: return nil
+            }
+        }.filter { $0.alpha == 255 }
+    }
+
+    @Test func everyMapAtEveryBookmarkDrawsItsLayersOverTheBackdrop() throws {
+        let session = try MapSession(path: try MapSessionTests.naperville.get())
+        try FileManager.default.createDirectory(atPath: Self.pictures, withIntermediateDirectories: true)
+        for (m, summary) in session.maps.enumerated() {
+            let map = try session.map(named: summary.name)
+            for (b, bookmark) in map.bookmarks.enumerated() {
+                let view = try map.view(of: bookmark, width: 640, height: 480)
+                let rendered = try map.render(view)
+                try rendered.canvas.write(to: Self.pictures + "/naperville-\(m + 1)-\(b + 1).png")
+                #expect(rendered.warnings.isEmpty && rendered.findings.isEmpty, "\(summary.name) at \(bookmark.name ?? ""): \(rendered.warnings) \(rendered.findings)")
+                // The backdrop: residential lots are drawn in the style's colour.
+                #expect(Self.count(RGBAColor(red: 0xF4, green: 0xF1, blue: 0xEA), in: rendered.canvas) > 1000, "\(summary.name) at \(bookmark.name ?? ""): no residential lots")
+                // Each layer shown with features in the view draws in its classes' colours.
+                for layer in map.layers where map.isShown(layer) && layer.isInScale(view.scale) {
+                    let table = try map.featureSource(for: layer).table
+                    guard try table.features(in: view.extent, fields: []).next() != nil else { continue }
+                    let drawn = Self.solidColors(layer).reduce(0) { $0 + Self.count($1, in: rendered.canvas) }
+                    #expect(drawn > 20, "\(summary.name) at \(bookmark.name ?? ""): layer \(layer.title) drew \(drawn) pixels")
+                }
+            }
+        }
+    }
+
+    /// Natural Earth's countries with a plain fill, against `gdal_rasterize` of the same
+    /// polygons in Web Mercator over the same extent and size: apart from the pixels our
+    /// antialiasing only partly covers, the same pixels are filled.
+    @Test(.enabled(if: Fixtures.available, "needs ../shared/fixtures/natural-earth"), ExternalTools.ogrinfoRequired)
+    func polygonsCoverThePixelsGDALBurns() throws {
+        try withTemporaryDirectory { dir in
+            let countries = Fixtures.path("natural-earth/110m/ne_110m_admin_0_countries.json")
+            try """
+            title: Countries
+            crs: EPSG:3857
+            sources:
+              countries: { path: \(countries), title: Countries }
+            maps:
+              - name: World
+                layers:
+                  - source: countries
+                    renderer: { type: simple, symbol: { type: esriSFS, style: esriSFSSolid, color: [200, 60, 40, 255], outline: { type: esriSLS, style: esriSLSNull, color: [0, 0, 0, 0], width: 0 } } }
+            """.write(toFile: dir + "/project.yaml", atomically: true, encoding: .utf8)
+            _ = try Packager.build(try Project.load(path: dir + "/project.yaml"), output: dir + "/c.mmpk", timestamp: 1_767_225_600)
+            let map = try MapSession(path: dir + "/c.mmpk").map(named: nil)
+            let fill = RGBAColor(red: 200, green: 60, blue: 40), background = RGBAColor(red: 255, green: 255, blue: 255)
+            for (name, box) in [("Europe", BoundingBox(minX: -12, minY: 34, maxX: 32, maxY: 62)), ("Africa", BoundingBox(minX: -20, minY: -36, maxX: 52, maxY: 38))] {
+                let view = try map.view(ofLongitudeLatitude: box, width: 800, height: 600)
+                let ours = try map.render(view, background: background).canvas
+                try ours.write(to: dir + "/\(name)-ours.png")
+                let e = view.extent
+                let (s1, o1) = try ExternalTools.run("/usr/bin/ogr2ogr", ["-t_srs", "EPSG:3857", dir + "/\(name).gpkg", countries])
+                #expect(s1 == 0, "\(o1)")
+                let (s2, o2) = try ExternalTools.run("/usr/bin/gdal_rasterize", [
+                    "-burn", "255", "-ot", "Byte", "-init", "0", "-te", "\(e.minX)", "\(e.minY)", "\(e.maxX)", "\(e.maxY)", "-ts", "800", "600",
+                    dir + "/\(name).gpkg", dir + "/\(name).tif",
+                ])
+                #expect(s2 == 0, "\(o2)")
+                let (s3, o3) = try ExternalTools.run("/usr/bin/gdal_translate", ["-of", "PNG", dir + "/\(name).tif", dir + "/\(name)-gdal.png"])
+                #expect(s3 == 0, "\(o3)")
+                let theirs = try RasterImage(png: Array(try Data(contentsOf: URL(fileURLWithPath: dir + "/\(name)-gdal.png"))))
+                var compared = 0, differing = 0, filled = 0
+                for y in 0..<600 {
+                    for x in 0..<800 {
+                        guard let p = ours.pixel(x: x, y: y), let g = theirs.pixel(x: x, y: y) else { continue }
+                        let burned = g.red > 127
+                        // Pixels our antialiasing covers in part are edges: not compared.
+                        guard p == fill || p == background else { continue }
+                        compared += 1
+                        if p == fill { filled += 1 }
+                        if (p == fill) != burned { differing += 1 }
+                    }
+                }
+                #expect(filled > 10_000, "\(name): \(filled) pixels filled")
+                let share = Double(differing) / Double(compared)
+                #expect(share < 0.01, "\(name): \(differing) of \(compared) pixels differ from gdal_rasterize (\(share * 100)%)")
+            }
+        }
+    }
+}
