@@ -67,9 +67,13 @@ final class LocatorLayer {
         return try s.step() ? s.row() : nil
     }
 
+    /// A feature's geometry by id, for a candidate's label point: read with the same cached
+    /// statements as its values, since geocoding asks for up to ten of them a query and a
+    /// `FeatureTable` cursor a call (its SQL text built, a cursor made) cost geocode 15%
+    /// (docs/PERFORMANCE.md, "The groundwork change").
     func geometry(_ fid: Int64) throws -> Geometry? {
-        guard geometryColumn != nil else { return nil }
-        return try features.feature(id: fid, fields: [])?.geometry
+        guard let column = geometryColumn, case .blob(let bytes)? = try values(fid, [column])?.first else { return nil }
+        return try? GeoPackageBinary.decode(bytes).geometry
     }
 
     /// A position of the layer's CRS in WGS84.
