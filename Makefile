@@ -31,6 +31,8 @@ demo: release samples
 	.build/release/mapbook validate $(DEMO_OUT)
 	.build/release/mapbook inspect $(DEMO_OUT)
 	.build/release/mapbook search $(DEMO_OUT) "484 w sprng ave" --max 3
+	.build/release/mapbook legend $(DEMO_OUT)
+	.build/release/mapbook render $(DEMO_OUT) --bookmark Downtown --legend -o .build/demo/811-Downtown.png
 
 bench: release
 	tools/bench/inspect-vs-unzip.sh

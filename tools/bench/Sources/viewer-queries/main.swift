@@ -4,8 +4,8 @@
 // - rendering a view warm, many times (median), and the floor of that work: decoding the
 //   view's tiles and reading its features, without drawing.
 //
-//   viewer-queries identify PACKAGE.mmpk [QUERIES]
-//   viewer-queries render PACKAGE.mmpk MAP BOOKMARK|LON,LAT,SCALE [RUNS]
+//   viewer-queries identify PACKAGE.mmpk LAYER [QUERIES]
+//   viewer-queries render PACKAGE.mmpk MAP BOOKMARK|LON,LAT,SCALE|initial [RUNS]
 import MapbookData
 import MapbookPackage
 import MapbookRender
@@ -43,24 +43,23 @@ func milliseconds(_ s: Double) -> String {
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 3 else {
-    print("usage: viewer-queries identify PACKAGE [QUERIES] | render PACKAGE MAP BOOKMARK|LON,LAT,SCALE [RUNS]")
+    print("usage: viewer-queries identify PACKAGE LAYER [QUERIES] | render PACKAGE MAP BOOKMARK|LON,LAT,SCALE [RUNS]")
     exit(64)
 }
 let session = try MapSession(path: arguments[2])
 
 switch arguments[1] {
 case "identify":
-    let queries = arguments.count > 3 ? Int(arguments[3]) ?? 2000 : 2000
+    guard arguments.count >= 4 else { exit(64) }
+    let queries = arguments.count > 4 ? Int(arguments[4]) ?? 2000 : 2000
     let map = try session.map(named: nil)
-    guard let layer = map.layers.first(where: \.isFeatureLayer) else { fatalError("no feature layer") }
-    var extent: BoundingBox?
-    for entry in session.package.archive.entries where entry.name.hasSuffix(".gpkg") {
-        let db = try session.package.database(entry)
-        for name in try FeatureTable.tableNames(in: db) {
-            if let e = try FeatureTable(database: db, table: name).extent() { extent = e }
-        }
-    }
-    guard let box = extent else { fatalError("no extent") }
+    let layer = try map.layer(named: arguments[3])
+    // Identify only that layer: the others hidden for the run (not kept: no library).
+    _ = try map.setVisibility(map.layers.filter { $0.id != layer.id }.map { (layer: $0.id, visible: false) })
+    guard let entry = layer.definition.dataPath.flatMap({ session.package.entry(for: $0, mapEntry: map.entry) }),
+        let table = layer.definition.dataPath?.table,
+        let box = try FeatureTable(database: try session.package.database(entry), table: table).extent()
+    else { fatalError("no extent for \(layer.title)") }
     var random = SplitMix64(state: 42)
     var times: [Double] = [], found = 0
     let view0 = try MapView(center: Position(x: box.minX, y: box.minY), scale: 5000, width: 1024, height: 768)
@@ -85,6 +84,8 @@ case "render":
     let place = arguments[4].split(separator: ",").compactMap { Double($0) }
     if place.count == 3 {
         view = try map.view(centeredOn: Position(x: place[0], y: place[1]), scale: place[2], width: 1024, height: 768)
+    } else if arguments[4] == "initial" {
+        view = try map.initialView(width: 1024, height: 768)
     } else {
         view = try map.view(of: try map.bookmark(named: arguments[4]), width: 1024, height: 768)
     }
