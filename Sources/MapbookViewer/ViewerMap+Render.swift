@@ -111,7 +111,19 @@ extension ViewerMap {
         let fields = (layer.definition.renderer?.fields ?? []).filter { name in source.table.field(named: name) != nil }
         let cursor = try source.table.features(in: box, fields: fields)
         let toMap = source.toMap
-        let features = MapFeatureStream(cursor, fields: fields, transform: toMap.map { t in { t.apply($0) } })
+        // A point drawn where one of the same class already stands (to half a pixel) changes
+        // nothing an eye can see: one per half-pixel and class is drawn, as thumbnails do, so
+        // a view of a million points costs what the points it can show cost.
+        var drawn = Set<Int>()
+        let resolution = view.resolution, origin = e
+        let features = MapFeatureStream(cursor, fields: fields, transform: toMap.map { t in { t.apply($0) } }, keep: { feature in
+            guard toMap == nil, case .point(let p)? = feature.geometry?.shape else { return true }
+            var hasher = Hasher()
+            hasher.combine(Int(((p.x - origin.minX) / resolution * 2).rounded(.down)))
+            hasher.combine(Int(((p.y - origin.minY) / resolution * 2).rounded(.down)))
+            for v in feature.values { hasher.combine(v) }
+            return drawn.insert(hasher.finalize()).inserted
+        })
         var mapLayer = MapLayer(layer.definition, features: features)
         mapLayer.isVisible = true
         MapDrawing.draw([mapLayer], on: canvas)

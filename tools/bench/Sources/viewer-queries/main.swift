@@ -4,7 +4,7 @@
 // - rendering a view warm, many times (median), and the floor of that work: decoding the
 //   view's tiles and reading its features, without drawing.
 //
-//   viewer-queries identify PACKAGE.mmpk LAYER [QUERIES]
+//   viewer-queries identify PACKAGE.mmpk LAYER [QUERIES] [SCALE]
 //   viewer-queries render PACKAGE.mmpk MAP BOOKMARK|LON,LAT,SCALE|initial [RUNS]
 import MapbookData
 import MapbookPackage
@@ -52,6 +52,7 @@ switch arguments[1] {
 case "identify":
     guard arguments.count >= 4 else { exit(64) }
     let queries = arguments.count > 4 ? Int(arguments[4]) ?? 2000 : 2000
+    let scale = arguments.count > 5 ? Double(arguments[5]) ?? 5000 : 5000
     let map = try session.map(named: nil)
     let layer = try map.layer(named: arguments[3])
     // Identify only that layer: the others hidden for the run (not kept: no library).
@@ -62,19 +63,19 @@ case "identify":
     else { fatalError("no extent for \(layer.title)") }
     var random = SplitMix64(state: 42)
     var times: [Double] = [], found = 0
-    let view0 = try MapView(center: Position(x: box.minX, y: box.minY), scale: 5000, width: 1024, height: 768)
+    let view0 = try MapView(center: Position(x: box.minX, y: box.minY), scale: scale, width: 1024, height: 768)
     // One warm-up, as a viewer's first tap opens the table.
     _ = map.identify(at: Position(x: box.minX, y: box.minY), view: view0)
     for _ in 0..<queries {
         let p = Position(x: box.minX + Double.random(in: 0...1, using: &random) * box.width, y: box.minY + Double.random(in: 0...1, using: &random) * box.height)
-        let view = try MapView(center: p, scale: 5000, width: 1024, height: 768)
+        let view = try MapView(center: p, scale: scale, width: 1024, height: 768)
         let start = now()
         let report = map.identify(at: p, view: view)
         times.append(now() - start)
         found += report.results.count
     }
     times.sort()
-    print("identify on '\(layer.title)' at 1:5,000, 5 px: \(queries) queries, p50 \(milliseconds(percentile(times, 0.5))) ms, p99 \(milliseconds(percentile(times, 0.99))) ms, \(Double(found) / Double(queries)) pop-ups a query")
+    print("identify on '\(layer.title)' at 1:\(Int(scale)), 5 px: \(queries) queries, p50 \(milliseconds(percentile(times, 0.5))) ms, p99 \(milliseconds(percentile(times, 0.99))) ms, \(Double(found) / Double(queries)) pop-ups a query")
 
 case "render":
     guard arguments.count >= 5 else { exit(64) }
