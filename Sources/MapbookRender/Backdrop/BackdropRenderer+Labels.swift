@@ -53,6 +53,7 @@ extension BackdropRenderer {
                     color: (color.red, color.green, color.blue, color.alpha * opacity),
                     haloWidth: (layer.number("text-halo-width", &evaluator) ?? 0) * pixelRatio,
                     halo: (halo.red, halo.green, halo.blue, halo.alpha * opacity),
+                    // Of `text-variable-anchor`, the first is used (reported as not drawn).
                     anchor: layer.string("text-anchor", &evaluator) ?? (layer.value("text-variable-anchor", &evaluator)?.arrayValue?.first?.stringValue ?? "center"),
                     offset: (offset.first ?? 0, offset.count > 1 ? offset[1] : 0),
                     padding: (layer.number("text-padding", &evaluator) ?? 2) * pixelRatio,

@@ -15,14 +15,17 @@ struct StyleLayer {
     /// `paint.x` / `layout.x` keys and `type x` this renderer does not draw.
     let unsupportedKeys: [String]
 
-    /// The properties drawn, by layer type; any other key is reported as not supported.
+    /// The properties drawn, by layer type, and those that change nothing in a north-up,
+    /// unpitched view (pitch and translate anchors, extrusion heights); any other key is
+    /// reported as not drawn, partly drawn ones included (variable anchors: only the first
+    /// would be used, so they are reported).
     static let supported: [String: Set<String>] = [
         "background": ["paint.background-color", "paint.background-opacity", "layout.visibility"],
-        "fill": ["paint.fill-color", "paint.fill-opacity", "paint.fill-outline-color", "paint.fill-antialias", "layout.visibility", "layout.fill-sort-key"],
+        "fill": ["paint.fill-color", "paint.fill-opacity", "paint.fill-outline-color", "layout.visibility"],
         "fill-extrusion": ["paint.fill-extrusion-color", "paint.fill-extrusion-opacity", "paint.fill-extrusion-height", "paint.fill-extrusion-base", "layout.visibility"],
         "line": [
             "paint.line-color", "paint.line-width", "paint.line-opacity", "paint.line-dasharray", "paint.line-gap-width",
-            "layout.line-cap", "layout.line-join", "layout.line-miter-limit", "layout.line-round-limit", "layout.visibility",
+            "layout.line-cap", "layout.line-join", "layout.line-miter-limit", "layout.visibility",
         ],
         "circle": [
             "paint.circle-color", "paint.circle-radius", "paint.circle-opacity", "paint.circle-stroke-color",
@@ -31,13 +34,8 @@ struct StyleLayer {
         "symbol": [
             "layout.text-field", "layout.text-font", "layout.text-size", "layout.text-transform", "layout.text-max-width",
             "layout.text-letter-spacing", "layout.text-anchor", "layout.text-offset", "layout.text-padding",
-            "layout.text-allow-overlap", "layout.text-ignore-placement", "layout.text-optional", "layout.symbol-placement",
-            "layout.symbol-spacing", "layout.text-max-angle", "layout.text-keep-upright", "layout.text-rotation-alignment",
-            "layout.text-pitch-alignment", "layout.text-line-height", "layout.text-justify", "layout.symbol-avoid-edges",
-            "layout.icon-image", "layout.icon-size", "layout.icon-allow-overlap", "layout.icon-ignore-placement",
-            "layout.icon-optional", "layout.icon-padding", "layout.icon-offset", "layout.icon-anchor", "layout.visibility",
-            "layout.symbol-sort-key", "layout.symbol-z-order", "layout.icon-rotation-alignment", "layout.text-variable-anchor",
-            "layout.text-radial-offset",
+            "layout.text-allow-overlap", "layout.text-ignore-placement", "layout.symbol-placement", "layout.symbol-spacing",
+            "layout.text-justify", "layout.icon-image", "layout.icon-size", "layout.visibility", "layout.text-pitch-alignment",
             "paint.text-color", "paint.text-halo-color", "paint.text-halo-width", "paint.text-opacity", "paint.icon-opacity",
             "paint.text-translate-anchor", "paint.icon-translate-anchor",
         ],
