@@ -110,4 +110,66 @@ import Testing
             }
         }
     }
+
+    /// Naperville's mains drawn 3 pt wide and its valves as 6 pt circles (4 and 8 px at 96
+    /// DPI), against `gdal_rasterize` of the same features buffered by half that width
+    /// (SpatiaLite's ST_Buffer through GDAL's SQLite dialect): of the pixels either one fills,
+    /// apart from our antialiased edge pixels, under 1% differ.
+    @Test(ExternalTools.ogrinfoRequired, arguments: [
+        ("mains", "mains.geojson", "{ type: esriSLS, style: esriSLSSolid, color: [20, 60, 200, 255], width: 3 }", 3.0),
+        ("valves", "valves.shp", "{ type: esriSMS, style: esriSMSCircle, color: [20, 60, 200, 255], size: 6 }", 6.0),
+    ])
+    func linesAndPointsCoverThePixelsOfTheirBufferAsGDALBurnsThem(layer: String, file: String, symbol: String, points: Double) throws {
+        let naperville = try MapSessionTests.naperville.get()
+        // The sample's data, generated beside the package by its script.
+        let data = NSString(string: naperville).deletingLastPathComponent + "/data/" + file
+        try #require(FileManager.default.fileExists(atPath: data), "\(data)")
+        try withTemporaryDirectory { dir in
+            try """
+            title: Widths
+            crs: EPSG:3857
+            sources:
+              \(layer): { path: \(data), title: \(layer) }
+            maps:
+              - name: Widths
+                layers:
+                  - source: \(layer)
+                    renderer: { type: simple, symbol: \(symbol) }
+            """.write(toFile: dir + "/project.yaml", atomically: true, encoding: .utf8)
+            _ = try Packager.build(try Project.load(path: dir + "/project.yaml"), output: dir + "/m.mmpk", timestamp: 1_767_225_600)
+            let map = try MapSession(path: dir + "/m.mmpk").map(named: nil)
+            let view = try map.view(ofLongitudeLatitude: BoundingBox(minX: -88.165, minY: 41.745, maxX: -88.145, maxY: 41.760), width: 800, height: 600)
+            let ink = RGBAColor(red: 20, green: 60, blue: 200), background = RGBAColor(red: 255, green: 255, blue: 255)
+            let ours = try map.render(view, background: background).canvas
+            let e = view.extent
+            let halfWidth = points * 96 / 72 / 2 * view.resolution
+            let source = file.hasSuffix(".shp") ? String(file.dropLast(4)) : layer
+            let (s1, o1) = try ExternalTools.run("/usr/bin/ogr2ogr", [
+                "-t_srs", "EPSG:3857", "-dialect", "SQLite", "-sql",
+                "SELECT ST_Buffer(ST_Transform(\(file.hasSuffix(".shp") ? "Geometry" : "geometry"), 3857), \(halfWidth)) AS geometry FROM \(source)",
+                dir + "/buffered.gpkg", data,
+            ])
+            #expect(s1 == 0, "\(o1)")
+            let (s2, o2) = try ExternalTools.run("/usr/bin/gdal_rasterize", [
+                "-burn", "255", "-ot", "Byte", "-init", "0", "-te", "\(e.minX)", "\(e.minY)", "\(e.maxX)", "\(e.maxY)", "-ts", "800", "600",
+                dir + "/buffered.gpkg", dir + "/burned.tif",
+            ])
+            #expect(s2 == 0, "\(o2)")
+            let (s3, o3) = try ExternalTools.run("/usr/bin/gdal_translate", ["-of", "PNG", dir + "/burned.tif", dir + "/burned.png"])
+            #expect(s3 == 0, "\(o3)")
+            let theirs = try RasterImage(png: Array(try Data(contentsOf: URL(fileURLWithPath: dir + "/burned.png"))))
+            var either = 0, differing = 0
+            for y in 0..<600 {
+                for x in 0..<800 {
+                    guard let p = ours.pixel(x: x, y: y), let g = theirs.pixel(x: x, y: y), p == ink || p == background else { continue }
+                    let burned = g.red > 127
+                    if p == ink || burned { either += 1 }
+                    if (p == ink) != burned { differing += 1 }
+                }
+            }
+            #expect(either > 1_000, "\(layer): \(either) pixels drawn")
+            let share = Double(differing) / Double(either)
+            #expect(share < 0.01, "\(layer): \(differing) of \(either) pixels differ from gdal_rasterize of the buffer (\(share * 100)%)")
+        }
+    }
 }
