@@ -88,8 +88,8 @@ public struct PopupFormatter: Sendable {
     public var neededColumns: [String] {
         var names = shown.map(\.name)
         for template in [titleTemplate, descriptionTemplate].compactMap({ $0 }) {
-            for name in Self.placeholders(in: template) {
-                if let column = columns[name.lowercased()], !names.contains(column.name) { names.append(column.name) }
+            for name in template.placeholderNames {
+                if let column = columns[name.trimmingWhitespace().lowercased()], !names.contains(column.name) { names.append(column.name) }
             }
         }
         return names
@@ -104,34 +104,12 @@ public struct PopupFormatter: Sendable {
             guard let column = columns[key] else { return "" }
             return Self.format(byName[key] ?? .null, type: column.type, codes: column.codes, format: format ?? formats[key])
         }
-        let title = titleTemplate.map { fill($0, text) } ?? layerTitle
-        let description = descriptionTemplate.map { Self.plainText(fill($0, text)) }
+        let title = titleTemplate.map { $0.fillingPlaceholders { text($0.trimmingWhitespace(), format: nil) } } ?? layerTitle
+        let description = descriptionTemplate.map { Self.plainText($0.fillingPlaceholders { text($0.trimmingWhitespace(), format: nil) }) }
         let fields = shown.map { field in
             Popup.Field(name: field.name, label: field.label, value: text(field.name, format: field.format), raw: byName[field.name.lowercased()] ?? .null)
         }
         return Popup(layerID: layerID, layerTitle: layerTitle, featureID: featureID, title: title, text: description, fields: fields)
-    }
-
-    func fill(_ template: String, _ text: (String, JSONObject?) -> String) -> String {
-        var out = ""
-        var rest = Substring(template)
-        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
-            out += rest[..<open]
-            let name = String(rest[rest.index(after: open)..<close])
-            out += text(name.trimmingWhitespace(), nil)
-            rest = rest[rest.index(after: close)...]
-        }
-        return out + rest
-    }
-
-    static func placeholders(in template: String) -> [String] {
-        var names: [String] = []
-        var rest = Substring(template)
-        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
-            names.append(String(rest[rest.index(after: open)..<close]).trimmingWhitespace())
-            rest = rest[rest.index(after: close)...]
-        }
-        return names
     }
 
     /// Text without its HTML tags, entities for the five XML characters and `&nbsp;` decoded.

@@ -63,20 +63,11 @@ extension ViewerMap {
         let formatter = source.formatter
         let columns = formatter.neededColumns
         var found: [(feature: TableFeature, distance: Double, geometry: Geometry?)] = []
-        if let toLayer = source.toLayer, let toMap = source.toMap {
+        if let toMap = source.toMap {
             // The layer has another spatial reference: search the box around the point as it
             // falls in the layer's, and measure in the map's.
-            var corners: [Position] = []
-            for dx in [-1.0, 0, 1] {
-                for dy in [-1.0, 0, 1] {
-                    if let p = toLayer.apply(Position(x: point.x + dx * reach, y: point.y + dy * reach)) { corners.append(p) }
-                }
-            }
-            guard let first = corners.first else { return [] }
-            var box = BoundingBox(minX: first.x, minY: first.y, maxX: first.x, maxY: first.y)
-            for c in corners {
-                box = BoundingBox(minX: min(box.minX, c.x), minY: min(box.minY, c.y), maxX: max(box.maxX, c.x), maxY: max(box.maxY, c.y))
-            }
+            let around = BoundingBox(minX: point.x - reach, minY: point.y - reach, maxX: point.x + reach, maxY: point.y + reach)
+            guard let box = source.layerBox(around) else { return [] }
             let cursor = try table.features(in: box, fields: columns)
             while let feature = try cursor.next() {
                 guard let g = feature.geometry, let mapped = toMap.apply(g) else { continue }

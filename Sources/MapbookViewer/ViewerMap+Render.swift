@@ -94,20 +94,8 @@ extension ViewerMap {
         }
         let margin = 64 * view.resolution
         let e = view.extent
-        var box = BoundingBox(minX: e.minX - margin, minY: e.minY - margin, maxX: e.maxX + margin, maxY: e.maxY + margin)
-        if let toLayer = source.toLayer {
-            var xs: [Double] = [], ys: [Double] = []
-            for fx in stride(from: 0.0, through: 1.0, by: 0.25) {
-                for fy in stride(from: 0.0, through: 1.0, by: 0.25) {
-                    if let p = toLayer.apply(Position(x: box.minX + fx * (box.maxX - box.minX), y: box.minY + fy * (box.maxY - box.minY))) {
-                        xs.append(p.x)
-                        ys.append(p.y)
-                    }
-                }
-            }
-            guard let x0 = xs.min(), let x1 = xs.max(), let y0 = ys.min(), let y1 = ys.max() else { return }
-            box = BoundingBox(minX: x0, minY: y0, maxX: x1, maxY: y1)
-        }
+        let margined = BoundingBox(minX: e.minX - margin, minY: e.minY - margin, maxX: e.maxX + margin, maxY: e.maxY + margin)
+        guard let box = source.layerBox(margined) else { return }
         let fields = (layer.definition.renderer?.fields ?? []).filter { name in source.table.field(named: name) != nil }
         let cursor = try source.table.features(in: box, fields: fields)
         let toMap = source.toMap

@@ -43,12 +43,7 @@ struct LegendCommand: ParsableCommand {
             out.line(map.name)
             for layer in layers {
                 out.line("  " + layer.title)
-                for section in layer.legend {
-                    if let heading = section.heading { out.line("    " + heading + ":") }
-                    for entry in section.entries {
-                        out.line("    " + ViewerCommand.describe(entry.symbol) + (entry.label.isEmpty ? "" : "  " + entry.label))
-                    }
-                }
+                ViewerCommand.legendLines(layer.legend, indent: "    ", into: &out)
             }
             if layers.isEmpty { out.line("  (no visible layer has a legend)") }
         }

@@ -71,12 +71,7 @@ struct TocCommand: ParsableCommand {
         if let range { facts.append(range) }
         if let scale, !layer.isInScale(scale) { facts.append("out of scale at 1:\(Format.scale(scale))") }
         out.line(indent + (layer.isVisible ? "[x] " : "[ ] ") + layer.title + (facts.isEmpty ? "" : "  (" + facts.joined(separator: ", ") + ")"))
-        for section in layer.legend {
-            if let heading = section.heading { out.line(indent + "      " + heading + ":") }
-            for entry in section.entries {
-                out.line(indent + "      " + ViewerCommand.describe(entry.symbol) + (entry.label.isEmpty ? "" : "  " + entry.label))
-            }
-        }
+        ViewerCommand.legendLines(layer.legend, indent: indent + "      ", into: &out)
     }
 
     /// "1:0 to 1:24,000"-style text for a layer's scale range; nil without one.

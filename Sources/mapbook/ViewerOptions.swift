@@ -54,23 +54,38 @@ struct ViewOptions: ParsableArguments {
         return (w, h)
     }
 
+    /// `--bbox` as four numbers, or nil when it is not given.
+    func longitudeLatitudeBox() throws -> BoundingBox? {
+        guard let bbox else { return nil }
+        let numbers = bbox.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimming(" ")) }
+        guard numbers.count == 4, let a = numbers[0], let b = numbers[1], let c = numbers[2], let d = numbers[3] else {
+            throw ViewerCommand.usage("--bbox '\(bbox)' is not XMIN,YMIN,XMAX,YMAX in longitudes and latitudes")
+        }
+        return BoundingBox(minX: a, minY: b, maxX: c, maxY: d)
+    }
+
+    /// `--center` (longitude, latitude) with its `--scale`, or nil when `--center` is not given.
+    func centerAndScale() throws -> (Position, Double)? {
+        guard let center else { return nil }
+        guard let lonLat = LonLat(argument: center) else { throw ViewerCommand.usage("--center '\(center)' is not LON,LAT") }
+        guard let scale else { throw ViewerCommand.usage("--center needs --scale") }
+        return (Position(x: lonLat.longitude, y: lonLat.latitude), scale)
+    }
+
     /// The view these options name on a Web Mercator backdrop alone (a `.vtpk`): a box or a
     /// centre and scale, else `fullExtent` (Web Mercator metres).
     func webMercatorView(fullExtent: BoundingBox?) throws -> MapView {
         let (width, height) = try pixels()
         return try ViewerCommand.attempt {
             guard bookmark == nil else { throw ViewerCommand.usage("a tile package has no bookmarks; give --bbox or --center and --scale") }
-            if let bbox {
-                let numbers = bbox.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimming(" ")) }
-                guard numbers.count == 4, let a = numbers[0], let b = numbers[1], let c = numbers[2], let d = numbers[3], a < c, b < d, b >= -90, d <= 90 else {
-                    throw ViewerCommand.usage("--bbox '\(bbox)' is not XMIN,YMIN,XMAX,YMAX in longitudes and latitudes")
+            if let box = try longitudeLatitudeBox() {
+                guard box.minX < box.maxX, box.minY < box.maxY, box.minY >= -90, box.maxY <= 90 else {
+                    throw ViewerCommand.usage("--bbox '\(bbox ?? "")' is not XMIN,YMIN,XMAX,YMAX in longitudes and latitudes")
                 }
-                return try MapView(extent: WebMercator.project(BoundingBox(minX: a, minY: b, maxX: c, maxY: d)), width: width, height: height, dpi: dpi)
+                return try MapView(extent: WebMercator.project(box), width: width, height: height, dpi: dpi)
             }
-            if let center {
-                guard let lonLat = LonLat(argument: center) else { throw ViewerCommand.usage("--center '\(center)' is not LON,LAT") }
-                guard let scale else { throw ViewerCommand.usage("--center needs --scale") }
-                let p = WebMercator.project(longitude: lonLat.longitude, latitude: lonLat.latitude)
+            if let (lonLat, scale) = try centerAndScale() {
+                let p = WebMercator.project(longitude: lonLat.x, latitude: lonLat.y)
                 return try MapView(center: Position(x: p.x, y: p.y), scale: scale, width: width, height: height, dpi: dpi)
             }
             guard let fullExtent, fullExtent.hasArea else { throw ViewerCommand.usage("the tile package gives no extent; give --bbox or --center and --scale") }
@@ -91,17 +106,11 @@ struct ViewOptions: ParsableArguments {
                 if let scale { view = try MapView(center: view.center, scale: scale, width: width, height: height, dpi: dpi, metresPerUnit: view.metresPerUnit) }
                 return view
             }
-            if let bbox {
-                let numbers = bbox.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimming(" ")) }
-                guard numbers.count == 4, let a = numbers[0], let b = numbers[1], let c = numbers[2], let d = numbers[3] else {
-                    throw ViewerCommand.usage("--bbox '\(bbox)' is not XMIN,YMIN,XMAX,YMAX in longitudes and latitudes")
-                }
-                return try map.view(ofLongitudeLatitude: BoundingBox(minX: a, minY: b, maxX: c, maxY: d), width: width, height: height, dpi: dpi)
+            if let box = try longitudeLatitudeBox() {
+                return try map.view(ofLongitudeLatitude: box, width: width, height: height, dpi: dpi)
             }
-            if let center {
-                guard let lonLat = LonLat(argument: center) else { throw ViewerCommand.usage("--center '\(center)' is not LON,LAT") }
-                guard let scale else { throw ViewerCommand.usage("--center needs --scale") }
-                return try map.view(centeredOn: Position(x: lonLat.longitude, y: lonLat.latitude), scale: scale, width: width, height: height, dpi: dpi)
+            if let (lonLat, scale) = try centerAndScale() {
+                return try map.view(centeredOn: lonLat, scale: scale, width: width, height: height, dpi: dpi)
             }
             var view = try map.initialView(width: width, height: height, dpi: dpi)
             if let scale { view = try MapView(center: view.center, scale: scale, width: width, height: height, dpi: dpi, metresPerUnit: view.metresPerUnit) }
@@ -135,6 +144,16 @@ enum ViewerCommand {
         } catch {
             Output.error("error: \(error)")
             throw ExitCode.failure
+        }
+    }
+
+    /// A layer's legend as lines under `indent`: a visual variable's field, then its entries.
+    static func legendLines(_ sections: [LegendSection], indent: String, into out: inout Output) {
+        for section in sections {
+            if let heading = section.heading { out.line(indent + heading + ":") }
+            for entry in section.entries {
+                out.line(indent + describe(entry.symbol) + (entry.label.isEmpty ? "" : "  " + entry.label))
+            }
         }
     }
 

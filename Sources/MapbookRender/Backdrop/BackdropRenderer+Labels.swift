@@ -1,6 +1,7 @@
 import CCairo
 import CMapbookLazy
 import MapbookPackage
+import MapbookSupport
 import MapbookTiles
 
 #if canImport(Glibc)
@@ -72,6 +73,7 @@ extension BackdropRenderer {
             }
         }
         pendingLabels.append(placed)
+        for problem in evaluator.unsupported.sorted() { note("expression '\(problem)' is not evaluated (style layer '\(layer.id)')") }
     }
 
     /// A label's text from a `text-field` value: text, a number, or `format` sections.
@@ -86,16 +88,7 @@ extension BackdropRenderer {
 
     /// Legacy `{field}` tokens in a text replaced by the feature's values.
     static func substituteTokens(_ text: String, _ properties: [String: JSONValue]) -> String {
-        guard text.contains("{") else { return text }
-        var out = ""
-        var rest = Substring(text)
-        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
-            out += rest[..<open]
-            let name = String(rest[rest.index(after: open)..<close])
-            out += properties[name].map(labelText) ?? ""
-            rest = rest[rest.index(after: close)...]
-        }
-        return out + rest
+        text.fillingPlaceholders { properties[$0].map(labelText) ?? "" }
     }
 
     static func alignment(_ justify: String) -> Int32 {
@@ -208,9 +201,11 @@ extension BackdropRenderer {
             for label in group {
                 var label = label
                 var box: LabelPlacer.Box?
+                // The layout shaped to measure the label is the one drawn: kept with a label
+                // that is placed, freed with one that is dropped.
+                var layout: UnsafeMutableRawPointer?
                 if !label.text.isEmpty {
-                    let layout = mapbook_text_layout_new(context, label.text, label.font, label.size, label.maxWidth, label.letterSpacing, label.align)
-                    defer { mapbook_text_layout_free(layout) }
+                    layout = mapbook_text_layout_new(context, label.text, label.font, label.size, label.maxWidth, label.letterSpacing, label.align)
                     var x = 0.0, y = 0.0, w = 0.0, h = 0.0, baseline = 0.0
                     mapbook_text_layout_extents(layout, &x, &y, &w, &h, &baseline)
                     missingGlyphs += Int(mapbook_text_layout_unknown_glyphs(layout))
@@ -230,8 +225,12 @@ extension BackdropRenderer {
                 }
                 guard let box else { continue }
                 let padded = box.padded(label.padding)
-                if !label.allowOverlap && !labels.isFree(padded) { continue }
+                if !label.allowOverlap && !labels.isFree(padded) {
+                    mapbook_text_layout_free(layout)
+                    continue
+                }
                 if !label.ignorePlacement { labels.insert(padded) }
+                label.layout = layout
                 kept.append(label)
             }
             drawn.append(kept)
@@ -250,8 +249,7 @@ extension BackdropRenderer {
                     cairo_paint_with_alpha(context, min(max(label.iconOpacity, 0), 1))
                     cairo_restore(context)
                 }
-                guard !label.text.isEmpty else { continue }
-                let layout = mapbook_text_layout_new(context, label.text, label.font, label.size, label.maxWidth, label.letterSpacing, label.align)
+                guard let layout = label.layout else { continue }
                 defer { mapbook_text_layout_free(layout) }
                 cairo_save(context)
                 cairo_translate(context, label.x, label.y)

@@ -36,6 +36,8 @@ struct LabelPlacer {
         var icon: SpriteIcon?
         var iconScale: Double
         var iconOpacity: Double
+        /// The text's Pango layout once the label is placed (`mapbook_text_layout_new`).
+        var layout: UnsafeMutableRawPointer? = nil
     }
 
     let width: Double

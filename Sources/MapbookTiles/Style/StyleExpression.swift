@@ -46,16 +46,33 @@ public struct StyleExpression {
     // MARK: - Property values
 
     /// A paint or layout property's value: a constant, a legacy function or an expression.
+    ///
+    /// An array is an expression only when it starts with an operator's name, as MapLibre
+    /// decides: `text-font: ["Noto Sans Regular"]` and `text-variable-anchor: ["top", "left"]`
+    /// are constants.
     public mutating func value(_ property: JSONValue) -> JSONValue? {
         switch property {
         case .object(let function) where function.contains("stops"):
             return legacyFunction(function)
-        case .array(let items) where items.first?.stringValue != nil:
+        case .array(let items) where items.first?.stringValue.map(Self.operators.contains) == true:
             return evaluate(property)
         default:
             return property
         }
     }
+
+    /// The expression operators of the MapLibre style specification (implemented or not: an
+    /// expression with one this evaluator lacks is an evaluation error, not a constant).
+    static let operators: Set<String> = [
+        "literal", "array", "boolean", "collator", "format", "image", "number", "number-format", "object", "string",
+        "to-boolean", "to-color", "to-number", "to-string", "typeof", "accumulated", "feature-state", "geometry-type", "id",
+        "line-progress", "properties", "at", "case", "coalesce", "match", "within", "distance", "global-state", "in",
+        "index-of", "length", "slice", "split", "join", "let", "var", "!", "!=", "<", "<=", "==", ">", ">=", "all", "any",
+        "step", "interpolate", "interpolate-hcl", "interpolate-lab", "ln2", "pi", "e", "zoom", "heatmap-density",
+        "elevation", "get", "has", "!has", "concat", "downcase", "upcase", "is-supported-script", "resolved-locale",
+        "rgb", "rgba", "to-rgba", "-", "*", "/", "%", "^", "+", "abs", "acos", "asin", "atan", "ceil", "cos", "floor",
+        "ln", "log10", "log2", "max", "min", "round", "sin", "sqrt", "tan",
+    ]
 
     /// Whether a layer's `filter` keeps the feature (a missing filter keeps everything).
     public mutating func filter(_ filter: JSONValue?) -> Bool {
