@@ -6,7 +6,7 @@ import PackageDescription
 //   CArchive, CSQLite, CLibXML2, CProj, CCairo, CZlib  system-library shims
 //   CMapbookVFS      a read-only SQLite VFS over a byte range of a package
 //   CMapbookLazy     PROJ, Cairo and libarchive loaded on first use (tools/lazy/generate.py)
-//   MapbookSupport   what every room repeats: files, errno text, trimming (`package` access)
+//   MapbookSupport   what every room repeats: files, errno text, trimming, replacing (`package` access)
 //   MapbookPackage   the container: ZIP, manifest, item info, web maps, SQLite, validation
 //   MapbookData      geometry, CRS (PROJ), importers, the GeoPackage feature store (FeatureTable)
 //   MapbookTiles     the MVT codec, the tiler, bundles, .vtpk, PMTiles, MBTiles, styles
