@@ -2,20 +2,29 @@ import CCairo
 import MapbookData
 import MapbookPackage
 
-/// A map view being drawn: an ARGB32 image of `width` x `height` pixels showing a world
-/// envelope, with symbols drawn antialiased by Cairo.
+/// A map view being drawn: `width` x `height` pixels showing a world envelope, with symbols
+/// drawn antialiased by Cairo, into an ARGB32 image (`PictureFormat.png`) or, for SVG and PDF,
+/// into a Cairo recording surface written out as vectors: paths stay paths and text stays text.
 ///
 /// The envelope is fitted into the image keeping its aspect ratio and centred, so one axis may
 /// show more of the world than asked (`visibleExtent`). World y grows up, pixel y grows down.
 /// Sizes in symbols are points and are drawn at 96 dpi (one point is 4/3 pixel).
 ///
-/// Owns its Cairo context and image surface and destroys them in `deinit`. Not thread-safe:
-/// create, draw and encode a canvas in one task.
+/// Owns its Cairo context and surface and destroys them in `deinit`. Not thread-safe: create,
+/// draw and encode a canvas in one task.
 public final class MapCanvas {
-    /// The pixels drawn so far.
-    public let image: RasterImage
-    /// The owned `cairo_t`, drawing into `image`.
+    /// What the canvas is written as.
+    public let format: PictureFormat
+    /// The pixels drawn so far, for PNG canvases; nil for vector ones (see `raster()`).
+    let image: RasterImage?
+    /// The owned recording `cairo_surface_t` of a vector canvas; nil for PNG ones.
+    let recording: OpaquePointer?
+    /// The owned `cairo_t`, drawing into `image` or `recording`.
     let context: OpaquePointer
+    /// A vector canvas's pixels, drawn from the recording when first asked for.
+    private var rasterized: RasterImage?
+    public let width: Int
+    public let height: Int
     /// The envelope asked for.
     public let extent: BoundingBox
     /// The envelope the pixels cover: `extent` grown on one axis to the image's aspect ratio.
@@ -29,20 +38,21 @@ public final class MapCanvas {
     /// Picture marker images by their `imageData` (or `url`), decoded once; nil when undecodable.
     var pictures: [String: RasterImage?] = [:]
 
-    public var width: Int { image.width }
-    public var height: Int { image.height }
     /// World units per pixel.
     public var resolution: Double { 1 / pixelsPerUnit }
+    /// The surface drawn into: the image's, or the recording.
+    var surface: OpaquePointer { recording ?? image!.surface }
 
     /// Creates a canvas showing `extent` on `width` x `height` pixels painted with `background`.
     ///
     /// Throws when the size is not drawable or the envelope is empty, not finite, or a single
     /// point. An envelope with zero width or zero height (a vertical or horizontal line) is
     /// fitted by its other side.
-    /// The corresponding C functions are `cairo_image_surface_create`, `cairo_create` and `cairo_paint`.
+    /// The corresponding C functions are `cairo_image_surface_create`,
+    /// `cairo_recording_surface_create`, `cairo_create` and `cairo_paint`.
     public init(
         width: Int, height: Int, extent: BoundingBox,
-        background: RGBAColor = RGBAColor(red: 255, green: 255, blue: 255)
+        background: RGBAColor = RGBAColor(red: 255, green: 255, blue: 255), format: PictureFormat = .png
     ) throws(RenderError) {
         let corners = [extent.minX, extent.minY, extent.maxX, extent.maxY]
         guard corners.allSatisfy(\.isFinite), !extent.isEmpty else {
@@ -55,15 +65,35 @@ public final class MapCanvas {
                 kind: .invalidExtent, operation: "create a canvas",
                 message: "the extent is the single point (\(extent.minX), \(extent.minY)); give an extent with a width or a height")
         }
-        let image = try RasterImage(width: width, height: height)
-        let context = cairo_create(image.surface)!
+        let target: OpaquePointer
+        if format == .png {
+            image = try RasterImage(width: width, height: height)
+            recording = nil
+            target = image!.surface
+        } else {
+            try RasterImage.checkSize(width: width, height: height, operation: "create a canvas")
+            var bounds = cairo_rectangle_t(x: 0, y: 0, width: Double(width), height: Double(height))
+            let surface = cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, &bounds)!
+            let status = cairo_surface_status(surface)
+            guard status == CAIRO_STATUS_SUCCESS else {
+                cairo_surface_destroy(surface)
+                throw RenderError(kind: RasterImage.kind(status, else: .cairo), operation: "create a canvas", message: RasterImage.message(status))
+            }
+            image = nil
+            recording = surface
+            target = surface
+        }
+        let context = cairo_create(target)!
         let status = cairo_status(context)
         guard status == CAIRO_STATUS_SUCCESS else {
             cairo_destroy(context)
+            if let recording { cairo_surface_destroy(recording) }
             throw RenderError(kind: RasterImage.kind(status, else: .cairo), operation: "create a canvas", message: RasterImage.message(status))
         }
-        self.image = image
+        self.format = format
         self.context = context
+        self.width = width
+        self.height = height
         self.extent = extent
         self.background = background
 
@@ -80,12 +110,19 @@ public final class MapCanvas {
         cairo_save(context)
         cairo_set_operator(context, CAIRO_OPERATOR_SOURCE)
         setSource(background)
-        cairo_paint(context)
+        if format == .png {
+            cairo_paint(context)
+        } else {
+            // A vector page's background is one rectangle, not an unbounded paint.
+            cairo_rectangle(context, 0, 0, Double(width), Double(height))
+            cairo_fill(context)
+        }
         cairo_restore(context)
     }
 
     deinit {
         cairo_destroy(context)
+        if let recording { cairo_surface_destroy(recording) }
     }
 
     /// The pixel position of a world position, as fractional pixels from the top-left corner.
@@ -95,19 +132,46 @@ public final class MapCanvas {
 
     /// The colour of the pixel at column `x`, row `y` (row 0 at the top); nil outside the canvas.
     public func pixel(x: Int, y: Int) -> RGBAColor? {
-        image.pixel(x: x, y: y)
+        (try? raster())?.pixel(x: x, y: y)
     }
 
-    /// The canvas encoded as a PNG file.
+    /// The canvas as pixels: the image itself, or a vector canvas's recording drawn into one
+    /// (once; drawing more afterwards is not seen).
     ///
-    /// The corresponding C function is `cairo_surface_write_to_png_stream`.
-    public func pngData() throws(RenderError) -> [UInt8] {
-        try image.pngData()
+    /// The corresponding C functions are `cairo_set_source_surface` and `cairo_paint`.
+    public func raster() throws(RenderError) -> RasterImage {
+        if let image { return image }
+        if let rasterized { return rasterized }
+        let image = try RasterImage(width: width, height: height)
+        let target = cairo_create(image.surface)!
+        cairo_set_source_surface(target, recording!, 0, 0)
+        cairo_paint(target)
+        cairo_destroy(target)
+        rasterized = image
+        return image
     }
 
-    /// Writes the canvas as a PNG file at `path`, atomically (temporary file, fsync, rename).
-    public func write(to path: String) throws(RenderError) {
-        try image.write(to: path)
+    /// The canvas encoded in its format. A PDF page is `width` x `height` pixels at `dpi`
+    /// (72 points an inch); an SVG document is `width` x `height` px.
+    ///
+    public func encoded(dpi: Double = 96) throws(RenderError) -> [UInt8] {
+        guard let recording else { return try image!.pngData() }
+        return try CairoStream.vector(recording, format: format, width: width, height: height, dpi: dpi)
+    }
+
+    /// The canvas encoded as a PNG file, whatever its format.
+    public func pngData() throws(RenderError) -> [UInt8] {
+        try raster().pngData()
+    }
+
+    /// Writes the canvas in its format at `path`, atomically (temporary file, fsync, rename).
+    public func write(to path: String, dpi: Double = 96) throws(RenderError) {
+        let bytes = try encoded(dpi: dpi)
+        do throws(ArchiveError) {
+            try AtomicFile.write(bytes, to: path)
+        } catch {
+            throw RenderError(kind: .file(error.kind), operation: "write", path: path, message: error.message)
+        }
     }
 
     /// Runs `body`, whose drawing is composited onto the canvas at `opacity` (0 to 1) as one

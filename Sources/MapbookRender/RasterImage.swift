@@ -18,12 +18,7 @@ public final class RasterImage {
     ///
     /// The corresponding C function is `cairo_image_surface_create`.
     public init(width: Int, height: Int) throws(RenderError) {
-        // Cairo's image surfaces are limited to 32767 pixels a side.
-        guard width > 0, height > 0, width <= 32767, height <= 32767 else {
-            throw RenderError(
-                kind: .invalidSize, operation: "create an image",
-                message: "\(width) x \(height) pixels is not a drawable size (each side must be 1 to 32767)")
-        }
+        try Self.checkSize(width: width, height: height, operation: "create an image")
         let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))!
         let status = cairo_surface_status(surface)
         guard status == CAIRO_STATUS_SUCCESS else {
@@ -33,6 +28,16 @@ public final class RasterImage {
         self.surface = surface
         self.width = width
         self.height = height
+    }
+
+    /// Throws unless `width` x `height` is a size Cairo draws: 1 to 32767 pixels a side (its
+    /// image surfaces' limit).
+    static func checkSize(width: Int, height: Int, operation: String) throws(RenderError) {
+        guard width > 0, height > 0, width <= 32767, height <= 32767 else {
+            throw RenderError(
+                kind: .invalidSize, operation: operation,
+                message: "\(width) x \(height) pixels is not a drawable size (each side must be 1 to 32767)")
+        }
     }
 
     /// Decodes a PNG file's bytes.
@@ -135,21 +140,7 @@ public final class RasterImage {
     /// The corresponding C function is `cairo_surface_write_to_png_stream`.
     public func pngData() throws(RenderError) -> [UInt8] {
         cairo_surface_flush(surface)
-        var out: [UInt8] = []
-        let status = withUnsafeMutablePointer(to: &out) { buffer in
-            cairo_surface_write_to_png_stream(
-                surface,
-                { closure, data, length in
-                    guard let data else { return CAIRO_STATUS_WRITE_ERROR }
-                    closure!.assumingMemoryBound(to: [UInt8].self).pointee
-                        .append(contentsOf: UnsafeBufferPointer(start: data, count: Int(length)))
-                    return CAIRO_STATUS_SUCCESS
-                }, buffer)
-        }
-        guard status == CAIRO_STATUS_SUCCESS else {
-            throw RenderError(kind: Self.kind(status, else: .cairo), operation: "encode PNG", message: Self.message(status))
-        }
-        return out
+        return try CairoStream.png(surface)
     }
 
     /// Writes the image as a PNG file at `path`, atomically: a temporary file beside it is

@@ -59,7 +59,7 @@ public enum TerminalPicture {
 
     /// The text that shows `canvas` in `columns` x `rows` cells of a terminal.
     public static func text(of canvas: MapCanvas, columns: Int, rows: Int, mode: Mode) -> String {
-        let surface = canvas.image.surface
+        guard let surface = (try? canvas.raster())?.surface else { return "" }
         cairo_surface_flush(surface)
         guard let data = cairo_image_surface_get_data(surface) else { return "" }
         let stride = cairo_image_surface_get_stride(surface)

@@ -25,7 +25,7 @@ public enum LegendDrawing {
     }
 
     /// The legend of `layers` (top first) on a white canvas sized to fit, at `dpi`.
-    public static func draw(_ layers: [ViewerLayer], dpi: Double = 96, maxHeight: Int? = nil) throws -> MapCanvas {
+    public static func draw(_ layers: [ViewerLayer], dpi: Double = 96, maxHeight: Int? = nil, format: PictureFormat = .png) throws -> MapCanvas {
         let r = dpi / 96
         let rows = rows(layers)
         let pad = 8 * r, swatch = 20 * r, gap = 6 * r
@@ -50,7 +50,7 @@ public enum LegendDrawing {
         }
         height += pad
         let w = Int(width.rounded(.up)), h = min(Int(height.rounded(.up)), maxHeight ?? Int.max)
-        let canvas = try MapCanvas(width: w, height: max(h, 1), extent: BoundingBox(minX: 0, minY: 0, maxX: Double(w), maxY: Double(max(h, 1))))
+        let canvas = try MapCanvas(width: w, height: max(h, 1), extent: BoundingBox(minX: 0, minY: 0, maxX: Double(w), maxY: Double(max(h, 1))), format: format)
         var y = pad
         let ink = RGBAColor(red: 30, green: 30, blue: 30)
         for row in rows {

@@ -47,12 +47,14 @@ extension ViewerMap {
     }
 
     /// Draws the view: the backdrop, the operational layers shown and in scale (bottom
-    /// first), a scale bar and the package's credits. Nothing it cannot draw fails the
-    /// picture: each problem is a warning.
-    public func render(_ view: MapView, background: RGBAColor = RGBAColor(red: 242, green: 239, blue: 233)) throws -> RenderedView {
+    /// first), a scale bar and the package's credits, as pixels or (`format` SVG or PDF) as
+    /// vectors. Nothing it cannot draw fails the picture: each problem is a warning.
+    public func render(
+        _ view: MapView, background: RGBAColor = RGBAColor(red: 242, green: 239, blue: 233), format: PictureFormat = .png
+    ) throws -> RenderedView {
         let canvas: MapCanvas
         do {
-            canvas = try MapCanvas(width: view.width, height: view.height, extent: view.extent, background: background)
+            canvas = try MapCanvas(width: view.width, height: view.height, extent: view.extent, background: background, format: format)
         } catch {
             throw ViewerError(kind: .invalidView, path: session.package.path, message: error.message)
         }

@@ -19,14 +19,14 @@ struct LegendCommand: ParsableCommand {
     @Flag(name: .long, help: "Print the legend as JSON.")
     var json = false
 
-    @Option(name: .long, help: ArgumentHelp("Also draw the legend as a PNG with real swatches.", valueName: "FILE"))
+    @Option(name: .long, help: ArgumentHelp("Also draw the legend with real swatches as a picture: .png, .svg or .pdf.", valueName: "FILE"))
     var png: String?
 
-    @Option(name: .long, help: "Dots per inch of the PNG.")
+    @Option(name: .long, help: "Dots per inch of the picture.")
     var dpi: Double = 96
 
     func validate() throws {
-        if let png, !png.lowercased().hasSuffix(".png") { throw ValidationError("--png must name a .png file") }
+        if let png, PictureFormat(path: png) == nil { throw ValidationError("--png must name a \(PictureFormat.extensions) file") }
         guard dpi.isFinite, dpi > 0, dpi <= 600 else { throw ValidationError("--dpi must be 1 to 600") }
     }
 
@@ -49,7 +49,7 @@ struct LegendCommand: ParsableCommand {
         }
         out.flush()
         if let png {
-            try ViewerCommand.attempt { try AtomicFile.write(try LegendDrawing.draw(Array(layers), dpi: dpi).pngData(), to: png) }
+            try ViewerCommand.attempt { try LegendDrawing.draw(Array(layers), dpi: dpi, format: PictureFormat(path: png) ?? .png).write(to: png, dpi: dpi) }
         }
     }
 

@@ -10,7 +10,7 @@ import MapbookViewer
 struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
-        abstract: "Draw a map view as a PNG: the vector tile backdrop with its style, then the map's layers.",
+        abstract: "Draw a map view as a PNG, SVG or PDF: the vector tile backdrop with its style, then the map's layers.",
         discussion: """
             The backdrop is drawn from the package's vector tiles with their own MapLibre style \
             (fills, lines, circles, labels with halos, sprite icons), then the operational layers \
@@ -18,13 +18,14 @@ struct RenderCommand: ParsableCommand {
             renderers and filters, then a scale bar and the package's credits. The view is a \
             bookmark, a box or a centre and a scale (default: the map's initial view). What \
             cannot be drawn is drawn around and reported once per kind on stderr; the picture \
-            is still written.
+            is still written. SVG and PDF keep paths and text as vectors (a PDF page is the \
+            size in pixels at --dpi).
             """)
 
     @OptionGroup var options: MapOptions
     @OptionGroup(title: "View") var view: ViewOptions
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("The picture to write (.png).", valueName: "FILE"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("The picture to write: .png, .svg or .pdf.", valueName: "FILE"))
     var output: String?
 
     @Flag(name: .long, help: "Print the picture on the terminal, sized to it (with libchafa).")
@@ -37,8 +38,8 @@ struct RenderCommand: ParsableCommand {
     var legend = false
 
     func validate() throws {
-        guard output != nil || terminal else { throw ValidationError("give -o FILE.png, --terminal, or both") }
-        if let output, !output.lowercased().hasSuffix(".png") { throw ValidationError("-o must name a .png file") }
+        guard output != nil || terminal else { throw ValidationError("give -o FILE.png (or .svg, .pdf), --terminal, or both") }
+        if let output, PictureFormat(path: output) == nil { throw ValidationError("-o must name a \(PictureFormat.extensions) file") }
         if let terminalMode, TerminalPicture.Mode(rawValue: terminalMode) == nil {
             throw ValidationError("--terminal-mode must be one of \(TerminalPicture.Mode.allCases.map(\.rawValue).joined(separator: ", "))")
         }
@@ -57,23 +58,23 @@ struct RenderCommand: ParsableCommand {
             let height = cells.height > 0 ? cells.height * rows / cells.rows : rows * 16
             mapView = try ViewerCommand.attempt { try MapView(center: mapView.center, scale: mapView.scale, width: width, height: height, dpi: mapView.dpi, metresPerUnit: mapView.metresPerUnit) }
         }
-        let rendered = try ViewerCommand.attempt { try map.render(mapView) }
+        let rendered = try ViewerCommand.attempt { try map.render(mapView, format: format) }
         for warning in rendered.warnings { Output.error("warning: \(warning)") }
         for finding in rendered.findings { Output.error("error: \(finding)") }
         try ViewerCommand.attempt {
             var picture = rendered.canvas
             if legend {
                 let shown = map.layers.reversed().filter { map.isShown($0) && $0.isInScale(mapView.scale) && !$0.legend.isEmpty }
-                let drawn = try LegendDrawing.draw(Array(shown), dpi: mapView.dpi, maxHeight: mapView.height)
+                let drawn = try LegendDrawing.draw(Array(shown), dpi: mapView.dpi, maxHeight: mapView.height, format: format)
                 picture = try MapCanvas(
                     width: mapView.width + drawn.width, height: mapView.height,
                     extent: BoundingBox(minX: 0, minY: 0, maxX: Double(mapView.width + drawn.width), maxY: Double(mapView.height)),
-                    background: RGBAColor(red: 255, green: 255, blue: 255))
+                    background: RGBAColor(red: 255, green: 255, blue: 255), format: format)
                 picture.draw(rendered.canvas, x: 0, y: 0)
                 picture.draw(drawn, x: Double(mapView.width), y: 0)
             }
             if let output {
-                try AtomicFile.write(try picture.pngData(), to: output)
+                try picture.write(to: output, dpi: mapView.dpi)
                 Output.error("\(output): \(picture.width) x \(picture.height) at 1:\(Format.scale(mapView.scale.rounded()))")
             }
             if terminal {
@@ -89,7 +90,7 @@ struct RenderCommand: ParsableCommand {
         let renderer = try ViewerCommand.attempt { try BackdropRenderer.open(try TilePackage(archive: try ZipArchive(path: options.path))) }
         let full = renderer.archive.metadata.bounds.map(WebMercator.project)
         let mapView = try view.webMercatorView(fullExtent: full)
-        let canvas = try ViewerCommand.attempt { try MapCanvas(width: mapView.width, height: mapView.height, extent: mapView.extent) }
+        let canvas = try ViewerCommand.attempt { try MapCanvas(width: mapView.width, height: mapView.height, extent: mapView.extent, format: format) }
         renderer.draw(on: canvas, dpi: mapView.dpi)
         for problem in renderer.problems { Output.error("warning: \(problem)") }
         for damage in renderer.damage { Output.error("error: \(damage)") }
@@ -97,7 +98,7 @@ struct RenderCommand: ParsableCommand {
             Output.error("warning: the style's \(key) is not drawn (\(layers) style layer\(layers == 1 ? "" : "s"))")
         }
         if let output {
-            try ViewerCommand.attempt { try AtomicFile.write(try canvas.pngData(), to: output) }
+            try ViewerCommand.attempt { try canvas.write(to: output, dpi: mapView.dpi) }
             Output.error("\(output): \(mapView.width) x \(mapView.height) at 1:\(Format.scale(mapView.scale.rounded()))")
         }
         if terminal {
@@ -106,6 +107,9 @@ struct RenderCommand: ParsableCommand {
         }
         if !renderer.damage.isEmpty { throw ExitCode.failure }
     }
+
+    /// What `-o` names; PNG when only printing on the terminal.
+    var format: PictureFormat { output.flatMap(PictureFormat.init(path:)) ?? .png }
 
     /// `--terminal-mode`, else what the terminal's environment says it shows.
     func chosenTerminalMode() -> TerminalPicture.Mode {

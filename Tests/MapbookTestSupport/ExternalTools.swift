@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Peer tools the interoperability tests check our output with: GDAL's `ogrinfo` (Debian's
-/// gdal-bin) and GDAL's `validate_gpkg.py` (fetched by tools/setup into .venv).
+/// gdal-bin), GDAL's `validate_gpkg.py` (fetched by tools/setup into .venv), librsvg and poppler.
 public enum ExternalTools {
     public static let ogrinfo = "/usr/bin/ogrinfo"
     public static let validateGPKG = Fixtures.repositoryRoot.appendingPathComponent(".venv/validate_gpkg.py").path
@@ -16,6 +16,17 @@ public enum ExternalTools {
     /// Skips when GDAL's ogrinfo is missing (tools/setup installs gdal-bin).
     public static var ogrinfoRequired: ConditionTrait {
         .enabled(if: hasOgrinfo || isCI, "GDAL's ogrinfo is not installed; run tools/setup")
+    }
+
+    /// librsvg's and poppler's rasterizers (Debian's librsvg2-bin and poppler-utils), which the
+    /// render tests draw our SVG and PDF files with.
+    public static let rsvgConvert = "/usr/bin/rsvg-convert"
+    public static let pdftoppm = "/usr/bin/pdftoppm"
+
+    /// Skips when rsvg-convert or pdftoppm is missing (tools/setup installs them).
+    public static var vectorRasterizersRequired: ConditionTrait {
+        let fm = FileManager.default
+        return .enabled(if: (fm.isExecutableFile(atPath: rsvgConvert) && fm.isExecutableFile(atPath: pdftoppm)) || isCI, "rsvg-convert or pdftoppm is not installed; run tools/setup")
     }
 
     /// Skips when GDAL's validate_gpkg.py was not fetched (tools/setup does it).

@@ -56,6 +56,48 @@ import Testing
         }
     }
 
+    /// The same view written as SVG and as PDF, drawn by librsvg and poppler, shows what the
+    /// PNG shows (under 1% of the pixels differ by more than antialiasing and font hinting
+    /// do), and is vectors: no embedded picture of the map.
+    @Test(ExternalTools.vectorRasterizersRequired)
+    func svgAndPDFShowWhatThePNGShowsAsVectors() throws {
+        let map = try MapSession(path: try MapSessionTests.naperville.get()).map(named: nil)
+        let view = try map.view(of: try map.bookmark(named: "Downtown"), width: 640, height: 480)
+        try withTemporaryDirectory { dir in
+            let png = try map.render(view).canvas
+            for format in [PictureFormat.svg, .pdf] {
+                let rendered = try map.render(view, format: format)
+                #expect(rendered.canvas.format == format)
+                let path = dir + "/downtown.\(format.rawValue)"
+                try rendered.canvas.write(to: path)
+                let drawn = dir + "/downtown-\(format.rawValue)"
+                let (status, output) = format == .svg
+                    ? try ExternalTools.run(ExternalTools.rsvgConvert, [path, "-o", drawn + ".png"])
+                    : try ExternalTools.run(ExternalTools.pdftoppm, ["-r", "96", "-png", "-singlefile", path, drawn])
+                #expect(status == 0, "\(output)")
+                let theirs = try RasterImage(png: Array(try Data(contentsOf: URL(fileURLWithPath: drawn + ".png"))))
+                #expect(theirs.width == 640 && theirs.height == 480, "\(format): \(theirs.width) x \(theirs.height)")
+                var differing = 0
+                for y in 0..<480 {
+                    for x in 0..<640 {
+                        guard let a = png.pixel(x: x, y: y), let b = theirs.pixel(x: x, y: y) else { differing += 1; continue }
+                        if max(abs(a.red - b.red), abs(a.green - b.green), abs(a.blue - b.blue)) > 48 { differing += 1 }
+                    }
+                }
+                let share = Double(differing) / Double(640 * 480)
+                #expect(share < 0.01, "\(format): \(differing) pixels differ from the PNG (\(share * 100)%)")
+                let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
+                let paths = text.ranges(of: "<path").count, images = text.ranges(of: "<image").count
+                if format == .svg {
+                    #expect(paths > 1000, "the SVG's features are paths")
+                    #expect(images == 0, "the SVG embeds a picture")
+                } else {
+                    #expect(text.starts(with: "%PDF-"))
+                }
+            }
+        }
+    }
+
     /// Natural Earth's countries with a plain fill, against `gdal_rasterize` of the same
     /// polygons in Web Mercator over the same extent and size: apart from the pixels our
     /// antialiasing only partly covers, the same pixels are filled.

@@ -17,7 +17,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 LIBRARIES = [
     # (name, headers, symbol prefix, library file for the SONAME)
     ("proj", ["proj.h"], "proj_", "libproj.so"),
-    ("cairo", ["cairo/cairo.h"], "cairo_", "libcairo.so"),
+    ("cairo", ["cairo/cairo.h", "cairo/cairo-svg.h", "cairo/cairo-pdf.h"], "cairo_", "libcairo.so"),
     ("archive", ["archive.h", "archive_entry.h"], "archive_", "libarchive.so"),
 ]
 
@@ -31,7 +31,8 @@ def used_functions(prefix):
             if f.endswith(".swift") or (f.startswith("mapbook_") and f.endswith(".c")):
                 text = open(os.path.join(folder, f), encoding="utf-8").read()
                 names.update(re.findall(r"\b(" + re.escape(prefix) + r"[a-z0-9_]+)\(", text))
-    return sorted(names)
+    # `cairo_rectangle_t(x: ...)` is a struct's initialiser in Swift, not a call.
+    return sorted(n for n in names if not n.endswith("_t"))
 
 
 def soname(library):
