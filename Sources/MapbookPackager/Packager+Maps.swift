@@ -117,6 +117,25 @@ extension Packager.Context {
             }
         }
         layer.layerDefinition = LayerDefinition(drawingInfo: source.isTable ? nil : DrawingInfo(renderer: renderer), definitionExpression: spec.definitionExpression)
+        if !spec.labels.isEmpty {
+            if source.isTable {
+                throw error(.noGeometry, spec.key + ".labels", spec.line, "\(source.table) is a table without geometry; it has no labels")
+            }
+            for label in spec.labels {
+                for field in label.labelClass.fields where !columnNames.contains(field) {
+                    throw error(.noSuchColumn, label.key, label.line, "the label names '\(field)', not a column of \(source.table); its columns are: \(columnNames.joined(separator: ", "))")
+                }
+                if let clause = label.labelClass.whereClause {
+                    do {
+                        _ = try FeatureTable(database: try source.open(), table: source.table, definitionExpression: clause).count()
+                    } catch {
+                        throw self.error(.invalidValue, label.key + ".where", label.line, "the label's where '\(clause)' cannot be run on \(source.table): \(error)")
+                    }
+                }
+            }
+            layer.layerDefinition?.drawingInfo?.labelingInfo = spec.labels.map(\.labelClass.jsonValue)
+            layer.showLabels = true
+        }
         if source.isTable {
             // Web map tables have no layer type, visibility or opacity.
             layer.layerType = nil

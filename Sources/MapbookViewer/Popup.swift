@@ -112,6 +112,18 @@ public struct PopupFormatter: Sendable {
         return Popup(layerID: layerID, layerTitle: layerTitle, featureID: featureID, title: title, text: description, fields: fields)
     }
 
+    /// The column named `name` (any case) as the table spells it; nil when there is none.
+    public func column(_ name: String) -> String? {
+        columns[name.lowercased()]?.name
+    }
+
+    /// A value of the column `name` as a label says it: its coded value's name when
+    /// `codedName` and the column has one, else as a pop-up without a format shows it.
+    public func labelText(_ name: String, _ value: FieldValue, codedName: Bool) -> String {
+        guard let column = columns[name.lowercased()] else { return "" }
+        return Self.format(value, type: column.type, codes: codedName ? column.codes : [:], format: nil)
+    }
+
     /// Text without its HTML tags, entities for the five XML characters and `&nbsp;` decoded.
     static func plainText(_ html: String) -> String {
         var out = ""

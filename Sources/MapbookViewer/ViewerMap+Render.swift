@@ -80,6 +80,16 @@ extension ViewerMap {
                 findings.append("layer '\(layer.title)' is not drawn: \(error)")
             }
         }
+        var labels = FeatureLabels(canvas: canvas, dpi: view.dpi)
+        for layer in layers.reversed() where layer.isFeatureLayer && isShown(layer) && layer.isInScale(view.scale) && layer.definition.showLabels == true {
+            do {
+                try collectLabels(layer, view: view, canvas: canvas, into: &labels, warnings: &warnings)
+            } catch {
+                findings.append("the labels of layer '\(layer.title)' are not drawn: \(error)")
+            }
+        }
+        let missingGlyphs = labels.draw(on: canvas)
+        if missingGlyphs > 0 { warnings.append("\(missingGlyphs) characters of labels have no glyph in the installed fonts (install fonts-noto-core)") }
         warnings += canvas.warnings
         drawScaleBar(view, on: canvas)
         drawAttribution(on: canvas, pixelRatio: view.dpi / 96)
@@ -118,6 +128,51 @@ extension ViewerMap {
         mapLayer.isVisible = true
         MapDrawing.draw([mapLayer], on: canvas)
         if let error = features.error { throw error }
+    }
+
+    /// A layer's labels in the view: each of its label classes that labels at the view's
+    /// scale, over the features its `where` (and the layer's filter) keeps. A class whose
+    /// expression is not read, or that names a field the table lacks, is a warning.
+    func collectLabels(_ layer: ViewerLayer, view: MapView, canvas: MapCanvas, into labels: inout FeatureLabels, warnings: inout [String]) throws {
+        let source = try featureSource(for: layer)
+        guard source.table.geometryProblem == nil else { return }
+        let e = view.extent
+        guard let box = source.layerBox(e) else { return }
+        let markerSize = (layer.classes?.legend ?? []).reduce(0.0) { size, entry in
+            switch entry.symbol {
+            case .simpleMarker(let m): return max(size, m.size ?? 8)
+            case .pictureMarker(let p): return max(size, p.height ?? p.width ?? 0)
+            default: return size
+            }
+        }
+        for labelClass in layer.definition.layerDefinition?.drawingInfo?.labelClasses ?? [] where labelClass.isInScale(view.scale) {
+            if let problem = labelClass.problem {
+                warnings.append("layer '\(layer.title)': \(problem)")
+                continue
+            }
+            let missing = labelClass.fields.filter { source.formatter.column($0) == nil }
+            if !missing.isEmpty {
+                warnings.append("layer '\(layer.title)': a label names \(missing.map { "'\($0)'" }.joined(separator: ", ")), not a column of \(source.table.name)")
+                continue
+            }
+            var table = source.table
+            if let clause = labelClass.whereClause {
+                let filter = [layer.definition.layerDefinition?.definitionExpression, clause].compactMap { $0 }.map { "(\($0))" }.joined(separator: " AND ")
+                table = try FeatureTable(database: table.database, table: table.name, definitionExpression: filter)
+            }
+            let fields = labelClass.fields.compactMap(source.formatter.column)
+            let cursor = try table.features(in: box, fields: fields)
+            let toMap = source.toMap
+            let features = MapFeatureStream(cursor, fields: fields, transform: toMap.map { t in { t.apply($0) } })
+            let formatter = source.formatter
+            labels.add(labelClass, features: features, canvas: canvas, markerSize: markerSize) { feature in
+                labelClass.text { name, domainName in
+                    let column = formatter.column(name) ?? name
+                    return formatter.labelText(column, feature.attributes[column] ?? .null, codedName: domainName || labelClass.useCodedValues)
+                }
+            }
+            if let error = features.error { throw error }
+        }
     }
 
     /// A scale bar in the bottom left corner: the longest round ground distance (1, 2 or 5

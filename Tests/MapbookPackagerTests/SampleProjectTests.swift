@@ -255,6 +255,28 @@ import MapbookInspection
         }
     }
 
+    /// Labels are checked against the data as renderers are: a field the source lacks, or a
+    /// `where` that cannot run on it, names the label's key and stops the build.
+    @Test(arguments: [("{ field: nope }", ProjectError.Kind.noSuchColumn), ("{ field: k, where: \"nope = 1\" }", .invalidValue)])
+    func labelsNamingWhatTheDataLacksStopTheBuild(label: String, kind: ProjectError.Kind) throws {
+        try withTemporaryDirectory { dir in
+            try writeFile(dir + "/a.geojson", "{\"type\":\"FeatureCollection\",\"features\":[{\"type\":\"Feature\",\"properties\":{\"k\":1},\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2]}}]}")
+            try writeFile(dir + "/p.yaml", """
+                title: T
+                sources: { a: a.geojson }
+                maps:
+                  - name: M
+                    layers: [ { source: a, labels: [\(label)] } ]
+                """)
+            #expect {
+                _ = try Packager.build(try Project.load(path: dir + "/p.yaml"), output: dir + "/out.mmpk")
+            } throws: { error in
+                guard let error = error as? ProjectError, error.kind == kind else { return false }
+                return error.key.hasPrefix("maps[0].layers[0].labels[0]") && error.line == 5
+            }
+        }
+    }
+
     @Test func strictTurnsImportWarningsIntoErrors() throws {
         try withTemporaryDirectory { dir in
             try writeFile(dir + "/a.geojson", "{\"type\":\"FeatureCollection\",\"features\":[{\"type\":\"Feature\",\"properties\":{},\"geometry\":null},{\"type\":\"Feature\",\"properties\":{},\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2]}}]}")

@@ -98,6 +98,64 @@ import Testing
         }
     }
 
+    /// Labels from `labelingInfo`: above their point, the first of two that would overlap kept
+    /// and the other dropped, none for features the class's `where` leaves out, none outside
+    /// the class's scale range.
+    @Test func labelsStandAboveTheirPointsAndGiveWayToEachOther() throws {
+        try withTemporaryDirectory { dir in
+            // A and B 0.0002 degrees (about 22 m, 7 px at the view's scale) apart, C far off.
+            try """
+            {"type": "FeatureCollection", "features": [
+              {"type": "Feature", "properties": {"NAME": "AAAA", "RANK": 1}, "geometry": {"type": "Point", "coordinates": [10.0, 50.0]}},
+              {"type": "Feature", "properties": {"NAME": "BBBB", "RANK": 2}, "geometry": {"type": "Point", "coordinates": [10.0002, 50.0]}},
+              {"type": "Feature", "properties": {"NAME": "CCCC", "RANK": 3}, "geometry": {"type": "Point", "coordinates": [10.01, 50.0]}}]}
+            """.write(toFile: dir + "/places.geojson", atomically: true, encoding: .utf8)
+            func render(_ labels: String) throws -> MapCanvas {
+                try """
+                title: Labels
+                crs: EPSG:3857
+                sources:
+                  places: { path: places.geojson }
+                maps:
+                  - name: Places
+                    layers:
+                      - source: places
+                        renderer: { simple: { color: "#0000ff", size: 4 } }
+                        labels: [\(labels)]
+                """.write(toFile: dir + "/project.yaml", atomically: true, encoding: .utf8)
+                _ = try Packager.build(try Project.load(path: dir + "/project.yaml"), output: dir + "/p.mmpk", timestamp: 1_767_225_600)
+                let map = try MapSession(path: dir + "/p.mmpk").map(named: nil)
+                #expect(map.layers.allSatisfy { $0.definition.showLabels == true })
+                let view = try map.view(centeredOn: Position(x: 10.005, y: 50.0), scale: 12_000, width: 600, height: 200)
+                let rendered = try map.render(view, background: RGBAColor(red: 255, green: 255, blue: 255))
+                #expect(rendered.warnings.isEmpty && rendered.findings.isEmpty, "\(rendered.warnings) \(rendered.findings)")
+                return rendered.canvas
+            }
+            /// Red label pixels in columns `x0..<x1`, rows above the view's middle.
+            func red(_ canvas: MapCanvas, _ x0: Int, _ x1: Int) -> Int {
+                var n = 0
+                for y in 0..<100 {
+                    for x in max(x0, 0)..<min(x1, canvas.width) {
+                        if let p = canvas.pixel(x: x, y: y), p.red > 200, p.green < 90, p.blue < 90 { n += 1 }
+                    }
+                }
+                return n
+            }
+            let style = ##"size: 12, color: "#ff0000""##
+            let all = try render("{ field: NAME, \(style) }")
+            let a = try render("{ field: NAME, \(style), where: \"RANK = 1\" }")
+            let aOnly = red(a, 0, 600)
+            #expect(aOnly > 50, "A's label is drawn: \(aOnly) red pixels")
+            // A (top left of the middle) keeps its label; B's would overlap it and is dropped;
+            // C's is drawn, near C (x = 300 + 0.005 degrees, about 150 px right of A).
+            #expect(red(all, 0, 300) == aOnly, "B's label overlapping A's was drawn")
+            #expect(red(all, 400, 600) > 50, "C's label is missing")
+            #expect(red(a, 400, 600) == 0, "where RANK = 1 drew C's label")
+            let outOfScale = try render("{ field: NAME, \(style), min_scale: 5000 }")
+            #expect(red(outOfScale, 0, 600) == 0, "a label class out of scale drew")
+        }
+    }
+
     /// Natural Earth's countries with a plain fill, against `gdal_rasterize` of the same
     /// polygons in Web Mercator over the same extent and size: apart from the pixels our
     /// antialiasing only partly covers, the same pixels are filled.

@@ -17,6 +17,11 @@ public struct DrawingInfo: JSONModel {
         self.renderer = renderer
     }
 
+    /// The label classes of `labelingInfo`, in order (non-object entries are skipped).
+    public var labelClasses: [LabelClass] {
+        (labelingInfo ?? []).compactMap { $0.objectValue.map(LabelClass.init(json:)) }
+    }
+
     public var json: JSONObject {
         var o = original
         o.set("renderer", renderer)

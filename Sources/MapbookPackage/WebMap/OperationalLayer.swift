@@ -9,6 +9,8 @@ public struct OperationalLayer: JSONModel {
     public var minScale: Double?
     public var maxScale: Double?
     public var showLegend: Bool?
+    /// Whether the layer's `labelingInfo` is drawn (the web map default is no).
+    public var showLabels: Bool?
     /// The data's location inside a package, e.g. `file:./data.gpkg?table=mains`.
     public var path: String?
     public var url: String?
@@ -29,6 +31,7 @@ public struct OperationalLayer: JSONModel {
         minScale = json.double("minScale")
         maxScale = json.double("maxScale")
         showLegend = json.bool("showLegend")
+        showLabels = json.bool("showLabels")
         path = json.string("path")
         url = json.string("url")
         itemId = json.string("itemId")
@@ -61,6 +64,7 @@ public struct OperationalLayer: JSONModel {
         o.set("minScale", minScale)
         o.set("maxScale", maxScale)
         o.set("showLegend", showLegend)
+        o.set("showLabels", showLabels)
         o.set("popupInfo", popupInfo)
         o.set("layerDefinition", layerDefinition)
         o.setModels("layers", layers)

@@ -167,6 +167,16 @@ public struct Project: Sendable {
         /// A web map renderer (`simple`, `uniqueValue`, `classBreaks`) as JSON.
         public var renderer: JSONValue?
         public var popup: PopupSpec?
+        /// Label classes, written as web map `labelingInfo`.
+        public var labels: [LabelSpec] = []
+        public var line: Int?
+        public var key: String
+    }
+
+    /// A label class of a layer: an ArcGIS `labelingInfo` entry, checked against the
+    /// source's columns when the package is built.
+    public struct LabelSpec: Sendable {
+        public var labelClass: LabelClass
         public var line: Int?
         public var key: String
     }
@@ -448,7 +458,7 @@ extension Project {
             guard sources.contains(source) else { throw node.error(.unknownSource, "no source named '\(source)'; sources are: \(sources.sorted().joined(separator: ", "))") }
             return LayerSpec(source: source, line: node.line, key: node.path)
         }
-        try node.checkKeys(["source", "title", "visible", "opacity", "min_scale", "max_scale", "definition_expression", "renderer", "popup"])
+        try node.checkKeys(["source", "title", "visible", "opacity", "min_scale", "max_scale", "definition_expression", "renderer", "popup", "labels"])
         let sourceNode = try node.required("source")
         let source = try sourceNode.string()
         guard sources.contains(source) else {
@@ -505,7 +515,75 @@ extension Project {
             }
             layer.popup = spec
         }
+        if let labels = node["labels"] {
+            layer.labels = try labels.items().map(parseLabel)
+        }
         return layer
+    }
+
+    /// Label placements by their project name, as ArcGIS names them: for points, lines and
+    /// polygons.
+    static let labelPlacements: [String: String] = [
+        "above": "esriServerPointLabelPlacementAboveCenter", "below": "esriServerPointLabelPlacementBelowCenter",
+        "left": "esriServerPointLabelPlacementCenterLeft", "right": "esriServerPointLabelPlacementCenterRight",
+        "center": "esriServerPointLabelPlacementCenterCenter",
+        "above-left": "esriServerPointLabelPlacementAboveLeft", "above-right": "esriServerPointLabelPlacementAboveRight",
+        "below-left": "esriServerPointLabelPlacementBelowLeft", "below-right": "esriServerPointLabelPlacementBelowRight",
+        "along": "esriServerLinePlacementCenterAlong", "above-along": "esriServerLinePlacementAboveAlong",
+        "below-along": "esriServerLinePlacementBelowAlong", "horizontal": "esriServerPolygonPlacementAlwaysHorizontal",
+    ]
+
+    /// One label class: `field`, a `text` template with `{FIELD}`s, or an Arcade `expression`;
+    /// its look (`color`, `size` in points, `font`, `bold`, `italic`, `halo`, `halo_size`),
+    /// `placement`, scale range, `where` filter and whether labels may `overlap`.
+    static func parseLabel(_ node: ProjectNode) throws(ProjectError) -> LabelSpec {
+        try node.checkKeys([
+            "field", "text", "expression", "color", "size", "font", "bold", "italic", "halo", "halo_size", "placement",
+            "min_scale", "max_scale", "where", "overlap", "coded_values",
+        ])
+        var json = JSONObject()
+        let given = ["field", "text", "expression"].filter { node[$0] != nil }
+        guard given.count == 1 else {
+            throw node.error(.missingKey, "a label needs one of 'field' (a column), 'text' (with {FIELD}s) or 'expression' (Arcade)")
+        }
+        if let field = node["field"] {
+            json["labelExpressionInfo"] = .object(["expression": .string("$feature[\"\(try field.string())\"]")])
+        } else if let text = node["text"] {
+            json["labelExpressionInfo"] = .object(["value": .string(try text.string())])
+        } else if let expression = node["expression"] {
+            json["labelExpressionInfo"] = .object(["expression": .string(try expression.string())])
+        }
+        func color(_ key: String) throws(ProjectError) -> RGBAColor? {
+            guard let value = node[key] else { return nil }
+            let text = try value.string()
+            guard let color = RGBAColor(hex: text) else { throw value.error(.invalidValue, "colour '\(text)' is not #rrggbb or #rrggbbaa") }
+            return color
+        }
+        var symbol = TextSymbol(color: try color("color") ?? RGBAColor(red: 0, green: 0, blue: 0), size: try node["size"]?.double() ?? 9)
+        if let size = symbol.fontSize, !(size > 0 && size <= 200) { throw node["size"]!.error(.invalidValue, "size must be more than 0 and at most 200 points") }
+        symbol.fontFamily = try node["font"]?.string() ?? "Noto Sans"
+        if try node["bold"]?.bool() == true { symbol.fontWeight = "bold" }
+        if try node["italic"]?.bool() == true { symbol.fontStyle = "italic" }
+        if let halo = try color("halo") {
+            symbol.haloColor = halo
+            symbol.haloSize = try node["halo_size"]?.double() ?? 1
+        }
+        json["symbol"] = symbol.jsonValue
+        if let placement = node["placement"] {
+            let name = try placement.string()
+            guard let esri = labelPlacements[name] else {
+                throw placement.error(.invalidValue, "unknown placement '\(name)'; use one of \(labelPlacements.keys.sorted().joined(separator: ", "))")
+            }
+            json["labelPlacement"] = .string(esri)
+        }
+        if let v = try node["min_scale"]?.double() { json["minScale"] = .double(v) }
+        if let v = try node["max_scale"]?.double() { json["maxScale"] = .double(v) }
+        if let v = try node["where"]?.string() { json["where"] = .string(v) }
+        if try node["overlap"]?.bool() == true { json["deconflictionStrategy"] = "none" }
+        if let v = try node["coded_values"]?.bool() { json["useCodedValues"] = .bool(v) }
+        let labelClass = LabelClass(json: json)
+        if let problem = labelClass.problem { throw (node["expression"] ?? node).error(.invalidValue, problem) }
+        return LabelSpec(labelClass: labelClass, line: node.line, key: node.path)
     }
 
     /// A web map renderer written in the project file, with `#rrggbb` colours allowed.

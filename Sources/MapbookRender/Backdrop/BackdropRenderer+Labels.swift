@@ -119,8 +119,8 @@ extension BackdropRenderer {
                 guard let ring = polygon.first, ring.count >= 3 else { continue }
                 let pixels = ring.map { t.pixel($0) }
                 if placement != "point" {
-                    out += lineAnchors(pixels + [pixels[0]], spacing: spacing, center: placement == "line-center").filter { inside($0.0, $0.1) }
-                } else if let c = innerPoint(pixels), inside(c.0, c.1) {
+                    out += LabelPlacer.lineAnchors(pixels + [pixels[0]], spacing: spacing, center: placement == "line-center").filter { inside($0.0, $0.1) }
+                } else if let c = LabelPlacer.innerPoint(pixels), inside(c.0, c.1) {
                     out.append((c.0, c.1, 0))
                 }
             }
@@ -131,151 +131,20 @@ extension BackdropRenderer {
                     let mid = pixels[pixels.count / 2]
                     if inside(mid.0, mid.1) { out.append((mid.0, mid.1, 0)) }
                 } else {
-                    out += lineAnchors(pixels, spacing: spacing, center: placement == "line-center").filter { inside($0.0, $0.1) }
+                    out += LabelPlacer.lineAnchors(pixels, spacing: spacing, center: placement == "line-center").filter { inside($0.0, $0.1) }
                 }
             }
         }
         return out
     }
 
-    static func lineAnchors(_ pixels: [(Double, Double)], spacing: Double, center: Bool) -> [(Double, Double, Double)] {
-        var lengths: [Double] = [0]
-        for (a, b) in zip(pixels, pixels.dropFirst()) { lengths.append(lengths.last! + hypot(b.0 - a.0, b.1 - a.1)) }
-        let total = lengths.last!
-        guard total > 0 else { return [] }
-        var distances: [Double] = []
-        if center || total < spacing {
-            distances = [total / 2]
-        } else {
-            var d = spacing / 2
-            while d < total {
-                distances.append(d)
-                d += spacing
-            }
-        }
-        return distances.compactMap { d in
-            guard let i = lengths.firstIndex(where: { $0 >= d }), i > 0 else { return nil }
-            let a = pixels[i - 1], b = pixels[i]
-            let segment = lengths[i] - lengths[i - 1]
-            let f = segment > 0 ? (d - lengths[i - 1]) / segment : 0
-            var angle = atan2(b.1 - a.1, b.0 - a.0)
-            // Keep text upright: never upside down.
-            if angle > Double.pi / 2 { angle -= Double.pi } else if angle < -Double.pi / 2 { angle += Double.pi }
-            return (a.0 + (b.0 - a.0) * f, a.1 + (b.1 - a.1) * f, angle)
-        }
-    }
-
-    /// A point inside a ring: the middle of the widest stretch of the horizontal line through
-    /// the ring's vertical middle that lies inside it (close to the pole of inaccessibility for
-    /// the shapes labels go in, and never outside the ring).
-    static func innerPoint(_ ring: [(Double, Double)]) -> (Double, Double)? {
-        let ys = ring.map(\.1)
-        guard let minY = ys.min(), let maxY = ys.max() else { return nil }
-        let y = (minY + maxY) / 2
-        var crossings: [Double] = []
-        for (a, b) in zip(ring, ring.dropFirst() + [ring[0]]) where (a.1 > y) != (b.1 > y) {
-            crossings.append(a.0 + (y - a.1) / (b.1 - a.1) * (b.0 - a.0))
-        }
-        crossings.sort()
-        var best: (Double, Double)?
-        var widest = -1.0
-        var i = 0
-        while i + 1 < crossings.count {
-            if crossings[i + 1] - crossings[i] > widest {
-                widest = crossings[i + 1] - crossings[i]
-                best = ((crossings[i] + crossings[i + 1]) / 2, y)
-            }
-            i += 2
-        }
-        return best
-    }
-
     /// Places and draws the frame's labels: later style layers first, each label only where
     /// its box (padded) is free, unless it may overlap.
     func drawLabels(on canvas: MapCanvas) {
-        let context = canvas.context
-        var drawn: [[LabelPlacer.Label]] = []
-        var missingGlyphs = 0
-        for group in pendingLabels.reversed() {
-            var kept: [LabelPlacer.Label] = []
-            for label in group {
-                var label = label
-                var box: LabelPlacer.Box?
-                // The layout shaped to measure the label is the one drawn: kept with a label
-                // that is placed, freed with one that is dropped.
-                var layout: UnsafeMutableRawPointer?
-                if !label.text.isEmpty {
-                    layout = mapbook_text_layout_new(context, label.text, label.font, label.size, label.maxWidth, label.letterSpacing, label.align)
-                    var x = 0.0, y = 0.0, w = 0.0, h = 0.0, baseline = 0.0
-                    mapbook_text_layout_extents(layout, &x, &y, &w, &h, &baseline)
-                    missingGlyphs += Int(mapbook_text_layout_unknown_glyphs(layout))
-                    let (dx, dy) = Self.anchorOffset(label.anchor, width: w, height: h)
-                    let ox = label.offset.0 * label.size, oy = label.offset.1 * label.size
-                    // The box of the (possibly rotated) text around its anchor.
-                    let corners = [(dx + ox, dy + oy), (dx + ox + w, dy + oy), (dx + ox, dy + oy + h), (dx + ox + w, dy + oy + h)].map { p in
-                        (label.x + p.0 * cos(label.angle) - p.1 * sin(label.angle), label.y + p.0 * sin(label.angle) + p.1 * cos(label.angle))
-                    }
-                    box = LabelPlacer.Box(minX: corners.map(\.0).min()!, minY: corners.map(\.1).min()!, maxX: corners.map(\.0).max()!, maxY: corners.map(\.1).max()!)
-                    label.offset = (dx + ox, dy + oy)
-                }
-                if let icon = label.icon {
-                    let w = Double(icon.width) / icon.pixelRatio * label.iconScale, h = Double(icon.height) / icon.pixelRatio * label.iconScale
-                    let iconBox = LabelPlacer.Box(minX: label.x - w / 2, minY: label.y - h / 2, maxX: label.x + w / 2, maxY: label.y + h / 2)
-                    box = box.map { LabelPlacer.Box(minX: min($0.minX, iconBox.minX), minY: min($0.minY, iconBox.minY), maxX: max($0.maxX, iconBox.maxX), maxY: max($0.maxY, iconBox.maxY)) } ?? iconBox
-                }
-                guard let box else { continue }
-                let padded = box.padded(label.padding)
-                if !label.allowOverlap && !labels.isFree(padded) {
-                    mapbook_text_layout_free(layout)
-                    continue
-                }
-                if !label.ignorePlacement { labels.insert(padded) }
-                label.layout = layout
-                kept.append(label)
-            }
-            drawn.append(kept)
-        }
+        let (placed, missingGlyphs) = labels.place(pendingLabels.reversed(), context: canvas.context)
         if missingGlyphs > 0 { note("\(missingGlyphs) characters of labels have no glyph in the installed fonts (install fonts-noto-core)") }
-        for group in drawn.reversed() {
-            for label in group {
-                if let icon = label.icon, let image = sprite?.image {
-                    let w = Double(icon.width) / icon.pixelRatio * label.iconScale, h = Double(icon.height) / icon.pixelRatio * label.iconScale
-                    cairo_save(context)
-                    cairo_translate(context, label.x - w / 2, label.y - h / 2)
-                    cairo_scale(context, label.iconScale / icon.pixelRatio, label.iconScale / icon.pixelRatio)
-                    cairo_rectangle(context, 0, 0, Double(icon.width), Double(icon.height))
-                    cairo_clip(context)
-                    cairo_set_source_surface(context, image.surface, -Double(icon.x), -Double(icon.y))
-                    cairo_paint_with_alpha(context, min(max(label.iconOpacity, 0), 1))
-                    cairo_restore(context)
-                }
-                guard let layout = label.layout else { continue }
-                defer { mapbook_text_layout_free(layout) }
-                cairo_save(context)
-                cairo_translate(context, label.x, label.y)
-                cairo_rotate(context, label.angle)
-                let color = [label.color.0, label.color.1, label.color.2, label.color.3]
-                let halo = [label.halo.0, label.halo.1, label.halo.2, label.halo.3]
-                mapbook_text_layout_draw(context, layout, label.offset.0, label.offset.1, color, label.haloWidth, halo)
-                cairo_restore(context)
-            }
-        }
+        LabelPlacer.draw(placed.reversed(), context: canvas.context, sprite: sprite?.image)
         pendingLabels = []
-    }
-
-    /// Where the text's top left corner goes relative to its anchor point.
-    static func anchorOffset(_ anchor: String, width w: Double, height h: Double) -> (Double, Double) {
-        switch anchor {
-        case "left": return (0, -h / 2)
-        case "right": return (-w, -h / 2)
-        case "top": return (-w / 2, 0)
-        case "bottom": return (-w / 2, -h)
-        case "top-left": return (0, 0)
-        case "top-right": return (-w, 0)
-        case "bottom-left": return (0, -h)
-        case "bottom-right": return (-w, -h)
-        default: return (-w / 2, -h / 2)
-        }
     }
 }
 

@@ -1,0 +1,246 @@
+import CCairo
+import CMapbookLazy
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where labels stand on a frame: each placed label's box, so that a later label that would
+/// overlap one is dropped, as MapLibre's collision index does (boxes, not glyph outlines).
+struct LabelPlacer {
+    struct Box {
+        var minX: Double, minY: Double, maxX: Double, maxY: Double
+
+        func overlaps(_ o: Box) -> Bool {
+            minX < o.maxX && o.minX < maxX && minY < o.maxY && o.minY < maxY
+        }
+
+        func padded(_ p: Double) -> Box {
+            Box(minX: minX - p, minY: minY - p, maxX: maxX + p, maxY: maxY + p)
+        }
+    }
+
+    /// A label waiting to be drawn: a text layout or an icon, at a pixel position.
+    struct Label {
+        var text: String
+        var font: String
+        var size: Double
+        var maxWidth: Double
+        var letterSpacing: Double
+        var align: Int32
+        var x: Double
+        var y: Double
+        /// Radians, clockwise on screen, about (x, y).
+        var angle: Double
+        var color: (Double, Double, Double, Double)
+        var haloWidth: Double
+        var halo: (Double, Double, Double, Double)
+        var anchor: String
+        var offset: (Double, Double)
+        var padding: Double
+        var allowOverlap: Bool
+        var ignorePlacement: Bool
+        var icon: SpriteIcon?
+        var iconScale: Double
+        var iconOpacity: Double
+        /// The text's Pango layout once the label is placed (`mapbook_text_layout_new`).
+        var layout: UnsafeMutableRawPointer? = nil
+    }
+
+    let width: Double
+    let height: Double
+    /// Whether a label must lie wholly inside the frame (a view's own labels), rather than
+    /// only touch it (a tile's labels, which continue on the next tile).
+    var keepInside = false
+    private(set) var boxes: [Box] = []
+    /// The grid of placed boxes, 64-pixel cells, for frames with thousands of labels.
+    private var grid: [Int: [Int]] = [:]
+    static let cell = 64.0
+
+    init(width: Int = 0, height: Int = 0) {
+        self.width = Double(width)
+        self.height = Double(height)
+    }
+
+    private func cells(_ b: Box) -> [Int] {
+        let x0 = Int((b.minX / Self.cell).rounded(.down)), x1 = Int((b.maxX / Self.cell).rounded(.down))
+        let y0 = Int((b.minY / Self.cell).rounded(.down)), y1 = Int((b.maxY / Self.cell).rounded(.down))
+        guard x1 - x0 < 64, y1 - y0 < 64 else { return [] }
+        var out: [Int] = []
+        for y in y0...y1 { for x in x0...x1 { out.append(y &* 100_003 &+ x) } }
+        return out
+    }
+
+    /// Whether `box` is free: inside the frame and over no placed box.
+    func isFree(_ box: Box) -> Bool {
+        guard box.maxX > 0, box.maxY > 0, box.minX < width, box.minY < height else { return false }
+        if keepInside && (box.minX < 0 || box.minY < 0 || box.maxX > width || box.maxY > height) { return false }
+        for cell in cells(box) {
+            for i in grid[cell] ?? [] where boxes[i].overlaps(box) { return false }
+        }
+        return true
+    }
+
+    mutating func insert(_ box: Box) {
+        boxes.append(box)
+        for cell in cells(box) { grid[cell, default: []].append(boxes.count - 1) }
+    }
+}
+
+extension LabelPlacer {
+    /// Places `groups` in order, the first with priority: each label (its text shaped by
+    /// Pango in `context`) only where its padded box is free, unless it may overlap. Returns
+    /// the labels placed, group by group, each holding the layout to draw, and how many
+    /// characters had no glyph in the installed fonts.
+    mutating func place(_ groups: [[Label]], context: OpaquePointer) -> (placed: [[Label]], missingGlyphs: Int) {
+        var drawn: [[Label]] = []
+        var missingGlyphs = 0
+        for group in groups {
+            var kept: [Label] = []
+            for label in group {
+                var label = label
+                var box: Box?
+                // The layout shaped to measure the label is the one drawn: kept with a label
+                // that is placed, freed with one that is dropped.
+                var layout: UnsafeMutableRawPointer?
+                if !label.text.isEmpty {
+                    layout = mapbook_text_layout_new(context, label.text, label.font, label.size, label.maxWidth, label.letterSpacing, label.align)
+                    var x = 0.0, y = 0.0, w = 0.0, h = 0.0, baseline = 0.0
+                    mapbook_text_layout_extents(layout, &x, &y, &w, &h, &baseline)
+                    missingGlyphs += Int(mapbook_text_layout_unknown_glyphs(layout))
+                    let (dx, dy) = Self.anchorOffset(label.anchor, width: w, height: h)
+                    let ox = label.offset.0 * label.size, oy = label.offset.1 * label.size
+                    // The box of the (possibly rotated) text around its anchor.
+                    let corners = [(dx + ox, dy + oy), (dx + ox + w, dy + oy), (dx + ox, dy + oy + h), (dx + ox + w, dy + oy + h)].map { p in
+                        (label.x + p.0 * cos(label.angle) - p.1 * sin(label.angle), label.y + p.0 * sin(label.angle) + p.1 * cos(label.angle))
+                    }
+                    box = Box(minX: corners.map(\.0).min()!, minY: corners.map(\.1).min()!, maxX: corners.map(\.0).max()!, maxY: corners.map(\.1).max()!)
+                    label.offset = (dx + ox, dy + oy)
+                }
+                if let icon = label.icon {
+                    let w = Double(icon.width) / icon.pixelRatio * label.iconScale, h = Double(icon.height) / icon.pixelRatio * label.iconScale
+                    let iconBox = Box(minX: label.x - w / 2, minY: label.y - h / 2, maxX: label.x + w / 2, maxY: label.y + h / 2)
+                    box = box.map { Box(minX: min($0.minX, iconBox.minX), minY: min($0.minY, iconBox.minY), maxX: max($0.maxX, iconBox.maxX), maxY: max($0.maxY, iconBox.maxY)) } ?? iconBox
+                }
+                guard let box else { continue }
+                let padded = box.padded(label.padding)
+                if !label.allowOverlap && !isFree(padded) {
+                    mapbook_text_layout_free(layout)
+                    continue
+                }
+                if !label.ignorePlacement { insert(padded) }
+                label.layout = layout
+                kept.append(label)
+            }
+            drawn.append(kept)
+        }
+        return (drawn, missingGlyphs)
+    }
+
+    /// Draws placed labels group by group (a later group over an earlier one) and frees
+    /// their layouts; icons are cut from `sprite`.
+    static func draw(_ groups: [[Label]], context: OpaquePointer, sprite: RasterImage?) {
+        for group in groups {
+            for label in group {
+                if let icon = label.icon, let image = sprite {
+                    let w = Double(icon.width) / icon.pixelRatio * label.iconScale, h = Double(icon.height) / icon.pixelRatio * label.iconScale
+                    cairo_save(context)
+                    cairo_translate(context, label.x - w / 2, label.y - h / 2)
+                    cairo_scale(context, label.iconScale / icon.pixelRatio, label.iconScale / icon.pixelRatio)
+                    cairo_rectangle(context, 0, 0, Double(icon.width), Double(icon.height))
+                    cairo_clip(context)
+                    cairo_set_source_surface(context, image.surface, -Double(icon.x), -Double(icon.y))
+                    cairo_paint_with_alpha(context, min(max(label.iconOpacity, 0), 1))
+                    cairo_restore(context)
+                }
+                guard let layout = label.layout else { continue }
+                defer { mapbook_text_layout_free(layout) }
+                cairo_save(context)
+                cairo_translate(context, label.x, label.y)
+                cairo_rotate(context, label.angle)
+                let color = [label.color.0, label.color.1, label.color.2, label.color.3]
+                let halo = [label.halo.0, label.halo.1, label.halo.2, label.halo.3]
+                mapbook_text_layout_draw(context, layout, label.offset.0, label.offset.1, color, label.haloWidth, halo)
+                cairo_restore(context)
+            }
+        }
+    }
+
+    /// Where the text's top left corner goes relative to its anchor point.
+    static func anchorOffset(_ anchor: String, width w: Double, height h: Double) -> (Double, Double) {
+        switch anchor {
+        case "left": return (0, -h / 2)
+        case "right": return (-w, -h / 2)
+        case "top": return (-w / 2, 0)
+        case "bottom": return (-w / 2, -h)
+        case "top-left": return (0, 0)
+        case "top-right": return (-w, 0)
+        case "bottom-left": return (0, -h)
+        case "bottom-right": return (-w, -h)
+        default: return (-w / 2, -h / 2)
+        }
+    }
+
+    /// Where labels stand along a line of pixels: every `spacing` pixels starting half a
+    /// spacing in (its middle when `center` or when shorter than `spacing`), with the line's
+    /// direction there, turned so text is never upside down.
+    static func lineAnchors(_ pixels: [(Double, Double)], spacing: Double, center: Bool) -> [(Double, Double, Double)] {
+        var lengths: [Double] = [0]
+        for (a, b) in zip(pixels, pixels.dropFirst()) { lengths.append(lengths.last! + hypot(b.0 - a.0, b.1 - a.1)) }
+        let total = lengths.last!
+        guard total > 0 else { return [] }
+        var distances: [Double] = []
+        if center || total < spacing {
+            distances = [total / 2]
+        } else {
+            var d = spacing / 2
+            while d < total {
+                distances.append(d)
+                d += spacing
+            }
+        }
+        return distances.compactMap { d in
+            guard let i = lengths.firstIndex(where: { $0 >= d }), i > 0 else { return nil }
+            let a = pixels[i - 1], b = pixels[i]
+            let segment = lengths[i] - lengths[i - 1]
+            let f = segment > 0 ? (d - lengths[i - 1]) / segment : 0
+            var angle = atan2(b.1 - a.1, b.0 - a.0)
+            // Keep text upright: never upside down.
+            if angle > Double.pi / 2 { angle -= Double.pi } else if angle < -Double.pi / 2 { angle += Double.pi }
+            return (a.0 + (b.0 - a.0) * f, a.1 + (b.1 - a.1) * f, angle)
+        }
+    }
+
+    /// A point inside a ring: the middle of the widest stretch of the horizontal line through
+    /// the ring's vertical middle that lies inside it (close to the pole of inaccessibility for
+    /// the shapes labels go in, and never outside the ring).
+    static func innerPoint(_ ring: [(Double, Double)]) -> (Double, Double)? {
+        let ys = ring.map(\.1)
+        guard let minY = ys.min(), let maxY = ys.max() else { return nil }
+        let y = (minY + maxY) / 2
+        var crossings: [Double] = []
+        for (a, b) in zip(ring, ring.dropFirst() + [ring[0]]) where (a.1 > y) != (b.1 > y) {
+            crossings.append(a.0 + (y - a.1) / (b.1 - a.1) * (b.0 - a.0))
+        }
+        crossings.sort()
+        var best: (Double, Double)?
+        var widest = -1.0
+        var i = 0
+        while i + 1 < crossings.count {
+            if crossings[i + 1] - crossings[i] > widest {
+                widest = crossings[i + 1] - crossings[i]
+                best = ((crossings[i] + crossings[i + 1]) / 2, y)
+            }
+            i += 2
+        }
+        return best
+    }
+}
+
+/// An icon of a style's sprite: its rectangle in the sprite image, and its pixel ratio.
+struct SpriteIcon {
+    var x: Int, y: Int, width: Int, height: Int
+    var pixelRatio: Double
+}
