@@ -5,6 +5,7 @@ import Glibc
 import MapbookData
 import MapbookPackage
 import MapbookRender
+import MapbookSupport
 import MapbookViewer
 
 struct RenderCommand: ParsableCommand {
@@ -12,7 +13,9 @@ struct RenderCommand: ParsableCommand {
         commandName: "render",
         abstract: "Draw a map view as a PNG, SVG or PDF: the vector tile backdrop with its style, then the map's layers.",
         discussion: """
-            The backdrop is drawn from the package's vector tiles with their own MapLibre style \
+            PATH is a mobile map package, or a vector tile package (a .vtpk file or the folder \
+            it was unpacked into) drawn alone with its own style. The backdrop is drawn from \
+            the package's vector tiles with their own MapLibre style \
             (fills, lines, circles, labels with halos, sprite icons), then the operational layers \
             shown on this device (see `mapbook toc`) that draw at the view's scale, with their \
             renderers and filters, then a scale bar and the package's credits. The view is a \
@@ -46,7 +49,7 @@ struct RenderCommand: ParsableCommand {
     }
 
     func run() throws {
-        if options.path.lowercased().hasSuffix(".vtpk") { return try renderTilePackage() }
+        if options.path.lowercased().hasSuffix(".vtpk") || FileSystem.kind(options.path) == .directory { return try renderTilePackage() }
         let map = try options.open()
         var mapView = try view.view(of: map)
         // On the terminal without -o, the picture is as large as the terminal (less a line for
@@ -85,9 +88,14 @@ struct RenderCommand: ParsableCommand {
         if !rendered.findings.isEmpty { throw ExitCode.failure }
     }
 
-    /// A standalone vector tile package: its tiles with its own style, nothing else.
+    /// A standalone vector tile package (a `.vtpk` file or the folder it was unpacked into):
+    /// its tiles with its own style, nothing else.
     func renderTilePackage() throws {
-        let renderer = try ViewerCommand.attempt { try BackdropRenderer.open(try TilePackage(archive: try ZipArchive(path: options.path))) }
+        let path = options.path
+        let renderer = try ViewerCommand.attempt {
+            let archive = FileSystem.kind(path) == .directory ? try ZipArchive(folder: path) : try ZipArchive(path: path)
+            return try BackdropRenderer.open(try TilePackage(archive: archive))
+        }
         let full = renderer.archive.metadata.bounds.map(WebMercator.project)
         let mapView = try view.webMercatorView(fullExtent: full)
         let canvas = try ViewerCommand.attempt { try MapCanvas(width: mapView.width, height: mapView.height, extent: mapView.extent, format: format) }

@@ -52,6 +52,18 @@ import Testing
         }
     }
 
+    /// A vector tile package alone, as the unpacked folder the fixture is, drawn with its own
+    /// style: the style's properties it does not draw are named as warnings.
+    @Test(.enabled(if: Fixtures.available, "needs ../shared/fixtures/vtpk-basemapde"))
+    func aVectorTilePackageFolderRendersWithItsOwnStyle() throws {
+        try withTemporaryDirectory { dir in
+            let render = try MapbookBinary.run(["render", Fixtures.path("vtpk-basemapde/sample_cache"), "--size", "300x300", "-o", dir + "/de.png"])
+            #expect(render.status == 0, "\(render.stderr)")
+            #expect(render.stderr.contains("warning: the style's symbol paint.text-halo-blur is not drawn"), "\(render.stderr)")
+            #expect(try readFile(dir + "/de.png").count > 1000)
+        }
+    }
+
     @Test func badViewsAndNamesAreUsageErrorsThatSayWhatIsAllowed() throws {
         try withTemporaryDirectory { dir in
             let project = try CommandTests().makeProject(in: dir)

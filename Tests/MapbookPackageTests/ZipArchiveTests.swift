@@ -40,6 +40,29 @@ import Testing
         }
     }
 
+    /// An unpacked folder reads as an archive of stored entries: every file by its relative
+    /// path, in place; links are not followed; a file that changes size after listing is refused.
+    @Test func anUnpackedFolderReadsAsAnArchive() throws {
+        try withTemporaryDirectory { dir in
+            let root = dir + "/unpacked"
+            try FileManager.default.createDirectory(atPath: root + "/p12/tile/L00", withIntermediateDirectories: true)
+            try writeFile(root + "/p12/root.json", "{\"name\": \"x\"}")
+            try writeFile(root + "/p12/tile/L00/R0000C0000.bundle", [UInt8](repeating: 7, count: 5000))
+            try writeFile(dir + "/secret.txt", "outside")
+            try FileManager.default.createSymbolicLink(atPath: root + "/link.txt", withDestinationPath: dir + "/secret.txt")
+            let archive = try ZipArchive(folder: root + "/")
+            #expect(archive.isFolder)
+            #expect(archive.entries.map(\.name).sorted() == ["p12/root.json", "p12/tile/L00/R0000C0000.bundle"])
+            let root_ = try #require(archive.entry(named: "p12/root.json"))
+            #expect(try archive.read(root_) == Array("{\"name\": \"x\"}".utf8))
+            let bundle = try #require(archive.entry(named: "p12/tile/L00/R0000C0000.bundle"))
+            #expect(try archive.dataRange(of: bundle).read(at: 4990, count: 10) == [UInt8](repeating: 7, count: 10))
+            try writeFile(root + "/p12/root.json", "{}")
+            #expect(throws: ArchiveError.self) { try archive.read(root_) }
+            #expect(throws: ArchiveError.self) { try ZipArchive(folder: dir + "/secret.txt") }
+        }
+    }
+
     @Test func sameEntriesAndTimeGiveIdenticalBytes() throws {
         try withTemporaryDirectory { dir in
             let entries = [("x/1", Array("one".utf8)), ("x/2", Array("two".utf8))]

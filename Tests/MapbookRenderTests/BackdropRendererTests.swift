@@ -48,6 +48,26 @@ import Testing
         }
     }
 
+    /// The package unpacked into a folder (as the fixture comes) draws exactly what the
+    /// package file draws, read in place from the folder's files.
+    @Test(.enabled(if: Fixtures.available, "needs ../shared/fixtures/vtpk-basemapde"))
+    func anUnpackedFolderDrawsAsThePackageFileDoes() throws {
+        try withTemporaryDirectory { dir in
+            let folder = Fixtures.path("vtpk-basemapde/sample_cache")
+            try zipStored(folder: folder, to: dir + "/basemap.vtpk")
+            let box = WebMercator.project(BoundingBox(minX: 5, minY: 47, maxX: 15, maxY: 55))
+            var pictures: [[UInt8]] = []
+            for archive in [try ZipArchive(path: dir + "/basemap.vtpk"), try ZipArchive(folder: folder)] {
+                let renderer = try BackdropRenderer.open(try TilePackage(archive: archive))
+                #expect(renderer.sprite != nil && renderer.damage.isEmpty, "\(archive.displayPath): \(renderer.damage)")
+                let canvas = try MapCanvas(width: 400, height: 400, extent: box)
+                renderer.draw(on: canvas)
+                pictures.append(try canvas.pngData())
+            }
+            #expect(pictures[0] == pictures[1])
+        }
+    }
+
     /// The decoded tiles are kept: a second frame reads no tile again.
     @Test(.enabled(if: Fixtures.available, "needs ../shared/fixtures/vtpk-basemapde"))
     func tilesAreCachedBetweenFrames() throws {

@@ -1,3 +1,4 @@
+import MapbookSupport
 /// A ZIP archive read through its central directory, with random access to entries.
 ///
 /// Opening reads the end-of-central-directory records and the central directory, nothing else
@@ -21,6 +22,11 @@ public final class ZipArchive: Sendable {
     /// Names that occur more than once, in order of first repetition.
     public let duplicateNames: [String]
     private let positions: [String: Int]
+    /// For an unpacked folder read as an archive: each entry's file path, by entry index.
+    private let folderFiles: [String]?
+
+    /// Whether this is an unpacked folder rather than a ZIP file.
+    public var isFolder: Bool { folderFiles != nil }
 
     /// The most entries we accept; each costs a few hundred bytes of memory.
     public static let maximumEntryCount = 10_000_000
@@ -33,10 +39,61 @@ public final class ZipArchive: Sendable {
         try self.init(range: ByteRange(file: file), displayPath: path)
     }
 
+    /// Reads an unpacked package (a `.vtpk` or `.mmpk` extracted by ArcGIS Pro or `unzip`) as
+    /// an archive: every regular file under `folder` is a stored entry named by its path
+    /// relative to the folder, read in place. Links are skipped, never followed; files have no
+    /// recorded CRC, so `read` checks only their size.
+    public init(folder: String) throws(ArchiveError) {
+        var root = folder
+        while root.count > 1 && root.hasSuffix("/") { root.removeLast() }
+        guard FileSystem.kind(root) == .directory else {
+            throw ArchiveError(kind: .notARegularFile, operation: "read the folder", path: folder, message: "not a folder")
+        }
+        var entries: [ZipEntry] = [], paths: [String] = [], positions: [String: Int] = [:]
+        var pending = [""]
+        while let relative = pending.popLast() {
+            let here = relative.isEmpty ? root : root + "/" + relative
+            for name in FileSystem.names(in: here) {
+                let inside = relative.isEmpty ? name : relative + "/" + name
+                let path = root + "/" + inside
+                switch FileSystem.kind(path) {
+                case .directory?: pending.append(inside)
+                case .file?:
+                    guard entries.count < Self.maximumEntryCount else {
+                        throw ArchiveError(kind: .tooLarge, operation: "read the folder", path: folder, message: "it holds more than \(Self.maximumEntryCount) files")
+                    }
+                    let size = FileSystem.size(path) ?? 0
+                    positions[inside] = entries.count
+                    entries.append(ZipEntry(
+                        name: inside, rawName: Array(inside.utf8), nameIsUTF8: true, method: .stored, flags: 0, crc32: 0,
+                        compressedSize: size, uncompressedSize: size, localHeaderOffset: 0, versionMadeBy: 0,
+                        externalAttributes: 0, dosDate: 0, dosTime: 0, index: entries.count))
+                    paths.append(path)
+                default: continue
+                }
+            }
+        }
+        guard let first = paths.first else {
+            throw ArchiveError(kind: .notAZip, operation: "read the folder", path: folder, message: "it holds no files")
+        }
+        range = ByteRange(file: try RandomAccessFile(path: first), offset: 0, length: 0)
+        displayPath = folder
+        self.entries = entries
+        self.positions = positions
+        folderFiles = paths
+        duplicateNames = []
+        prefixLength = 0
+        centralDirectoryOffset = 0
+        centralDirectorySize = 0
+        usesZip64 = false
+        issues = []
+    }
+
     /// Opens the ZIP archive held by `range`.
     public init(range: ByteRange, displayPath: String) throws(ArchiveError) {
         self.range = range
         self.displayPath = displayPath
+        folderFiles = nil
         func fail(_ kind: ArchiveError.Kind, _ message: String) -> ArchiveError {
             ArchiveError(kind: kind, operation: "read the ZIP archive", path: displayPath, message: message)
         }
@@ -267,6 +324,21 @@ public final class ZipArchive: Sendable {
             dataOffset: dataOffset)
     }
 
+    /// A folder's entry as its own file, opened now (so a folder of thousands of files holds
+    /// no descriptors open); nil for a ZIP archive. A file that changed size since the folder
+    /// was listed is refused.
+    private func folderFile(_ entry: ZipEntry) throws(ArchiveError) -> ByteRange? {
+        guard let folderFiles else { return nil }
+        guard entry.index >= 0, entry.index < folderFiles.count else {
+            throw ArchiveError(kind: .damaged, operation: "read entry", path: "\(displayPath)[\(entry.name)]", message: "no such file in the folder")
+        }
+        let file = try RandomAccessFile(path: folderFiles[entry.index])
+        guard file.size == entry.uncompressedSize else {
+            throw ArchiveError(kind: .sizeMismatch, operation: "read entry", path: file.path, message: "it is \(file.size) bytes, \(entry.uncompressedSize) when the folder was read: it changed meanwhile")
+        }
+        return ByteRange(file: file)
+    }
+
     /// The bytes of a stored entry as a range of the archive file: no copy, no extraction.
     public func dataRange(of entry: ZipEntry) throws(ArchiveError) -> ByteRange {
         let path = "\(displayPath)[\(entry.name)]"
@@ -276,6 +348,7 @@ public final class ZipArchive: Sendable {
         guard !entry.isEncrypted else {
             throw ArchiveError(kind: .encrypted, operation: "read entry", path: path, message: "it is encrypted")
         }
+        if let file = try folderFile(entry) { return file }
         let header = try localHeader(of: entry)
         guard header.rawName == entry.rawName else {
             throw ArchiveError(kind: .damaged, operation: "read entry", path: path, message: "its local header names a different file than the central directory")
@@ -311,7 +384,7 @@ public final class ZipArchive: Sendable {
         guard Int64(out.count) == entry.uncompressedSize else {
             throw ArchiveError(kind: .sizeMismatch, operation: "read entry", path: path, message: "it holds \(out.count) bytes, the central directory says \(entry.uncompressedSize): truncated or damaged")
         }
-        guard crc.value == entry.crc32 else {
+        guard isFolder || crc.value == entry.crc32 else {
             throw ArchiveError(kind: .crcMismatch, operation: "read entry", path: path, message: "it fails its CRC-32 check: the data is damaged")
         }
         return out
@@ -326,14 +399,19 @@ public final class ZipArchive: Sendable {
         guard !entry.isEncrypted else {
             throw ArchiveError(kind: .encrypted, operation: "read entry", path: path, message: "it is encrypted")
         }
-        let header = try localHeader(of: entry)
-        guard header.rawName == entry.rawName else {
-            throw ArchiveError(kind: .damaged, operation: "read entry", path: path, message: "its local header names a different file than the central directory")
+        let data: ByteRange
+        if let file = try folderFile(entry) {
+            data = file
+        } else {
+            let header = try localHeader(of: entry)
+            guard header.rawName == entry.rawName else {
+                throw ArchiveError(kind: .damaged, operation: "read entry", path: path, message: "its local header names a different file than the central directory")
+            }
+            guard header.dataOffset + entry.compressedSize <= range.length else {
+                throw ArchiveError(kind: .truncated, operation: "read entry", path: path, message: "its data lies past the end of the archive (truncated?)")
+            }
+            data = range.slice(offset: header.dataOffset, length: entry.compressedSize)
         }
-        guard header.dataOffset + entry.compressedSize <= range.length else {
-            throw ArchiveError(kind: .truncated, operation: "read entry", path: path, message: "its data lies past the end of the archive (truncated?)")
-        }
-        let data = range.slice(offset: header.dataOffset, length: entry.compressedSize)
         switch entry.method {
         case .stored:
             guard entry.compressedSize == entry.uncompressedSize else {

@@ -31,12 +31,12 @@ public final class VectorTilePackageReader: ReadableTileArchive {
         metadata = Self.readMetadata(package)
     }
 
-    /// Opens a `.vtpk`, or the vector tile package inside a `.mmpk`: the entry named `entry`,
-    /// else the only (or first) `.vtpk` the package holds.
+    /// Opens a `.vtpk` (a file, or a folder it was unpacked into), or the vector tile package
+    /// inside a `.mmpk`: the entry named `entry`, else the only (or first) `.vtpk` it holds.
     public convenience init(path: String, entry: String? = nil) throws(TileArchiveError) {
         let archive: ZipArchive
         do {
-            archive = try ZipArchive(path: path)
+            archive = FileSystem.kind(path) == .directory ? try ZipArchive(folder: path) : try ZipArchive(path: path)
         } catch {
             throw TileArchiveError(kind: error.kind, operation: "open", path: path, message: error.message)
         }
