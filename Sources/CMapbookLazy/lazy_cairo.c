@@ -353,6 +353,13 @@ void cairo_surface_flush(cairo_surface_t *surface) {
     ((void (*)(cairo_surface_t *surface))f)(surface);
 }
 
+void cairo_surface_mark_dirty(cairo_surface_t *surface) {
+    static void *_Atomic cached;
+    void *f = cached;
+    if (!f) cached = f = cairo_symbol("cairo_surface_mark_dirty");
+    ((void (*)(cairo_surface_t *surface))f)(surface);
+}
+
 cairo_status_t cairo_surface_status(cairo_surface_t *surface) {
     static void *_Atomic cached;
     void *f = cached;

@@ -25,6 +25,11 @@ public struct LayerStyle: Sendable {
         classes.symbol { Self.value($0, in: attributes).rendererValue }
     }
 
+    /// The symbol of `feature`, as `symbol(for:)` picks it from its attributes.
+    public func symbol(for feature: MapFeature) -> Symbol? {
+        classes.symbol { feature.value(of: $0).rendererValue }
+    }
+
     /// The value of `field` in `attributes`, matching the name exactly, else ignoring case;
     /// `.null` when absent.
     static func value(_ field: String, in attributes: [String: FieldValue]) -> FieldValue {

@@ -21,9 +21,17 @@ extension MapCanvas {
     /// Collections draw each member. A symbol type this module does not draw is skipped with a
     /// warning.
     public func draw(_ geometry: Geometry, symbol: Symbol) {
+        draw(geometry, symbol: symbol, markerIndex: nil)
+    }
+
+    /// `draw(_:symbol:)` with the simple marker's `markerIndex` when the caller knows it.
+    func draw(_ geometry: Geometry, symbol: Symbol, markerIndex: Int?) {
+        if case .simpleMarker = symbol {} else { endDirectDrawing() }
+        defer { if !batching { endDirectDrawing() } }
         switch geometry.shape {
-        case .point(let p): drawPoints([p], symbol)
-        case .multiPoint(let points): drawPoints(points, symbol)
+        case .point(let p): drawPoint(p, symbol, markerIndex: markerIndex)
+        case .multiPoint(let points):
+            for p in points { drawPoint(p, symbol, markerIndex: markerIndex) }
         case .lineString(let line): drawLines([line], symbol)
         case .multiLineString(let lines): drawLines(lines, symbol)
         case .polygon(let rings): drawPolygons([rings], symbol)
@@ -33,15 +41,18 @@ extension MapCanvas {
         }
     }
 
-    private func drawPoints(_ points: [Position], _ symbol: Symbol) {
-        for p in points where p.x.isFinite && p.y.isFinite {
-            let at = pixelPosition(x: p.x, y: p.y)
-            switch symbol {
-            case .simpleMarker(let marker): drawMarker(marker, at: PixelPoint(x: at.x, y: at.y))
-            case .pictureMarker(let picture): drawPicture(picture, at: PixelPoint(x: at.x, y: at.y))
-            case .simpleLine, .simpleFill: break
-            case .other: warnUnsupported(symbol)
-            }
+    private func drawPoint(_ p: Position, _ symbol: Symbol, markerIndex: Int?) {
+        guard p.x.isFinite && p.y.isFinite else { return }
+        let at = pixelPosition(x: p.x, y: p.y)
+        let point = PixelPoint(x: at.x, y: at.y)
+        switch symbol {
+        case .simpleMarker(let marker):
+            if image != nil, let index = markerIndex ?? self.markerIndex(marker), stampMarker(index, at: point) { return }
+            endDirectDrawing()
+            drawMarker(marker, at: point)
+        case .pictureMarker(let picture): drawPicture(picture, at: point)
+        case .simpleLine, .simpleFill: break
+        case .other: warnUnsupported(symbol)
         }
     }
 

@@ -37,6 +37,20 @@ public final class MapCanvas {
     public private(set) var warnings: [String] = []
     /// Picture marker images by their `imageData` (or `url`), decoded once; nil when undecodable.
     var pictures: [String: RasterImage?] = [:]
+    /// Simple markers drawn once and copied per point (`MapCanvas+Stamps`): each look's
+    /// number, the looks, and per look and quarter-pixel position (16 slots) the stamp's index
+    /// in `stampList`, -1 before it is made, -2 when it cannot be.
+    var markerIndices: [MarkerKey: Int] = [:]
+    var markers: [SimpleMarkerSymbol] = []
+    var stampIndices: [Int32] = []
+    var stampList: [Stamp] = []
+    /// Stamps waiting to be composited, in drawing order.
+    var queuedStamps: [QueuedStamp] = []
+    /// How many `withOpacity` groups are open: stamps copied into the image would miss them.
+    var groupDepth = 0
+    /// Whether a caller (`MapDrawing`) draws many features before Cairo draws again, so
+    /// stamps may wait in the queue between calls to `draw(_:symbol:)`.
+    var batching = false
 
     /// World units per pixel.
     public var resolution: Double { 1 / pixelsPerUnit }
@@ -140,7 +154,10 @@ public final class MapCanvas {
     ///
     /// The corresponding C functions are `cairo_set_source_surface` and `cairo_paint`.
     public func raster() throws(RenderError) -> RasterImage {
-        if let image { return image }
+        if let image {
+            endDirectDrawing()
+            return image
+        }
         if let rasterized { return rasterized }
         let image = try RasterImage(width: width, height: height)
         let target = cairo_create(image.surface)!
@@ -155,7 +172,7 @@ public final class MapCanvas {
     /// (72 points an inch); an SVG document is `width` x `height` px.
     ///
     public func encoded(dpi: Double = 96) throws(RenderError) -> [UInt8] {
-        guard let recording else { return try image!.pngData() }
+        guard let recording else { return try raster().pngData() }
         return try CairoStream.vector(recording, format: format, width: width, height: height, dpi: dpi)
     }
 
@@ -182,8 +199,11 @@ public final class MapCanvas {
     public func withOpacity<T>(_ opacity: Double, _ body: () throws -> T) rethrows -> T {
         let alpha = opacity.isNaN ? 1 : max(0, min(1, opacity))
         guard alpha < 1 else { return try body() }
+        endDirectDrawing()
         cairo_push_group(context)
+        groupDepth += 1
         defer {
+            groupDepth -= 1
             cairo_pop_group_to_source(context)
             cairo_paint_with_alpha(context, alpha)
         }

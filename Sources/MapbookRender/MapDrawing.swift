@@ -24,13 +24,34 @@ public enum MapDrawing {
                 canvas.warn("layer '\(layer.title)' is not drawn: its renderer type '\(layer.style.renderer.typeName)' is not supported")
                 continue
             }
+            // A renderer that reads at most one field gives each value one symbol: remembered
+            // per value (up to a few thousand) with its marker's number on the canvas, the
+            // classes are not searched again per feature.
+            let fields = layer.style.renderer.fields
+            var memo: [FieldValue: (symbol: Symbol, marker: Int?)?] = [:]
+            func symbol(_ feature: MapFeature) -> (symbol: Symbol, marker: Int?)? {
+                func look(_ symbol: Symbol?) -> (symbol: Symbol, marker: Int?)? {
+                    guard let symbol else { return nil }
+                    if case .simpleMarker(let marker) = symbol, canvas.image != nil { return (symbol, canvas.markerIndex(marker)) }
+                    return (symbol, nil)
+                }
+                guard fields.count <= 1 else { return look(layer.style.symbol(for: feature)) }
+                let value = fields.first.map { feature.value(of: $0) } ?? .null
+                if let known = memo[value] { return known }
+                let symbol = look(layer.style.symbol(for: feature))
+                if memo.count < 4096 { memo[value] = .some(symbol) }
+                return symbol
+            }
             canvas.withOpacity(layer.opacity) {
+                canvas.batching = true
+                defer { canvas.batching = false }
                 for feature in layer.features {
                     guard let geometry = feature.geometry, let envelope = geometry.envelope, reach.intersects(envelope),
-                        let symbol = layer.style.symbol(for: feature.attributes)
+                        let (symbol, marker) = symbol(feature)
                     else { continue }
-                    canvas.draw(geometry, symbol: symbol)
+                    canvas.draw(geometry, symbol: symbol, markerIndex: marker)
                 }
+                canvas.endDirectDrawing()
             }
         }
     }

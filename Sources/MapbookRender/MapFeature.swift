@@ -4,11 +4,37 @@ import MapbookData
 /// field name, which the layer's renderer reads.
 public struct MapFeature: Sendable {
     public var geometry: Geometry?
-    public var attributes: [String: FieldValue]
+    /// Field names and their values, in the same order. Two arrays rather than a dictionary:
+    /// a stream of a million features shares one array of names and allocates no table.
+    public var names: [String]
+    public var values: [FieldValue]
 
     public init(geometry: Geometry?, attributes: [String: FieldValue] = [:]) {
         self.geometry = geometry
-        self.attributes = attributes
+        names = Array(attributes.keys)
+        values = names.map { attributes[$0]! }
+    }
+
+    public init(geometry: Geometry?, names: [String], values: [FieldValue]) {
+        self.geometry = geometry
+        self.names = names
+        self.values = values
+    }
+
+    /// The attributes by field name.
+    public var attributes: [String: FieldValue] {
+        var out: [String: FieldValue] = [:]
+        for (name, value) in zip(names, values) { out[name] = value }
+        return out
+    }
+
+    /// The value of `field`, matching the name exactly, else ignoring case (GeoPackage column
+    /// names are case-insensitive); `.null` when absent.
+    public func value(of field: String) -> FieldValue {
+        if let i = names.firstIndex(of: field), i < values.count { return values[i] }
+        let lowered = field.lowercased()
+        if let i = names.firstIndex(where: { $0.lowercased() == lowered }), i < values.count { return values[i] }
+        return .null
     }
 }
 
@@ -48,9 +74,7 @@ public final class MapFeatureStream: Sequence {
                     guard let g = transform(geometry) else { continue }
                     geometry = g
                 }
-                var attributes: [String: FieldValue] = [:]
-                for (name, value) in zip(fields, feature.values) { attributes[name] = value }
-                return MapFeature(geometry: geometry, attributes: attributes)
+                return MapFeature(geometry: geometry, names: fields, values: feature.values)
             }
         }
     }

@@ -113,16 +113,40 @@ extension ViewerMap {
         let toMap = source.toMap
         // A point drawn where one of the same class already stands (to half a pixel) changes
         // nothing an eye can see: one per half-pixel and class is drawn, as thumbnails do, so
-        // a view of a million points costs what the points it can show cost.
-        var drawn = Set<Int>()
+        // a view of a million points costs what the points it can show cost. The points seen
+        // are remembered in a fixed table of hashes, each slot keeping the last: a point it
+        // forgets is drawn again (harmless), and the table never grows or rehashes.
+        let slots = 1 << 18, mask = slots - 1
+        let seen = UnsafeMutablePointer<Int>.allocate(capacity: slots)
+        seen.initialize(repeating: 0, count: slots)
+        defer { seen.deallocate() }
         let resolution = view.resolution, origin = e
         let features = MapFeatureStream(cursor, fields: fields, transform: toMap.map { t in { t.apply($0) } }, keep: { feature in
             guard toMap == nil, case .point(let p)? = feature.geometry?.shape else { return true }
-            var hasher = Hasher()
-            hasher.combine(Int(((p.x - origin.minX) / resolution * 2).rounded(.down)))
-            hasher.combine(Int(((p.y - origin.minY) / resolution * 2).rounded(.down)))
-            for v in feature.values { hasher.combine(v) }
-            return drawn.insert(hasher.finalize()).inserted
+            // A multiply-and-shift mix (splitmix64's finaliser) of the cell and the values:
+            // a table of hashes needs spread, not SipHash's protection from chosen keys.
+            func mix(_ h: UInt64, _ v: UInt64) -> UInt64 {
+                var z = (h ^ v) &+ 0x9E37_79B9_7F4A_7C15
+                z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+                z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+                return z ^ (z >> 31)
+            }
+            var h = mix(UInt64(bitPattern: Int64(((p.x - origin.minX) / resolution * 2).rounded(.down))), 1)
+            h = mix(h, UInt64(bitPattern: Int64(((p.y - origin.minY) / resolution * 2).rounded(.down))))
+            for v in feature.values {
+                switch v {
+                case .null: h = mix(h, 0)
+                case .integer(let i): h = mix(h, UInt64(bitPattern: i))
+                case .real(let d): h = mix(h, d.bitPattern)
+                case .text(let s): h = mix(h, UInt64(bitPattern: Int64(s.hashValue)))
+                case .blob(let b): h = mix(h, UInt64(bitPattern: Int64(b.hashValue)))
+                }
+            }
+            let hash = Int(bitPattern: UInt(h)) | 1
+            let slot = hash & mask
+            if seen[slot] == hash { return false }
+            seen[slot] = hash
+            return true
         })
         var mapLayer = MapLayer(layer.definition, features: features)
         mapLayer.isVisible = true
@@ -168,7 +192,7 @@ extension ViewerMap {
             labels.add(labelClass, features: features, canvas: canvas, markerSize: markerSize) { feature in
                 labelClass.text { name, domainName in
                     let column = formatter.column(name) ?? name
-                    return formatter.labelText(column, feature.attributes[column] ?? .null, codedName: domainName || labelClass.useCodedValues)
+                    return formatter.labelText(column, feature.value(of: column), codedName: domainName || labelClass.useCodedValues)
                 }
             }
             if let error = features.error { throw error }

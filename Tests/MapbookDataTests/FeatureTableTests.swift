@@ -168,6 +168,56 @@ import Testing
         }
     }
 
+    /// A box over most of the table reads it in order (a plain scan beats the R-tree's row
+    /// lookups there); the R-tree's root gives the extent that decides, without a scan.
+    @Test(Fixtures.required, ExternalTools.ogrinfoRequired)
+    func aBoxOverMostOfTheTableScansIt() throws {
+        try withTemporaryDirectory { dir in
+            let path = try Self.sources[0].make(dir)
+            let table = try FeatureTable(database: try SQLiteDatabase(readOnlyPath: path), table: "valves")
+            let extent = try #require(try table.extent())
+            let root = try #require(table.indexedExtent)
+            // The R-tree stores 32-bit floats rounded outwards (a metre apart at this size), and
+            // gpkg_contents records the extent as the writer rounded it: within a few metres.
+            for (a, b) in [(root.minX, extent.minX), (root.minY, extent.minY), (root.maxX, extent.maxX), (root.maxY, extent.maxY)] {
+                #expect(abs(a - b) <= 5, "root \(root) against \(extent)")
+            }
+            let wide = BoundingBox(minX: extent.minX - 10, minY: extent.minY - 10, maxX: extent.maxX + 10, maxY: extent.maxY + 10)
+            let plan = try table.queryPlan(in: wide).joined(separator: "\n")
+            #expect(plan.contains("SCAN valves") && !plan.contains("rtree_valves_geom"), "\(plan)")
+            let all = try table.features(in: wide, fields: []).collect().count
+            #expect(Int64(all) == (try table.count()))
+        }
+    }
+
+    /// Points are read in place when their blob is a plain 2-D point, with the values the
+    /// general decoder gives; anything else is left to it.
+    @Test func plainPointsDecodeAsTheGeneralDecoderDoes() throws {
+        func blob(_ wkb: [UInt8], envelope: [Double] = []) -> [UInt8] {
+            var out: [UInt8] = [0x47, 0x50, 0, envelope.isEmpty ? 0x01 : 0x03, 0x11, 0x0F, 0, 0]
+            for d in envelope { withUnsafeBytes(of: d.bitPattern.littleEndian) { out += $0 } }
+            return out + wkb
+        }
+        func point(_ x: Double, _ y: Double, big: Bool) -> [UInt8] {
+            var out: [UInt8] = [big ? 0 : 1]
+            withUnsafeBytes(of: big ? UInt32(1).bigEndian : UInt32(1).littleEndian) { out += $0 }
+            for d in [x, y] { withUnsafeBytes(of: big ? d.bitPattern.bigEndian : d.bitPattern.littleEndian) { out += $0 } }
+            return out
+        }
+        for bytes in [blob(point(-9_814_000.25, 5_120_000.5, big: false)), blob(point(1.5, -2.5, big: true)), blob(point(3, 4, big: false), envelope: [3, 3, 4, 4])] {
+            let fast = bytes.withUnsafeBytes(GeoPackageBinary.plainPoint)
+            let general = try GeoPackageBinary.decode(bytes).geometry
+            #expect(fast != nil && fast == general)
+        }
+        // A line, a point with Z, a truncated point: not plain points.
+        var line = point(0, 0, big: false)
+        line[1] = 2
+        let pointZ = [UInt8](point(0, 0, big: false).prefix(1)) + [0xE9, 0x03, 0, 0] + [UInt8](repeating: 0, count: 24)
+        for bytes in [blob(line), blob(pointZ), Array(blob(point(0, 0, big: false)).dropLast())] {
+            #expect(bytes.withUnsafeBytes(GeoPackageBinary.plainPoint) == nil)
+        }
+    }
+
     @Test(Fixtures.required, ExternalTools.ogrinfoRequired)
     func schemaComesFromTheGeoPackageTables() throws {
         try withTemporaryDirectory { dir in

@@ -38,7 +38,9 @@ public final class FeatureCursor {
                 guard let id = statement.column(0).int64 else { continue }
                 var geometry: Geometry?
                 var problem: String?
-                if hasGeometry {
+                if hasGeometry, let point = statement.withBlob(1, GeoPackageBinary.plainPoint), let point {
+                    geometry = point
+                } else if hasGeometry {
                     switch statement.column(1) {
                     case .null: break
                     case .blob(let bytes):

@@ -13,7 +13,11 @@ extension FeatureTable {
         let wanted = try resolve(names)
         var conditions: [String] = []
         var bindings: [SQLiteValue] = []
-        if let spatialIndex {
+        // A box over most of the table reads it in order rather than through the R-tree:
+        // SQLite's R-tree walk and the row lookups it leads to cost about 2 µs a row, a plain
+        // scan a tenth of that (docs/PERFORMANCE.md, "The viewer"). The geometry test below
+        // keeps the answer the same either way.
+        if let spatialIndex, share(of: box) < Self.scanShare {
             // The R-tree's boxes are rounded outwards to 32-bit floats, so it finds a superset
             // that the geometry test narrows.
             conditions.append("\(q(idColumn)) IN (SELECT id FROM \(q(spatialIndex)) WHERE minx <= ? AND maxx >= ? AND miny <= ? AND maxy >= ?)")
@@ -22,6 +26,21 @@ extension FeatureTable {
             conditions.append("\(q(geometryColumn)) IS NOT NULL")
         }
         return try cursor(wanted, geometry: true, conditions: conditions, bindings: bindings, box: box)
+    }
+
+    /// Above this share of the table's extent, a box query scans the table.
+    static let scanShare = 0.25
+
+    /// The share of the table's extent (its R-tree's, else `gpkg_contents`'s) that `box`
+    /// covers, 0 to 1; 0 when the extent is unknown.
+    func share(of box: BoundingBox) -> Double {
+        guard let extent = indexedExtent ?? recordedExtent else { return 0 }
+        let width = min(box.maxX, extent.maxX) - max(box.minX, extent.minX)
+        let height = min(box.maxY, extent.maxY) - max(box.minY, extent.minY)
+        guard width >= 0, height >= 0 else { return 0 }
+        let area = extent.width * extent.height
+        guard area > 0 else { return 1 }
+        return width * height / area
     }
 
     /// Features within `distance` (in the table's CRS units) of `point`, nearest first, ties

@@ -46,6 +46,36 @@ public final class FeatureTable {
 
     private var idleStatements: [String: SQLiteStatement] = [:]
 
+    /// The union of the R-tree root's boxes: the extent of every indexed geometry, read from
+    /// one node; nil without an R-tree or when its root cannot be read.
+    public private(set) lazy var indexedExtent: BoundingBox? = {
+        guard let spatialIndex,
+            case .blob(let node)?? = try? database.scalar("SELECT data FROM \(SQLiteDatabase.quote(spatialIndex + "_node")) WHERE nodeno = 1")
+        else { return nil }
+        return Self.rtreeRootExtent(node)
+    }()
+
+    /// The extent of an SQLite R-tree root node of 2-D float boxes: a 2-byte depth, a 2-byte
+    /// count, then per cell an 8-byte id and minx, maxx, miny, maxy as big-endian 32-bit
+    /// floats (sqlite.org, R-tree module, "Implementation details").
+    static func rtreeRootExtent(_ node: [UInt8]) -> BoundingBox? {
+        guard node.count >= 4 else { return nil }
+        let count = Int(node[2]) << 8 | Int(node[3])
+        guard count > 0, node.count >= 4 + count * 24 else { return nil }
+        func float(_ at: Int) -> Double {
+            let bits = UInt32(node[at]) << 24 | UInt32(node[at + 1]) << 16 | UInt32(node[at + 2]) << 8 | UInt32(node[at + 3])
+            return Double(Float(bitPattern: bits))
+        }
+        var box: BoundingBox?
+        for i in 0..<count {
+            let at = 4 + i * 24 + 8
+            let cell = BoundingBox(minX: float(at), minY: float(at + 8), maxX: float(at + 4), maxY: float(at + 12))
+            guard [cell.minX, cell.minY, cell.maxX, cell.maxY].allSatisfy(\.isFinite), cell.minX <= cell.maxX, cell.minY <= cell.maxY else { return nil }
+            box = box.map { BoundingBox(minX: min($0.minX, cell.minX), minY: min($0.minY, cell.minY), maxX: max($0.maxX, cell.maxX), maxY: max($0.maxY, cell.maxY)) } ?? cell
+        }
+        return box
+    }
+
     /// The names of the feature and attribute tables `gpkg_contents` lists, in its order.
     public static func tableNames(in database: SQLiteDatabase) throws(FeatureTableError) -> [String] {
         do {

@@ -39,6 +39,35 @@ public enum GeoPackageBinary {
     }
 
     /// Reads the header and the WKB; returns the geometry and the SRS id.
+    /// A blob holding one 2-D point (the commonest geometry of large layers), read in place
+    /// without copying it; nil for any other blob, which `decode` then reads.
+    public static func plainPoint(_ bytes: UnsafeRawBufferPointer) -> Geometry? {
+        guard bytes.count >= 8, bytes[0] == 0x47, bytes[1] == 0x50 else { return nil }
+        let flags = bytes[3]
+        guard flags & 0x20 == 0 else { return nil }
+        let envelope: Int
+        switch (flags >> 1) & 0x07 {
+        case 0: envelope = 0
+        case 1: envelope = 32
+        default: return nil
+        }
+        let start = 8 + envelope
+        guard bytes.count == start + 21 else { return nil }
+        let little = bytes[start] == 1
+        guard little || bytes[start] == 0 else { return nil }
+        func word(_ at: Int) -> UInt32 {
+            let w = bytes.loadUnaligned(fromByteOffset: at, as: UInt32.self)
+            return little ? UInt32(littleEndian: w) : UInt32(bigEndian: w)
+        }
+        func double(_ at: Int) -> Double {
+            let w = bytes.loadUnaligned(fromByteOffset: at, as: UInt64.self)
+            return Double(bitPattern: little ? UInt64(littleEndian: w) : UInt64(bigEndian: w))
+        }
+        guard word(start + 1) == 1 else { return nil }
+        // An empty point is NaN, NaN, as `decode` reads it.
+        return Geometry(.point(Position(x: double(start + 5), y: double(start + 13))), hasZ: false, hasM: false)
+    }
+
     public static func decode(_ bytes: [UInt8]) throws(Error) -> (geometry: Geometry, srsID: Int32) {
         guard bytes.count >= 8, bytes[0] == 0x47, bytes[1] == 0x50 else {
             throw Error(kind: .invalidHeader, message: "no GP magic")

@@ -378,4 +378,17 @@ public final class SQLiteStatement {
     public func row() -> [SQLiteValue] {
         (0..<columnCount).map(column)
     }
+
+    /// Calls `body` with a blob column's bytes in place (valid only during the call, no copy);
+    /// nil when the column does not hold a blob.
+    ///
+    /// The corresponding C functions are `sqlite3_column_type`, `sqlite3_column_blob` and
+    /// `sqlite3_column_bytes`.
+    public func withBlob<T>(_ index: Int, _ body: (UnsafeRawBufferPointer) -> T) -> T? {
+        let i = Int32(index)
+        guard sqlite3_column_type(handle, i) == SQLITE_BLOB else { return nil }
+        let bytes = sqlite3_column_blob(handle, i)
+        let count = Int(sqlite3_column_bytes(handle, i))
+        return body(UnsafeRawBufferPointer(start: count > 0 ? bytes : nil, count: count))
+    }
 }

@@ -89,6 +89,9 @@ public enum RendererValue {
     /// A finite number as ECMAScript's `Number.prototype.toString` writes it.
     public static func text(of d: Double) -> String {
         if d == 0 { return "0" }
+        // Whole numbers below 2^53 print as their integer digits: the common case (codes,
+        // classes), without the general path's string surgery.
+        if d.rounded(.towardZero) == d, abs(d) < 9_007_199_254_740_992 { return String(Int64(d)) }
         if d < 0 { return "-" + text(of: -d) }
         // Swift writes the same shortest digits, in its own layout: "1.5e-07", "123.0".
         let description = d.description
