@@ -112,7 +112,7 @@ let package = Package(
         // vector tile backdrops with their MapLibre styles, labels through Pango.
         .target(
             name: "MapbookRender",
-            dependencies: ["MapbookSupport", "MapbookData", "MapbookPackage", "MapbookTiles", "CCairo", "CMapbookLazy"]),
+            dependencies: ["MapbookSupport", "MapbookData", "MapbookPackage", "MapbookTiles", "CCairo", "CMapbookLazy", "CZlib"]),
         // Inspection and validation of packages, tile packages and data files: the format's
         // checks with the search checks, as `mapbook inspect`/`validate` and the portal run them.
         .target(

@@ -137,10 +137,11 @@ public final class RasterImage {
 
     /// The image encoded as a PNG file.
     ///
-    /// The corresponding C function is `cairo_surface_write_to_png_stream`.
+    /// Written by `PNGEncoder` (Cairo's libpng writer only when the pixels cannot be reached).
     public func pngData() throws(RenderError) -> [UInt8] {
         cairo_surface_flush(surface)
-        return try CairoStream.png(surface)
+        guard let data = cairo_image_surface_get_data(surface) else { return try CairoStream.png(surface) }
+        return PNGEncoder.encode(data, width: width, height: height, stride: Int(cairo_image_surface_get_stride(surface)))
     }
 
     /// Writes the image as a PNG file at `path`, atomically: a temporary file beside it is

@@ -14,6 +14,13 @@ struct StyleLayer {
     let layout: JSONObject
     /// `paint.x` / `layout.x` keys and `type x` this renderer does not draw.
     let unsupportedKeys: [String]
+    /// Colours parsed from their text once per layer: a frame asks for the same few colours
+    /// for every feature, and parsing them was a tenth of a frame's time.
+    private let colors = ColorCache()
+
+    final class ColorCache {
+        var parsed: [String: StyleColor?] = [:]
+    }
 
     /// The properties drawn, by layer type, and those that change nothing in a north-up,
     /// unpitched view (pitch and translate anchors, extrusion heights); any other key is
@@ -86,7 +93,12 @@ struct StyleLayer {
     }
 
     func color(_ name: String, _ evaluator: inout StyleExpression) -> StyleColor? {
-        value(name, &evaluator)?.stringValue.flatMap(StyleColor.init(text:))
+        guard let text = value(name, &evaluator)?.stringValue else { return nil }
+        if let known = colors.parsed[text] { return known }
+        let color = StyleColor(text: text)
+        // Colours made from feature data could be endless: only the first thousand are kept.
+        if colors.parsed.count < 1024 { colors.parsed[text] = .some(color) }
+        return color
     }
 
     func numbers(_ name: String, _ evaluator: inout StyleExpression) -> [Double]? {
