@@ -1,4 +1,5 @@
 import CZlib
+import MapbookPackage
 
 /// PNG files (ISO/IEC 15948) written from Cairo's premultiplied ARGB32 pixels, fast.
 ///
@@ -14,7 +15,7 @@ enum PNGEncoder {
 
     /// The PNG file of `height` rows of `width` ARGB32 words, `stride` bytes apart.
     ///
-    /// The corresponding C functions are `deflateInit2_`, `deflate`, `deflateEnd` and `crc32`.
+    /// The corresponding C functions are `deflateInit2_`, `deflateEnd` and `crc32`.
     static func encode(_ data: UnsafePointer<UInt8>, width: Int, height: Int, stride: Int) -> [UInt8] {
         func word(_ x: Int, _ y: Int) -> UInt32 {
             UnsafeRawPointer(data + y * stride + x * 4).loadUnaligned(as: UInt32.self)
@@ -86,19 +87,8 @@ enum PNGEncoder {
         let status = deflateInit2_(&stream, level, Z_DEFLATED, 15, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
         precondition(status == Z_OK, "zlib deflateInit2 failed (\(status)): out of memory")
         defer { deflateEnd(&stream) }
-        var out = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(bytes.count))))
-        var produced = 0
-        bytes.withUnsafeBufferPointer { source in
-            out.withUnsafeMutableBufferPointer { target in
-                stream.next_in = UnsafeMutablePointer(mutating: source.baseAddress)
-                stream.avail_in = uInt(source.count)
-                stream.next_out = target.baseAddress
-                stream.avail_out = uInt(target.count)
-                let result = deflate(&stream, Z_FINISH)
-                precondition(result == Z_STREAM_END, "zlib deflate did not finish (\(result)) in a deflateBound-sized buffer")
-                produced = target.count - Int(stream.avail_out)
-            }
-        }
+        var out: [UInt8] = []
+        let produced = Deflater.finish(&stream, bytes, into: &out)
         out.removeSubrange(produced...)
         return out
     }

@@ -1,4 +1,5 @@
 import CZlib
+import MapbookPackage
 
 /// Gzip (RFC 1952) for tiles, through zlib: `.vtpk` bundles and most servers store MVT gzipped.
 public enum Gzip {
@@ -49,23 +50,10 @@ public enum Gzip {
 
         /// One gzip member holding `bytes`.
         ///
-        /// The corresponding C functions are `deflateReset`, `deflate` and `crc32`.
+        /// The corresponding C functions are `deflateReset` and `crc32`.
         public func compress(_ bytes: [UInt8]) -> [UInt8] {
             deflateReset(&stream)
-            let bound = Int(deflateBound(&stream, uLong(bytes.count)))
-            if output.count < bound { output = [UInt8](repeating: 0, count: bound) }
-            var produced = 0
-            bytes.withUnsafeBufferPointer { source in
-                output.withUnsafeMutableBufferPointer { target in
-                    stream.next_in = UnsafeMutablePointer(mutating: source.baseAddress)
-                    stream.avail_in = uInt(source.count)
-                    stream.next_out = target.baseAddress
-                    stream.avail_out = uInt(target.count)
-                    let result = deflate(&stream, Z_FINISH)
-                    precondition(result == Z_STREAM_END, "zlib deflate did not finish (\(result)) in a deflateBound-sized buffer")
-                    produced = target.count - Int(stream.avail_out)
-                }
-            }
+            let produced = Deflater.finish(&stream, bytes, into: &output)
             var out: [UInt8] = [0x1F, 0x8B, 8, 0, 0, 0, 0, 0, extraFlags, 3]
             out.reserveCapacity(10 + produced + 8)
             out += output[0..<produced]
