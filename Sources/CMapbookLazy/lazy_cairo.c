@@ -66,6 +66,34 @@ void cairo_fill_preserve(cairo_t *cr) {
     ((void (*)(cairo_t *cr))f)(cr);
 }
 
+cairo_font_options_t * cairo_font_options_create(void) {
+    static void *_Atomic cached;
+    void *f = cached;
+    if (!f) cached = f = cairo_symbol("cairo_font_options_create");
+    return ((cairo_font_options_t * (*)(void))f)();
+}
+
+void cairo_font_options_destroy(cairo_font_options_t *options) {
+    static void *_Atomic cached;
+    void *f = cached;
+    if (!f) cached = f = cairo_symbol("cairo_font_options_destroy");
+    ((void (*)(cairo_font_options_t *options))f)(options);
+}
+
+void cairo_font_options_set_hint_metrics(cairo_font_options_t *options, cairo_hint_metrics_t hint_metrics) {
+    static void *_Atomic cached;
+    void *f = cached;
+    if (!f) cached = f = cairo_symbol("cairo_font_options_set_hint_metrics");
+    ((void (*)(cairo_font_options_t *options, cairo_hint_metrics_t hint_metrics))f)(options, hint_metrics);
+}
+
+void cairo_font_options_set_hint_style(cairo_font_options_t *options, cairo_hint_style_t hint_style) {
+    static void *_Atomic cached;
+    void *f = cached;
+    if (!f) cached = f = cairo_symbol("cairo_font_options_set_hint_style");
+    ((void (*)(cairo_font_options_t *options, cairo_hint_style_t hint_style))f)(options, hint_style);
+}
+
 cairo_pattern_t * cairo_get_source(cairo_t *cr) {
     static void *_Atomic cached;
     void *f = cached;
@@ -253,6 +281,13 @@ void cairo_set_fill_rule(cairo_t *cr, cairo_fill_rule_t fill_rule) {
     void *f = cached;
     if (!f) cached = f = cairo_symbol("cairo_set_fill_rule");
     ((void (*)(cairo_t *cr, cairo_fill_rule_t fill_rule))f)(cr, fill_rule);
+}
+
+void cairo_set_font_options(cairo_t *cr, const cairo_font_options_t *options) {
+    static void *_Atomic cached;
+    void *f = cached;
+    if (!f) cached = f = cairo_symbol("cairo_set_font_options");
+    ((void (*)(cairo_t *cr, const cairo_font_options_t *options))f)(cr, options);
 }
 
 void cairo_set_line_cap(cairo_t *cr, cairo_line_cap_t line_cap) {
