@@ -38,6 +38,8 @@ struct LabelPlacer {
         var haloWidth: Double
         var halo: (Double, Double, Double, Double)
         var anchor: String
+        /// In ems (times `size`), x right and y down; once placed, the text's top left corner
+        /// in pixels from (x, y) before turning.
         var offset: (Double, Double)
         var padding: Double
         var allowOverlap: Bool
@@ -45,8 +47,25 @@ struct LabelPlacer {
         var icon: SpriteIcon?
         var iconScale: Double
         var iconOpacity: Double
+        /// Other places for the text, tried in order after `anchor` and `offset` when those
+        /// collide (`text-variable-anchor`): anchor and offset in ems.
+        var variants: [(anchor: String, offset: (Double, Double))] = []
+        /// Pixels the text and the icon are moved by (`text-translate`, `icon-translate`, and
+        /// the icon's `icon-offset` already scaled).
+        var translate: (Double, Double) = (0, 0)
+        var iconShift: (Double, Double) = (0, 0)
+        var iconPadding: Double = 2
+        var iconAllowOverlap = false
+        var iconIgnorePlacement = false
+        /// Whether the text may be left out when only the icon fits, and the other way round.
+        var textOptional = false
+        var iconOptional = false
+        /// Whether the label must lie wholly inside the frame (`symbol-avoid-edges`).
+        var avoidEdges = false
         /// The text's Pango layout once the label is placed (`mapbook_text_layout_new`).
         var layout: UnsafeMutableRawPointer? = nil
+        /// Whether the icon was placed.
+        var showsIcon = false
     }
 
     let width: Double
@@ -101,37 +120,62 @@ extension LabelPlacer {
             var kept: [Label] = []
             for label in group {
                 var label = label
-                var box: Box?
+                func fits(_ box: Box, _ overlap: Bool) -> Bool {
+                    if label.avoidEdges && (box.minX < 0 || box.minY < 0 || box.maxX > width || box.maxY > height) { return false }
+                    return overlap || isFree(box)
+                }
+                var iconBox: Box?
+                if let icon = label.icon {
+                    let w = Double(icon.width) / icon.pixelRatio * label.iconScale, h = Double(icon.height) / icon.pixelRatio * label.iconScale
+                    let cx = label.x + label.iconShift.0, cy = label.y + label.iconShift.1
+                    iconBox = Box(minX: cx - w / 2, minY: cy - h / 2, maxX: cx + w / 2, maxY: cy + h / 2)
+                }
+                let iconFits = iconBox.map { fits($0.padded(label.iconPadding), label.iconAllowOverlap) } ?? false
                 // The layout shaped to measure the label is the one drawn: kept with a label
-                // that is placed, freed with one that is dropped.
+                // whose text is placed, freed otherwise.
                 var layout: UnsafeMutableRawPointer?
+                var textBox: Box?
                 if !label.text.isEmpty {
                     layout = mapbook_text_layout_new(context, label.text, label.font, label.size, label.maxWidth, label.letterSpacing, label.align)
                     var x = 0.0, y = 0.0, w = 0.0, h = 0.0, baseline = 0.0
                     mapbook_text_layout_extents(layout, &x, &y, &w, &h, &baseline)
                     missingGlyphs += Int(mapbook_text_layout_unknown_glyphs(layout))
-                    let (dx, dy) = Self.anchorOffset(label.anchor, width: w, height: h)
-                    let ox = label.offset.0 * label.size, oy = label.offset.1 * label.size
-                    // The box of the (possibly rotated) text around its anchor.
-                    let corners = [(dx + ox, dy + oy), (dx + ox + w, dy + oy), (dx + ox, dy + oy + h), (dx + ox + w, dy + oy + h)].map { p in
-                        (label.x + p.0 * cos(label.angle) - p.1 * sin(label.angle), label.y + p.0 * sin(label.angle) + p.1 * cos(label.angle))
+                    // The first place where the (possibly turned) text's box is free.
+                    for (anchor, offset) in [(label.anchor, label.offset)] + label.variants {
+                        let (dx, dy) = Self.anchorOffset(anchor, width: w, height: h)
+                        let ox = dx + offset.0 * label.size, oy = dy + offset.1 * label.size
+                        let corners = [(ox, oy), (ox + w, oy), (ox, oy + h), (ox + w, oy + h)].map { p in
+                            (label.x + label.translate.0 + p.0 * cos(label.angle) - p.1 * sin(label.angle),
+                             label.y + label.translate.1 + p.0 * sin(label.angle) + p.1 * cos(label.angle))
+                        }
+                        let box = Box(minX: corners.map(\.0).min()!, minY: corners.map(\.1).min()!, maxX: corners.map(\.0).max()!, maxY: corners.map(\.1).max()!)
+                        if fits(box.padded(label.padding), label.allowOverlap) {
+                            textBox = box
+                            // A wrapped, centred layout's text starts `x` into its width: the
+                            // layout is drawn that much further left so the text stands at `ox`.
+                            label.offset = (ox - x, oy - y)
+                            break
+                        }
                     }
-                    box = Box(minX: corners.map(\.0).min()!, minY: corners.map(\.1).min()!, maxX: corners.map(\.0).max()!, maxY: corners.map(\.1).max()!)
-                    label.offset = (dx + ox, dy + oy)
                 }
-                if let icon = label.icon {
-                    let w = Double(icon.width) / icon.pixelRatio * label.iconScale, h = Double(icon.height) / icon.pixelRatio * label.iconScale
-                    let iconBox = Box(minX: label.x - w / 2, minY: label.y - h / 2, maxX: label.x + w / 2, maxY: label.y + h / 2)
-                    box = box.map { Box(minX: min($0.minX, iconBox.minX), minY: min($0.minY, iconBox.minY), maxX: max($0.maxX, iconBox.maxX), maxY: max($0.maxY, iconBox.maxY)) } ?? iconBox
+                // Text and icon go together unless one of them is optional (MapLibre's rule).
+                var showText = textBox != nil, showIcon = iconFits
+                if layout != nil && iconBox != nil && !(showText && showIcon) {
+                    if showText && label.iconOptional {
+                        showIcon = false
+                    } else if showIcon && label.textOptional {
+                        showText = false
+                    } else {
+                        showText = false
+                        showIcon = false
+                    }
                 }
-                guard let box else { continue }
-                let padded = box.padded(label.padding)
-                if !label.allowOverlap && !isFree(padded) {
-                    mapbook_text_layout_free(layout)
-                    continue
-                }
-                if !label.ignorePlacement { insert(padded) }
-                label.layout = layout
+                if !showText { mapbook_text_layout_free(layout) }
+                guard showText || showIcon else { continue }
+                if showText, let textBox, !label.ignorePlacement { insert(textBox.padded(label.padding)) }
+                if showIcon, let iconBox, !label.iconIgnorePlacement { insert(iconBox.padded(label.iconPadding)) }
+                label.layout = showText ? layout : nil
+                label.showsIcon = showIcon
                 kept.append(label)
             }
             drawn.append(kept)
@@ -144,10 +188,10 @@ extension LabelPlacer {
     static func draw(_ groups: [[Label]], context: OpaquePointer, sprite: RasterImage?) {
         for group in groups {
             for label in group {
-                if let icon = label.icon, let image = sprite {
+                if let icon = label.icon, label.showsIcon, let image = sprite {
                     let w = Double(icon.width) / icon.pixelRatio * label.iconScale, h = Double(icon.height) / icon.pixelRatio * label.iconScale
                     cairo_save(context)
-                    cairo_translate(context, label.x - w / 2, label.y - h / 2)
+                    cairo_translate(context, label.x + label.iconShift.0 - w / 2, label.y + label.iconShift.1 - h / 2)
                     cairo_scale(context, label.iconScale / icon.pixelRatio, label.iconScale / icon.pixelRatio)
                     cairo_rectangle(context, 0, 0, Double(icon.width), Double(icon.height))
                     cairo_clip(context)
@@ -158,7 +202,7 @@ extension LabelPlacer {
                 guard let layout = label.layout else { continue }
                 defer { mapbook_text_layout_free(layout) }
                 cairo_save(context)
-                cairo_translate(context, label.x, label.y)
+                cairo_translate(context, label.x + label.translate.0, label.y + label.translate.1)
                 cairo_rotate(context, label.angle)
                 let color = [label.color.0, label.color.1, label.color.2, label.color.3]
                 let halo = [label.halo.0, label.halo.1, label.halo.2, label.halo.3]
@@ -185,8 +229,8 @@ extension LabelPlacer {
 
     /// Where labels stand along a line of pixels: every `spacing` pixels starting half a
     /// spacing in (its middle when `center` or when shorter than `spacing`), with the line's
-    /// direction there, turned so text is never upside down.
-    static func lineAnchors(_ pixels: [(Double, Double)], spacing: Double, center: Bool) -> [(Double, Double, Double)] {
+    /// direction there, turned so text is never upside down unless `keepUpright` is false.
+    static func lineAnchors(_ pixels: [(Double, Double)], spacing: Double, center: Bool, keepUpright: Bool = true) -> [(Double, Double, Double)] {
         var lengths: [Double] = [0]
         for (a, b) in zip(pixels, pixels.dropFirst()) { lengths.append(lengths.last! + hypot(b.0 - a.0, b.1 - a.1)) }
         let total = lengths.last!
@@ -208,7 +252,9 @@ extension LabelPlacer {
             let f = segment > 0 ? (d - lengths[i - 1]) / segment : 0
             var angle = atan2(b.1 - a.1, b.0 - a.0)
             // Keep text upright: never upside down.
-            if angle > Double.pi / 2 { angle -= Double.pi } else if angle < -Double.pi / 2 { angle += Double.pi }
+            if keepUpright {
+                if angle > Double.pi / 2 { angle -= Double.pi } else if angle < -Double.pi / 2 { angle += Double.pi }
+            }
             return (a.0 + (b.0 - a.0) * f, a.1 + (b.1 - a.1) * f, angle)
         }
     }

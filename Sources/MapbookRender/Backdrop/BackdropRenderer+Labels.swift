@@ -45,7 +45,22 @@ extension BackdropRenderer {
                 let opacity = layer.number("text-opacity", &evaluator) ?? 1
                 let halo = layer.color("text-halo-color", &evaluator) ?? .transparent
                 let placement = layer.string("symbol-placement", &evaluator) ?? "point"
-                let template = LabelPlacer.Label(
+                // Where the text stands about its anchor: `text-anchor` and `text-offset`, or
+                // each of `text-variable-anchor` in turn, moved by `text-radial-offset` (or
+                // `text-offset`'s sizes) away from the point, as MapLibre places them.
+                let variable = layer.value("text-variable-anchor", &evaluator)?.arrayValue?.compactMap(\.stringValue) ?? []
+                let radial = layer.number("text-radial-offset", &evaluator)
+                var places: [(anchor: String, offset: (Double, Double))]
+                if variable.isEmpty {
+                    places = [(layer.string("text-anchor", &evaluator) ?? "center", (offset.first ?? 0, offset.count > 1 ? offset[1] : 0))]
+                } else {
+                    places = variable.map { ($0, Self.variableOffset($0, radial: radial, offset: offset)) }
+                }
+                let translate = layer.numbers("text-translate", &evaluator) ?? [0, 0]
+                let iconTranslate = layer.numbers("icon-translate", &evaluator) ?? [0, 0]
+                let iconScale = (layer.number("icon-size", &evaluator) ?? 1) * pixelRatio
+                let iconOffset = layer.numbers("icon-offset", &evaluator) ?? [0, 0]
+                var template = LabelPlacer.Label(
                     text: text, font: fonts.first ?? "Noto Sans Regular", size: size,
                     maxWidth: (layer.number("text-max-width", &evaluator) ?? 10) * size,
                     letterSpacing: (layer.number("text-letter-spacing", &evaluator) ?? 0) * size,
@@ -54,26 +69,61 @@ extension BackdropRenderer {
                     color: (color.red, color.green, color.blue, color.alpha * opacity),
                     haloWidth: (layer.number("text-halo-width", &evaluator) ?? 0) * pixelRatio,
                     halo: (halo.red, halo.green, halo.blue, halo.alpha * opacity),
-                    // Of `text-variable-anchor`, the first is used (reported as not drawn).
-                    anchor: layer.string("text-anchor", &evaluator) ?? (layer.value("text-variable-anchor", &evaluator)?.arrayValue?.first?.stringValue ?? "center"),
-                    offset: (offset.first ?? 0, offset.count > 1 ? offset[1] : 0),
+                    anchor: places[0].anchor, offset: places[0].offset,
                     padding: (layer.number("text-padding", &evaluator) ?? 2) * pixelRatio,
                     allowOverlap: layer.bool("text-allow-overlap", &evaluator) ?? false,
                     ignorePlacement: layer.bool("text-ignore-placement", &evaluator) ?? false,
-                    icon: icon, iconScale: (layer.number("icon-size", &evaluator) ?? 1) * pixelRatio,
+                    icon: icon, iconScale: iconScale,
                     iconOpacity: layer.number("icon-opacity", &evaluator) ?? 1)
+                template.variants = Array(places.dropFirst())
+                template.translate = ((translate.first ?? 0) * pixelRatio, (translate.count > 1 ? translate[1] : 0) * pixelRatio)
+                // `icon-offset` is in the icon's own pixels, scaled with it.
+                template.iconShift = (
+                    (iconTranslate.first ?? 0) * pixelRatio + (iconOffset.first ?? 0) * iconScale,
+                    (iconTranslate.count > 1 ? iconTranslate[1] : 0) * pixelRatio + (iconOffset.count > 1 ? iconOffset[1] : 0) * iconScale)
+                template.iconPadding = (layer.number("icon-padding", &evaluator) ?? 2) * pixelRatio
+                template.iconAllowOverlap = layer.bool("icon-allow-overlap", &evaluator) ?? false
+                template.iconIgnorePlacement = layer.bool("icon-ignore-placement", &evaluator) ?? false
+                template.textOptional = layer.bool("text-optional", &evaluator) ?? false
+                template.iconOptional = layer.bool("icon-optional", &evaluator) ?? false
+                template.avoidEdges = layer.bool("symbol-avoid-edges", &evaluator) ?? false
+                let rotate = (layer.number("text-rotate", &evaluator) ?? 0) * Double.pi / 180
+                // Along a line, text turns with it unless aligned to the viewport; in a
+                // north-up view "map" and "viewport" are the same for point labels.
+                let alongLine = placement != "point" && layer.string("text-rotation-alignment", &evaluator) != "viewport"
+                let keepUpright = layer.bool("text-keep-upright", &evaluator) ?? true
                 let spacing = (layer.number("symbol-spacing", &evaluator) ?? 250) * pixelRatio
-                for (x, y, angle) in Self.anchors(feature.geometry, placement: placement, spacing: spacing, t, squares: squares) {
+                for (x, y, angle) in Self.anchors(feature.geometry, placement: placement, spacing: spacing, t, squares: squares, keepUpright: keepUpright) {
                     var label = template
                     label.x = x
                     label.y = y
-                    label.angle = angle
+                    label.angle = (alongLine ? angle : 0) + rotate
                     placed.append(label)
                 }
             }
         }
         pendingLabels.append(placed)
         for problem in evaluator.unsupported.sorted() { note("expression '\(problem)' is not evaluated (style layer '\(layer.id)')") }
+    }
+
+    /// The offset (ems, y down) of text anchored at `anchor` among variable anchors: away from
+    /// the point by `radial` ems (a corner by radial / √2 on each axis), else by the sizes of
+    /// `offset` with the signs the anchor gives (MapLibre's `evaluateVariableOffset`).
+    static func variableOffset(_ anchor: String, radial: Double?, offset: [Double]) -> (Double, Double) {
+        let top = anchor.hasPrefix("top"), bottom = anchor.hasPrefix("bottom")
+        let left = anchor.hasSuffix("left"), right = anchor.hasSuffix("right")
+        var dx = 0.0, dy = 0.0
+        if let radial {
+            let corner = (top || bottom) && (left || right)
+            let d = corner ? radial / 2.0.squareRoot() : radial
+            dy = top ? d : (bottom ? -d : 0)
+            dx = left ? d : (right ? -d : 0)
+        } else {
+            let ax = abs(offset.first ?? 0), ay = abs(offset.count > 1 ? offset[1] : 0)
+            dy = top ? ay : (bottom ? -ay : 0)
+            dx = left ? ax : (right ? -ax : 0)
+        }
+        return (dx, dy)
     }
 
     /// A label's text from a `text-field` value: text, a number, or `format` sections.
@@ -103,7 +153,7 @@ extension BackdropRenderer {
     /// every `spacing` pixels starting half a spacing in (or its middle for `line-center`),
     /// with the line's direction there. Only anchors inside the squares the tile is drawn in
     /// count, so a feature cut by tile edges is labelled once per piece, never twice at one place.
-    static func anchors(_ geometry: TileGeometry, placement: String, spacing: Double, _ t: TileTransform, squares: [TileTransform]) -> [(Double, Double, Double)] {
+    static func anchors(_ geometry: TileGeometry, placement: String, spacing: Double, _ t: TileTransform, squares: [TileTransform], keepUpright: Bool = true) -> [(Double, Double, Double)] {
         func inside(_ x: Double, _ y: Double) -> Bool {
             squares.contains { x >= $0.originX && x < $0.originX + $0.size && y >= $0.originY && y < $0.originY + $0.size }
         }
@@ -119,7 +169,7 @@ extension BackdropRenderer {
                 guard let ring = polygon.first, ring.count >= 3 else { continue }
                 let pixels = ring.map { t.pixel($0) }
                 if placement != "point" {
-                    out += LabelPlacer.lineAnchors(pixels + [pixels[0]], spacing: spacing, center: placement == "line-center").filter { inside($0.0, $0.1) }
+                    out += LabelPlacer.lineAnchors(pixels + [pixels[0]], spacing: spacing, center: placement == "line-center", keepUpright: keepUpright).filter { inside($0.0, $0.1) }
                 } else if let c = LabelPlacer.innerPoint(pixels), inside(c.0, c.1) {
                     out.append((c.0, c.1, 0))
                 }
@@ -131,7 +181,7 @@ extension BackdropRenderer {
                     let mid = pixels[pixels.count / 2]
                     if inside(mid.0, mid.1) { out.append((mid.0, mid.1, 0)) }
                 } else {
-                    out += LabelPlacer.lineAnchors(pixels, spacing: spacing, center: placement == "line-center").filter { inside($0.0, $0.1) }
+                    out += LabelPlacer.lineAnchors(pixels, spacing: spacing, center: placement == "line-center", keepUpright: keepUpright).filter { inside($0.0, $0.1) }
                 }
             }
         }

@@ -23,9 +23,8 @@ struct StyleLayer {
     }
 
     /// The properties drawn, by layer type, and those that change nothing in a north-up,
-    /// unpitched view (pitch and translate anchors, extrusion heights); any other key is
-    /// reported as not drawn, partly drawn ones included (variable anchors: only the first
-    /// would be used, so they are reported).
+    /// unpitched view (pitch, rotation and translate anchors, extrusion heights); any other key
+    /// is reported as not drawn, partly drawn ones included.
     static let supported: [String: Set<String>] = [
         "background": ["paint.background-color", "paint.background-opacity", "layout.visibility"],
         "fill": ["paint.fill-color", "paint.fill-opacity", "paint.fill-outline-color", "layout.visibility"],
@@ -45,6 +44,10 @@ struct StyleLayer {
             "layout.text-justify", "layout.icon-image", "layout.icon-size", "layout.visibility", "layout.text-pitch-alignment",
             "paint.text-color", "paint.text-halo-color", "paint.text-halo-width", "paint.text-opacity", "paint.icon-opacity",
             "paint.text-translate-anchor", "paint.icon-translate-anchor",
+            "layout.text-variable-anchor", "layout.text-radial-offset", "paint.text-translate", "paint.icon-translate",
+            "layout.icon-offset", "layout.icon-padding", "layout.icon-allow-overlap", "layout.icon-ignore-placement",
+            "layout.text-optional", "layout.icon-optional", "layout.symbol-avoid-edges", "layout.text-rotate",
+            "layout.text-rotation-alignment", "layout.text-keep-upright",
         ],
     ]
 
