@@ -157,6 +157,13 @@ void cairo_line_to(cairo_t *cr, double x, double y) {
     ((void (*)(cairo_t *cr, double x, double y))f)(cr, x, y);
 }
 
+void cairo_matrix_init_scale(cairo_matrix_t *matrix, double sx, double sy) {
+    static void *_Atomic cached;
+    void *f = cached;
+    if (!f) cached = f = cairo_symbol("cairo_matrix_init_scale");
+    ((void (*)(cairo_matrix_t *matrix, double sx, double sy))f)(matrix, sx, sy);
+}
+
 void cairo_move_to(cairo_t *cr, double x, double y) {
     static void *_Atomic cached;
     void *f = cached;
@@ -185,6 +192,20 @@ void cairo_paint_with_alpha(cairo_t *cr, double alpha) {
     ((void (*)(cairo_t *cr, double alpha))f)(cr, alpha);
 }
 
+cairo_pattern_t * cairo_pattern_create_for_surface(cairo_surface_t *surface) {
+    static void *_Atomic cached;
+    void *f = cached;
+    if (!f) cached = f = cairo_symbol("cairo_pattern_create_for_surface");
+    return ((cairo_pattern_t * (*)(cairo_surface_t *surface))f)(surface);
+}
+
+void cairo_pattern_destroy(cairo_pattern_t *pattern) {
+    static void *_Atomic cached;
+    void *f = cached;
+    if (!f) cached = f = cairo_symbol("cairo_pattern_destroy");
+    ((void (*)(cairo_pattern_t *pattern))f)(pattern);
+}
+
 void cairo_pattern_set_extend(cairo_pattern_t *pattern, cairo_extend_t extend) {
     static void *_Atomic cached;
     void *f = cached;
@@ -197,6 +218,13 @@ void cairo_pattern_set_filter(cairo_pattern_t *pattern, cairo_filter_t filter) {
     void *f = cached;
     if (!f) cached = f = cairo_symbol("cairo_pattern_set_filter");
     ((void (*)(cairo_pattern_t *pattern, cairo_filter_t filter))f)(pattern, filter);
+}
+
+void cairo_pattern_set_matrix(cairo_pattern_t *pattern, const cairo_matrix_t *matrix) {
+    static void *_Atomic cached;
+    void *f = cached;
+    if (!f) cached = f = cairo_symbol("cairo_pattern_set_matrix");
+    ((void (*)(cairo_pattern_t *pattern, const cairo_matrix_t *matrix))f)(pattern, matrix);
 }
 
 cairo_surface_t * cairo_pdf_surface_create_for_stream(cairo_write_func_t write_func, void *closure, double width_in_points, double height_in_points) {
@@ -325,6 +353,13 @@ void cairo_set_operator(cairo_t *cr, cairo_operator_t op) {
     ((void (*)(cairo_t *cr, cairo_operator_t op))f)(cr, op);
 }
 
+void cairo_set_source(cairo_t *cr, cairo_pattern_t *source) {
+    static void *_Atomic cached;
+    void *f = cached;
+    if (!f) cached = f = cairo_symbol("cairo_set_source");
+    ((void (*)(cairo_t *cr, cairo_pattern_t *source))f)(cr, source);
+}
+
 void cairo_set_source_rgba(cairo_t *cr, double red, double green, double blue, double alpha) {
     static void *_Atomic cached;
     void *f = cached;
@@ -365,6 +400,13 @@ void cairo_stroke_preserve(cairo_t *cr) {
     void *f = cached;
     if (!f) cached = f = cairo_symbol("cairo_stroke_preserve");
     ((void (*)(cairo_t *cr))f)(cr);
+}
+
+cairo_surface_t * cairo_surface_create_for_rectangle(cairo_surface_t *target, double x, double y, double width, double height) {
+    static void *_Atomic cached;
+    void *f = cached;
+    if (!f) cached = f = cairo_symbol("cairo_surface_create_for_rectangle");
+    return ((cairo_surface_t * (*)(cairo_surface_t *target, double x, double y, double width, double height))f)(target, x, y, width, height);
 }
 
 void cairo_surface_destroy(cairo_surface_t *surface) {

@@ -45,6 +45,8 @@ static struct {
     void (*layout_get_pixel_extents)(void *, PangoRectangle *, PangoRectangle *);
     int (*layout_get_baseline)(void *);
     int (*layout_get_unknown_glyphs_count)(void *);
+    int (*layout_get_line_count)(void *);
+    void (*layout_set_spacing)(void *, int);
     void *(*attr_list_new)(void);
     void *(*attr_letter_spacing_new)(int);
     void (*attr_list_insert)(void *, void *);
@@ -70,6 +72,8 @@ static void load(void) {
     api.layout_get_pixel_extents = pango("pango_layout_get_pixel_extents");
     api.layout_get_baseline = pango("pango_layout_get_baseline");
     api.layout_get_unknown_glyphs_count = pango("pango_layout_get_unknown_glyphs_count");
+    api.layout_get_line_count = pango("pango_layout_get_line_count");
+    api.layout_set_spacing = pango("pango_layout_set_spacing");
     api.attr_list_new = pango("pango_attr_list_new");
     api.attr_letter_spacing_new = pango("pango_attr_letter_spacing_new");
     api.attr_list_insert = pango("pango_attr_list_insert");
@@ -118,20 +122,40 @@ void mapbook_text_layout_extents(void *layout, double *x, double *y, double *wid
     *baseline = (double)api.layout_get_baseline(layout) / PANGO_SCALE;
 }
 
+void mapbook_text_layout_set_line_height(void *layout, double pixels) {
+    PangoRectangle ink, logical;
+    int lines = api.layout_get_line_count(layout);
+    if (lines < 2 || pixels <= 0) return;
+    api.layout_get_pixel_extents(layout, &ink, &logical);
+    // Pango's natural line height is the font's; the spacing added between lines makes the
+    // baselines `pixels` apart (negative spacing draws them closer).
+    double natural = (double)logical.height / lines;
+    api.layout_set_spacing(layout, (int)((pixels - natural) * PANGO_SCALE));
+}
+
 int mapbook_text_layout_unknown_glyphs(void *layout) {
     return api.layout_get_unknown_glyphs_count(layout);
 }
 
-void mapbook_text_layout_draw(cairo_t *cr, void *layout, double x, double y, const double color[4], double halo_width, const double halo[4]) {
+void mapbook_text_layout_draw(cairo_t *cr, void *layout, double x, double y, const double color[4], double halo_width, const double halo[4], double halo_blur) {
     cairo_save(cr);
     cairo_move_to(cr, x, y);
     api.update_layout(cr, layout);
     if (halo_width > 0 && halo[3] > 0) {
-        // The halo: the glyphs' outlines stroked twice the halo's width, under the text.
+        // The halo: the glyphs' outlines stroked twice the halo's width, under the text. A
+        // blurred halo fades out over `halo_blur` more pixels: drawn as two wider strokes at a
+        // third and two thirds of the blur, each at a third of the opacity.
         api.layout_path(cr, layout);
+        cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+        if (halo_blur > 0) {
+            cairo_set_source_rgba(cr, halo[0], halo[1], halo[2], halo[3] / 3);
+            cairo_set_line_width(cr, 2 * (halo_width + halo_blur * 2 / 3));
+            cairo_stroke_preserve(cr);
+            cairo_set_line_width(cr, 2 * (halo_width + halo_blur / 3));
+            cairo_stroke_preserve(cr);
+        }
         cairo_set_source_rgba(cr, halo[0], halo[1], halo[2], halo[3]);
         cairo_set_line_width(cr, 2 * halo_width);
-        cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
         cairo_stroke(cr);
         cairo_move_to(cr, x, y);
     }

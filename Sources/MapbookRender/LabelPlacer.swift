@@ -62,6 +62,21 @@ struct LabelPlacer {
         var iconOptional = false
         /// Whether the label must lie wholly inside the frame (`symbol-avoid-edges`).
         var avoidEdges = false
+        /// Pixels the halo fades out over (`text-halo-blur`).
+        var haloBlur = 0.0
+        /// Pixels between the baselines of wrapped lines (`text-line-height`); 0: the font's.
+        var lineHeight = 0.0
+        /// Radians the icon turns (along a line, with `icon-rotation-alignment: map`).
+        var iconAngle = 0.0
+        /// `icon-text-fit` ("none", "width", "height", "both") and its padding in pixels
+        /// (top, right, bottom, left): the icon stretched around the text.
+        var iconTextFit = "none"
+        var iconTextFitPadding: (Double, Double, Double, Double) = (0, 0, 0, 0)
+        /// The icon's scale on each axis once fitted to its text.
+        var iconStretch: (Double, Double) = (1, 1)
+        /// Labels of the group are drawn from the top of the frame down, so lower ones cover
+        /// higher ones where they overlap (`symbol-z-order: viewport-y`).
+        var drawByY = false
         /// The text's Pango layout once the label is placed (`mapbook_text_layout_new`).
         var layout: UnsafeMutableRawPointer? = nil
         /// Whether the icon was placed.
@@ -137,6 +152,7 @@ extension LabelPlacer {
                 var textBox: Box?
                 if !label.text.isEmpty {
                     layout = mapbook_text_layout_new(context, label.text, label.font, label.size, label.maxWidth, label.letterSpacing, label.align)
+                    if label.lineHeight > 0 { mapbook_text_layout_set_line_height(layout, label.lineHeight) }
                     var x = 0.0, y = 0.0, w = 0.0, h = 0.0, baseline = 0.0
                     mapbook_text_layout_extents(layout, &x, &y, &w, &h, &baseline)
                     missingGlyphs += Int(mapbook_text_layout_unknown_glyphs(layout))
@@ -158,8 +174,24 @@ extension LabelPlacer {
                         }
                     }
                 }
+                // An icon fitted to its text is stretched around the text's box (unturned, as
+                // point labels are) with the padding, on the axes `icon-text-fit` names.
+                var showIcon = iconFits
+                if label.iconTextFit != "none", let icon = label.icon, let textBox {
+                    let p = label.iconTextFitPadding
+                    let natural = (Double(icon.width) / icon.pixelRatio * label.iconScale, Double(icon.height) / icon.pixelRatio * label.iconScale)
+                    let fitted = (textBox.maxX - textBox.minX + p.1 + p.3, textBox.maxY - textBox.minY + p.0 + p.2)
+                    let w = label.iconTextFit == "height" ? natural.0 : fitted.0
+                    let h = label.iconTextFit == "width" ? natural.1 : fitted.1
+                    let cx = label.iconTextFit == "height" ? label.x + label.iconShift.0 : (textBox.minX - p.3 + textBox.maxX + p.1) / 2
+                    let cy = label.iconTextFit == "width" ? label.y + label.iconShift.1 : (textBox.minY - p.0 + textBox.maxY + p.2) / 2
+                    label.iconStretch = (w / natural.0, h / natural.1)
+                    label.iconShift = (cx - label.x, cy - label.y)
+                    iconBox = Box(minX: cx - w / 2, minY: cy - h / 2, maxX: cx + w / 2, maxY: cy + h / 2)
+                    showIcon = iconBox.map { fits($0.padded(label.iconPadding), label.iconAllowOverlap) } ?? false
+                }
                 // Text and icon go together unless one of them is optional (MapLibre's rule).
-                var showText = textBox != nil, showIcon = iconFits
+                var showText = textBox != nil
                 if layout != nil && iconBox != nil && !(showText && showIcon) {
                     if showText && label.iconOptional {
                         showIcon = false
@@ -187,12 +219,14 @@ extension LabelPlacer {
     /// their layouts; icons are cut from `sprite`.
     static func draw(_ groups: [[Label]], context: OpaquePointer, sprite: RasterImage?) {
         for group in groups {
-            for label in group {
+            for label in group.first?.drawByY == true ? group.sorted(by: { $0.y < $1.y }) : group {
                 if let icon = label.icon, label.showsIcon, let image = sprite {
-                    let w = Double(icon.width) / icon.pixelRatio * label.iconScale, h = Double(icon.height) / icon.pixelRatio * label.iconScale
+                    let sx = label.iconScale * label.iconStretch.0 / icon.pixelRatio, sy = label.iconScale * label.iconStretch.1 / icon.pixelRatio
                     cairo_save(context)
-                    cairo_translate(context, label.x + label.iconShift.0 - w / 2, label.y + label.iconShift.1 - h / 2)
-                    cairo_scale(context, label.iconScale / icon.pixelRatio, label.iconScale / icon.pixelRatio)
+                    cairo_translate(context, label.x + label.iconShift.0, label.y + label.iconShift.1)
+                    if label.iconAngle != 0 { cairo_rotate(context, label.iconAngle) }
+                    cairo_scale(context, sx, sy)
+                    cairo_translate(context, -Double(icon.width) / 2, -Double(icon.height) / 2)
                     cairo_rectangle(context, 0, 0, Double(icon.width), Double(icon.height))
                     cairo_clip(context)
                     cairo_set_source_surface(context, image.surface, -Double(icon.x), -Double(icon.y))
@@ -206,7 +240,7 @@ extension LabelPlacer {
                 cairo_rotate(context, label.angle)
                 let color = [label.color.0, label.color.1, label.color.2, label.color.3]
                 let halo = [label.halo.0, label.halo.1, label.halo.2, label.halo.3]
-                mapbook_text_layout_draw(context, layout, label.offset.0, label.offset.1, color, label.haloWidth, halo)
+                mapbook_text_layout_draw(context, layout, label.offset.0, label.offset.1, color, label.haloWidth, halo, label.haloBlur)
                 cairo_restore(context)
             }
         }

@@ -26,7 +26,7 @@ extension MapCanvas {
         }
         func unit(_ c: RGBAColor) -> [Double] { [c.red, c.green, c.blue, c.alpha].map { Double(max(0, min(255, $0))) / 255 } }
         let haloColor = halo.map(unit) ?? [0, 0, 0, 0]
-        mapbook_text_layout_draw(context, layout, left, top, unit(color), halo == nil ? 0 : haloWidth, haloColor)
+        mapbook_text_layout_draw(context, layout, left, top, unit(color), halo == nil ? 0 : haloWidth, haloColor, 0)
         return (left, top, w, h)
     }
 

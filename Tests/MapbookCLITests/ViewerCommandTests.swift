@@ -59,7 +59,7 @@ import Testing
         try withTemporaryDirectory { dir in
             let render = try MapbookBinary.run(["render", Fixtures.path("vtpk-basemapde/sample_cache"), "--size", "300x300", "-o", dir + "/de.png"])
             #expect(render.status == 0, "\(render.stderr)")
-            #expect(render.stderr.contains("warning: the style's symbol paint.text-halo-blur is not drawn"), "\(render.stderr)")
+            #expect(render.stderr.contains("warning: the style's line paint.line-blur is not drawn"), "\(render.stderr)")
             #expect(try readFile(dir + "/de.png").count > 1000)
         }
     }

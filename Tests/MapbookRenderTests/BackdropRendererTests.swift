@@ -42,7 +42,8 @@ import Testing
             #expect(cities > 20, "the cities' circles: \(cities) pixels")
             #expect(Self.count(RGBAColor(red: 255, green: 255, blue: 255), in: canvas) > 50_000, "outside Germany the cache has nothing: the canvas shows")
             // What the style asks that is not drawn is listed, per property.
-            #expect(renderer.unsupported.keys.contains("symbol paint.text-halo-blur"))
+            #expect(renderer.unsupported.keys.contains("line paint.line-blur"))
+            #expect(!renderer.unsupported.keys.contains("symbol layout.text-variable-anchor"))
             #expect(!renderer.unsupported.keys.contains("fill paint.fill-color"))
             #expect(renderer.damage.isEmpty, "\(renderer.damage)")
         }

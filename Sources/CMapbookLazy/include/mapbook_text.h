@@ -17,8 +17,12 @@ void mapbook_text_layout_extents(void *layout, double *x, double *y, double *wid
 int mapbook_text_layout_unknown_glyphs(void *layout);
 
 /// Draws the layout with its top left corner at (`x`, `y`) in `color` (RGBA 0-1), over a halo
-/// `halo_width` pixels wide in `halo` when that is positive.
-void mapbook_text_layout_draw(struct _cairo *cr, void *layout, double x, double y, const double color[4], double halo_width, const double halo[4]);
+/// `halo_width` pixels wide in `halo` when that is positive, fading out over `halo_blur` more.
+void mapbook_text_layout_draw(struct _cairo *cr, void *layout, double x, double y, const double color[4], double halo_width, const double halo[4], double halo_blur);
+
+/// Sets the distance between the baselines of a layout's lines to `pixels` (MapLibre's
+/// `text-line-height` times the size); a one-line layout is left as it is.
+void mapbook_text_layout_set_line_height(void *layout, double pixels);
 
 void mapbook_text_layout_free(void *layout);
 

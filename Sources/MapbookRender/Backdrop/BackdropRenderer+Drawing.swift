@@ -4,16 +4,42 @@ import MapbookTiles
 
 /// Fills, lines and circles of a backdrop's style, in tile coordinates mapped to pixels.
 extension BackdropRenderer {
-    /// Adds one line or ring (closed) of tile points to the current path.
-    func append(_ points: [TilePoint], closed: Bool, _ t: TileTransform, _ context: OpaquePointer) {
-        guard let first = points.first else { return }
-        let (x, y) = t.pixel(first)
-        cairo_move_to(context, x, y)
-        for p in points.dropFirst() {
-            let (x, y) = t.pixel(p)
-            cairo_line_to(context, x, y)
-        }
+    /// Adds one line or ring (closed) of tile points to the current path, moved `offset`
+    /// pixels to the right of its direction (`line-offset`; negative: to the left).
+    func append(_ points: [TilePoint], closed: Bool, _ t: TileTransform, _ context: OpaquePointer, offset: Double = 0) {
+        var pixels = points.map { t.pixel($0) }
+        if offset != 0 { pixels = Self.offsetLine(pixels, by: offset, closed: closed) }
+        guard let first = pixels.first else { return }
+        cairo_move_to(context, first.0, first.1)
+        for p in pixels.dropFirst() { cairo_line_to(context, p.0, p.1) }
         if closed { cairo_close_path(context) }
+    }
+
+    /// A line moved `distance` pixels to the right of its direction (y down): each vertex
+    /// along the bisector of its two segments' normals, by the distance over the cosine of
+    /// half the turn, at most twice the distance (a sharp turn's miter is cut, as MapLibre's).
+    static func offsetLine(_ line: [(Double, Double)], by distance: Double, closed: Bool) -> [(Double, Double)] {
+        let n = line.count
+        guard n >= 2 else { return line }
+        // The right-hand unit normal of each segment; a zero-length one takes its neighbour's.
+        var normals: [(Double, Double)] = []
+        for i in 0..<(closed ? n : n - 1) {
+            let a = line[i], b = line[(i + 1) % n]
+            let length = ((b.0 - a.0) * (b.0 - a.0) + (b.1 - a.1) * (b.1 - a.1)).squareRoot()
+            normals.append(length > 0 ? (-(b.1 - a.1) / length, (b.0 - a.0) / length) : (normals.last ?? (0, 0)))
+        }
+        return (0..<n).map { i in
+            let before = i > 0 ? normals[i - 1] : (closed ? normals[normals.count - 1] : normals[0])
+            let after = i < normals.count ? normals[i] : normals[normals.count - 1]
+            var bx = before.0 + after.0, by = before.1 + after.1
+            let length = (bx * bx + by * by).squareRoot()
+            guard length > 1e-9 else { return (line[i].0 + after.0 * distance, line[i].1 + after.1 * distance) }
+            bx /= length
+            by /= length
+            // The bisector's projection on a normal is the cosine of half the turn.
+            let cosine = max(bx * after.0 + by * after.1, 0.5)
+            return (line[i].0 + bx * distance / cosine, line[i].1 + by * distance / cosine)
+        }
     }
 
     func appendPolygons(_ geometry: TileGeometry, _ t: TileTransform, _ context: OpaquePointer) -> Bool {
@@ -24,15 +50,15 @@ extension BackdropRenderer {
         return true
     }
 
-    func appendLines(_ geometry: TileGeometry, _ t: TileTransform, _ context: OpaquePointer) -> Bool {
+    func appendLines(_ geometry: TileGeometry, _ t: TileTransform, _ context: OpaquePointer, offset: Double = 0) -> Bool {
         switch geometry {
         case .lines(let lines):
-            for line in lines where line.count >= 2 { append(line, closed: false, t, context) }
+            for line in lines where line.count >= 2 { append(line, closed: false, t, context, offset: offset) }
             return true
         case .polygons(let polygons):
             // A line layer over polygons strokes their rings.
             for polygon in polygons {
-                for ring in polygon where ring.count >= 2 { append(ring, closed: true, t, context) }
+                for ring in polygon where ring.count >= 2 { append(ring, closed: true, t, context, offset: offset) }
             }
             return true
         case .points:
@@ -46,6 +72,18 @@ extension BackdropRenderer {
 
     func drawFill(_ feature: DecodedTile.Feature, _ layer: StyleLayer, _ evaluator: inout StyleExpression, _ t: TileTransform, _ context: OpaquePointer, _ pixelRatio: Double) {
         let extrusion = layer.type == "fill-extrusion"
+        if !extrusion, let name = layer.string("fill-pattern", &evaluator), !name.isEmpty {
+            // A pattern from the sprite replaces the colour (MapLibre draws nothing when the
+            // sprite lacks it).
+            guard let sprite, let icon = sprite.icons[name] else {
+                if sprite != nil { note("sprite has no icon '\(name)'") }
+                return
+            }
+            cairo_new_path(context)
+            guard appendPolygons(feature.geometry, t, context) else { return }
+            Self.fillWithPattern(icon, of: sprite, opacity: layer.number("fill-opacity", &evaluator) ?? 1, pixelRatio, context)
+            return
+        }
         let color = layer.color(extrusion ? "fill-extrusion-color" : "fill-color", &evaluator) ?? .black
         let opacity = layer.number(extrusion ? "fill-extrusion-opacity" : "fill-opacity", &evaluator) ?? 1
         guard color.alpha * opacity > 0 else { return }
@@ -63,13 +101,36 @@ extension BackdropRenderer {
         }
     }
 
+    /// Fills the current path with a sprite icon repeated from the canvas's corner, at the
+    /// icon's own size (its pixels over its pixel ratio, times the canvas's).
+    ///
+    /// The corresponding C functions are `cairo_surface_create_for_rectangle`,
+    /// `cairo_pattern_create_for_surface`, `cairo_pattern_set_matrix` and `cairo_fill`.
+    static func fillWithPattern(_ icon: SpriteIcon, of sprite: Sprite, opacity: Double, _ pixelRatio: Double, _ context: OpaquePointer) {
+        guard let tile = cairo_surface_create_for_rectangle(sprite.image.surface, Double(icon.x), Double(icon.y), Double(icon.width), Double(icon.height)) else { return }
+        defer { cairo_surface_destroy(tile) }
+        guard let pattern = cairo_pattern_create_for_surface(tile) else { return }
+        defer { cairo_pattern_destroy(pattern) }
+        cairo_pattern_set_extend(pattern, CAIRO_EXTEND_REPEAT)
+        var matrix = cairo_matrix_t()
+        cairo_matrix_init_scale(&matrix, icon.pixelRatio / pixelRatio, icon.pixelRatio / pixelRatio)
+        cairo_pattern_set_matrix(pattern, &matrix)
+        cairo_save(context)
+        cairo_set_fill_rule(context, CAIRO_FILL_RULE_WINDING)
+        cairo_clip(context)
+        cairo_set_source(context, pattern)
+        cairo_paint_with_alpha(context, min(max(opacity, 0), 1))
+        cairo_restore(context)
+    }
+
     func drawLine(_ feature: DecodedTile.Feature, _ layer: StyleLayer, _ evaluator: inout StyleExpression, _ t: TileTransform, _ context: OpaquePointer, _ pixelRatio: Double) {
         let width = (layer.number("line-width", &evaluator) ?? 1) * pixelRatio
         let opacity = layer.number("line-opacity", &evaluator) ?? 1
         let color = layer.color("line-color", &evaluator) ?? .black
         guard width > 0, color.alpha * opacity > 0 else { return }
         cairo_new_path(context)
-        guard appendLines(feature.geometry, t, context) else { return }
+        let offset = (layer.number("line-offset", &evaluator) ?? 0) * pixelRatio
+        guard appendLines(feature.geometry, t, context, offset: offset) else { return }
         switch layer.string("line-cap", &evaluator) {
         case "round": cairo_set_line_cap(context, CAIRO_LINE_CAP_ROUND)
         case "square": cairo_set_line_cap(context, CAIRO_LINE_CAP_SQUARE)

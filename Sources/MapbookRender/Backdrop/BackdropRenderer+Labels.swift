@@ -87,7 +87,21 @@ extension BackdropRenderer {
                 template.textOptional = layer.bool("text-optional", &evaluator) ?? false
                 template.iconOptional = layer.bool("icon-optional", &evaluator) ?? false
                 template.avoidEdges = layer.bool("symbol-avoid-edges", &evaluator) ?? false
+                template.haloBlur = (layer.number("text-halo-blur", &evaluator) ?? 0) * pixelRatio
+                template.lineHeight = (layer.number("text-line-height", &evaluator) ?? 1.2) * size
+                template.iconTextFit = layer.string("icon-text-fit", &evaluator) ?? "none"
+                if let p = layer.numbers("icon-text-fit-padding", &evaluator), p.count == 4 {
+                    template.iconTextFitPadding = (p[0] * pixelRatio, p[1] * pixelRatio, p[2] * pixelRatio, p[3] * pixelRatio)
+                }
+                // Drawn lowest last where overlapping symbols may overlap (MapLibre's rule
+                // for `symbol-z-order` "viewport-y", and "auto" without a sort key).
+                let zOrder = layer.string("symbol-z-order", &evaluator) ?? "auto"
+                template.drawByY = zOrder != "source" && (template.allowOverlap || template.iconAllowOverlap || template.ignorePlacement || template.iconIgnorePlacement)
                 let rotate = (layer.number("text-rotate", &evaluator) ?? 0) * Double.pi / 180
+                // Icons along a line turn with it when aligned to the map ("auto" is the map
+                // for line placement); in a north-up view a point's icon never turns.
+                let iconAlignment = layer.string("icon-rotation-alignment", &evaluator) ?? "auto"
+                let iconAlongLine = placement != "point" && iconAlignment != "viewport"
                 // Along a line, text turns with it unless aligned to the viewport; in a
                 // north-up view "map" and "viewport" are the same for point labels.
                 let alongLine = placement != "point" && layer.string("text-rotation-alignment", &evaluator) != "viewport"
@@ -98,6 +112,7 @@ extension BackdropRenderer {
                     label.x = x
                     label.y = y
                     label.angle = (alongLine ? angle : 0) + rotate
+                    label.iconAngle = iconAlongLine ? angle : 0
                     placed.append(label)
                 }
             }
@@ -202,6 +217,11 @@ extension BackdropRenderer {
 public struct Sprite {
     var icons: [String: SpriteIcon]
     let image: RasterImage
+
+    init(icons: [String: SpriteIcon], image: RasterImage) {
+        self.icons = icons
+        self.image = image
+    }
 
     /// Reads a sprite's index (`sprite.json`) and image (`sprite.png`); throws when either
     /// cannot be read.
