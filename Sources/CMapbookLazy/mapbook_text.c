@@ -43,6 +43,7 @@ static struct {
     void (*layout_set_wrap)(void *, int);
     void (*layout_set_alignment)(void *, int);
     void (*layout_get_pixel_extents)(void *, PangoRectangle *, PangoRectangle *);
+    void (*layout_get_extents)(void *, PangoRectangle *, PangoRectangle *);
     int (*layout_get_baseline)(void *);
     int (*layout_get_unknown_glyphs_count)(void *);
     int (*layout_get_line_count)(void *);
@@ -70,6 +71,7 @@ static void load(void) {
     api.layout_set_wrap = pango("pango_layout_set_wrap");
     api.layout_set_alignment = pango("pango_layout_set_alignment");
     api.layout_get_pixel_extents = pango("pango_layout_get_pixel_extents");
+    api.layout_get_extents = pango("pango_layout_get_extents");
     api.layout_get_baseline = pango("pango_layout_get_baseline");
     api.layout_get_unknown_glyphs_count = pango("pango_layout_get_unknown_glyphs_count");
     api.layout_get_line_count = pango("pango_layout_get_line_count");
@@ -113,12 +115,14 @@ void *mapbook_text_layout_new(cairo_t *cr, const char *utf8, const char *font, d
 }
 
 void mapbook_text_layout_extents(void *layout, double *x, double *y, double *width, double *height, double *baseline) {
+    // In Pango units, not whole pixels: a label set a character at a time adds up the
+    // characters' widths, and whole pixels would open gaps between them.
     PangoRectangle ink, logical;
-    api.layout_get_pixel_extents(layout, &ink, &logical);
-    *x = logical.x;
-    *y = logical.y;
-    *width = logical.width;
-    *height = logical.height;
+    api.layout_get_extents(layout, &ink, &logical);
+    *x = (double)logical.x / PANGO_SCALE;
+    *y = (double)logical.y / PANGO_SCALE;
+    *width = (double)logical.width / PANGO_SCALE;
+    *height = (double)logical.height / PANGO_SCALE;
     *baseline = (double)api.layout_get_baseline(layout) / PANGO_SCALE;
 }
 

@@ -13,7 +13,7 @@ import Darwin
 /// class allows overlaps, as ArcGIS deconflicts labels.
 ///
 /// Points are labelled beside their marker as `labelPlacement` says (above the centre by
-/// default); lines once per visible stretch at its middle, turned along it; polygons
+/// default); lines once per visible stretch at its middle, following it; polygons
 /// horizontally at an inner point of the part inside the view.
 public struct FeatureLabels {
     private var placer: LabelPlacer
@@ -69,6 +69,15 @@ public struct FeatureLabels {
                 let gap = anchor.isPoint ? (markerSize * pixelsPerPoint / 2 + 2) / size : (anchor.isLine ? 0.15 : 0)
                 label.anchor = textAnchor
                 label.offset = (shift.0 + away.0 * gap, shift.1 + away.1 * gap)
+                // Along a line, the text follows it character by character (straight where
+                // its script must be shaped whole), above or below it by the gap.
+                label.path = anchor.path
+                label.pathDistance = anchor.distance
+                // One label per line, as ArcGIS places them: where the middle does not take
+                // it, places further out along the line are tried.
+                if let length = anchor.path?.length {
+                    label.pathAlternatives = [0.4, 0.6, 0.3, 0.7, 0.2, 0.8].map { $0 * length }
+                }
                 group.append(label)
             }
         }
@@ -119,6 +128,9 @@ public struct FeatureLabels {
         var x: Double, y: Double, angle: Double
         var isPoint: Bool
         var isLine: Bool
+        /// The line a label along it follows, and the distance of its middle along it.
+        var path: LabelPath? = nil
+        var distance = 0.0
     }
 
     /// Where a geometry's labels stand in pixels: each point; each line's longest stretch
@@ -135,8 +147,9 @@ public struct FeatureLabels {
             let pieces = clip.line(pixels(line))
             guard let longest = pieces.max(by: { Self.length($0) < Self.length($1) }), longest.count >= 2 else { return nil }
             let along = !placement.lowercased().contains("horizontal")
-            guard let (x, y, angle) = LabelPlacer.lineAnchors(longest.map { ($0.x, $0.y) }, spacing: .infinity, center: true).first else { return nil }
-            return Anchor(x: x, y: y, angle: along ? angle : 0, isPoint: false, isLine: along)
+            let pixels = longest.map { ($0.x, $0.y) }
+            guard let (x, y, angle, distance) = LabelPlacer.lineAnchors(pixels, spacing: .infinity, center: true).first else { return nil }
+            return Anchor(x: x, y: y, angle: along ? angle : 0, isPoint: false, isLine: along, path: along ? LabelPath(pixels) : nil, distance: distance)
         }
         func inPolygon(_ rings: [[Position]]) -> Anchor? {
             guard let outer = rings.first, outer.count >= 3 else { return nil }

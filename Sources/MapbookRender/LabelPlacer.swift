@@ -74,6 +74,19 @@ struct LabelPlacer {
         var iconTextFitPadding: (Double, Double, Double, Double) = (0, 0, 0, 0)
         /// The icon's scale on each axis once fitted to its text.
         var iconStretch: (Double, Double) = (1, 1)
+        /// The line the text follows character by character, and the distance along it of the
+        /// text's middle; nil for a label set straight.
+        var path: LabelPath?
+        var pathDistance = 0.0
+        /// Other distances along the path to try, in order, when the text does not fit at
+        /// `pathDistance`.
+        var pathAlternatives: [Double] = []
+        /// The most a line-following label turns between two characters (`text-max-angle`).
+        var maxAngle = 45 * Double.pi / 180
+        /// Whether a line-following label is turned to read left to right (`text-keep-upright`).
+        var keepUpright = true
+        /// A line-following label's characters once placed.
+        var glyphs: [PlacedGlyph]?
         /// Labels of the group are drawn from the top of the frame down, so lower ones cover
         /// higher ones where they overlap (`symbol-z-order: viewport-y`).
         var drawByY = false
@@ -135,6 +148,15 @@ extension LabelPlacer {
             var kept: [Label] = []
             for label in group {
                 var label = label
+                // Text that follows its line, character by character; straight when its
+                // script must be shaped whole.
+                if let path = label.path, !label.text.isEmpty, label.icon == nil, Self.canCurve(label.text) {
+                    if let glyphs = placeAlong(path, label, context: context, missingGlyphs: &missingGlyphs) {
+                        label.glyphs = glyphs
+                        kept.append(label)
+                    }
+                    continue
+                }
                 func fits(_ box: Box, _ overlap: Bool) -> Bool {
                     if label.avoidEdges && (box.minX < 0 || box.minY < 0 || box.maxX > width || box.maxY > height) { return false }
                     return overlap || isFree(box)
@@ -220,6 +242,10 @@ extension LabelPlacer {
     static func draw(_ groups: [[Label]], context: OpaquePointer, sprite: RasterImage?) {
         for group in groups {
             for label in group.first?.drawByY == true ? group.sorted(by: { $0.y < $1.y }) : group {
+                if let glyphs = label.glyphs {
+                    drawAlong(glyphs, label, context: context)
+                    continue
+                }
                 if let icon = label.icon, label.showsIcon, let image = sprite {
                     let sx = label.iconScale * label.iconStretch.0 / icon.pixelRatio, sy = label.iconScale * label.iconStretch.1 / icon.pixelRatio
                     cairo_save(context)
@@ -263,8 +289,9 @@ extension LabelPlacer {
 
     /// Where labels stand along a line of pixels: every `spacing` pixels starting half a
     /// spacing in (its middle when `center` or when shorter than `spacing`), with the line's
-    /// direction there, turned so text is never upside down unless `keepUpright` is false.
-    static func lineAnchors(_ pixels: [(Double, Double)], spacing: Double, center: Bool, keepUpright: Bool = true) -> [(Double, Double, Double)] {
+    /// direction there, turned so text is never upside down unless `keepUpright` is false, and
+    /// the distance along the line.
+    static func lineAnchors(_ pixels: [(Double, Double)], spacing: Double, center: Bool, keepUpright: Bool = true) -> [(Double, Double, Double, Double)] {
         var lengths: [Double] = [0]
         for (a, b) in zip(pixels, pixels.dropFirst()) { lengths.append(lengths.last! + hypot(b.0 - a.0, b.1 - a.1)) }
         let total = lengths.last!
@@ -289,7 +316,7 @@ extension LabelPlacer {
             if keepUpright {
                 if angle > Double.pi / 2 { angle -= Double.pi } else if angle < -Double.pi / 2 { angle += Double.pi }
             }
-            return (a.0 + (b.0 - a.0) * f, a.1 + (b.1 - a.1) * f, angle)
+            return (a.0 + (b.0 - a.0) * f, a.1 + (b.1 - a.1) * f, angle, d)
         }
     }
 

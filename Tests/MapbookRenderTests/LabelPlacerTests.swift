@@ -1,3 +1,4 @@
+import CMapbookLazy
 import MapbookData
 import MapbookPackage
 import Testing
@@ -75,5 +76,49 @@ import Testing
             }
             LabelPlacer.draw(placed, context: canvas.context, sprite: sprite)
         }
+    }
+}
+
+/// Labels that follow their line, character by character.
+@Suite struct CurvedLabelTests {
+    static func label(_ text: String, along path: LabelPath, at distance: Double) -> LabelPlacer.Label {
+        var label = LabelPlacerTests.label(text, x: 0, y: 0)
+        label.path = path
+        label.pathDistance = distance
+        return label
+    }
+
+    @Test func charactersFollowAStraightLineOneAfterAnother() throws {
+        let canvas = try MapCanvas(width: 400, height: 200, extent: BoundingBox(minX: 0, minY: 0, maxX: 400, maxY: 200))
+        var placer = LabelPlacer(width: 400, height: 200)
+        var missing = 0
+        let line = LabelPath([(20, 100), (380, 100)])
+        let glyphs = try #require(placer.placeAlong(line, Self.label("Mississippi", along: line, at: 180), context: canvas.context, missingGlyphs: &missing))
+        #expect(glyphs.count == 11)
+        let xs = glyphs.map(\.x)
+        #expect(xs == xs.sorted() && Set(xs).count == xs.count, "\(xs)")
+        #expect(glyphs.allSatisfy { abs($0.y - 100) < 0.001 && abs($0.angle) < 1e-9 })
+        // Centred on the anchor's distance: the middle of the word near x = 200.
+        #expect(abs((xs.first! + xs.last!) / 2 - 200) < 12, "\(xs)")
+        LabelPlacer.drawAlong(glyphs, Self.label("Mississippi", along: line, at: 180), context: canvas.context)
+    }
+}
+
+extension CurvedLabelTests {
+    /// A word does not go round a hairpin (MapLibre's `text-max-angle`), nor off the line's
+    /// end; a word longer than its line is not placed.
+    @Test func aWordDoesNotGoRoundAHairpinOrOffTheLine() throws {
+        let canvas = try MapCanvas(width: 400, height: 200, extent: BoundingBox(minX: 0, minY: 0, maxX: 400, maxY: 200))
+        var placer = LabelPlacer(width: 400, height: 200)
+        var missing = 0
+        let hairpin = LabelPath([(100, 100), (200, 100), (100, 101)])
+        #expect(placer.placeAlong(hairpin, Self.label("Hairpin", along: hairpin, at: 100), context: canvas.context, missingGlyphs: &missing) == nil)
+        let short = LabelPath([(100, 150), (130, 150)])
+        #expect(placer.placeAlong(short, Self.label("Mississippi", along: short, at: 15), context: canvas.context, missingGlyphs: &missing) == nil)
+        // A gentle bend is followed: the characters turn with it.
+        let bend = LabelPath([(20, 60), (200, 60), (380, 120)])
+        let glyphs = try #require(placer.placeAlong(bend, Self.label("Riverside Drive", along: bend, at: 190), context: canvas.context, missingGlyphs: &missing))
+        #expect(abs(glyphs.first!.angle) < 0.01 && glyphs.last!.angle > 0.2, "\(glyphs.map(\.angle))")
+        for glyph in glyphs { mapbook_text_layout_free(glyph.layout) }
     }
 }

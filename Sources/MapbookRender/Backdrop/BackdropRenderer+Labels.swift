@@ -12,7 +12,7 @@ import Darwin
 
 /// Symbol layers: text labels (shaped by Pango and HarfBuzz, with halos) and sprite icons,
 /// at points, at polygons' inner points, and along lines every `symbol-spacing` pixels (or at
-/// their middle with `line-center`), rotated to the line; a label that would overlap one
+/// their middle with `line-center`), following the line character by character; a label that would overlap one
 /// already placed is dropped, unless it may overlap. Labels are collected while the layers are
 /// drawn and drawn last, so no fill or line covers them; later style layers place first, as
 /// MapLibre gives them priority.
@@ -107,12 +107,20 @@ extension BackdropRenderer {
                 let alongLine = placement != "point" && layer.string("text-rotation-alignment", &evaluator) != "viewport"
                 let keepUpright = layer.bool("text-keep-upright", &evaluator) ?? true
                 let spacing = (layer.number("symbol-spacing", &evaluator) ?? 250) * pixelRatio
-                for (x, y, angle) in Self.anchors(feature.geometry, placement: placement, spacing: spacing, t, squares: squares, keepUpright: keepUpright) {
+                template.maxAngle = (layer.number("text-max-angle", &evaluator) ?? 45) * Double.pi / 180
+                template.keepUpright = keepUpright
+                for anchor in Self.anchors(feature.geometry, placement: placement, spacing: spacing, t, squares: squares, keepUpright: keepUpright) {
                     var label = template
-                    label.x = x
-                    label.y = y
-                    label.angle = (alongLine ? angle : 0) + rotate
-                    label.iconAngle = iconAlongLine ? angle : 0
+                    label.x = anchor.x
+                    label.y = anchor.y
+                    label.angle = (alongLine ? anchor.angle : 0) + rotate
+                    label.iconAngle = iconAlongLine ? anchor.angle : 0
+                    // Text along a line follows it, character by character, unless it is
+                    // turned by hand or held to the viewport.
+                    if alongLine && rotate == 0 {
+                        label.path = anchor.path
+                        label.pathDistance = anchor.distance
+                    }
                     placed.append(label)
                 }
             }
@@ -168,25 +176,30 @@ extension BackdropRenderer {
     /// every `spacing` pixels starting half a spacing in (or its middle for `line-center`),
     /// with the line's direction there. Only anchors inside the squares the tile is drawn in
     /// count, so a feature cut by tile edges is labelled once per piece, never twice at one place.
-    static func anchors(_ geometry: TileGeometry, placement: String, spacing: Double, _ t: TileTransform, squares: [TileTransform], keepUpright: Bool = true) -> [(Double, Double, Double)] {
+    static func anchors(_ geometry: TileGeometry, placement: String, spacing: Double, _ t: TileTransform, squares: [TileTransform], keepUpright: Bool = true) -> [LabelAnchor] {
         func inside(_ x: Double, _ y: Double) -> Bool {
             squares.contains { x >= $0.originX && x < $0.originX + $0.size && y >= $0.originY && y < $0.originY + $0.size }
         }
-        var out: [(Double, Double, Double)] = []
+        func along(_ pixels: [(Double, Double)]) -> [LabelAnchor] {
+            let path = LabelPath(pixels)
+            let found = LabelPlacer.lineAnchors(pixels, spacing: spacing, center: placement == "line-center", keepUpright: keepUpright)
+            return found.filter { inside($0.0, $0.1) }.map { LabelAnchor(x: $0.0, y: $0.1, angle: $0.2, path: path, distance: $0.3) }
+        }
+        var out: [LabelAnchor] = []
         switch geometry {
         case .points(let points):
             for p in points {
                 let (x, y) = t.pixel(p)
-                if inside(x, y) { out.append((x, y, 0)) }
+                if inside(x, y) { out.append(LabelAnchor(x: x, y: y, angle: 0)) }
             }
         case .polygons(let polygons):
             for polygon in polygons {
                 guard let ring = polygon.first, ring.count >= 3 else { continue }
                 let pixels = ring.map { t.pixel($0) }
                 if placement != "point" {
-                    out += LabelPlacer.lineAnchors(pixels + [pixels[0]], spacing: spacing, center: placement == "line-center", keepUpright: keepUpright).filter { inside($0.0, $0.1) }
+                    out += along(pixels + [pixels[0]])
                 } else if let c = LabelPlacer.innerPoint(pixels), inside(c.0, c.1) {
-                    out.append((c.0, c.1, 0))
+                    out.append(LabelAnchor(x: c.0, y: c.1, angle: 0))
                 }
             }
         case .lines(let lines):
@@ -194,13 +207,21 @@ extension BackdropRenderer {
                 let pixels = line.map { t.pixel($0) }
                 if placement == "point" {
                     let mid = pixels[pixels.count / 2]
-                    if inside(mid.0, mid.1) { out.append((mid.0, mid.1, 0)) }
+                    if inside(mid.0, mid.1) { out.append(LabelAnchor(x: mid.0, y: mid.1, angle: 0)) }
                 } else {
-                    out += LabelPlacer.lineAnchors(pixels, spacing: spacing, center: placement == "line-center", keepUpright: keepUpright).filter { inside($0.0, $0.1) }
+                    out += along(pixels)
                 }
             }
         }
         return out
+    }
+
+    /// Where a label stands: a point and the direction there, and for a label along a line,
+    /// the line and the distance along it.
+    struct LabelAnchor {
+        var x: Double, y: Double, angle: Double
+        var path: LabelPath? = nil
+        var distance = 0.0
     }
 
     /// Places and draws the frame's labels: later style layers first, each label only where

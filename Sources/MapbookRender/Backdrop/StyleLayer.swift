@@ -52,6 +52,7 @@ struct StyleLayer {
             "layout.text-optional", "layout.icon-optional", "layout.symbol-avoid-edges", "layout.text-rotate",
             "layout.text-rotation-alignment", "layout.text-keep-upright", "paint.text-halo-blur", "layout.text-line-height",
             "layout.icon-rotation-alignment", "layout.icon-text-fit", "layout.icon-text-fit-padding", "layout.symbol-z-order",
+            "layout.text-max-angle",
         ],
     ]
 
