@@ -30,7 +30,9 @@ static void *gobject(const char *name) {
 
 // Resolved once, on the first layout.
 static struct {
-    void *(*create_layout)(cairo_t *);
+    void *(*create_context)(cairo_t *);
+    void (*context_set_font_options)(void *, const cairo_font_options_t *);
+    void *(*layout_new)(void *);
     void (*update_layout)(cairo_t *, void *);
     void (*show_layout)(cairo_t *, void *);
     void (*layout_path)(cairo_t *, void *);
@@ -58,7 +60,9 @@ static struct {
 
 static void load(void) {
     if (api.object_unref) return;
-    api.create_layout = pangocairo("pango_cairo_create_layout");
+    api.create_context = pangocairo("pango_cairo_create_context");
+    api.context_set_font_options = pangocairo("pango_cairo_context_set_font_options");
+    api.layout_new = pango("pango_layout_new");
     api.update_layout = pangocairo("pango_cairo_update_layout");
     api.show_layout = pangocairo("pango_cairo_show_layout");
     api.layout_path = pangocairo("pango_cairo_layout_path");
@@ -84,17 +88,34 @@ static void load(void) {
     api.object_unref = gobject("g_object_unref");
 }
 
-void *mapbook_text_layout_new(cairo_t *cr, const char *utf8, const char *font, double size, double max_width, double letter_spacing, int align) {
-    load();
-    // Unhinted outlines and metrics: labels are placed at fractional positions and turned
-    // along lines, where hinting to the pixel grid only distorts them, and running the
-    // fonts' TrueType hinting programs was a sixth of a rendering command's time.
+// Unhinted outlines and metrics: labels are placed at fractional positions and turned
+// along lines, where hinting to the pixel grid only distorts them, and running the fonts'
+// TrueType hinting programs was a sixth of a rendering command's time.
+static void set_unhinted(cairo_t *cr, void *context) {
     cairo_font_options_t *options = cairo_font_options_create();
     cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE);
     cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF);
-    cairo_set_font_options(cr, options);
+    if (cr) cairo_set_font_options(cr, options);
+    if (context) api.context_set_font_options(context, options);
     cairo_font_options_destroy(options);
-    void *layout = api.create_layout(cr);
+}
+
+// One Pango context per thread for every layout: a context per layout looked fonts up in
+// fontconfig each time, a fifth of a view with labels set a character at a time. Per thread,
+// because Pango contexts are not thread-safe and canvases are drawn on any thread.
+static _Thread_local void *context_of_thread;
+
+static void *shared_context(cairo_t *cr) {
+    if (!context_of_thread) {
+        context_of_thread = api.create_context(cr);
+        set_unhinted(NULL, context_of_thread);
+    }
+    return context_of_thread;
+}
+
+void *mapbook_text_layout_new(cairo_t *cr, const char *utf8, const char *font, double size, double max_width, double letter_spacing, int align) {
+    load();
+    void *layout = api.layout_new(shared_context(cr));
     void *description = api.font_description_from_string(font);
     api.font_description_set_absolute_size(description, size * PANGO_SCALE);
     api.layout_set_font_description(layout, description);
@@ -144,6 +165,9 @@ int mapbook_text_layout_unknown_glyphs(void *layout) {
 void mapbook_text_layout_draw(cairo_t *cr, void *layout, double x, double y, const double color[4], double halo_width, const double halo[4], double halo_blur) {
     cairo_save(cr);
     cairo_move_to(cr, x, y);
+    // The shared context takes the target's transformation and font options from `cr`:
+    // they stay unhinted.
+    set_unhinted(cr, NULL);
     api.update_layout(cr, layout);
     if (halo_width > 0 && halo[3] > 0) {
         // The halo: the glyphs' outlines stroked twice the halo's width, under the text. A

@@ -69,6 +69,12 @@ final class LabelPath {
     }
 }
 
+/// A character's logical box from its layout, and how many of its characters no font has.
+struct GlyphMetrics {
+    var x: Double, y: Double, width: Double, height: Double
+    var unknown: Int
+}
+
 /// One character of a label that follows its line: its layout, where its centre stands and
 /// how it turns, and its layout's top left corner from that centre.
 struct PlacedGlyph {
@@ -93,22 +99,38 @@ extension LabelPlacer {
     /// character's box is taken. Placed glyphs' boxes are taken.
     mutating func placeAlong(_ line: LabelPath, _ label: Label, context: OpaquePointer, missingGlyphs: inout Int) -> [PlacedGlyph]? {
         let path = line.simplified(label.size * 0.8)
+        // Each character measured once per font and size a frame (a layout is made only for
+        // the characters of labels placed: most candidates along lines are not).
         var glyphs: [(layout: UnsafeMutableRawPointer?, width: Double, height: Double, x: Double, y: Double)] = []
+        var characters: [String] = []
         for character in label.text {
-            let layout = mapbook_text_layout_new(context, String(character), label.font, label.size, 0, 0, 1)
-            var x = 0.0, y = 0.0, w = 0.0, h = 0.0, baseline = 0.0
-            mapbook_text_layout_extents(layout, &x, &y, &w, &h, &baseline)
-            missingGlyphs += Int(mapbook_text_layout_unknown_glyphs(layout))
-            glyphs.append((layout, w, h, x, y))
+            let text = String(character)
+            let key = "\(label.font)|\(label.size)|\(text)"
+            let m: GlyphMetrics
+            if let known = glyphMetrics[key] {
+                m = known
+            } else {
+                let layout = mapbook_text_layout_new(context, text, label.font, label.size, 0, 0, 1)
+                var x = 0.0, y = 0.0, w = 0.0, h = 0.0, baseline = 0.0
+                mapbook_text_layout_extents(layout, &x, &y, &w, &h, &baseline)
+                m = GlyphMetrics(x: x, y: y, width: w, height: h, unknown: Int(mapbook_text_layout_unknown_glyphs(layout)))
+                mapbook_text_layout_free(layout)
+                glyphMetrics[key] = m
+            }
+            glyphs.append((nil, m.width, m.height, m.x, m.y))
+            characters.append(text)
         }
-        // The first of the label's places along the line where it fits; the layouts are kept
-        // by the glyphs placed, freed when none is.
+        // The first of the label's places along the line where it fits.
         for distance in [label.pathDistance] + label.pathAlternatives {
             // A distance is the same share of the simplified line.
             let anchorDistance = line.length > 0 ? distance / line.length * path.length : 0
-            if let placed = place(glyphs, along: path, at: anchorDistance, label) { return placed }
+            guard var placed = place(glyphs, along: path, at: anchorDistance, label) else { continue }
+            for i in placed.indices {
+                placed[i].layout = mapbook_text_layout_new(context, characters[i], label.font, label.size, 0, 0, 1)
+                missingGlyphs += glyphMetrics["\(label.font)|\(label.size)|\(characters[i])"]?.unknown ?? 0
+            }
+            return placed
         }
-        for g in glyphs { mapbook_text_layout_free(g.layout) }
         return nil
     }
 
@@ -188,7 +210,7 @@ extension LabelPlacer {
             for glyph in glyphs {
                 cairo_save(context)
                 cairo_translate(context, glyph.x, glyph.y)
-                cairo_rotate(context, glyph.angle)
+                cairo_rotate(context, quantized(glyph.angle))
                 if pass {
                     mapbook_text_layout_draw(context, glyph.layout, glyph.offset.0, glyph.offset.1, clear, label.haloWidth, halo, label.haloBlur)
                 } else {

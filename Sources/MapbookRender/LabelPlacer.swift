@@ -102,6 +102,8 @@ struct LabelPlacer {
     /// only touch it (a tile's labels, which continue on the next tile).
     var keepInside = false
     private(set) var boxes: [Box] = []
+    /// Characters of labels along lines measured so far, by font, size and character.
+    var glyphMetrics: [String: GlyphMetrics] = [:]
     /// The grid of placed boxes, 64-pixel cells, for frames with thousands of labels.
     private var grid: [Int: [Int]] = [:]
     static let cell = 64.0
@@ -263,13 +265,21 @@ extension LabelPlacer {
                 defer { mapbook_text_layout_free(layout) }
                 cairo_save(context)
                 cairo_translate(context, label.x + label.translate.0, label.y + label.translate.1)
-                cairo_rotate(context, label.angle)
+                cairo_rotate(context, Self.quantized(label.angle))
                 let color = [label.color.0, label.color.1, label.color.2, label.color.3]
                 let halo = [label.halo.0, label.halo.1, label.halo.2, label.halo.3]
                 mapbook_text_layout_draw(context, layout, label.offset.0, label.offset.1, color, label.haloWidth, halo, label.haloBlur)
                 cairo_restore(context)
             }
         }
+    }
+
+    /// An angle rounded to a quarter of a degree, which no eye sees: each angle text is drawn
+    /// at makes Cairo load the font again (a scaled font per transformation, found through
+    /// fontconfig), and labels on nearly parallel lines share a few.
+    static func quantized(_ angle: Double) -> Double {
+        let step = Double.pi / 720
+        return (angle / step).rounded() * step
     }
 
     /// Where the text's top left corner goes relative to its anchor point.
