@@ -24,6 +24,7 @@ struct Mapbook: AsyncParsableCommand {
             BookmarksCommand.self,
             IdentifyCommand.self,
             RenderCommand.self,
+            ViewCommand.self,
             LibraryCommand.self,
             PortalCommand.self,
         ])

@@ -121,10 +121,6 @@ struct RenderCommand: ParsableCommand {
 
     /// `--terminal-mode`, else what the terminal's environment says it shows.
     func chosenTerminalMode() -> TerminalPicture.Mode {
-        var environment: [String: String] = [:]
-        for key in ["NO_COLOR", "TERM", "TERM_PROGRAM", "LC_TERMINAL", "KITTY_WINDOW_ID", "COLORTERM"] {
-            if let value = getenv(key) { environment[key] = String(cString: value) }
-        }
-        return terminalMode.flatMap(TerminalPicture.Mode.init(rawValue:)) ?? TerminalPicture.detect(environment: environment)
+        ViewerCommand.terminalMode(terminalMode)
     }
 }

@@ -1,7 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import ArgumentParser
 import MapbookData
 import MapbookLibrary
 import MapbookPackage
+import MapbookRender
 import MapbookSupport
 import MapbookViewer
 
@@ -127,6 +131,16 @@ enum ViewerCommand {
     }
 
     static func usage(_ message: String) -> Usage { Usage(description: message) }
+
+    /// How pictures print on this terminal: `override` (a `--terminal-mode`), else what the
+    /// terminal's environment says it shows (none with `NO_COLOR`).
+    static func terminalMode(_ override: String?) -> TerminalPicture.Mode {
+        var environment: [String: String] = [:]
+        for key in ["NO_COLOR", "TERM", "TERM_PROGRAM", "LC_TERMINAL", "KITTY_WINDOW_ID", "COLORTERM"] {
+            if let value = getenv(key) { environment[key] = String(cString: value) }
+        }
+        return override.flatMap(TerminalPicture.Mode.init(rawValue:)) ?? TerminalPicture.detect(environment: environment)
+    }
 
     /// Runs `body`; a request that is wrong exits 64 with its message (and the choices), a
     /// package that cannot be read exits 1.
