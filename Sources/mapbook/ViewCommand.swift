@@ -43,6 +43,7 @@ struct ViewCommand: ParsableCommand {
         var dragFrom: (column: Int, row: Int)?
         events: while true {
             let keys = TerminalKey.decode(terminal.read(waiting: 250))
+            if terminal.isClosed { break events }
             var redraw = terminalResized != 0
             terminalResized = 0
             for key in keys {

@@ -173,4 +173,23 @@ import Testing
             #expect(try window.tmux(["display", "-p", "-t", "t", "#{alternate_on}"]).trimmingCharacters(in: .whitespacesAndNewlines) == "0")
         }
     }
+
+    /// A viewer whose terminal goes away (its window closed) stops rather than spinning.
+    @Test(tmuxRequired)
+    func closingTheWindowEndsTheViewer() throws {
+        try withTemporaryDirectory { dir in
+            let package = try Self.package(in: dir)
+            var window: Window? = try Window("MAPBOOK_HOME=\(dir)/home \(MapbookBinary.path) view \(package) --terminal-mode 256")
+            _ = try window?.wait { Self.scale($0) != nil && !$0.contains("drawing") }
+            window = nil
+            let deadline = Date().addingTimeInterval(20)
+            var running = true
+            while running && Date() < deadline {
+                running = try ExternalTools.run("/usr/bin/pgrep", ["-f", "view \(package)"]).status == 0
+                if running { Thread.sleep(forTimeInterval: 0.2) }
+            }
+            #expect(!running, "the viewer still runs with its terminal gone")
+            _ = try? ExternalTools.run("/usr/bin/pkill", ["-f", "view \(package)"])
+        }
+    }
 }

@@ -98,7 +98,10 @@ final class TerminalSession {
         while offset < bytes.count {
             let n = bytes.withUnsafeMutableBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress! + offset, $0.count - offset) }
             if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { return }
+            guard n > 0 else {
+                isClosed = true
+                return
+            }
             offset += n
         }
         bytes.removeAll()
@@ -113,6 +116,13 @@ final class TerminalSession {
         guard poll(&descriptor, 1, milliseconds) > 0 else { return [] }
         var buffer = [UInt8](repeating: 0, count: 4096)
         let n = buffer.withUnsafeMutableBytes { Glibc.read(STDIN_FILENO, $0.baseAddress, $0.count) }
-        return n > 0 ? Array(buffer.prefix(n)) : []
+        if n > 0 { return Array(buffer.prefix(n)) }
+        // Readable but nothing to read, or an error other than an interruption: the terminal
+        // has gone (its window closed), and waiting on it would spin.
+        if n == 0 || (errno != EINTR && errno != EAGAIN) { isClosed = true }
+        return []
     }
+
+    /// Whether the terminal went away (hung up, closed); the viewer then stops.
+    private(set) var isClosed = false
 }
