@@ -103,6 +103,7 @@ extension LabelPlacer {
         // the characters of labels placed: most candidates along lines are not).
         var glyphs: [(layout: UnsafeMutableRawPointer?, width: Double, height: Double, x: Double, y: Double)] = []
         var characters: [String] = []
+        var units: [GlyphMetrics] = []
         for character in label.text {
             let text = String(character)
             let key = "\(label.font)|\(label.size)|\(text)"
@@ -119,6 +120,7 @@ extension LabelPlacer {
             }
             glyphs.append((nil, m.width, m.height, m.x, m.y))
             characters.append(text)
+            units.append(m)
         }
         // The first of the label's places along the line where it fits.
         for distance in [label.pathDistance] + label.pathAlternatives {
@@ -127,7 +129,7 @@ extension LabelPlacer {
             guard var placed = place(glyphs, along: path, at: anchorDistance, label) else { continue }
             for i in placed.indices {
                 placed[i].layout = mapbook_text_layout_new(context, characters[i], label.font, label.size, 0, 0, 1)
-                missingGlyphs += glyphMetrics["\(label.font)|\(label.size)|\(characters[i])"]?.unknown ?? 0
+                missingGlyphs += units[i].unknown
             }
             return placed
         }
@@ -185,10 +187,7 @@ extension LabelPlacer {
             // The glyph's centre, moved across the line by `shift`.
             let cx = p.x - sin(angle) * shift + label.translate.0, cy = p.y + cos(angle) * shift + label.translate.1
             let (w, h) = (g.width, g.height)
-            let corners = [(-w / 2, -h / 2), (w / 2, -h / 2), (-w / 2, h / 2), (w / 2, h / 2)].map { c in
-                (cx + c.0 * cos(angle) - c.1 * sin(angle), cy + c.0 * sin(angle) + c.1 * cos(angle))
-            }
-            let box = Box(minX: corners.map(\.0).min()!, minY: corners.map(\.1).min()!, maxX: corners.map(\.0).max()!, maxY: corners.map(\.1).max()!)
+            let box = Box.turned(x: cx, y: cy, angle: angle, left: -w / 2, top: -h / 2, width: w, height: h)
             if label.avoidEdges && (box.minX < 0 || box.minY < 0 || box.maxX > width || box.maxY > height) { return fail() }
             if !label.allowOverlap && !isFree(box.padded(label.padding)) { return fail() }
             boxes.append(box)

@@ -20,6 +20,16 @@ struct LabelPlacer {
         func padded(_ p: Double) -> Box {
             Box(minX: minX - p, minY: minY - p, maxX: maxX + p, maxY: maxY + p)
         }
+
+        /// The box around a `width` x `height` rectangle whose top left corner is (`left`,
+        /// `top`) from the point (`x`, `y`), turned `angle` radians about that point.
+        static func turned(x: Double, y: Double, angle: Double, left: Double, top: Double, width: Double, height: Double) -> Box {
+            let (c, s) = (cos(angle), sin(angle))
+            let corners = [(left, top), (left + width, top), (left, top + height), (left + width, top + height)].map { p in
+                (x + p.0 * c - p.1 * s, y + p.0 * s + p.1 * c)
+            }
+            return Box(minX: corners.map(\.0).min()!, minY: corners.map(\.1).min()!, maxX: corners.map(\.0).max()!, maxY: corners.map(\.1).max()!)
+        }
     }
 
     /// A label waiting to be drawn: a text layout or an icon, at a pixel position.
@@ -184,11 +194,8 @@ extension LabelPlacer {
                     for (anchor, offset) in [(label.anchor, label.offset)] + label.variants {
                         let (dx, dy) = Self.anchorOffset(anchor, width: w, height: h)
                         let ox = dx + offset.0 * label.size, oy = dy + offset.1 * label.size
-                        let corners = [(ox, oy), (ox + w, oy), (ox, oy + h), (ox + w, oy + h)].map { p in
-                            (label.x + label.translate.0 + p.0 * cos(label.angle) - p.1 * sin(label.angle),
-                             label.y + label.translate.1 + p.0 * sin(label.angle) + p.1 * cos(label.angle))
-                        }
-                        let box = Box(minX: corners.map(\.0).min()!, minY: corners.map(\.1).min()!, maxX: corners.map(\.0).max()!, maxY: corners.map(\.1).max()!)
+                        let box = Box.turned(
+                            x: label.x + label.translate.0, y: label.y + label.translate.1, angle: label.angle, left: ox, top: oy, width: w, height: h)
                         if fits(box.padded(label.padding), label.allowOverlap) {
                             textBox = box
                             // A wrapped, centred layout's text starts `x` into its width: the

@@ -189,18 +189,11 @@ extension MapCanvas {
             for queued in queuedStamps {
                 let stamp = stampList[Int(queued.stamp)]
                 let left = Int(queued.x), top = Int(queued.y)
-                let x0 = max(0, -left), y0 = max(0, -top)
-                let x1 = min(stamp.width, w - left), y1 = min(stamp.height, h - top)
-                guard x0 < x1, y0 < y1 else { continue }
+                guard let (x0, y0, x1, y1) = Self.visible(stamp, left: left, top: top, width: w, height: h) else { continue }
                 stamp.words.withUnsafeBufferPointer { source in
                     for y in y0..<y1 {
                         let row = UnsafeMutableRawPointer(data + (top + y) * rowBytes + left * 4).assumingMemoryBound(to: UInt32.self)
-                        for x in x0..<x1 {
-                            let s = source[y * stamp.width + x]
-                            let alpha = s >> 24
-                            if alpha == 0 { continue }
-                            row[x] = alpha == 255 ? s : s &+ Self.scale(row[x], by: 255 - alpha)
-                        }
+                        for x in x0..<x1 { row[x] = Self.over(source[y * stamp.width + x], row[x]) }
                     }
                 }
             }
@@ -219,9 +212,7 @@ extension MapCanvas {
                 for queued in queuedStamps.reversed() {
                     let stamp = stampList[Int(queued.stamp)]
                     let left = Int(queued.x), top = Int(queued.y)
-                    let x0 = max(0, -left), y0 = max(0, -top)
-                    let x1 = min(stamp.width, w - left), y1 = min(stamp.height, h - top)
-                    guard x0 < x1, y0 < y1 else { continue }
+                    guard let (x0, y0, x1, y1) = Self.visible(stamp, left: left, top: top, width: w, height: h) else { continue }
                     var hidden = true
                     blocks: for by in (top + y0) / 8...(top + y1 - 1) / 8 {
                         for bx in (left + x0) / 8...(left + x1 - 1) / 8 where opaque[by * blocksWide + bx] < 64 {
@@ -258,15 +249,27 @@ extension MapCanvas {
         layer.withUnsafeBufferPointer { layer in
             for y in minRow...maxRow {
                 let row = UnsafeMutableRawPointer(data + y * rowBytes).assumingMemoryBound(to: UInt32.self)
-                for x in 0..<w {
-                    let s = layer[y * w + x]
-                    let alpha = s >> 24
-                    if alpha == 0 { continue }
-                    row[x] = alpha == 255 ? s : s &+ Self.scale(row[x], by: 255 - alpha)
-                }
+                for x in 0..<w { row[x] = Self.over(layer[y * w + x], row[x]) }
             }
         }
         cairo_surface_mark_dirty(image.surface)
+    }
+
+    /// The part of a stamp whose box's top left is at (`left`, `top`) that falls on a
+    /// `width` x `height` image, as the stamp's columns and rows `x0..<x1`, `y0..<y1`; nil
+    /// when none does.
+    static func visible(_ stamp: Stamp, left: Int, top: Int, width: Int, height: Int) -> (Int, Int, Int, Int)? {
+        let x0 = max(0, -left), y0 = max(0, -top)
+        let x1 = min(stamp.width, width - left), y1 = min(stamp.height, height - top)
+        return x0 < x1 && y0 < y1 ? (x0, y0, x1, y1) : nil
+    }
+
+    /// Porter-Duff "over" of two premultiplied ARGB32 words: `source` on `destination`.
+    @inline(__always)
+    static func over(_ source: UInt32, _ destination: UInt32) -> UInt32 {
+        let alpha = source >> 24
+        if alpha == 0 { return destination }
+        return alpha == 255 ? source : source &+ scale(destination, by: 255 - alpha)
     }
 
     /// A premultiplied ARGB32 word with each channel times `factor` / 255, rounded as Cairo

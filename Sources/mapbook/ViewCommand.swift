@@ -46,8 +46,9 @@ struct ViewCommand: ParsableCommand {
             if terminal.isClosed { break events }
             var redraw = terminalResized != 0
             terminalResized = 0
+            // A message on the status line lasts until the next key.
+            if !keys.isEmpty { screen.message = nil }
             for key in keys {
-                if !keys.isEmpty { screen.message = nil }
                 switch key {
                 case .character("q"), .control("c"), .control("d"): break events
                 case .left, .character("h"): screen.pan(-0.25, 0, size: size)

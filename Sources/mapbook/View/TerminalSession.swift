@@ -93,10 +93,10 @@ final class TerminalSession {
 
     /// Writes text to the terminal, all of it.
     func write(_ text: String) {
-        var bytes = Array(text.utf8)
+        let bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress! + offset, $0.count - offset) }
+            let n = bytes.withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress! + offset, $0.count - offset) }
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else {
                 isClosed = true
@@ -104,7 +104,6 @@ final class TerminalSession {
             }
             offset += n
         }
-        bytes.removeAll()
     }
 
     /// The bytes typed since the last call, waiting up to `milliseconds` for the first; empty
