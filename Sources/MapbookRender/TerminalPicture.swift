@@ -59,12 +59,18 @@ public enum TerminalPicture {
 
     /// The text that shows `canvas` in `columns` x `rows` cells of a terminal.
     public static func text(of canvas: MapCanvas, columns: Int, rows: Int, mode: Mode) -> String {
-        guard let surface = (try? canvas.raster())?.surface else { return "" }
+        guard let image = try? canvas.raster() else { return "" }
+        return text(of: image, columns: columns, rows: rows, mode: mode)
+    }
+
+    /// The text that shows `image` in `columns` x `rows` cells of a terminal.
+    public static func text(of image: RasterImage, columns: Int, rows: Int, mode: Mode) -> String {
+        let surface = image.surface
         cairo_surface_flush(surface)
         guard let data = cairo_image_surface_get_data(surface) else { return "" }
         let stride = cairo_image_surface_get_stride(surface)
         var length = 0
-        guard let text = mapbook_terminal_image(data, Int32(canvas.width), Int32(canvas.height), stride, Int32(columns), Int32(rows), mode.pixelMode, mode.canvasMode, &length) else { return "" }
+        guard let text = mapbook_terminal_image(data, Int32(image.width), Int32(image.height), stride, Int32(columns), Int32(rows), mode.pixelMode, mode.canvasMode, &length) else { return "" }
         defer { mapbook_terminal_free(text) }
         return String(decoding: UnsafeRawBufferPointer(start: text, count: length), as: UTF8.self)
     }

@@ -14,6 +14,13 @@ public struct Popup: Sendable, Equatable {
         public var value: String
         /// The value as stored, for `--json`.
         public var raw: FieldValue
+
+        public init(name: String, label: String, value: String, raw: FieldValue) {
+            self.name = name
+            self.label = label
+            self.value = value
+            self.raw = raw
+        }
     }
 
     public var layerID: String
@@ -24,6 +31,15 @@ public struct Popup: Sendable, Equatable {
     /// HTML tags removed; nil when the pop-up lists fields instead.
     public var text: String?
     public var fields: [Field]
+
+    public init(layerID: String, layerTitle: String, featureID: Int64, title: String, text: String? = nil, fields: [Field]) {
+        self.layerID = layerID
+        self.layerTitle = layerTitle
+        self.featureID = featureID
+        self.title = title
+        self.text = text
+        self.fields = fields
+    }
 }
 
 /// Formats the pop-ups of one layer's features (ArcGIS web map `popupInfo`,

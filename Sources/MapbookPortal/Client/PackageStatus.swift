@@ -3,14 +3,8 @@ import MapbookPortalAPI
 /// Whether a downloaded package is the portal item's latest version (the update check of
 /// the Offline Mapbook app: the item's `modified` against the one recorded at download).
 public struct PackageStatus: Sendable {
-    public enum State: String, Sendable {
-        /// The download is the item's latest version.
-        case current
-        /// The item was modified after the download.
-        case updateAvailable = "update-available"
-        /// The item was deleted, or is no longer shared with the user.
-        case unavailable
-    }
+    /// Current, update available, or unavailable: what the library keeps of the last check.
+    public typealias State = UpdateCheck.Finding
 
     public var record: DownloadRecord
     public var state: State
