@@ -96,7 +96,7 @@ final class LibraryScreen: TerminalScreen {
         var lines: [TextPanel.Line] = []
         var firstLine: [Int] = []
         let width = max(size.columns - 4, 10)
-        if rows.isEmpty {
+        if entries.isEmpty {
             lines.append(TextPanel.Line(mode == .device ? "No sideloaded packages: add one with `mapbook library add PKG`." : "No downloaded packages.", dim: true))
         }
         for (i, row) in rows.enumerated() {
@@ -217,7 +217,12 @@ final class LibraryScreen: TerminalScreen {
             case .package(let entry):
                 let status = work.snapshot().statuses.first { $0.record.itemId == entry.itemId }
                 guard let status, status.updateAvailable, let newer = status.item else {
-                    message = "'\(entry.title)' has no update" + (status == nil ? " known: press r to check" : "")
+                    let state = work.snapshot()
+                    if status == nil, let id = entry.itemId, lastCheck?.findings[id] == .updateAvailable, state.problem != nil {
+                        message = "the portal cannot be reached: the update is fetched when it can (press r to try again)"
+                    } else {
+                        message = "'\(entry.title)' has no update" + (status == nil ? " known: press r to check" : "")
+                    }
                     return .redraw
                 }
                 item = newer

@@ -124,6 +124,11 @@ final class PortalWork: Sendable {
                 finished = "downloaded '\(outcome.record.title)' (\(Format.bytes(outcome.record.size)))"
                 if outcome.resumedFrom > 0 { finished += ", resumed at \(Format.bytes(outcome.resumedFrom))" }
                 succeeded = true
+                // What was downloaded is the item's latest version, offline next time too.
+                if var check = try? library.lastUpdateCheck() {
+                    check.findings[item.id] = .current
+                    try? library.saveUpdateCheck(check)
+                }
             } catch {
                 finished = "the download of '\(item.title)' stopped: \(Self.describe(error)); press d again to resume"
             }
