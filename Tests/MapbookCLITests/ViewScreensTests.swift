@@ -117,7 +117,16 @@ import Testing
             let help = try window.wait { $0.contains("Mapbook: the keys") }
             for key in ["search: type", "bookmarks", "legend", "identify", "another map"] { #expect(help.contains(key), "\(key): \(help)") }
             try window.keys("x")
-            _ = try window.wait { ViewCommandTests.scale($0) != nil }
+            _ = try window.wait { ViewCommandTests.scale($0) != nil && !$0.contains("Mapbook: the keys") }
+
+            // A click (SGR mouse press and release on one cell) identifies where it is made:
+            // here the centre cell, where the address found above is.
+            try window.keys("-l", "\u{1B}[<0;50;15M")
+            try window.keys("-l", "\u{1B}[<0;50;15m")
+            let clicked = try window.wait { Self.panel($0).first == "Pop-up" }
+            #expect(Self.panel(clicked).contains("Address: 31 S Washington St"), "\(Self.panel(clicked))")
+            try window.keys("Escape")
+            _ = try window.wait { Self.panel($0).first != "Pop-up" }
 
             // m: the package's maps with their thumbnails; Enter opens another.
             try window.keys("m")
