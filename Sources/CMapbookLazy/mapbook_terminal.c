@@ -19,7 +19,7 @@ enum {
     SYMBOL_TAG_SPACE = 1 << 0, SYMBOL_TAG_SOLID = 1 << 1, SYMBOL_TAG_STIPPLE = 1 << 2, SYMBOL_TAG_BLOCK = 1 << 3,
     SYMBOL_TAG_BORDER = 1 << 4, SYMBOL_TAG_DIAGONAL = 1 << 5, SYMBOL_TAG_QUAD = 1 << 7, SYMBOL_TAG_HHALF = 1 << 8,
     SYMBOL_TAG_VHALF = 1 << 9, SYMBOL_TAG_SEXTANT = 1 << 22,
-    PIXEL_BGRA8_PREMULTIPLIED = 1,
+    PIXEL_BGRA8_PREMULTIPLIED = 1, OPTIMIZATION_REUSE_ATTRIBUTES = 1 << 0,
 };
 
 static void *chafa_handle, *glib_handle;
@@ -42,6 +42,7 @@ char *mapbook_terminal_image(const unsigned char *pixels, int width, int height,
     void (*config_set_canvas_mode)(void *, int) = chafa("chafa_canvas_config_set_canvas_mode");
     void (*config_set_pixel_mode)(void *, int) = chafa("chafa_canvas_config_set_pixel_mode");
     void (*config_set_symbol_map)(void *, const void *) = chafa("chafa_canvas_config_set_symbol_map");
+    void (*config_set_optimizations)(void *, int) = chafa("chafa_canvas_config_set_optimizations");
     void (*config_unref)(void *) = chafa("chafa_canvas_config_unref");
     void *(*canvas_new)(const void *) = chafa("chafa_canvas_new");
     void (*canvas_draw_all_pixels)(void *, int, const unsigned char *, int, int, int) = chafa("chafa_canvas_draw_all_pixels");
@@ -63,6 +64,8 @@ char *mapbook_terminal_image(const unsigned char *pixels, int width, int height,
     config_set_canvas_mode(config, canvas_mode);
     config_set_pixel_mode(config, pixel_mode);
     config_set_symbol_map(config, symbols);
+    // Colours set once for a run of cells that share them: a smaller frame to write.
+    config_set_optimizations(config, OPTIMIZATION_REUSE_ATTRIBUTES);
     void *canvas = canvas_new(config);
     canvas_draw_all_pixels(canvas, PIXEL_BGRA8_PREMULTIPLIED, pixels, width, height, stride);
     // The escape sequences come from the terminal database entry of a terminal that has the

@@ -14,6 +14,9 @@ public enum TerminalPicture {
         case kitty, iterm, sixel
         case trueColor = "truecolor", colors256 = "256", colors16 = "16", noColor = "none"
 
+        /// Whether the terminal shows the picture's pixels (an image), not symbols for cells.
+        public var showsPixels: Bool { pixelMode != 0 }
+
         var pixelMode: Int32 {
             switch self {
             case .kitty: return 2

@@ -96,6 +96,15 @@ import Testing
                 lists.append(suggestions)
             }
             #expect(lists.last?.first == "31 S Washington St", "\(lists.last ?? [])")
+            // Esc closes the search and q is a key again; / opens it afresh.
+            try window.keys("Escape")
+            let closed = try window.wait { Self.panel($0).first != "Search" }
+            #expect(Self.panel(closed).first != "Search", "Esc did not close the search: \(Self.panel(closed))")
+            try window.keys("/")
+            let fresh = try window.wait { Self.panel($0).contains("Find: ▏") }
+            #expect(Self.panel(fresh).contains("Find: ▏"), "\(Self.panel(fresh))")
+            for character in "31 S Wa" { try window.keys("-l", String(character)) }
+            _ = try window.wait { Self.panel($0).contains("Find: 31 S Wa▏") }
             #expect(Set(lists.map { $0.joined(separator: "|") }).count > 2, "the suggestions did not follow the typing: \(lists)")
             // Enter: the map goes there and the feature's pop-up opens.
             try window.keys("Enter")

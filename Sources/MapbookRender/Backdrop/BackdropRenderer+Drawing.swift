@@ -70,7 +70,10 @@ extension BackdropRenderer {
         cairo_set_source_rgba(context, color.red, color.green, color.blue, color.alpha * min(max(opacity, 0), 1))
     }
 
-    func drawFill(_ feature: DecodedTile.Feature, _ layer: StyleLayer, _ evaluator: inout StyleExpression, _ t: TileTransform, _ context: OpaquePointer, _ pixelRatio: Double) {
+    func drawFill(
+        _ feature: DecodedTile.Feature, _ layer: StyleLayer, _ evaluator: inout StyleExpression, _ t: TileTransform, _ context: OpaquePointer, _ pixelRatio: Double,
+        _ batch: inout PaintBatch
+    ) {
         let extrusion = layer.type == "fill-extrusion"
         if !extrusion, let name = layer.string("fill-pattern", &evaluator), !name.isEmpty {
             // A pattern from the sprite replaces the colour (MapLibre draws nothing when the
@@ -79,6 +82,7 @@ extension BackdropRenderer {
                 if sprite != nil { note("sprite has no icon '\(name)'") }
                 return
             }
+            batch.paint(context)
             cairo_new_path(context)
             guard appendPolygons(feature.geometry, t, context) else { return }
             Self.fillWithPattern(icon, of: sprite, opacity: layer.number("fill-opacity", &evaluator) ?? 1, pixelRatio, context)
@@ -87,11 +91,18 @@ extension BackdropRenderer {
         let color = layer.color(extrusion ? "fill-extrusion-color" : "fill-color", &evaluator) ?? .black
         let opacity = layer.number(extrusion ? "fill-extrusion-opacity" : "fill-opacity", &evaluator) ?? 1
         guard color.alpha * opacity > 0 else { return }
+        let outline = extrusion ? nil : layer.color("fill-outline-color", &evaluator)
+        if outline == nil, color.alpha * min(opacity, 1) >= 1 {
+            batch.begin(.fill(color), context)
+            _ = appendPolygons(feature.geometry, t, context)
+            return
+        }
+        batch.paint(context)
         cairo_new_path(context)
         guard appendPolygons(feature.geometry, t, context) else { return }
         cairo_set_fill_rule(context, CAIRO_FILL_RULE_WINDING)
         setSource(color, opacity: opacity, context)
-        if !extrusion, let outline = layer.color("fill-outline-color", &evaluator) {
+        if let outline {
             cairo_fill_preserve(context)
             setSource(outline, opacity: opacity, context)
             cairo_set_line_width(context, 1 * pixelRatio)
@@ -123,34 +134,48 @@ extension BackdropRenderer {
         cairo_restore(context)
     }
 
-    func drawLine(_ feature: DecodedTile.Feature, _ layer: StyleLayer, _ evaluator: inout StyleExpression, _ t: TileTransform, _ context: OpaquePointer, _ pixelRatio: Double) {
+    func drawLine(
+        _ feature: DecodedTile.Feature, _ layer: StyleLayer, _ evaluator: inout StyleExpression, _ t: TileTransform, _ context: OpaquePointer, _ pixelRatio: Double,
+        _ batch: inout PaintBatch
+    ) {
         let width = (layer.number("line-width", &evaluator) ?? 1) * pixelRatio
         let opacity = layer.number("line-opacity", &evaluator) ?? 1
         let color = layer.color("line-color", &evaluator) ?? .black
         guard width > 0, color.alpha * opacity > 0 else { return }
-        cairo_new_path(context)
         let offset = (layer.number("line-offset", &evaluator) ?? 0) * pixelRatio
-        guard appendLines(feature.geometry, t, context, offset: offset) else { return }
+        let cap: cairo_line_cap_t
         switch layer.string("line-cap", &evaluator) {
-        case "round": cairo_set_line_cap(context, CAIRO_LINE_CAP_ROUND)
-        case "square": cairo_set_line_cap(context, CAIRO_LINE_CAP_SQUARE)
-        default: cairo_set_line_cap(context, CAIRO_LINE_CAP_BUTT)
+        case "round": cap = CAIRO_LINE_CAP_ROUND
+        case "square": cap = CAIRO_LINE_CAP_SQUARE
+        default: cap = CAIRO_LINE_CAP_BUTT
         }
+        let join: cairo_line_join_t
+        var miterLimit = 2.0
         switch layer.string("line-join", &evaluator) {
-        case "round": cairo_set_line_join(context, CAIRO_LINE_JOIN_ROUND)
-        case "bevel": cairo_set_line_join(context, CAIRO_LINE_JOIN_BEVEL)
+        case "round": join = CAIRO_LINE_JOIN_ROUND
+        case "bevel": join = CAIRO_LINE_JOIN_BEVEL
         default:
-            cairo_set_line_join(context, CAIRO_LINE_JOIN_MITER)
-            cairo_set_miter_limit(context, layer.number("line-miter-limit", &evaluator) ?? 2)
+            join = CAIRO_LINE_JOIN_MITER
+            miterLimit = layer.number("line-miter-limit", &evaluator) ?? 2
         }
+        var lengths: [Double] = []
         if let dashes = layer.numbers("line-dasharray", &evaluator), !dashes.isEmpty, dashes.allSatisfy({ $0 >= 0 }), dashes.contains(where: { $0 > 0 }) {
             // Dashes are in line widths.
-            let lengths = dashes.map { $0 * width }
-            cairo_set_dash(context, lengths, Int32(lengths.count), 0)
-        } else {
-            cairo_set_dash(context, nil, 0, 0)
+            lengths = dashes.map { $0 * width }
         }
         let gap = (layer.number("line-gap-width", &evaluator) ?? 0) * pixelRatio
+        if gap <= 0, color.alpha * min(opacity, 1) >= 1 {
+            batch.begin(.line(color, width: width, cap: cap, join: join, miterLimit: miterLimit, dashes: lengths), context)
+            _ = appendLines(feature.geometry, t, context, offset: offset)
+            return
+        }
+        batch.paint(context)
+        cairo_new_path(context)
+        guard appendLines(feature.geometry, t, context, offset: offset) else { return }
+        cairo_set_line_cap(context, cap)
+        cairo_set_line_join(context, join)
+        cairo_set_miter_limit(context, miterLimit)
+        cairo_set_dash(context, lengths.isEmpty ? nil : lengths, Int32(lengths.count), 0)
         if gap > 0 {
             // Two lines `width` wide either side of a `gap`: stroke the whole, clear the gap.
             cairo_push_group(context)

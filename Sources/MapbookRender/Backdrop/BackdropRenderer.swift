@@ -133,15 +133,19 @@ public final class BackdropRenderer {
                         cairo_rectangle(context, t.originX, t.originY, t.size, t.size)
                     }
                     cairo_clip(context)
+                    var batch = PaintBatch()
                     for feature in features.features {
                         evaluator.feature = feature.styleFeature
                         guard evaluator.filter(layer.filter) else { continue }
                         switch layer.type {
-                        case "line": drawLine(feature, layer, &evaluator, transform, context, pixelRatio)
-                        case "circle": drawCircle(feature, layer, &evaluator, transform, context, pixelRatio)
-                        default: drawFill(feature, layer, &evaluator, transform, context, pixelRatio)
+                        case "line": drawLine(feature, layer, &evaluator, transform, context, pixelRatio, &batch)
+                        case "circle":
+                            batch.paint(context)
+                            drawCircle(feature, layer, &evaluator, transform, context, pixelRatio)
+                        default: drawFill(feature, layer, &evaluator, transform, context, pixelRatio, &batch)
                         }
                     }
+                    batch.paint(context)
                     cairo_restore(context)
                 }
             case "symbol":

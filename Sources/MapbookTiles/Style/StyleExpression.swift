@@ -95,6 +95,36 @@ public struct StyleExpression {
         }
     }
 
+    /// The feature properties a value reads (`get` and `has` of literal names, a legacy
+    /// function's `property`), when those and the geometry type are all it reads of the
+    /// feature; nil when it reads more (all properties, the id, feature state, computed names).
+    /// A value is then the same for features that agree on these, at one zoom.
+    public static func featureKeys(_ value: JSONValue) -> Set<String>? {
+        var keys = Set<String>()
+        func scan(_ value: JSONValue) -> Bool {
+            switch value {
+            case .object(let f):
+                if let property = f.string("property") { keys.insert(property) }
+                return true
+            case .array(let items):
+                if let op = items.first?.stringValue {
+                    if ["properties", "id", "feature-state", "accumulated", "line-progress", "heatmap-density"].contains(op) { return false }
+                    if ["get", "has", "!has"].contains(op) {
+                        // A name from the feature itself, or from another object, is not a key.
+                        guard items.count == 2, let name = items[1].stringValue else { return false }
+                        keys.insert(name)
+                        return true
+                    }
+                    if op == "literal" { return true }
+                }
+                return items.allSatisfy(scan)
+            default:
+                return true
+            }
+        }
+        return scan(value) ? keys : nil
+    }
+
     // MARK: - Legacy functions
 
     mutating func legacyFunction(_ f: JSONObject) -> JSONValue? {

@@ -219,7 +219,9 @@ extension MapScreen {
             }
         case .search(var state):
             switch key {
-            case .escape: panel = nil
+            case .escape:
+                panel = nil
+                return .redraw
             case .up: state.selection = max(state.selection - 1, 0)
             case .down: state.selection = min(state.selection + 1, max(state.suggestions.count - 1, 0))
             case .enter:
