@@ -11,7 +11,17 @@ extension BackdropRenderer {
         if offset != 0 { pixels = Self.offsetLine(pixels, by: offset, closed: closed) }
         guard let first = pixels.first else { return }
         cairo_move_to(context, first.0, first.1)
-        for p in pixels.dropFirst() { cairo_line_to(context, p.0, p.1) }
+        // Points within a quarter pixel of the last one drawn change no pixel: a tile drawn
+        // small (over-zoomed out, or a dense parcel layer) has many, and Cairo's time goes
+        // with the points it is given. The last point is always drawn.
+        var last = first
+        let end = pixels.count - 1
+        for (i, p) in pixels.enumerated().dropFirst() {
+            let dx = p.0 - last.0, dy = p.1 - last.1
+            guard i == end || dx * dx + dy * dy >= 0.0625 else { continue }
+            cairo_line_to(context, p.0, p.1)
+            last = p
+        }
         if closed { cairo_close_path(context) }
     }
 
@@ -73,33 +83,34 @@ extension BackdropRenderer {
     func drawFill(
         _ feature: DecodedTile.Feature, _ layer: StyleLayer, _ evaluator: inout StyleExpression, _ t: TileTransform, _ context: OpaquePointer, _ pixelRatio: Double,
         _ batch: inout PaintBatch
-    ) {
+    ) -> PaintBatch.FeatureLook {
         let extrusion = layer.type == "fill-extrusion"
         if !extrusion, let name = layer.string("fill-pattern", &evaluator), !name.isEmpty {
             // A pattern from the sprite replaces the colour (MapLibre draws nothing when the
             // sprite lacks it).
             guard let sprite, let icon = sprite.icons[name] else {
                 if sprite != nil { note("sprite has no icon '\(name)'") }
-                return
+                return .alone
             }
             batch.paint(context)
             cairo_new_path(context)
-            guard appendPolygons(feature.geometry, t, context) else { return }
+            guard appendPolygons(feature.geometry, t, context) else { return .alone }
             Self.fillWithPattern(icon, of: sprite, opacity: layer.number("fill-opacity", &evaluator) ?? 1, pixelRatio, context)
-            return
+            return .alone
         }
         let color = layer.color(extrusion ? "fill-extrusion-color" : "fill-color", &evaluator) ?? .black
         let opacity = layer.number(extrusion ? "fill-extrusion-opacity" : "fill-opacity", &evaluator) ?? 1
-        guard color.alpha * opacity > 0 else { return }
+        guard color.alpha * opacity > 0 else { return .hidden }
         let outline = extrusion ? nil : layer.color("fill-outline-color", &evaluator)
-        if outline == nil, color.alpha * min(opacity, 1) >= 1 {
-            batch.begin(.fill(color), context)
+        if color.alpha * min(opacity, 1) >= 1, outline.map({ $0.alpha * min(opacity, 1) >= 1 }) ?? true {
+            let look = PaintBatch.Look.fill(color, outline: outline, width: 1 * pixelRatio)
+            batch.begin(look, context)
             _ = appendPolygons(feature.geometry, t, context)
-            return
+            return .batched(look)
         }
         batch.paint(context)
         cairo_new_path(context)
-        guard appendPolygons(feature.geometry, t, context) else { return }
+        guard appendPolygons(feature.geometry, t, context) else { return .alone }
         cairo_set_fill_rule(context, CAIRO_FILL_RULE_WINDING)
         setSource(color, opacity: opacity, context)
         if let outline {
@@ -110,6 +121,7 @@ extension BackdropRenderer {
         } else {
             cairo_fill(context)
         }
+        return .alone
     }
 
     /// Fills the current path with a sprite icon repeated from the canvas's corner, at the
@@ -137,11 +149,11 @@ extension BackdropRenderer {
     func drawLine(
         _ feature: DecodedTile.Feature, _ layer: StyleLayer, _ evaluator: inout StyleExpression, _ t: TileTransform, _ context: OpaquePointer, _ pixelRatio: Double,
         _ batch: inout PaintBatch
-    ) {
+    ) -> PaintBatch.FeatureLook {
         let width = (layer.number("line-width", &evaluator) ?? 1) * pixelRatio
         let opacity = layer.number("line-opacity", &evaluator) ?? 1
         let color = layer.color("line-color", &evaluator) ?? .black
-        guard width > 0, color.alpha * opacity > 0 else { return }
+        guard width > 0, color.alpha * opacity > 0 else { return .hidden }
         let offset = (layer.number("line-offset", &evaluator) ?? 0) * pixelRatio
         let cap: cairo_line_cap_t
         switch layer.string("line-cap", &evaluator) {
@@ -165,13 +177,14 @@ extension BackdropRenderer {
         }
         let gap = (layer.number("line-gap-width", &evaluator) ?? 0) * pixelRatio
         if gap <= 0, color.alpha * min(opacity, 1) >= 1 {
-            batch.begin(.line(color, width: width, cap: cap, join: join, miterLimit: miterLimit, dashes: lengths), context)
+            let look = PaintBatch.Look.line(color, width: width, cap: cap, join: join, miterLimit: miterLimit, dashes: lengths, offset: offset)
+            batch.begin(look, context)
             _ = appendLines(feature.geometry, t, context, offset: offset)
-            return
+            return .batched(look)
         }
         batch.paint(context)
         cairo_new_path(context)
-        guard appendLines(feature.geometry, t, context, offset: offset) else { return }
+        guard appendLines(feature.geometry, t, context, offset: offset) else { return .alone }
         cairo_set_line_cap(context, cap)
         cairo_set_line_join(context, join)
         cairo_set_miter_limit(context, miterLimit)
@@ -193,6 +206,16 @@ extension BackdropRenderer {
             cairo_stroke(context)
         }
         cairo_set_dash(context, nil, 0, 0)
+        return .alone
+    }
+
+    /// Adds a feature drawn before in a batch of `look` to the batch.
+    func redraw(_ feature: DecodedTile.Feature, _ look: PaintBatch.Look, _ t: TileTransform, _ context: OpaquePointer, _ batch: inout PaintBatch) {
+        batch.begin(look, context)
+        switch look {
+        case .fill: _ = appendPolygons(feature.geometry, t, context)
+        case .line(_, _, _, _, _, _, let offset): _ = appendLines(feature.geometry, t, context, offset: offset)
+        }
     }
 
     func drawCircle(_ feature: DecodedTile.Feature, _ layer: StyleLayer, _ evaluator: inout StyleExpression, _ t: TileTransform, _ context: OpaquePointer, _ pixelRatio: Double) {

@@ -40,6 +40,24 @@ public final class BackdropRenderer {
     public var cacheLimit = 256
     var cache: [TileCoordinate: DecodedTile] = [:]
     var cacheOrder: [TileCoordinate] = []
+    /// How each feature of a tile's style layer was drawn at a zoom, so panning (the same
+    /// tiles at the same zoom) draws without evaluating the style again.
+    var looks: [LookKey: [PaintBatch.FeatureLook]] = [:]
+    var looksOrder: [LookKey] = []
+
+    struct LookKey: Hashable {
+        var tile: TileCoordinate
+        var layer: Int
+        var zoom: Double
+        var pixelRatio: Double
+    }
+
+    /// Keeps how a tile's style layer was drawn, the oldest forgotten past a limit.
+    func keep(_ recorded: [PaintBatch.FeatureLook], _ key: LookKey) {
+        looks[key] = recorded
+        looksOrder.append(key)
+        if looksOrder.count > cacheLimit * 16 { looks[looksOrder.removeFirst()] = nil }
+    }
     /// The boxes of the labels placed on the current frame.
     var labels = LabelPlacer()
     /// Labels of the current frame by style layer, drawn after every other layer.
@@ -111,7 +129,7 @@ public final class BackdropRenderer {
         let decoded = order.map { DrawnTile(coordinate: $0, tile: tilesByCoordinate[$0]!, squares: standsFor[$0]!) }
         labels = LabelPlacer(width: canvas.width, height: canvas.height)
         let context = canvas.context
-        for layer in layers where layer.isVisible(at: zoom) {
+        for (index, layer) in layers.enumerated() where layer.isVisible(at: zoom) {
             var evaluator = StyleExpression(zoom: zoom)
             switch layer.type {
             case "background":
@@ -134,18 +152,35 @@ public final class BackdropRenderer {
                     }
                     cairo_clip(context)
                     var batch = PaintBatch()
-                    for feature in features.features {
+                    let key = LookKey(tile: drawn.coordinate, layer: index, zoom: zoom, pixelRatio: pixelRatio)
+                    let known = looks[key]
+                    var recorded: [PaintBatch.FeatureLook] = []
+                    for (i, feature) in features.features.enumerated() {
+                        if let known, i < known.count {
+                            switch known[i] {
+                            case .hidden: continue
+                            case .batched(let look):
+                                redraw(feature, look, transform, context, &batch)
+                                continue
+                            case .alone: break
+                            }
+                        }
                         evaluator.feature = feature.styleFeature
-                        guard evaluator.filter(layer.filter) else { continue }
+                        guard evaluator.filter(layer.filter) else {
+                            recorded.append(.hidden)
+                            continue
+                        }
                         switch layer.type {
-                        case "line": drawLine(feature, layer, &evaluator, transform, context, pixelRatio, &batch)
+                        case "line": recorded.append(drawLine(feature, layer, &evaluator, transform, context, pixelRatio, &batch))
                         case "circle":
                             batch.paint(context)
                             drawCircle(feature, layer, &evaluator, transform, context, pixelRatio)
-                        default: drawFill(feature, layer, &evaluator, transform, context, pixelRatio, &batch)
+                            recorded.append(.alone)
+                        default: recorded.append(drawFill(feature, layer, &evaluator, transform, context, pixelRatio, &batch))
                         }
                     }
                     batch.paint(context)
+                    if known == nil { keep(recorded, key) }
                     cairo_restore(context)
                 }
             case "symbol":
