@@ -142,7 +142,7 @@ final class LibraryScreen: TerminalScreen {
         guard mode == .portal, portal != nil else { return "" }
         let when = (state.checkedAt ?? lastCheck?.checkedAt).map { "updates checked \(PortalSession.date($0)) UTC" } ?? "updates never checked"
         if state.checking { return "checking the portal for updates… (\(when))" }
-        if let problem = state.problem { return "offline: \(problem); \(when)" }
+        if let problem = state.problem { return "\(problem); \(when)" }
         return when
     }
 

@@ -6,6 +6,15 @@ import MapbookViewer
 extension MapScreen {
     /// What a key does: an open panel takes it first, then the map's keys.
     func handle(_ key: TerminalKey, size: TerminalSize) -> ScreenAction {
+        // A message on the status line lasts until the next key.
+        let hadMessage = message != nil
+        message = nil
+        let action = dispatch(key, size: size)
+        if hadMessage, case .none = action { return .redraw }
+        return action
+    }
+
+    func dispatch(_ key: TerminalKey, size: TerminalSize) -> ScreenAction {
         if let action = handleInPanel(key, size: size) { return action }
         switch key {
         case .character("q"), .control("c"), .control("d"): return .quit

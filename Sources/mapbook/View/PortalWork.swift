@@ -146,8 +146,16 @@ final class PortalWork: Sendable {
         return true
     }
 
+    /// What went wrong, as the library screen says it: offline, a sign-in to renew, or the
+    /// portal's own message.
     static func describe(_ error: any Error) -> String {
-        if let error = error as? PortalClientError, error.kind == .unreachable { return "the portal cannot be reached" }
-        return "\(error)"
+        switch error {
+        case let error as PortalClientError where error.kind == .unreachable:
+            return "offline: the portal cannot be reached"
+        case let error as PortalClientError where error.kind == .signInRequired:
+            return "the sign-in has expired: run `mapbook portal signin` again"
+        default:
+            return "the portal could not be asked: \(error)"
+        }
     }
 }
