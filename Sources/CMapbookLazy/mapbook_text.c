@@ -8,6 +8,7 @@
 
 #include <cairo/cairo.h>
 
+#include <pthread.h>
 #include <stdlib.h>
 
 typedef struct {
@@ -58,8 +59,7 @@ static struct {
     void (*object_unref)(void *);
 } api;
 
-static void load(void) {
-    if (api.object_unref) return;
+static void resolve(void) {
     api.create_context = pangocairo("pango_cairo_create_context");
     api.context_set_font_options = pangocairo("pango_cairo_context_set_font_options");
     api.layout_new = pango("pango_layout_new");
@@ -86,6 +86,14 @@ static void load(void) {
     api.layout_set_attributes = pango("pango_layout_set_attributes");
     api.attr_list_unref = pango("pango_attr_list_unref");
     api.object_unref = gobject("g_object_unref");
+}
+
+// Once for the process: canvases are drawn on two threads at once (the viewer draws the
+// backdrop and the operational layers side by side), and both may set their first label.
+static pthread_once_t resolved = PTHREAD_ONCE_INIT;
+
+static void load(void) {
+    pthread_once(&resolved, resolve);
 }
 
 // Unhinted outlines and metrics: labels are placed at fractional positions and turned

@@ -27,6 +27,9 @@ public final class ViewerMap {
     var sources: [String: FeatureSource] = [:]
     /// The base map's backdrop renderer, opened on first use, or why it cannot be drawn.
     var backdropState: (renderer: BackdropRenderer?, problem: String?)?
+    /// Whether pictures draw the operational layers on a second thread while the backdrop is
+    /// drawn (`render`); tests turn it off to compare with the layers drawn in turn.
+    var drawsLayersBesideBackdrop = true
 
     init(session: MapSession, summary: MapSession.MapSummary, state: MapViewerState) {
         self.session = session

@@ -104,6 +104,13 @@ import Testing
             let fresh = try window.wait { Self.panel($0).contains("Find: ▏") }
             #expect(Self.panel(fresh).contains("Find: ▏"), "\(Self.panel(fresh))")
             for character in "31 S Wa" { try window.keys("-l", String(character)) }
+            let typing = try window.wait { Self.panel($0).contains("Find: 31 S Wa▏") }
+            // Keys the search does not use (an arrow across, Tab) leave the map where it is.
+            try window.keys("Left", "Down", "Tab")
+            try window.keys("-l", "s")
+            let unmoved = try window.wait { Self.panel($0).contains("Find: 31 S Was▏") }
+            #expect(Self.statusLine(unmoved) == Self.statusLine(typing), "a key typed in the search moved the map")
+            try window.keys("BSpace")
             _ = try window.wait { Self.panel($0).contains("Find: 31 S Wa▏") }
             #expect(Set(lists.map { $0.joined(separator: "|") }).count > 2, "the suggestions did not follow the typing: \(lists)")
             // Enter: the map goes there and the feature's pop-up opens.

@@ -56,6 +56,39 @@ import Testing
         }
     }
 
+    /// The operational layers drawn on a second thread beside the backdrop and laid over it
+    /// give the picture drawn in turn: no pixel differs by more than the rounding of a
+    /// channel, on every map at every bookmark and at the initial view (where the most
+    /// features are), and the layers are there.
+    @Test func layersDrawnBesideTheBackdropGiveThePictureDrawnInTurn() throws {
+        let session = try MapSession(path: try MapSessionTests.naperville.get())
+        for summary in session.maps {
+            let map = try session.map(named: summary.name)
+            var views = try map.bookmarks.map { try map.view(of: $0, width: 480, height: 360) }
+            views.append(try map.initialView(width: 480, height: 360))
+            for view in views {
+                map.drawsLayersBesideBackdrop = true
+                let beside = try map.render(view)
+                map.drawsLayersBesideBackdrop = false
+                let inTurn = try map.render(view)
+                #expect(beside.warnings == inTurn.warnings && beside.findings == inTurn.findings)
+                var differing = 0, worst = 0
+                for y in 0..<view.height {
+                    for x in 0..<view.width {
+                        let a = beside.canvas.pixel(x: x, y: y)!, b = inTurn.canvas.pixel(x: x, y: y)!
+                        let d = max(abs(Int(a.red) - Int(b.red)), abs(Int(a.green) - Int(b.green)), abs(Int(a.blue) - Int(b.blue)))
+                        if d > 0 { differing += 1 }
+                        worst = max(worst, d)
+                    }
+                }
+                #expect(worst <= 2, "\(summary.name) at 1:\(Int(view.scale)): a pixel differs by \(worst) levels (\(differing) differ)")
+                let layerPixels = map.layers.filter { map.isShown($0) && $0.isInScale(view.scale) }
+                    .flatMap(Self.solidColors).reduce(0) { $0 + Self.count($1, in: beside.canvas) }
+                #expect(layerPixels > 100, "\(summary.name) at 1:\(Int(view.scale)): the layers drew \(layerPixels) pixels")
+            }
+        }
+    }
+
     /// The same view written as SVG and as PDF, drawn by librsvg and poppler, shows what the
     /// PNG shows (under 1% of the pixels differ by more than antialiasing and font hinting
     /// do), and is vectors: no embedded picture of the map.

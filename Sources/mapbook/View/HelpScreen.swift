@@ -46,13 +46,13 @@ final class HelpScreen: TerminalScreen {
         for (i, line) in lines.prefix(max(size.rows - 1, 0)).enumerated() {
             out += "\u{1B}[\(i + 1);1H" + (i == 0 || !line.hasPrefix(" ") ? "\u{1B}[1m" : "") + String(line.prefix(size.columns)) + "\u{1B}[0m"
         }
-        out += "\u{1B}[\(size.rows);1H\u{1B}[7m" + TextPanel.fit(" any key: back to \(returning)", size.columns) + "\u{1B}[0m"
+        out += "\u{1B}[\(size.rows);1H\u{1B}[7m" + TextPanel.fit(" q quits · any other key: back to \(returning)", size.columns) + "\u{1B}[0m"
         return out
     }
 
     func handle(_ key: TerminalKey, size: TerminalSize) -> ScreenAction {
         switch key {
-        case .control("c"): return .quit
+        case .character("q"), .control("c"), .control("d"): return .quit
         case .mouse: return .none
         default: return .pop
         }

@@ -188,7 +188,7 @@ extension MapScreen {
             case .up, .character("k"): panel = .contents(selection: max(selection - 1, 0))
             case .down, .character("j"): panel = .contents(selection: min(selection + 1, max(count - 1, 0)))
             case .character(" "), .enter:
-                guard count > 0 else { return .none }
+                guard count > 0 else { return ScreenAction.none }
                 let layer = map.layers[count - 1 - selection]
                 do {
                     _ = try map.setVisibility([(layer: layer.id, visible: !layer.isVisible)])
@@ -213,7 +213,7 @@ extension MapScreen {
             case .up, .character("k"): panel = .bookmarks(selection: max(selection - 1, 0))
             case .down, .character("j"): panel = .bookmarks(selection: min(selection + 1, max(map.bookmarks.count - 1, 0)))
             case .enter:
-                guard map.bookmarks.indices.contains(selection) else { return .none }
+                guard map.bookmarks.indices.contains(selection) else { return ScreenAction.none }
                 panel = nil
                 let layout = layout(size)
                 do {
@@ -234,11 +234,11 @@ extension MapScreen {
             case .up: state.selection = max(state.selection - 1, 0)
             case .down: state.selection = min(state.selection + 1, max(state.suggestions.count - 1, 0))
             case .enter:
-                guard !state.text.isEmpty else { return .none }
+                guard !state.text.isEmpty else { return ScreenAction.none }
                 go(state, size: size)
                 return .redraw
             case .backspace:
-                guard !state.text.isEmpty else { return .none }
+                guard !state.text.isEmpty else { return ScreenAction.none }
                 state.text.removeLast()
                 suggest(&state, size: size)
             case .control("u"):
@@ -248,7 +248,7 @@ extension MapScreen {
                 state.text.append(c)
                 suggest(&state, size: size)
             case .mouse: return nil
-            default: return .none
+            default: return ScreenAction.none
             }
             panel = .search(state)
         case .popups(let popups, let index, let top):
