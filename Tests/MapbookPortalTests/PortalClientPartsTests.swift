@@ -32,6 +32,17 @@ import Testing
             == "q=water%20AND%20type%3A%22Mobile%20Map%20Package%22&a%26b=x%3Dy%2Bz%2F%C3%A9")
     }
 
+    /// The server reads query strings and form bodies with `FormEncoding.decode`: what the
+    /// client encodes comes back, `+` is a space, a broken escape stays as typed, a name that
+    /// is empty or not UTF-8 is dropped, and the last of a repeated name wins.
+    @Test func formDecodingReadsWhatTheEncoderWritesAndSurvivesBrokenInput() {
+        let fields = [("q", #"water AND type:"Mobile Map Package""#), ("a&b", "x=y+z/é"), ("f", "json")]
+        #expect(FormEncoding.decode(FormEncoding.encode(fields)) == Dictionary(uniqueKeysWithValues: fields))
+        #expect(FormEncoding.decode("q=water+main&num=%31%30%30&flag&=orphan&bad=%zz%4") == ["q": "water main", "num": "100", "flag": "", "bad": "%zz%4"])
+        #expect(FormEncoding.decode("%FF=1&ok=%FF&f=a&f=b") == ["ok": "", "f": "b"])
+        #expect(FormEncoding.decode("&&=&%") == ["%": ""])
+    }
+
     @Test func theSignInPageGivesItsStateAndARefusalItsMessages() {
         let form = OAuthPage(html: """
             <html><head><title>Sign In</title></head><body>

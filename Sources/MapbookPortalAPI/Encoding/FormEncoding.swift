@@ -25,4 +25,47 @@ public enum FormEncoding {
         }
         return out
     }
+
+    /// The fields of a query string or URL-encoded form body, a later field replacing an
+    /// earlier one of the same name; a pair whose name is empty or not UTF-8 once decoded is
+    /// skipped, and a value that is not UTF-8 is empty.
+    public static func decode(_ form: String) -> [String: String] {
+        var values: [String: String] = [:]
+        for pair in form.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
+            let kv = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
+            guard let key = percentDecode(kv[0]), !key.isEmpty else { continue }
+            values[key] = kv.count > 1 ? (percentDecode(kv[1]) ?? "") : ""
+        }
+        return values
+    }
+
+    /// Decodes `%XX` and `+` (a space in forms); nil when the result is not UTF-8. A `%` not
+    /// followed by two hexadecimal digits stays as it is.
+    public static func percentDecode(_ bytes: some Collection<UInt8>) -> String? {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        func hex(_ c: UInt8) -> UInt8? {
+            switch c {
+            case 0x30...0x39: return c - 0x30
+            case 0x41...0x46: return c - 0x41 + 10
+            case 0x61...0x66: return c - 0x61 + 10
+            default: return nil
+            }
+        }
+        var i = bytes.startIndex
+        while i != bytes.endIndex {
+            let c = bytes[i]
+            let one = bytes.index(after: i)
+            if c == 0x25, one != bytes.endIndex, bytes.index(after: one) != bytes.endIndex,
+                let hi = hex(bytes[one]), let lo = hex(bytes[bytes.index(after: one)])
+            {
+                out.append(hi << 4 | lo)
+                i = bytes.index(after: bytes.index(after: one))
+            } else {
+                out.append(c == 0x2B ? 0x20 : c)
+                i = one
+            }
+        }
+        return String(validating: out, as: UTF8.self)
+    }
 }

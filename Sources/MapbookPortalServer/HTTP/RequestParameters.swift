@@ -81,37 +81,7 @@ public struct RequestParameters: Sendable {
     }
 
     mutating func merge(form: String) {
-        for pair in form.split(separator: "&", omittingEmptySubsequences: true) {
-            let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let key = Self.percentDecode(kv[0]), !key.isEmpty else { continue }
-            values[key] = kv.count > 1 ? (Self.percentDecode(kv[1]) ?? "") : ""
-        }
-    }
-
-    /// Decodes `%XX` and `+` (a space in forms); nil when it is not valid UTF-8.
-    static func percentDecode(_ s: Substring) -> String? {
-        var out: [UInt8] = []
-        let bytes = Array(s.utf8)
-        var i = 0
-        func hex(_ c: UInt8) -> UInt8? {
-            switch c {
-            case 0x30...0x39: return c - 0x30
-            case 0x41...0x46: return c - 0x41 + 10
-            case 0x61...0x66: return c - 0x61 + 10
-            default: return nil
-            }
-        }
-        while i < bytes.count {
-            let c = bytes[i]
-            if c == 0x25, i + 2 < bytes.count, let hi = hex(bytes[i + 1]), let lo = hex(bytes[i + 2]) {
-                out.append(hi << 4 | lo)
-                i += 3
-            } else {
-                out.append(c == 0x2B ? 0x20 : c)
-                i += 1
-            }
-        }
-        return String(validating: out, as: UTF8.self)
+        values.merge(FormEncoding.decode(form)) { _, new in new }
     }
 
     /// Streams a multipart body: text fields into `values`, a part with a file name into a
