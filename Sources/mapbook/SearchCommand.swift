@@ -144,12 +144,15 @@ struct SearchCommand: ParsableCommand {
 struct ReverseCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "reverse",
-        abstract: "The nearest searchable feature to a place: an address point first, else any.",
+        abstract: "What is at a place: the nearest searchable features, and the areas it is in.",
         discussion: """
             Looks through every participant of the package's locator within --max-distance \
-            metres (through each layer's spatial index, in place). An address point in range is \
-            answered before a nearer street or parcel. Exit status: 0 when something is in \
-            range, 1 when nothing is or on an error.
+            metres (through each layer's spatial index, in place). The nearest point or line \
+            features come first, by true distance on the ground (--max of them); the polygons \
+            that contain the place follow as context ("in Arbor Lodge"), and answer alone when \
+            no point or line is in range. --json prints them as an array, each with its \
+            "relation": "near" or "within". Exit status: 0 when something is found, 1 when \
+            nothing is or on an error.
             """)
 
     @Argument(help: "The package (.mmpk).")
@@ -161,22 +164,26 @@ struct ReverseCommand: ParsableCommand {
     @Option(name: .long, help: "How far to look, in metres.")
     var maxDistance: Double = 100
 
-    @Flag(name: .long, help: "Print the result as JSON.")
+    @Option(name: .long, help: "How many point or line features near the place to give.")
+    var max = 1
+
+    @Flag(name: .long, help: "Print the results as a JSON array.")
     var json = false
 
     func validate() throws {
         guard maxDistance > 0, maxDistance <= 1_000_000 else { throw ValidationError("--max-distance must be between 0 and 1,000,000 metres") }
+        guard (1...100).contains(max) else { throw ValidationError("--max must be between 1 and 100") }
     }
 
     func run() throws {
-        var result: GeocodeCandidate?
+        var results: [GeocodeCandidate] = []
         do {
             let package = try MobileMapPackage(path: path)
             guard let locator = try CompositeLocator.open(package) else {
                 Output.error("error: '\(path)' has no locator; give a source 'search: { field: NAME }' in the project file and build it again")
                 throw ExitCode.failure
             }
-            result = try locator.reverseGeocode(longitude: at.longitude, latitude: at.latitude, maxDistance: maxDistance)
+            results = try locator.reverseGeocode(longitude: at.longitude, latitude: at.latitude, maxDistance: maxDistance, max: max)
         } catch let exit as ExitCode {
             throw exit
         } catch {
@@ -185,13 +192,21 @@ struct ReverseCommand: ParsableCommand {
         }
         var out = Output()
         if json {
-            out.line(JSONWriter.string(result?.jsonValue ?? .null).trimmingTrailingNewline())
-        } else if let result {
-            SearchCommand.render(result, number: 1, into: &out)
-        } else {
+            out.line(JSONWriter.string(.array(results.map(\.jsonValue))).trimmingTrailingNewline())
+        } else if results.isEmpty {
             Output.error("nothing searchable within \(Format.number(maxDistance)) m of \(at.longitude), \(at.latitude)")
+        } else {
+            var number = 0
+            for result in results {
+                if result.relation == .within {
+                    out.line("in \(result.label)  (\(result.participant))")
+                } else {
+                    number += 1
+                    SearchCommand.render(result, number: number, into: &out)
+                }
+            }
         }
         out.flush()
-        if result == nil { throw ExitCode.failure }
+        if results.isEmpty { throw ExitCode.failure }
     }
 }

@@ -56,16 +56,21 @@ import Testing
         #expect(items.allSatisfy { $0.object("location") != nil && $0.string("participant") != nil && $0.double("score") != nil })
     }
 
-    @Test func reverseAnswersWithTheNearestAddressPoint() throws {
+    @Test func reverseAnswersWithTheNearestFeatureFirst() throws {
         let hit = try MapbookBinary.run(["search", Self.package, "484 W Spring Ave", "--json", "--max", "1"])
         let location = try #require(try json(hit.stdout).arrayValue?.first?.objectValue?.object("location"))
         let at = "\(location.double("x")! + 0.00002),\(location.double("y")!)"
         let run = try MapbookBinary.run(["reverse", Self.package, "--at", at, "--json"])
         #expect(run.status == 0, "\(run.stderr)")
-        let result = try #require(try json(run.stdout).objectValue)
+        let result = try #require(try json(run.stdout).arrayValue?.first?.objectValue)
         #expect(result.string("label") == "484 W Spring Ave")
         #expect(result.string("participant") == "Address Points")
+        #expect(result.string("relation") == "near")
         #expect((result.double("distance") ?? 99) < 5)
+        // --max: more features near, nearest first.
+        let more = try MapbookBinary.run(["reverse", Self.package, "--at", at, "--json", "--max", "4", "--max-distance", "60"])
+        let distances = try #require(try json(more.stdout).arrayValue).compactMap { $0.objectValue?.double("distance") }
+        #expect(distances.count >= 2 && distances.count <= 4 && distances == distances.sorted(), "\(more.stdout)")
         // Nothing in range: exit 1 and say so.
         let far = try MapbookBinary.run(["reverse", Self.package, "--at", "0,0"])
         #expect(far.status == 1)

@@ -46,15 +46,33 @@ import Testing
         #expect(trees.first?.attributes["scientific"]?.stringValue?.isEmpty == false)
     }
 
-    @Test func portlandReverseGeocodeFindsTheAddressPoint() throws {
-        let f = try SearchFixture.portland()
-        let c = f.composite
+    /// "What is here" at a tree: the tree itself, at 0 m; a little off it, the features in
+    /// range nearest first; far from everything, nothing.
+    @Test func portlandReverseGeocodeAnswersTheTreeItself() throws {
+        let c = try SearchFixture.portland().composite
         let tree = try #require(try first(c, "9500 NE CASCADES PKWY"))
-        let hit = try c.reverseGeocode(longitude: tree.longitude! + 0.00001, latitude: tree.latitude!, maxDistance: 50)
-        #expect(hit?.participant == "Addresses")
-        #expect(hit?.matchedText == "9500 NE CASCADES PKWY")
-        #expect((hit?.distance ?? 99) < 2)
-        #expect(try c.reverseGeocode(longitude: 0, latitude: 0, maxDistance: 100) == nil)
+        let here = try c.reverseGeocode(longitude: tree.longitude!, latitude: tree.latitude!, maxDistance: 50)
+        #expect(here.count == 1 && here.first?.matchedText == "9500 NE CASCADES PKWY" && here.first?.relation == .near, "\(here)")
+        #expect((here.first?.distance ?? 99) < 0.01)
+        let near = try c.reverseGeocode(longitude: tree.longitude! + 0.00001, latitude: tree.latitude!, maxDistance: 50, max: 3)
+        #expect(near.first?.matchedText == "9500 NE CASCADES PKWY")
+        let distances = near.compactMap(\.distance)
+        #expect(near.count == 3 && distances == distances.sorted() && (distances.first ?? 99) < 2, "\(near)")
+        #expect(try c.reverseGeocode(longitude: 0, latitude: 0, maxDistance: 100).isEmpty)
+    }
+
+    /// At a city: the city (a point) first, then the country it is in as context, never the
+    /// country first though the place is inside it (distance 0). Inside a country with no
+    /// place in range: the country answers alone.
+    @Test func naturalEarthReverseGeocodeGivesThePlaceThenItsCountry() throws {
+        let c = try SearchFixture.naturalEarth().composite
+        let paris = try #require(try first(c, "Paris"))
+        let here = try c.reverseGeocode(longitude: paris.longitude!, latitude: paris.latitude!, maxDistance: 1000)
+        #expect(here.map(\.matchedText) == ["Paris", "France"], "\(here.map(\.matchedText))")
+        #expect(here.map(\.relation) == [.near, .within] && here.map(\.participant) == ["Places", "Countries"])
+        // The middle of the Sahara in Algeria, with no place within 1 km.
+        let desert = try c.reverseGeocode(longitude: 2.5, latitude: 26.0, maxDistance: 1000)
+        #expect(desert.map(\.matchedText) == ["Algeria"] && desert.first?.relation == .within, "\(desert.map(\.matchedText))")
     }
 
     @Test func naturalEarthPlacesWithAndWithoutAccents() throws {
@@ -103,8 +121,8 @@ import Testing
         // A line is placed on itself: reverse geocoding at its label point finds it.
         let road = try #require(try first(c, "Handerson Pl"))
         let back = try c.reverseGeocode(longitude: road.longitude!, latitude: road.latitude!, maxDistance: 5)
-        #expect(back?.matchedText == "Handerson Pl")
-        #expect((back?.distance ?? 9) < 0.5)
+        #expect(back.first?.matchedText == "Handerson Pl")
+        #expect((back.first?.distance ?? 9) < 0.5)
     }
 
     @Test func idsMatchWithOrWithoutTheirPrefixAndDigitsAreExact() throws {

@@ -103,19 +103,23 @@ public final class CompositeLocator {
         return try participants[p].geocode(group: g, score: suggestion.score, near: near, max: max)
     }
 
-    /// The nearest searchable feature within `maxDistance` metres: address points first (any
-    /// address point in range wins over a nearer street or parcel), then any other feature.
-    public func reverseGeocode(longitude: Double, latitude: Double, maxDistance: Double = 100) throws -> GeocodeCandidate? {
+    /// What is at a place, as a user asks "what is here": the point and line features of
+    /// every participant within `maxDistance` metres, nearest first by true distance (at the
+    /// same distance an address participant's first, then by participant order), at most `max`; then the polygons that contain the place, as
+    /// context ("in Arbor Lodge"), in participant order. With no point or line in range the
+    /// containing polygons alone answer. Empty when the place is not a WGS84 position.
+    public func reverseGeocode(longitude: Double, latitude: Double, maxDistance: Double = 100, max: Int = 1) throws -> [GeocodeCandidate] {
         guard longitude.isFinite, latitude.isFinite, (-180...180).contains(longitude), (-90...90).contains(latitude), maxDistance > 0 else {
-            return nil
+            return []
         }
-        var addresses: [GeocodeCandidate] = []
-        var others: [GeocodeCandidate] = []
-        for p in participants {
-            guard let c = try p.reverseGeocode(longitude: longitude, latitude: latitude, maxDistance: maxDistance) else { continue }
-            if p.definition.isAddress { addresses.append(c) } else { others.append(c) }
+        var near: [(candidate: GeocodeCandidate, order: Int)] = []
+        var containing: [GeocodeCandidate] = []
+        for (order, p) in participants.enumerated() {
+            let found = try p.reverseGeocode(longitude: longitude, latitude: latitude, maxDistance: maxDistance, max: max)
+            near += found.near.map { ($0, p.definition.isAddress ? order : order + participants.count) }
+            containing += found.containing
         }
-        let nearest = { (list: [GeocodeCandidate]) in list.enumerated().min { ($0.element.distance ?? .infinity, $0.offset) < ($1.element.distance ?? .infinity, $1.offset) }?.element }
-        return nearest(addresses) ?? nearest(others)
+        near.sort { ($0.candidate.distance ?? .infinity, $0.order) < ($1.candidate.distance ?? .infinity, $1.order) }
+        return near.prefix(Swift.max(max, 0)).map(\.candidate) + containing
     }
 }

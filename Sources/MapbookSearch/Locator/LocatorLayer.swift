@@ -8,7 +8,7 @@ final class LocatorLayer {
     let table: String
     let features: FeatureTable
     var geometryColumn: String? { features.geometryColumn }
-    /// Point layers answer reverse geocoding before lines and polygons.
+    /// The table's geometry type; nil without a geometry column.
     var geometryType: GeometryType? { features.geometryColumn == nil ? nil : features.geometryType }
     private let toWGS84: CoordinateTransform?
     private let fromWGS84: CoordinateTransform?

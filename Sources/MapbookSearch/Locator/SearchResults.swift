@@ -36,6 +36,8 @@ public struct GeocodeCandidate: Sendable, Equatable {
     public var attributes: JSONObject
     /// Metres from the preferred location (geocode) or the query point (reverse), when known.
     public var distance: Double?
+    /// For reverse geocoding: a feature near the place, or a polygon the place is in.
+    public var relation: ReverseRelation?
 
     public var jsonValue: JSONValue {
         var o = JSONObject()
@@ -53,9 +55,26 @@ public struct GeocodeCandidate: Sendable, Equatable {
         o["fid"] = .integer(fid)
         o["attributes"] = .object(attributes)
         if let distance { o["distance"] = .double((distance * 10).rounded() / 10) }
+        if let relation { o["relation"] = .string(relation.rawValue) }
         return .object(o)
     }
 
     /// Nine decimals: a tenth of a millimetre, and no binary noise in the JSON.
     static func round(_ v: Double) -> Double { (v * 1e9).rounded() / 1e9 }
+}
+
+/// How a reverse geocoding result stands to the place asked about.
+public enum ReverseRelation: String, Sendable {
+    /// A point or line feature within the distance looked.
+    case near
+    /// A polygon the place is in: context for what is near ("in Arbor Lodge").
+    case within
+}
+
+/// What one locator finds at a place (`SingleFieldLocator.reverseGeocode`).
+public struct ReverseGeocodeResult: Sendable {
+    /// Point and line features in range, nearest first.
+    public var near: [GeocodeCandidate] = []
+    /// Polygons that contain the place.
+    public var containing: [GeocodeCandidate] = []
 }

@@ -136,20 +136,48 @@ public final class SingleFieldLocator {
         }
     }
 
-    /// The nearest feature within `maxDistance` metres of a WGS84 point.
-    public func reverseGeocode(longitude: Double, latitude: Double, maxDistance: Double) throws -> GeocodeCandidate? {
+    /// What is at a WGS84 point: the point and line features within `maxDistance` metres,
+    /// nearest first (true distances on the ground, ties by feature id), at most `max` of
+    /// them; and the polygons that contain the point, as context. A polygon near the point
+    /// but not around it is neither.
+    public func reverseGeocode(longitude: Double, latitude: Double, maxDistance: Double, max: Int = 1) throws -> ReverseGeocodeResult {
         let dLat = maxDistance / 111_194.93
-        let dLon = maxDistance / (111_194.93 * max(0.01, cos(latitude * .pi / 180)))
-        let box = (longitude - dLon, max(-90, latitude - dLat), longitude + dLon, min(90, latitude + dLat))
-        var best: (fid: Int64, distance: Double)?
+        let dLon = maxDistance / (111_194.93 * Swift.max(0.01, cos(latitude * .pi / 180)))
+        let box = (longitude - dLon, Swift.max(-90, latitude - dLat), longitude + dLon, Swift.min(90, latitude + dLat))
+        var near: [(fid: Int64, distance: Double)] = []
+        var containing: [Int64] = []
         for feature in try layer.features(near: box) {
             guard let g = feature.geometry, let w = layer.wgs84(g) else { continue }
             let d = GeometryDistance.metres(from: (longitude, latitude), to: w)
-            let fid = feature.id
-            if d <= maxDistance, best == nil || d < best!.distance || (d == best!.distance && fid < best!.fid) { best = (fid, d) }
+            if Self.isAreal(w.shape) {
+                if d == 0 { containing.append(feature.id) }
+            } else if d <= maxDistance {
+                near.append((feature.id, d))
+            }
         }
-        guard let best, var c = try candidate(fid: best.fid, score: 100, kind: nil) else { return nil }
-        c.distance = best.distance
-        return c
+        near.sort { ($0.distance, $0.fid) < ($1.distance, $1.fid) }
+        var result = ReverseGeocodeResult()
+        for hit in near.prefix(Swift.max(max, 0)) {
+            guard var c = try candidate(fid: hit.fid, score: 100, kind: nil) else { continue }
+            c.distance = hit.distance
+            c.relation = .near
+            result.near.append(c)
+        }
+        for fid in containing.sorted() {
+            guard var c = try candidate(fid: fid, score: 100, kind: nil) else { continue }
+            c.distance = 0
+            c.relation = .within
+            result.containing.append(c)
+        }
+        return result
+    }
+
+    /// Whether a shape covers an area (polygons, or a collection holding one).
+    static func isAreal(_ shape: Geometry.Shape) -> Bool {
+        switch shape {
+        case .polygon, .multiPolygon: return true
+        case .geometryCollection(let members): return members.contains { isAreal($0.shape) }
+        default: return false
+        }
     }
 }
