@@ -50,7 +50,8 @@ public struct ValidationOptions: Sendable {
 /// stored with a safe, unique name, the manifest and its hashes, the item files, that every map
 /// parses and every layer path resolves (tables included), bookmark extents, the thumbnail,
 /// the expiration, GeoPackages, tile packages (bundle indexes, levels, the tile map against the
-/// bundles; a standalone .vtpk or .tpkx is checked as one) and locator references. Reads each entry
+/// bundles, every vector tile against MVT 2.1; a standalone .vtpk or .tpkx is checked as one)
+/// and locator references. Reads each entry
 /// once, computing CRC-32 and SHA-256 together.
 public enum PackageValidator {
     public static func validate(path: String, options: ValidationOptions = ValidationOptions()) -> ValidationReport {
@@ -578,6 +579,7 @@ private struct Run {
         }
         guard indexesSound else { return }
         diagnostics += tiles.consistencyFindings(entry: entry)
+        if tiles.kind == .vectorTilePackage { diagnostics += VectorTileCheck.findings(tiles, entry: entry) }
     }
 
     mutating func checkDatabases() {

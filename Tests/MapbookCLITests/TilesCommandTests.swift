@@ -66,11 +66,20 @@ import Testing
             #expect(junk.stderr.contains("junk.mvt: not valid protobuf at byte 1: a varint is longer than 10 bytes"), "\(junk.stderr)")
             #expect(junk.stdout.isEmpty)
         }
-        // Fixture 057's only feature claims half a billion points: left out, with a warning.
-        let giant = try MapbookBinary.run(["tiles", "decode", Fixtures.path("mvt-fixtures/fixtures/057/tile.mvt")])
-        #expect(giant.status == 0)
-        #expect(giant.stdout.contains("0 features"))
-        #expect(giant.stderr.contains("warning: ") && giant.stderr.contains("layer 'hello' feature 0 (id 1): MoveTo count 536870911 runs past the end of the geometry"), "\(giant.stderr)")
+        // Fixture 057's only feature claims half a billion points: the tile breaks the
+        // specification, exit 1 naming the tile, layer and feature; --lenient prints what can
+        // be read and leaves the feature out with a warning.
+        let path = Fixtures.path("mvt-fixtures/fixtures/057/tile.mvt")
+        let giant = try MapbookBinary.run(["tiles", "decode", path])
+        #expect(giant.status == 1 && giant.stdout.isEmpty)
+        #expect(giant.stderr.contains("error: \(path): layer 'hello' feature 0 (id 1): MoveTo count 536870911 runs past the end of the geometry"), "\(giant.stderr)")
+        let lenient = try MapbookBinary.run(["tiles", "decode", "--lenient", path])
+        #expect(lenient.status == 0)
+        #expect(lenient.stdout.contains("0 features"))
+        #expect(lenient.stderr.contains("warning: ") && lenient.stderr.contains("layer 'hello' feature 0 (id 1): MoveTo count 536870911"), "\(lenient.stderr)")
+        // Fixture 016: a feature of type UNKNOWN with a geometry.
+        let unknown = try MapbookBinary.run(["tiles", "decode", Fixtures.path("mvt-fixtures/fixtures/016/tile.mvt")])
+        #expect(unknown.status == 1 && unknown.stderr.contains("layer 'hello' feature 0"), "\(unknown.stderr)")
         let usage = try MapbookBinary.run(["tiles", "decode", "--tile", "3/9/1", allTypes])
         #expect(usage.status == 64)
     }

@@ -88,9 +88,16 @@ enum Wire {
 
     // MARK: features skipped with a warning (recoverable)
 
-    @Test func fixture003FeatureWithoutTypeIsKeptAsUnknown() throws {
-        // The same bytes as the valid fixture 016: protobuf leaves the default UNKNOWN out.
-        let decoded = try decoder.decode(Wire.tile(Wire.layer(features: [Wire.feature(type: nil)])), source: "t.mvt")
+    @Test func fixture003FeatureWithoutTypeButWithAGeometryIsSkipped() throws {
+        // The same bytes as fixture 016: protobuf leaves the default UNKNOWN out.
+        #expect(try skipped(Wire.tile(Wire.layer(features: [Wire.feature(type: nil)])), .unknownGeometryType))
+        // Kept as encoded when geometry is not checked.
+        let raw = try VectorTileDecoder(checksGeometry: false).decode(Wire.tile(Wire.layer(features: [Wire.feature(type: nil)])), source: "t.mvt")
+        #expect(raw.tile.layers[0].features.map(\.type) == [.unknown] && raw.warnings.isEmpty)
+    }
+
+    @Test func anUnknownFeatureWithoutAGeometryIsKept() throws {
+        let decoded = try decoder.decode(Wire.tile(Wire.layer(features: [Wire.feature(type: 0, geometry: [])])), source: "t.mvt")
         #expect(decoded.tile.layers[0].features.map(\.type) == [.unknown])
         #expect(decoded.warnings.isEmpty)
     }
@@ -187,10 +194,21 @@ enum Wire {
         #expect(try skipped(tile, .invalidGeometry))
     }
 
-    @Test func zeroAreaRingIsSkipped() throws {
+    @Test func aPolygonOfOnlyAZeroAreaRingIsSkipped() throws {
         // A "triangle" whose three points lie on one line.
         let tile = Wire.tile(Wire.layer(features: [Wire.feature(type: 3, geometry: [9, 0, 0, 18, 4, 4, 4, 4, 15])]))
         #expect(try skipped(tile, .invalidGeometry))
+    }
+
+    @Test func aZeroAreaRingIsDroppedAndTheOtherRingsKept() throws {
+        // A square, clockwise on screen, then a degenerate "triangle" on one line, as real
+        // Esri basemaps have them: the feature keeps its square, without a warning.
+        let tile = Wire.tile(Wire.layer(features: [Wire.feature(type: 3, geometry: [9, 0, 0, 26, 20, 0, 0, 20, 19, 0, 15, 9, 0, 0, 18, 4, 4, 4, 4, 15])]))
+        let decoded = try decoder.decode(tile, source: "t.mvt")
+        #expect(decoded.warnings.isEmpty, "\(decoded.warnings)")
+        let geometry = try decoded.tile.layers[0].features[0].decodeGeometry()
+        guard case .polygons(let polygons) = geometry else { Issue.record("\(geometry)"); return }
+        #expect(polygons.count == 1 && polygons[0].count == 1 && polygons[0][0].count == 4, "\(polygons)")
     }
 
     @Test func holeBeforeAnyExteriorRingIsSkipped() throws {

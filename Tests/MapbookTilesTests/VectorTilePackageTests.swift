@@ -297,6 +297,29 @@ import MapbookInspection
         }
     }
 
+    /// validate decodes every tile of a backdrop: one finding per tile that breaks MVT 2.1,
+    /// naming the tile, layer and feature; the sound tiles pass.
+    @Test func validateReportsEachTileThatBreaksTheSpecification() throws {
+        try withTemporaryDirectory { dir in
+            let path = dir + "/spec.vtpk"
+            let writer = try VectorTilePackageWriter(path: path, description: TestTiles.description(minLOD: 8, maxLOD: 8))
+            let good = VectorTile.Feature(id: 1, type: .lineString, geometry: [9, 50, 34, 10, 40, 0])
+            let closePathFirst = VectorTile.Feature(id: 2, type: .polygon, geometry: [15, 9, 0, 0])
+            let bad = [TileCoordinate(z: 8, x: 10, y: 20), TileCoordinate(z: 8, x: 11, y: 20)]
+            for c in bad + [TileCoordinate(z: 8, x: 12, y: 20)] {
+                let features = bad.contains(c) ? [good, closePathFirst, closePathFirst] : [good]
+                try writer.addTile(Gzip.compress(VectorTile(layers: [VectorTile.Layer(name: "roads", features: features)]).encoded()), at: c)
+            }
+            try writer.finish()
+            let findings = PackageValidator.validate(path: path).diagnostics.filter { $0.code == "tiles.mvt" }
+            #expect(findings.count == 2, "\(findings)")
+            for (finding, c) in zip(findings.sorted { $0.message < $1.message }, bad) {
+                #expect(finding.severity == .error)
+                #expect(finding.message.hasPrefix("tile \(c): layer 'roads' feature 1 (id 2): ") && finding.message.hasSuffix("(and 1 more)"), "\(finding.message)")
+            }
+        }
+    }
+
     @Test func validateFindsLevelsOutsideTheDeclaredRange() throws {
         try withTemporaryDirectory { dir in
             let path = dir + "/b.vtpk"

@@ -91,7 +91,11 @@ public final class BackdropRenderer {
 
     /// The MapLibre zoom of a view `metresPerPixel` wide per device pixel at `dpi`.
     public static func styleZoom(metresPerPixel: Double, dpi: Double = 96) -> Double {
-        log2(zoomZeroResolution / (metresPerPixel * dpi / 96))
+        let zoom = log2(zoomZeroResolution / (metresPerPixel * dpi / 96))
+        // A view of exactly a level (the whole world on 512 pixels) comes out a rounding off
+        // it, and a hair below a layer's minzoom hides the layer: whole levels are snapped.
+        let level = zoom.rounded()
+        return abs(zoom - level) < 1e-9 ? level : zoom
     }
 
     func note(_ problem: String) {
@@ -227,7 +231,14 @@ public final class BackdropRenderer {
         do {
             guard let bytes = try archive.tile(at: wrapped) else { return nil }
             let decoded = try VectorTileDecoder(checksGeometry: false).decode(bytes, source: "\(archive.path) tile \(wrapped)")
-            tile = DecodedTile(decoded.tile)
+            var skipped = decoded.warnings
+            tile = DecodedTile(decoded.tile, skipped: &skipped)
+            // One line per tile, however many of its features break the specification: the
+            // tile is decoded once and kept, so this is said once.
+            if let first = skipped.first {
+                let more = skipped.count > 1 ? " (and \(skipped.count - 1) more)" : ""
+                noteDamage("tile \(wrapped) breaks the MVT specification; what cannot be read is not drawn: \(first.located(source: "\(archive.path) tile \(wrapped)"))\(more)")
+            }
         } catch {
             noteDamage("tile \(wrapped) is not drawn: \(error)")
             return nil
@@ -263,12 +274,25 @@ struct DecodedTile {
 
     var layers: [String: Layer] = [:]
 
-    init(_ tile: VectorTile) {
+    /// The tile's features that can be drawn; each one whose geometry does not decode is
+    /// added to `skipped` (an UNKNOWN feature without a geometry is only left out: it has
+    /// nothing to draw).
+    init(_ tile: VectorTile, skipped: inout [MVTError]) {
+        // A feature's number is its place among the features as encoded; in a layer the
+        // decoder already left features out of, only its id can say which it is.
+        let shortened = Set(skipped.compactMap(\.layer))
         for layer in tile.layers {
             var features: [Feature] = []
             features.reserveCapacity(layer.features.count)
-            for feature in layer.features {
-                guard let geometry = try? feature.decodeGeometry() else { continue }
+            for (index, feature) in layer.features.enumerated() {
+                if feature.type == .unknown && feature.geometry.isEmpty { continue }
+                let geometry: TileGeometry
+                do {
+                    geometry = try feature.decodeGeometry()
+                } catch {
+                    skipped.append(error.located(layer: layer.name, feature: shortened.contains(layer.name) ? nil : index, featureID: feature.id))
+                    continue
+                }
                 var properties: [String: JSONValue] = [:]
                 for (key, value) in layer.attributes(of: feature) { properties[key] = value.styleValue }
                 let type: String

@@ -33,7 +33,8 @@ extension VectorTile.Feature {
     ///
     /// Repeated consecutive points in lines and rings are written once, and a ring's closing
     /// point is not written. Parts that collapse are left out: lines of fewer than two distinct
-    /// points, rings of fewer than three or with zero area, and with an exterior ring its holes.
+    /// points, rings of fewer than three, and with an exterior ring its holes; rings of zero area are
+    /// dropped (a polygon of no other ring is refused).
     /// Rings are not rewound (see `TileGeometry`). The geometry may end up empty; the layer
     /// builder leaves such features out. A part of 2^29 points or more, which no command can
     /// count, is a programming error.
@@ -180,6 +181,7 @@ struct GeometryCommandReader {
         var polygons: [[[TilePoint]]] = []
         var ringNumber = 0
         var sawExterior = false
+        var degenerate: (ring: Int, points: Int)?
         while remaining > 0 {
             let start = try moveTo("ring")
             var ring: [TilePoint] = collect ? [start] : []
@@ -202,10 +204,15 @@ struct GeometryCommandReader {
                 }
                 if collect { polygons[polygons.count - 1].append(ring) }
             } else {
-                let points = 1 + count - (repeatsStart ? 1 : 0)
-                throw fail("ring \(ringNumber) has zero area (a degenerate ring of \(points) point\(points == 1 ? "" : "s"))")
+                // Zero area: neither exterior nor hole (4.3.4.4 defines rings by the sign of
+                // their area). Dropped, as MapLibre and mapnik do, keeping the feature's other
+                // rings: real Esri basemaps have them (basemap.de's background polygons).
+                degenerate = (ringNumber, 1 + count - (repeatsStart ? 1 : 0))
             }
             ringNumber += 1
+        }
+        if !sawExterior, let (ring, points) = degenerate {
+            throw fail("no ring has an area (ring \(ring) is a degenerate ring of \(points) point\(points == 1 ? "" : "s"))")
         }
         return polygons
     }

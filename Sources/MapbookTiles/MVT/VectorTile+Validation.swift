@@ -35,7 +35,16 @@ extension VectorTile {
         if let problem = tagProblem(feature.tags, keyCount: keyCount, valueCount: valueCount) {
             return MVTError(kind: .invalidTags, source: "", message: problem)
         }
-        guard checksGeometry && feature.type != .unknown else { return nil }
+        guard checksGeometry else { return nil }
+        if feature.type == .unknown {
+            // MVT 4.3.4 gives UNKNOWN no encoding, so its commands cannot be read as anything;
+            // mvt-fixtures 016 leaves decoders free to use or refuse it. Without a geometry it
+            // is only a row of attributes, and kept.
+            guard feature.geometry.isEmpty else {
+                return MVTError(kind: .unknownGeometryType, source: "", message: "its geometry type is UNKNOWN but it has a geometry, which MVT 2.1 gives no encoding (4.3.4)")
+            }
+            return nil
+        }
         do throws(MVTError) {
             try feature.checkGeometry()
             return nil

@@ -24,12 +24,15 @@
 //   - a known feature field with the wrong wire type, or twice (030: two geometry fields);
 //   - a type outside 0...3 (006), no geometry field (004). No type at all is UNKNOWN, the
 //     proto2 default: encoders leave a default out, so 003 (no type, invalid) and 016
-//     (UNKNOWN, valid) are the same bytes, and both decode as UNKNOWN, unchecked;
+//     (UNKNOWN, "valid", decoders "can choose to use or throw") are the same bytes; with
+//     `checksGeometry` an UNKNOWN feature with a geometry is skipped (4.3.4 gives it no
+//     encoding), without it both are kept as encoded;
 //   - an odd number of tags (005), or a tag pointing past the key or value table (040, 041,
 //     042), or a tag or geometry integer past 32 bits;
 //   - with `checksGeometry` (the default): geometry commands that do not decode (044, 045,
-//     046, 047, 048, 051, 052, 057, 058, 061, unknown command ids, zero-area rings), see
-//     `VectorTile.Feature.decodeGeometry()`. Features of type UNKNOWN are kept unchecked (016).
+//     046, 047, 048, 051, 052, 057, 058, 061, unknown command ids, a polygon with no ring of
+//     non-zero area; a zero-area ring among others is dropped, as MapLibre does), see
+//     `VectorTile.Feature.decodeGeometry()`.
 // Strings that are not valid UTF-8 are kept with U+FFFD in place of bad bytes, with a warning.
 // Unknown fields of the tile, layers and features are skipped (the spec's extensions).
 
