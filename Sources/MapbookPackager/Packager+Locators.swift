@@ -143,6 +143,16 @@ extension Packager.Context {
         }
     }
 
+    /// What a locator's results show when the project does not say: a name beside a code
+    /// (`LocatorDefinition.defaultDisplayField`), and the fields of the source's first pop-up
+    /// in the maps as attributes (none listed: the locator reports every field).
+    func resultFields(source: String, search: Project.SearchSpec, fields: [String]) -> (display: String?, output: [String]) {
+        let display = search.displayField ?? LocatorDefinition.defaultDisplayField(searchField: search.field, fields: fields)
+        guard search.outputFields.isEmpty else { return (display, search.outputFields) }
+        let popup = project.maps.lazy.flatMap(\.layers).first { $0.source == source && $0.popup?.fields?.isEmpty == false }
+        return (display, (popup?.popup?.fields ?? []).map(\.name).filter(fields.contains))
+    }
+
     /// Builds every locator's index from `dataFile` (complete: imported and its defaults
     /// written) into `indexFiles`, and adds the package entries: per locator
     /// `locators/<folder>/locator.json` and `index.sqlite`, then the composite
@@ -157,9 +167,10 @@ extension Packager.Context {
         var reports: [Packager.ParticipantReport] = []
         for (i, (source, search)) in searches.enumerated() {
             guard let layer = imported?.layers[source.name], let resolved = sources[source.name] else { continue }
+            let (display, output) = resultFields(source: source.name, search: search, fields: layer.summary.schema.fields.map(\.name))
             let spec = LocatorSpec(
-                name: search.name, layer: layer.table, field: search.field, displayField: search.displayField, rankField: search.rankField,
-                outputFields: search.outputFields, isAddress: search.isAddress)
+                name: search.name, layer: layer.table, field: search.field, displayField: display, rankField: search.rankField,
+                outputFields: output, isAddress: search.isAddress)
             let built: (definition: LocatorDefinition, summary: LocatorIndexSummary)
             do {
                 built = try LocatorBuilder.build(spec, geoPackage: dataFile, indexPath: indexFiles[i], dataEntry: "../../" + resolved.entry)
@@ -189,9 +200,10 @@ extension Packager.Context {
             var locators: [SingleFieldLocator] = []
             for (i, (source, search)) in searches.enumerated() {
                 guard let layer = imported?.layers[source.name] else { continue }
+                let (display, output) = resultFields(source: source.name, search: search, fields: layer.summary.schema.fields.map(\.name))
                 let definition = LocatorDefinition(
-                    name: search.name, layer: layer.table, field: search.field, displayField: search.displayField, rankField: search.rankField,
-                    outputFields: search.outputFields, isAddress: search.isAddress)
+                    name: search.name, layer: layer.table, field: search.field, displayField: display, rankField: search.rankField,
+                    outputFields: output, isAddress: search.isAddress)
                 locators.append(try SingleFieldLocator(definition: definition, index: try LocatorIndex(path: indexFiles[i]), data: try SQLiteDatabase(readOnlyPath: dataFile)))
             }
             let outcome = try quality.run(CompositeLocator(definition: composite, participants: locators, path: report.entry))

@@ -156,6 +156,21 @@ import MapbookInspection
         }
     }
 
+    /// A locator on a code with nothing more said: its results show the feature's name
+    /// beside the code, and carry the fields of the layer's pop-up as attributes.
+    @Test func aCodeLocatorShowsTheNameAndThePopupFields() throws {
+        try withTemporaryDirectory { dir in
+            let p = try project(in: dir, layers: "[{ source: points, popup: { title: \"{NAME}\", fields: [KIND, SIZE] } }]", search: "{ field: SIZE }")
+            try Packager.build(p, output: dir + "/out.mmpk", timestamp: 1_700_000_000)
+            let locator = try #require(try CompositeLocator.open(try MobileMapPackage(path: dir + "/out.mmpk")))
+            let definition = try #require(locator.participants.first?.definition)
+            #expect(definition.displayField == "NAME" && definition.outputFields == ["KIND", "SIZE"])
+            let hit = try #require(try locator.geocode("2").first)
+            #expect(hit.matchedText == "2" && hit.label == "Point 2", "\(hit)")
+            #expect(hit.attributes.string("KIND") == "even" && hit.attributes.keys == ["KIND", "SIZE"], "\(hit.attributes)")
+        }
+    }
+
     @Test func featuresWithoutSearchableTextAreCountedAndLeftOut() throws {
         try withTemporaryDirectory { dir in
             let p = try project(in: dir, search: "NAME")

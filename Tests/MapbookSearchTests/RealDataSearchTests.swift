@@ -46,6 +46,19 @@ import Testing
         #expect(trees.first?.attributes["scientific"]?.stringValue?.isEmpty == false)
     }
 
+    /// A locator on the trees' ids, given no display or output fields: a hit on the id shows
+    /// the tree's common name beside it and carries every field of the tree.
+    @Test func aHitOnACodeShowsTheNameAndTheFeaturesFields() throws {
+        let f = try SearchFixture.portland()
+        try f.addLocator(LocatorSpec(name: "Tree IDs", layer: "trees", field: "cartodb_id"))
+        let hit = try #require(try f.composite.geocode("213107").first)
+        #expect(hit.participant == "Tree IDs" && hit.matchedText == "213107" && hit.label == "linden", "\(hit)")
+        #expect(hit.attributes.string("condition") == "Fair" && hit.attributes.string("address") == "9500 NE CASCADES PKWY", "\(hit.attributes)")
+        #expect(LocatorDefinition.defaultDisplayField(searchField: "address", fields: ["address", "common"]) == nil)
+        #expect(LocatorDefinition.defaultDisplayField(searchField: "FACILITYID", fields: ["FACILITYID", "VALVETYPE", "SITE_NAME"]) == "SITE_NAME")
+        #expect(LocatorDefinition.defaultDisplayField(searchField: "IATA", fields: ["IATA", "ICAO"]) == nil)
+    }
+
     /// "What is here" at a tree: the tree itself, at 0 m; a little off it, the features in
     /// range nearest first; far from everything, nothing.
     @Test func portlandReverseGeocodeAnswersTheTreeItself() throws {

@@ -15,7 +15,7 @@ public struct LocatorDefinition: Sendable, Equatable {
     public var outputFields: [String]
     /// The layer's coordinate system (`{"wkid": n}`), as in the web map.
     public var wkid: Int?
-    /// Address points: reverse geocoding answers with them before other features.
+    /// Address points: reverse geocoding puts them first among features at the same distance.
     public var isAddress: Bool
     /// Features indexed, for `inspect`.
     public var count: Int?

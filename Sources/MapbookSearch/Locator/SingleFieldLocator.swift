@@ -12,8 +12,12 @@ public final class SingleFieldLocator {
     public let index: LocatorIndex
     let layer: LocatorLayer
     let query: IndexQuery
-    /// The fields of the layer that results report.
+    /// The fields of the layer that results report: the locator's output fields, else every
+    /// field of the layer (results never come without what the feature holds).
     let outputFields: [String]
+    /// The field a result's label shows: the locator's display field, else a name beside a
+    /// code (`defaultDisplayField`), else the search field.
+    let displayField: String
 
     public var name: String { definition.name }
 
@@ -25,7 +29,9 @@ public final class SingleFieldLocator {
         for field in [definition.field] + [definition.displayField, definition.rankField].compactMap({ $0 }) where !layer.hasField(field) {
             throw LocatorError(kind: .missingField, path: index.path, message: "the locator's field '\(field)' is not in layer '\(definition.layer)'")
         }
-        outputFields = definition.outputFields.filter(layer.hasField)
+        let fields = layer.features.fields.map(\.name)
+        outputFields = definition.outputFields.isEmpty ? fields : definition.outputFields.filter(layer.hasField)
+        displayField = definition.displayField ?? LocatorDefinition.defaultDisplayField(searchField: definition.field, fields: fields) ?? definition.field
     }
 
     /// Opens a locator from its files: the index and the GeoPackage holding its layer.
@@ -115,8 +121,7 @@ public final class SingleFieldLocator {
 
     /// A feature as a result.
     func candidate(fid: Int64, score: Double, kind: MatchKind?) throws -> GeocodeCandidate? {
-        let display = definition.displayField ?? definition.field
-        guard let values = try layer.values(fid, [definition.field, display] + outputFields) else { return nil }
+        guard let values = try layer.values(fid, [definition.field, displayField] + outputFields) else { return nil }
         var attributes = JSONObject()
         for (i, field) in outputFields.enumerated() { attributes[field] = Self.json(values[2 + i]) }
         let location = try layer.location(fid)
