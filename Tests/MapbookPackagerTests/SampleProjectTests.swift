@@ -43,6 +43,17 @@ import MapbookInspection
         return (summary, try MobileMapPackage(path: dir.path + "/n.mmpk"), dir)
     }
 
+    /// The sample's data.gpkg passes GDAL 3.13's validator and Debian's GDAL 3.6 one, and
+    /// Debian's ogrinfo opens it without a warning (GeoPackage 1.3, docs/FORMAT.md).
+    @Test(ExternalTools.validatorRequired, ExternalTools.ogrinfoRequired)
+    func napervilleDataIsAGeoPackageDebiansGDALAccepts() throws {
+        let (_, package, dir) = try buildNaperville()
+        defer { dir.remove() }
+        let entry = try #require(package.archive.entry(named: "p20/data.gpkg"))
+        try writeFile(dir.path + "/data.gpkg", try package.archive.read(entry))
+        #expect(try ExternalTools.validateGeoPackage(dir.path + "/data.gpkg") == "")
+    }
+
     @Test func napervilleSearchFindsEveryQualityQuerysExpectedResultFirst() throws {
         let (summary, package, dir) = try buildNaperville()
         defer { dir.remove() }

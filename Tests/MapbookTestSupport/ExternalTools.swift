@@ -6,12 +6,17 @@ import Testing
 public enum ExternalTools {
     public static let ogrinfo = "/usr/bin/ogrinfo"
     public static let validateGPKG = Fixtures.repositoryRoot.appendingPathComponent(".venv/validate_gpkg.py").path
+    /// Debian's own GDAL 3.6 copy of the validator (python3-gdal), what most Linux GIS machines
+    /// check a GeoPackage with.
+    public static let debianValidateGPKG = "/usr/lib/python3/dist-packages/osgeo_utils/samples/validate_gpkg.py"
 
     /// CI (`CI=true`) has run tools/setup: a missing tool there is a failure, never a skip.
     public static let isCI = ProcessInfo.processInfo.environment["CI"] == "true"
 
     public static var hasOgrinfo: Bool { FileManager.default.isExecutableFile(atPath: ogrinfo) }
-    public static var hasValidator: Bool { FileManager.default.fileExists(atPath: validateGPKG) }
+    public static var hasValidator: Bool {
+        FileManager.default.fileExists(atPath: validateGPKG) && FileManager.default.fileExists(atPath: debianValidateGPKG)
+    }
 
     /// Skips when GDAL's ogrinfo is missing (tools/setup installs gdal-bin).
     public static var ogrinfoRequired: ConditionTrait {
@@ -29,9 +34,10 @@ public enum ExternalTools {
         return .enabled(if: (fm.isExecutableFile(atPath: rsvgConvert) && fm.isExecutableFile(atPath: pdftoppm)) || isCI, "rsvg-convert or pdftoppm is not installed; run tools/setup")
     }
 
-    /// Skips when GDAL's validate_gpkg.py was not fetched (tools/setup does it).
+    /// Skips when GDAL's validate_gpkg.py was not fetched or Debian's python3-gdal is missing
+    /// (tools/setup does both).
     public static var validatorRequired: ConditionTrait {
-        .enabled(if: hasValidator || isCI, "GDAL's validate_gpkg.py is missing from .venv; run tools/setup")
+        .enabled(if: hasValidator || isCI, "GDAL's validate_gpkg.py (.venv, or Debian's python3-gdal) is missing; run tools/setup")
     }
 
     /// The Python of the project's virtual environment (tools/setup makes it), with the
@@ -89,10 +95,18 @@ public enum ExternalTools {
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
-    /// GDAL's verdict on a GeoPackage: empty when valid, else its complaints.
+    /// GDAL's verdict on a GeoPackage, by GDAL 3.13's validator and by Debian's GDAL 3.6 one,
+    /// and whether Debian's ogrinfo opens it without a warning: empty when all are content,
+    /// else their complaints.
     public static func validateGeoPackage(_ path: String) throws -> String {
-        let (status, output) = try run("/usr/bin/python3", [validateGPKG, path])
-        return status == 0 ? "" : output
+        var complaints = ""
+        for validator in [validateGPKG, debianValidateGPKG] {
+            let (status, output) = try run("/usr/bin/python3", [validator, path])
+            if status != 0 { complaints += "\(validator): \(output)" }
+        }
+        let (_, opened) = try run(ogrinfo, ["-ro", "-so", path])
+        if opened.contains("Warning") || opened.contains("ERROR") { complaints += "ogrinfo: \(opened)" }
+        return complaints
     }
 
     /// What `ogrinfo -so` says about one layer: feature count, geometry type, fields.

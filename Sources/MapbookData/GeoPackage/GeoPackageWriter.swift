@@ -1,8 +1,8 @@
 import MapbookPackage
 
-/// Writes a GeoPackage 1.4 of feature tables, as a package's `data.gpkg` (DESIGN.md section
-/// 3.3): the required tables, one feature table per layer with `fid` and `geom`, an R-tree
-/// index with the 1.4 triggers on every table, field aliases in `gpkg_data_columns`, and
+/// Writes a GeoPackage 1.3 of feature tables, as a package's `data.gpkg` (DESIGN.md section
+/// 3.3, docs/FORMAT.md for why 1.3): the required tables, one feature table per layer with
+/// `fid` and `geom`, an R-tree index with the 1.3 triggers on every table, field aliases in `gpkg_data_columns`, and
 /// per-layer JSON in `gpkg_metadata`.
 ///
 /// Features are streamed in one transaction per layer; the index is filled as they arrive.
@@ -52,7 +52,7 @@ public final class GeoPackageWriter {
         // millions of rows go in (SQLite's default 2 MiB makes it re-read pages).
         try database.execute("""
             PRAGMA application_id = 1196444487;
-            PRAGMA user_version = 10400;
+            PRAGMA user_version = 10300;
             PRAGMA journal_mode = OFF;
             PRAGMA synchronous = OFF;
             PRAGMA page_size = 4096;
@@ -246,8 +246,13 @@ public final class GeoPackageWriter {
         try? database.execute("ROLLBACK")
     }
 
-    // The triggers of GeoPackage 1.4, annex F.3 (update1 and update3 replaced by 5, 6 and 7),
-    // plus GDAL's feature-count triggers so gpkg_ogr_contents stays right after edits.
+    // The R-tree triggers of GeoPackage 1.3 (annex F.3: insert, update1-4, delete), plus GDAL's
+    // feature-count triggers so gpkg_ogr_contents stays right after edits. 1.4 replaced update1
+    // and update3 with update5-7, but the GDAL most Linux machines run (Debian 12's and Ubuntu
+    // 22.04's 3.4-3.6) warns on a 1.4 file and its validator requires update1 and update3, while
+    // GDAL 3.13's validator refuses them in a 1.4 file: 1.3 is the version both accept (GDAL 3.6
+    // itself writes an older version with these triggers). They are sound for this file, built
+    // once and read in place.
     private func createTriggers(table t: String) throws {
         let q = SQLiteDatabase.quote
         let r = q("rtree_\(t)_geom")
@@ -256,17 +261,15 @@ public final class GeoPackageWriter {
         try database.execute("""
             CREATE TRIGGER \(name("insert")) AFTER INSERT ON \(q(t)) WHEN (new.geom NOT NULL AND NOT ST_IsEmpty(NEW.geom))
             BEGIN INSERT OR REPLACE INTO \(r) VALUES (NEW.fid, ST_MinX(NEW.geom), ST_MaxX(NEW.geom), ST_MinY(NEW.geom), ST_MaxY(NEW.geom)); END;
+            CREATE TRIGGER \(name("update1")) AFTER UPDATE OF geom ON \(q(t)) WHEN OLD.fid = NEW.fid AND (NEW.geom NOTNULL AND NOT ST_IsEmpty(NEW.geom))
+            BEGIN INSERT OR REPLACE INTO \(r) VALUES (NEW.fid, ST_MinX(NEW.geom), ST_MaxX(NEW.geom), ST_MinY(NEW.geom), ST_MaxY(NEW.geom)); END;
             CREATE TRIGGER \(name("update2")) AFTER UPDATE OF geom ON \(q(t)) WHEN OLD.fid = NEW.fid AND (NEW.geom ISNULL OR ST_IsEmpty(NEW.geom))
             BEGIN DELETE FROM \(r) WHERE id = OLD.fid; END;
-            CREATE TRIGGER \(name("update4")) AFTER UPDATE ON \(q(t)) WHEN OLD.fid != NEW.fid AND (NEW.geom ISNULL OR ST_IsEmpty(NEW.geom))
-            BEGIN DELETE FROM \(r) WHERE id IN (OLD.fid, NEW.fid); END;
-            CREATE TRIGGER \(name("update5")) AFTER UPDATE ON \(q(t)) WHEN OLD.fid != NEW.fid AND (NEW.geom NOTNULL AND NOT ST_IsEmpty(NEW.geom))
+            CREATE TRIGGER \(name("update3")) AFTER UPDATE ON \(q(t)) WHEN OLD.fid != NEW.fid AND (NEW.geom NOTNULL AND NOT ST_IsEmpty(NEW.geom))
             BEGIN DELETE FROM \(r) WHERE id = OLD.fid;
               INSERT OR REPLACE INTO \(r) VALUES (NEW.fid, ST_MinX(NEW.geom), ST_MaxX(NEW.geom), ST_MinY(NEW.geom), ST_MaxY(NEW.geom)); END;
-            CREATE TRIGGER \(name("update6")) AFTER UPDATE OF geom ON \(q(t)) WHEN OLD.fid = NEW.fid AND (NEW.geom NOTNULL AND NOT ST_IsEmpty(NEW.geom)) AND (OLD.geom NOTNULL AND NOT ST_IsEmpty(OLD.geom))
-            BEGIN UPDATE \(r) SET minx = ST_MinX(NEW.geom), maxx = ST_MaxX(NEW.geom), miny = ST_MinY(NEW.geom), maxy = ST_MaxY(NEW.geom) WHERE id = NEW.fid; END;
-            CREATE TRIGGER \(name("update7")) AFTER UPDATE OF geom ON \(q(t)) WHEN OLD.fid = NEW.fid AND (NEW.geom NOTNULL AND NOT ST_IsEmpty(NEW.geom)) AND (OLD.geom ISNULL OR ST_IsEmpty(OLD.geom))
-            BEGIN INSERT INTO \(r) VALUES (NEW.fid, ST_MinX(NEW.geom), ST_MaxX(NEW.geom), ST_MinY(NEW.geom), ST_MaxY(NEW.geom)); END;
+            CREATE TRIGGER \(name("update4")) AFTER UPDATE ON \(q(t)) WHEN OLD.fid != NEW.fid AND (NEW.geom ISNULL OR ST_IsEmpty(NEW.geom))
+            BEGIN DELETE FROM \(r) WHERE id IN (OLD.fid, NEW.fid); END;
             CREATE TRIGGER \(name("delete")) AFTER DELETE ON \(q(t)) WHEN old.geom NOT NULL
             BEGIN DELETE FROM \(r) WHERE id = OLD.fid; END;
             CREATE TRIGGER \(q("trigger_insert_feature_count_\(t)")) AFTER INSERT ON \(q(t))
