@@ -18,6 +18,13 @@ public struct PortalConfiguration: Sendable {
     public var passwordRounds = PasswordHash.rounds
     /// Whether uploads of `.mmpk` files are checked with the package validator and refused on errors.
     public var validatePackages = true
+    /// How many wrong passwords, per user and per address, within how long, refuse sign-in.
+    public var signInLimits = SignInThrottle.Limits()
+    /// Addresses of proxies (a load balancer) whose `X-Forwarded-For` names the client; from
+    /// anyone else the header is ignored and the socket's address counts.
+    public var trustedProxies: Set<String> = []
+    /// The time in milliseconds since 1970, for the sign-in throttle; tests inject their own.
+    public var clock: @Sendable () -> Int64 = { TokenService.now() }
 
     public init(dataDirectory: String) {
         self.dataDirectory = dataDirectory
@@ -30,6 +37,7 @@ public final class Portal: Sendable {
     public let store: any PortalStore
     public let files: any ItemFileStore
     public let tokens: TokenService
+    public let signInThrottle: SignInThrottle
     /// The one organization this portal hosts.
     public let orgId: String
 
@@ -38,6 +46,7 @@ public final class Portal: Sendable {
         self.store = store
         self.files = files
         tokens = TokenService(store: store)
+        signInThrottle = SignInThrottle(limits: configuration.signInLimits, now: configuration.clock)
         if let id = try store.setting("orgId") {
             orgId = id
         } else {
@@ -63,14 +72,25 @@ public final class Portal: Sendable {
 
     // MARK: Signing in
 
-    /// The user if the password is theirs. Slow on purpose (the key derivation).
-    func signIn(_ username: String, _ password: String) throws -> UserRecord? {
+    /// The user if the password is theirs. Slow on purpose (the key derivation). Throws
+    /// `SignInThrottled` while the user or the address has had too many wrong passwords
+    /// (`SignInThrottle`), before looking at the password.
+    func signIn(_ username: String, _ password: String, from address: String?) throws -> UserRecord? {
+        if let wait = signInThrottle.retryAfter(user: username, address: address) {
+            throw SignInThrottled(retryAfter: wait)
+        }
         guard username.utf8.count <= 128, password.utf8.count <= 1024, let user = try store.user(username) else {
             // Spend the same time on unknown users, so timing does not tell who exists.
             _ = PasswordHash.verify(password, against: Self.decoyHash)
+            signInThrottle.recordFailure(user: username, address: address)
             return nil
         }
-        return PasswordHash.verify(password, against: user.passwordHash) ? user : nil
+        guard PasswordHash.verify(password, against: user.passwordHash) else {
+            signInThrottle.recordFailure(user: username, address: address)
+            return nil
+        }
+        signInThrottle.recordSuccess(user: username)
+        return user
     }
 
     /// A hash of nothing anyone types, for unknown usernames.

@@ -44,6 +44,9 @@ struct PortalServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-form-kb"), help: "The largest form a request may bring (fields, not files), in KiB (default 4096).")
     var maxFormKB = 4096
 
+    @Option(name: .customLong("trusted-proxy"), help: ArgumentHelp("A proxy (load balancer) address whose X-Forwarded-For names the client, for the sign-in limits; repeat for several.", valueName: "ADDRESS"))
+    var trustedProxies: [String] = []
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning or error.")
     var logLevel = "info"
 
@@ -72,6 +75,7 @@ struct PortalServeCommand: AsyncParsableCommand {
         configuration.validatePackages = !noValidate
         configuration.limits.fileBytes = maxUploadMB << 20
         configuration.limits.formBytes = maxFormKB << 10
+        configuration.trustedProxies = Set(trustedProxies)
         let portal: Portal
         do {
             portal = try Portal.open(configuration)

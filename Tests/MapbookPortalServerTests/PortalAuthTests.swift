@@ -5,6 +5,7 @@ import Hummingbird
 import HummingbirdTesting
 import MapbookPackage
 import MapbookPortalAPI
+import Synchronization
 import Testing
 
 @testable import MapbookPortalServer
@@ -45,6 +46,74 @@ import Testing
                 uri: "/sharing/rest/generateToken", method: .post, headers: Self.form(), body: PortalFixture.form(["username": "mallory", "password": "nope", "f": "json"]))
             #expect(PortalFixture.errorCode(unknown) == 400)
         }
+    }
+
+    /// A clock the test moves by hand.
+    final class ManualClock: Sendable {
+        let millis = Mutex<Int64>(1_800_000_000_000)
+        func advance(seconds: Int64) { millis.withLock { $0 += seconds * 1000 } }
+        var now: Int64 { millis.withLock { $0 } }
+    }
+
+    /// Five wrong passwords for alice within the window: the sixth attempt, even with her
+    /// password, is refused with the API's error shape (HTTP 200, code 429, when to retry)
+    /// and a Retry-After header, on generateToken and on the OAuth sign-in page; bob is not
+    /// affected; when the window has passed on the injected clock, alice signs in again.
+    @Test func repeatedWrongPasswordsRefuseSignInUntilTheWindowHasPassed() async throws {
+        let clock = ManualClock()
+        let fixture = try PortalFixture { $0.clock = { clock.now } }
+        try await fixture.test { client in
+            func generateToken(_ user: String, _ password: String) async throws -> TestResponse {
+                try await client.execute(
+                    uri: "/sharing/rest/generateToken", method: .post, headers: Self.form(), body: PortalFixture.form(["username": user, "password": password, "f": "json"]))
+            }
+            for _ in 0..<5 {
+                #expect(PortalFixture.errorCode(try await generateToken("alice", "guess")) == 400)
+                clock.advance(seconds: 10)
+            }
+            let refused = try await generateToken("alice", "alice-password")
+            #expect(refused.status == .ok && PortalFixture.errorCode(refused) == 429)
+            let retry = try #require(refused.headers[.retryAfter].flatMap { Int($0) })
+            // The first failure was 50 s ago: free when it is 15 minutes old.
+            #expect(retry == 15 * 60 - 50, "\(retry)")
+            let error = try PortalFixture.json(refused)["error"]?.objectValue
+            #expect(error?.string("message")?.contains("\(retry) seconds") == true, "\(String(describing: error))")
+            // The OAuth sign-in form says the same and carries the header.
+            let page = try await client.execute(
+                uri: "/sharing/rest/oauth2/authorize?client_id=app&response_type=token&redirect_uri=urn:ietf:wg:oauth:2.0:oob", method: .get)
+            let state = try #require(try Self.oauthInfo(String(buffer: page.body))["oauth_state"]?.stringValue)
+            let form = try await client.execute(
+                uri: "/sharing/rest/oauth2/signin", method: .post, headers: Self.form(),
+                body: PortalFixture.form(["oauth_state": state, "username": "alice", "password": "alice-password"]))
+            #expect(form.headers[.retryAfter] != nil && String(buffer: form.body).contains("Too many failed sign-in attempts"))
+            // Another user signs in.
+            #expect(try PortalFixture.json(try await generateToken("bob", "bob-password"))["token"] != nil)
+            clock.advance(seconds: Int64(retry))
+            #expect(try PortalFixture.json(try await generateToken("alice", "alice-password"))["token"] != nil)
+        }
+    }
+
+    /// Twenty wrong passwords from one address, each for another name, refuse that address
+    /// (not another); a trusted proxy's X-Forwarded-For names the client, anyone else's is
+    /// ignored, and what a client wrote left of the proxy's entry is never believed.
+    @Test func anAddressTryingManyAccountsIsRefusedAndOnlyTrustedProxiesNameClients() throws {
+        let clock = ManualClock()
+        let fixture = try PortalFixture { $0.clock = { clock.now } }
+        for i in 0..<20 { #expect(try fixture.portal.signIn("user\(i)", "guess", from: "203.0.113.7") == nil) }
+        #expect(throws: SignInThrottled.self) { try fixture.portal.signIn("alice", "alice-password", from: "203.0.113.7") }
+        #expect(try fixture.portal.signIn("alice", "alice-password", from: "198.51.100.2")?.username == "alice")
+
+        func request(_ forwarded: String?) -> Request {
+            var headers = HTTPFields()
+            if let forwarded { headers[HTTPField.Name("X-Forwarded-For")!] = forwarded }
+            return Request(head: HTTPRequest(method: .post, scheme: "https", authority: "portal", path: "/", headerFields: headers), body: RequestBody(buffer: ByteBuffer()))
+        }
+        let proxies: Set<String> = ["10.0.0.5", "10.0.0.6"]
+        #expect(PortalRoutes.clientAddress(request("203.0.113.7"), socket: "10.0.0.5", trusted: proxies) == "203.0.113.7")
+        #expect(PortalRoutes.clientAddress(request("1.2.3.4, 203.0.113.7, 10.0.0.6"), socket: "10.0.0.5", trusted: proxies) == "203.0.113.7")
+        #expect(PortalRoutes.clientAddress(request("203.0.113.7"), socket: "198.51.100.2", trusted: proxies) == "198.51.100.2")
+        #expect(PortalRoutes.clientAddress(request(nil), socket: "10.0.0.5", trusted: proxies) == "10.0.0.5")
+        #expect(PortalRoutes.clientAddress(request("203.0.113.7"), socket: nil, trusted: proxies) == nil)
     }
 
     @Test func theImplicitSignInPageWorksTheWayTheArcGISClientReadsIt() async throws {

@@ -15,11 +15,13 @@ final class PortalFixture: @unchecked Sendable {
     let portal: Portal
     var tokens: [String: String] = [:]
 
-    init() throws {
+    /// `configure` changes the portal's settings (an injected clock, limits) before it opens.
+    init(configure: (inout PortalConfiguration) -> Void = { _ in }) throws {
         directory = NSTemporaryDirectory() + "mapbook-portal-test-\(UUID().uuidString.prefix(8))"
         var configuration = PortalConfiguration(dataDirectory: directory + "/data")
         // Key derivation at full strength takes seconds in a debug build; tests need speed.
         configuration.passwordRounds = 1_000
+        configure(&configuration)
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         portal = try Portal.open(configuration)
         for (name, admin) in [("alice", false), ("bob", false), ("root", true)] {

@@ -7,8 +7,12 @@ public struct PortalContext: RequestContext {
     public var user: UserRecord?
     /// Whether the request presented a token at all (an invalid one gives 498 where needed).
     public var presentedToken = false
+    /// The address of the socket's other end (a client, or a proxy in front of the portal);
+    /// nil when the channel has none (router tests).
+    public var remoteAddress: String?
 
     public init(source: Source) {
         coreContext = .init(source: source)
+        remoteAddress = source.channel.remoteAddress?.ipAddress
     }
 }

@@ -12,7 +12,7 @@ extension PortalRoutes {
             guard let username = call["username"], let password = call["password"] else {
                 throw PortalError.badRequest("Unable to generate token.", details: ["'username' and 'password' are required."])
             }
-            guard let user = try portal.signIn(username, password) else {
+            guard let user = try portal.signIn(username, password, from: call.clientAddress) else {
                 throw PortalError.badRequest("Unable to generate token.", details: ["Invalid username or password."])
             }
             let minutes = min(max(1, Int64(call["expiration"] ?? "") ?? portal.configuration.defaultTokenMinutes), portal.configuration.maximumTokenMinutes)
@@ -78,7 +78,15 @@ extension PortalRoutes {
         guard let text = call["oauth_state"], let state = OAuthState.decode(text, secret: try portal.oauthSecret(), now: TokenService.now()) else {
             return signInPage(nil, error: "The sign-in page has expired or is not genuine. Start the sign-in again.")
         }
-        guard let username = call["username"], let password = call["password"], let user = try portal.signIn(username, password) else {
+        let signedIn: UserRecord?
+        do {
+            signedIn = try call["username"].flatMap { username in try call["password"].flatMap { try portal.signIn(username, $0, from: call.clientAddress) } }
+        } catch let throttled as SignInThrottled {
+            var page = signInPage(text, clientId: state.clientId, responseType: state.responseType, redirect: state.redirectURI, messages: [throttled.portalError.message])
+            page.headers[.retryAfter] = String(throttled.retryAfter)
+            return page
+        }
+        guard let user = signedIn else {
             return signInPage(text, clientId: state.clientId, responseType: state.responseType, redirect: state.redirectURI, messages: ["Invalid username or password."])
         }
         let minutes = min(max(1, call["expiration"].flatMap { Int64($0) } ?? state.expiration ?? 120), portal.configuration.maximumTokenMinutes)

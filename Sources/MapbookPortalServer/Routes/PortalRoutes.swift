@@ -19,6 +19,8 @@ struct PortalRequest: Sendable {
     var pretty: Bool { parameters["f"]?.lowercased() == "pjson" }
     /// The portal's own address as the client reached it, for URLs in responses.
     var baseURL: String
+    /// The client's address: the socket's, or from a trusted proxy its `X-Forwarded-For`.
+    var clientAddress: String?
 
     subscript(_ key: String) -> String? { parameters[key] }
 
@@ -64,10 +66,16 @@ public enum PortalRoutes {
                 defer { for file in parameters.files.values { unlink(file.path) } }
                 // Sign-in endpoints take tokens as data (`token` to revoke), not as who is calling.
                 let (user, token) = authenticates ? try authenticate(request, parameters, portal) : (nil, nil)
-                let call = PortalRequest(request: request, parameters: parameters, user: user, token: token, baseURL: baseURL(request))
+                let call = PortalRequest(
+                    request: request, parameters: parameters, user: user, token: token, baseURL: baseURL(request),
+                    clientAddress: clientAddress(request, socket: context.remoteAddress, trusted: portal.configuration.trustedProxies))
                 return try await body(call, context)
             } catch let error as PortalError {
                 return PortalResponse.error(error)
+            } catch let throttled as SignInThrottled {
+                var response = PortalResponse.error(throttled.portalError)
+                response.headers[.retryAfter] = String(throttled.retryAfter)
+                return response
             } catch let error as PortalStoreError {
                 context.logger.error("store: \(error.description)")
                 return PortalResponse.error(PortalError(code: 500, message: "The portal could not complete the request.", details: [error.message]))
@@ -79,6 +87,15 @@ public enum PortalRoutes {
         for method in methods {
             router.on(RouterPath(path), method: method, use: handler)
         }
+    }
+
+    /// Who is asking: the socket's address, unless it is a trusted proxy, whose
+    /// `X-Forwarded-For` is read from the right (the proxy's own addition) past every other
+    /// trusted proxy; what a client wrote further left is never believed.
+    static func clientAddress(_ request: Request, socket: String?, trusted: Set<String>) -> String? {
+        guard let socket, trusted.contains(socket), let field = HTTPField.Name("X-Forwarded-For") else { return socket }
+        let hops = request.headers[values: field].flatMap { $0.split(separator: ",") }.map { String($0).trimming(" \t") }.filter { !$0.isEmpty }
+        return hops.reversed().first { !trusted.contains($0) } ?? socket
     }
 
     /// The caller: a token as the `token` parameter, or `X-Esri-Authorization: Bearer` or
