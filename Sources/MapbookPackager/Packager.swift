@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import MapbookPackage
+import MapbookSupport
 import MapbookRender
 import MapbookTiles
 
@@ -32,8 +33,9 @@ public enum Packager {
     /// `timestamp` (Unix seconds) fixes every date in the package, for byte-identical rebuilds;
     /// nil means now. `progress` hears (source, features read) during long imports, and status lines (a negative count) while the backdrop is tiled. The
     /// feature store, the backdrop and the locator indexes are built in hidden files beside
-    /// `output`, removed whatever happens.
+    /// `output`, removed whatever happens; those a killed build left there are removed first.
     public static func build(_ project: Project, output: String, timestamp: Int64? = nil, progress: ((String, Int) -> Void)? = nil) throws -> PackagerSummary {
+        removeStaleWorkFiles(beside: output)
         let work = workFile(beside: output, name: "data", extension: "gpkg")
         let tiles = workFile(beside: output, name: "tiles", extension: "vtpk")
         let indexes = locatorWorkFiles(project, beside: output)
@@ -63,6 +65,19 @@ public enum Packager {
             for file in indexes { unlink(file) }
         }
         return try plan(project, output: output, timestamp: timestamp, dataFile: work, backdropFile: tiles, locatorFiles: indexes, progress: progress)
+    }
+
+    /// Removes the work files (`workFile`) of builds whose process is gone (killed, or the
+    /// machine stopped) from the folder of `path`; a running build's are left alone.
+    static func removeStaleWorkFiles(beside path: String) {
+        let folder = FileSystem.parent(of: path)
+        for name in FileSystem.names(in: folder) where name.hasPrefix(".mapbook-") {
+            // .mapbook-<name>-<pid>-<nanoseconds>.<ext>
+            let stem = name.split(separator: ".", omittingEmptySubsequences: true).first ?? ""
+            let parts = stem.split(separator: "-")
+            guard parts.count >= 4, let pid = pid_t(parts[parts.count - 2]), pid > 0, Int(parts[parts.count - 1]) != nil else { continue }
+            if kill(pid, 0) == -1 && errno == ESRCH { unlink(folder + "/" + name) }
+        }
     }
 
     /// A hidden, unique file name in the folder of `path`.
