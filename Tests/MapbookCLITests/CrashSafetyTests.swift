@@ -18,9 +18,14 @@ import Glibc
         return text.split(separator: "\n").first { $0.hasPrefix("wchar:") }.flatMap { Int64($0.dropFirst(6).trimmingCharacters(in: .whitespaces)) }
     }
 
-    /// Starts `mapbook` with `arguments`, output to /dev/null.
-    static func spawn(_ arguments: [String]) throws -> pid_t {
+    /// Starts `mapbook` with `arguments` and this process's environment with `environment`
+    /// added, output to /dev/null.
+    static func spawn(_ arguments: [String], environment: [String: String] = [:]) throws -> pid_t {
         let argv = [MapbookBinary.path] + arguments
+        var env = ProcessInfo.processInfo.environment
+        for (k, v) in environment { env[k] = v }
+        let envStrings = env.map { strdup("\($0.key)=\($0.value)") }
+        defer { envStrings.forEach { free($0) } }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -28,7 +33,7 @@ import Glibc
         let cStrings = argv.map { strdup($0) }
         defer { cStrings.forEach { free($0) } }
         var pid = pid_t()
-        guard posix_spawn(&pid, argv[0], &actions, nil, cStrings + [nil], environ) == 0 else {
+        guard posix_spawn(&pid, argv[0], &actions, nil, cStrings + [nil], envStrings + [nil]) == 0 else {
             throw ExternalTools.ToolError(output: "cannot start \(argv[0])")
         }
         return pid
@@ -43,8 +48,8 @@ import Glibc
     }
 
     /// Runs `arguments` to the end, following its writes; the most it had written.
-    static func runWatching(_ arguments: [String]) throws -> (status: Int32?, written: Int64) {
-        let pid = try spawn(arguments)
+    static func runWatching(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32?, written: Int64) {
+        let pid = try spawn(arguments, environment: environment)
         var most: Int64 = 0
         var status: Int32 = 0
         while waitpid(pid, &status, WNOHANG) == 0 {
@@ -56,8 +61,8 @@ import Glibc
 
     /// Runs `arguments` and kills it with SIGKILL once it has written `bytes`; false when it
     /// ended before.
-    static func kill(_ arguments: [String], afterWriting bytes: Int64) throws -> Bool {
-        let pid = try spawn(arguments)
+    static func kill(_ arguments: [String], environment: [String: String] = [:], afterWriting bytes: Int64) throws -> Bool {
+        let pid = try spawn(arguments, environment: environment)
         var status: Int32 = 0
         while waitpid(pid, &status, WNOHANG) == 0 {
             if let n = written(pid), n >= bytes {

@@ -105,6 +105,16 @@ public struct PackageDownloader: Sendable {
         let status = response.status.code
         if status == 416 {
             _ = try? await response.body.collect(upTo: 1 << 20)
+            // Nothing past the bytes we have, of the version we asked about (If-Range): an
+            // earlier run got every byte and stopped before storing them. They are checked
+            // against the ETag, not fetched again.
+            if have > 0, let validator, Self.sha256(fromETag: validator) != nil,
+                let unsatisfied = response.headers.first(name: "Content-Range"), unsatisfied.trimmingPrefix("bytes */") != Substring(unsatisfied),
+                Int64(unsatisfied.trimmingPrefix("bytes */")) == have
+            {
+                let hash = try hashOf(partial, first: have)
+                return try check(item, partial: partial, size: have, total: have, sha256: hash, etag: validator, resumedFrom: have)
+            }
             return .restart
         }
         let contentType = response.headers.first(name: "Content-Type")?.lowercased() ?? ""
@@ -151,13 +161,8 @@ public struct PackageDownloader: Sendable {
         var digest = SHA256Digest()
         if start > 0 {
             // The bytes of the earlier attempt count towards the hash.
-            do {
-                let reader = try RandomAccessFile(path: partial)
-                guard reader.size >= start else { return .restart }
-                try ByteRange(file: reader, offset: 0, length: start).forEachChunk { digest.update($0) }
-            } catch {
-                throw PortalClientError(.transfer, url: partial, message: "cannot read the partial download: \(error)")
-            }
+            guard (FileSystem.size(partial) ?? 0) >= start else { return .restart }
+            try hash(partial, first: start, into: &digest)
         }
         let file = try PartialFile(path: partial, truncateTo: start)
         var done = start
@@ -213,6 +218,22 @@ public struct PackageDownloader: Sendable {
                 message: "the downloaded file's SHA-256 is \(sha256), but the portal's ETag says \(expected)\(how): the download is damaged and was deleted; run the command again to download it from the start")
         }
         return .done(size: size, sha256: sha256, etag: etag, resumedFrom: resumedFrom)
+    }
+
+    /// Adds the first `count` bytes of the partial download to `digest`.
+    func hash(_ partial: String, first count: Int64, into digest: inout SHA256Digest) throws {
+        do {
+            try ByteRange(file: try RandomAccessFile(path: partial), offset: 0, length: count).forEachChunk { digest.update($0) }
+        } catch {
+            throw PortalClientError(.transfer, url: partial, message: "cannot read the partial download: \(error)")
+        }
+    }
+
+    /// The SHA-256 of the first `count` bytes of the partial download, in hex.
+    func hashOf(_ partial: String, first count: Int64) throws -> String {
+        var digest = SHA256Digest()
+        try hash(partial, first: count, into: &digest)
+        return digest.finalizeHex()
     }
 
     /// The SHA-256 an ETag stands for, when it is one: `"<64 hex digits>"`, weak or strong
