@@ -57,6 +57,9 @@ public final class PortalServerProcess: @unchecked Sendable {
 
     public var isRunning: Bool { process.isRunning }
 
+    /// The server's process id.
+    public var pid: pid_t { process.processIdentifier }
+
     /// Stops the server (SIGTERM: it finishes the requests under way) and waits for it.
     public func stop() {
         if process.isRunning {
