@@ -49,3 +49,41 @@ extension PortalClientTests {
         }
     }
 }
+
+extension PortalClientTests {
+    /// `portal publish` of the Naperville sample, whole and in parts, killed with SIGKILL at
+    /// 20 moments each, chosen by the bytes it has sent: the owner never sees a half item (at
+    /// most the one item of the package, whole: a run killed after its last byte may have been
+    /// stored, and a later run updates that item), and the next run publishes it whole.
+    @Test func aPublishKilledAtTwentyMomentsLeavesNoHalfItemAndTheNextRunPublishes() throws {
+        try withPortal { server, dir in
+            let home = dir + "/home"
+            try signIn(server, home: home)
+            let sample = try NapervilleSample.project()
+            defer { sample.remove() }
+            let package = dir + "/Naperville.mmpk"
+            let built = try MapbookBinary.run(["create", sample.path + "/project.yaml", "-o", package])
+            try #require(built.status == 0, "\(built.stderr)")
+            let size = try readFile(package).count
+            for (mode, extra) in [("whole", [String]()), ("in parts", ["--part-size", "1000000"])] {
+                let arguments = ["portal", "publish", package] + extra
+                for k in 1...20 {
+                    let at = Int64(size) * Int64(k) / 21
+                    let killed = try CrashSafetyTests.kill(arguments, environment: ["MAPBOOK_HOME": home], afterWriting: at)
+                    #expect(killed, "\(mode): publish ended before sending \(at) bytes (moment \(k))")
+                    let found = try jsonArray(try mapbook(["portal", "search", "--owner", "alice", "--json"], home: home).stdout)
+                    #expect(found.count <= 1 && found.allSatisfy { ($0["size"] as? NSNumber)?.intValue == size }, "\(mode): after a kill at \(at) bytes: \(found.map { ($0["id"] ?? "", $0["size"] ?? "") })")
+                }
+                let published = try mapbook(arguments + ["--json"], home: home)
+                #expect(published.status == 0, "\(mode): \(published.stderr)")
+                let items = try jsonArray(try mapbook(["portal", "search", "--owner", "alice", "--json"], home: home).stdout)
+                #expect(items.count == 1, "\(mode): \(items.count) items")
+                let id = try #require(items.first?["id"] as? String)
+                try? FileManager.default.removeItem(atPath: home + "/downloads/\(id).mmpk")
+                try? FileManager.default.removeItem(atPath: home + "/downloads/\(id).json")
+                let download = try mapbook(["portal", "download", id, "--json"], home: home)
+                #expect(try jsonObject(download.stdout)["sha256"] as? String == (try sha256(package)), "\(mode): \(download.stderr)")
+            }
+        }
+    }
+}
