@@ -4,10 +4,8 @@ import MapbookTestSupport
 import Testing
 
 extension PortalClientTests {
-    /// `portal download` of the Naperville sample (5 MB) killed with SIGKILL at 20 moments
-    /// chosen by the bytes it has written: never a package under the final name, the bytes
-    /// so far kept to resume from, and the next run resumes and ends with the published bytes.
-    @Test func aDownloadKilledAtTwentyMomentsResumesAndEndsWhole() throws {
+    /// A portal with alice signed in, and the Naperville sample built (5 MB) to publish.
+    func withNapervilleOnPortal(_ body: (PortalServerProcess, String, String) throws -> Void) throws {
         try withPortal { server, dir in
             let home = dir + "/home"
             try signIn(server, home: home)
@@ -16,6 +14,15 @@ extension PortalClientTests {
             let package = dir + "/Naperville.mmpk"
             let built = try MapbookBinary.run(["create", sample.path + "/project.yaml", "-o", package])
             try #require(built.status == 0, "\(built.stderr)")
+            try body(server, home, package)
+        }
+    }
+
+    /// `portal download` of the Naperville sample (5 MB) killed with SIGKILL at 20 moments
+    /// chosen by the bytes it has written: never a package under the final name, the bytes
+    /// so far kept to resume from, and the next run resumes and ends with the published bytes.
+    @Test func aDownloadKilledAtTwentyMomentsResumesAndEndsWhole() throws {
+        try withNapervilleOnPortal { server, home, package in
             let id = try #require(try publish(package, home: home)["itemId"] as? String)
             let arguments = ["portal", "download", id]
             let environment = ["MAPBOOK_HOME": home]
@@ -56,14 +63,7 @@ extension PortalClientTests {
     /// most the one item of the package, whole: a run killed after its last byte may have been
     /// stored, and a later run updates that item), and the next run publishes it whole.
     @Test func aPublishKilledAtTwentyMomentsLeavesNoHalfItemAndTheNextRunPublishes() throws {
-        try withPortal { server, dir in
-            let home = dir + "/home"
-            try signIn(server, home: home)
-            let sample = try NapervilleSample.project()
-            defer { sample.remove() }
-            let package = dir + "/Naperville.mmpk"
-            let built = try MapbookBinary.run(["create", sample.path + "/project.yaml", "-o", package])
-            try #require(built.status == 0, "\(built.stderr)")
+        try withNapervilleOnPortal { server, home, package in
             let size = try readFile(package).count
             for (mode, extra) in [("whole", [String]()), ("in parts", ["--part-size", "1000000"])] {
                 let arguments = ["portal", "publish", package] + extra
