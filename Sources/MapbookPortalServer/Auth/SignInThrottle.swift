@@ -69,7 +69,9 @@ public final class SignInThrottle: Sendable {
         failures.withLock { table in table[Self.userKey(user)] = nil }
     }
 
-    static func userKey(_ user: String) -> String { "user:" + user.lowercased() }
+    /// At most 128 bytes of the name: a key never grows with what a caller sends (the names
+    /// a portal accepts are no longer).
+    static func userKey(_ user: String) -> String { "user:" + String(decoding: user.lowercased().utf8.prefix(128), as: UTF8.self) }
 
     static func keys(user: String, address: String?, limits: Limits) -> [(String, Int)] {
         [(userKey(user), limits.userFailures)] + (address.map { [("address:" + $0, limits.addressFailures)] } ?? [])
