@@ -45,12 +45,15 @@ if [ ! -d "$work/seeds" ]; then
     mv "$work/seeds.tmp" "$work/seeds"
 fi
 
+# Inputs as long as the longest seed, and never under 4 KiB: short seeds (search text, a
+# query) must not cap what the fuzzer may try.
 max_len=$(find "$work/seeds" -type f -printf '%s\n' | sort -n | tail -1)
+[ "${max_len:-0}" -ge 4096 ] || max_len=4096
 export MAPBOOK_FUZZ_PACKAGE=$package
 # ASan: report leaks in the drivers' own code only at exit, not per input.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:allocator_may_return_null=1}
 status=0
 ".build/release/fuzz-$target" "$work/corpus" "$work/seeds" \
-    -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len="${max_len:-4096}" \
+    -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len="$max_len" \
     -print_final_stats=1 -artifact_prefix="$work/crashes/" "$@" 2>&1 | tee "$work/last.log" >&2 || status=$?
 exit $status
