@@ -18,10 +18,9 @@ enum VectorTileCheck {
             try reader.forEachTile { coordinate, bytes in
                 let source = "tile \(coordinate)"
                 do throws(MVTError) {
-                    let decoded = try decoder.decode(bytes, source: source)
-                    guard let first = decoded.warnings.first else { return }
-                    let more = decoded.warnings.count > 1 ? " (and \(decoded.warnings.count - 1) more)" : ""
-                    findings.append(Diagnostic(.error, "tiles.mvt", entry: entry, "\(first)\(more)"))
+                    if let summary = MVTError.summary(try decoder.decode(bytes, source: source).warnings) {
+                        findings.append(Diagnostic(.error, "tiles.mvt", entry: entry, summary))
+                    }
                 } catch {
                     findings.append(Diagnostic(.error, "tiles.mvt", entry: entry, "\(error)"))
                 }

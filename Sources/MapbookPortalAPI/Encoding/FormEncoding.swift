@@ -41,7 +41,8 @@ public enum FormEncoding {
 
     /// Decodes `%XX` and `+` (a space in forms); nil when the result is not UTF-8. A `%` not
     /// followed by two hexadecimal digits stays as it is.
-    public static func percentDecode(_ bytes: some Collection<UInt8>) -> String? {
+    public static func percentDecode(_ text: some Collection<UInt8>) -> String? {
+        let bytes = Array(text)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         func hex(_ c: UInt8) -> UInt8? {
@@ -52,18 +53,15 @@ public enum FormEncoding {
             default: return nil
             }
         }
-        var i = bytes.startIndex
-        while i != bytes.endIndex {
+        var i = 0
+        while i < bytes.count {
             let c = bytes[i]
-            let one = bytes.index(after: i)
-            if c == 0x25, one != bytes.endIndex, bytes.index(after: one) != bytes.endIndex,
-                let hi = hex(bytes[one]), let lo = hex(bytes[bytes.index(after: one)])
-            {
+            if c == 0x25, i + 2 < bytes.count, let hi = hex(bytes[i + 1]), let lo = hex(bytes[i + 2]) {
                 out.append(hi << 4 | lo)
-                i = bytes.index(after: bytes.index(after: one))
+                i += 3
             } else {
                 out.append(c == 0x2B ? 0x20 : c)
-                i = one
+                i += 1
             }
         }
         return String(validating: out, as: UTF8.self)

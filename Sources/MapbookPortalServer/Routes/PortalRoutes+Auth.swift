@@ -78,13 +78,15 @@ extension PortalRoutes {
         guard let text = call["oauth_state"], let state = OAuthState.decode(text, secret: try portal.oauthSecret(), now: TokenService.now()) else {
             return signInPage(nil, error: "The sign-in page has expired or is not genuine. Start the sign-in again.")
         }
-        let signedIn: UserRecord?
-        do {
-            signedIn = try call["username"].flatMap { username in try call["password"].flatMap { try portal.signIn(username, $0, from: call.clientAddress) } }
-        } catch let throttled as SignInThrottled {
-            var page = signInPage(text, clientId: state.clientId, responseType: state.responseType, redirect: state.redirectURI, messages: [throttled.portalError.message])
-            page.headers[.retryAfter] = String(throttled.retryAfter)
-            return page
+        var signedIn: UserRecord?
+        if let username = call["username"], let password = call["password"] {
+            do {
+                signedIn = try portal.signIn(username, password, from: call.clientAddress)
+            } catch let throttled as SignInThrottled {
+                var page = signInPage(text, clientId: state.clientId, responseType: state.responseType, redirect: state.redirectURI, messages: [throttled.portalError.message])
+                page.headers[.retryAfter] = String(throttled.retryAfter)
+                return page
+            }
         }
         guard let user = signedIn else {
             return signInPage(text, clientId: state.clientId, responseType: state.responseType, redirect: state.redirectURI, messages: ["Invalid username or password."])

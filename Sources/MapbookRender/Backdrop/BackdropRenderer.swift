@@ -235,9 +235,8 @@ public final class BackdropRenderer {
             tile = DecodedTile(decoded.tile, skipped: &skipped)
             // One line per tile, however many of its features break the specification: the
             // tile is decoded once and kept, so this is said once.
-            if let first = skipped.first {
-                let more = skipped.count > 1 ? " (and \(skipped.count - 1) more)" : ""
-                noteDamage("tile \(wrapped) breaks the MVT specification; what cannot be read is not drawn: \(first.located(source: "\(archive.path) tile \(wrapped)"))\(more)")
+            if let summary = MVTError.summary(skipped.map { $0.located(source: "\(archive.path) tile \(wrapped)") }) {
+                noteDamage("tile \(wrapped) breaks the MVT specification; what cannot be read is not drawn: \(summary)")
             }
         } catch {
             noteDamage("tile \(wrapped) is not drawn: \(error)")

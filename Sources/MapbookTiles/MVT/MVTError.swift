@@ -81,4 +81,10 @@ public struct MVTError: Error, Sendable, Equatable, CustomStringConvertible {
         if copy.featureID == nil { copy.featureID = featureID }
         return copy
     }
+
+    /// One line for a tile's problems: the first, and how many more there are; nil for none.
+    public static func summary(_ problems: [MVTError]) -> String? {
+        guard let first = problems.first else { return nil }
+        return "\(first)" + (problems.count > 1 ? " (and \(problems.count - 1) more)" : "")
+    }
 }
