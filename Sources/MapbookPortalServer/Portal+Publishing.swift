@@ -59,6 +59,14 @@ extension Portal {
                         details: errors.prefix(50).map { $0.description.replacingFirstPath(data.path, with: fileName) })
                 }
             }
+        }
+        // A file sent with this request, whose client has gone: nobody would learn of the
+        // item or version, and the client's next run publishes it again. Parts committed by
+        // a later request are kept whatever becomes of that request's client.
+        if call.clientLeft?.isSet == true, call.parameters.files.values.contains(where: { $0.path == data.path }) {
+            throw PortalError(code: 400, message: "The client closed the connection before the upload was stored; nothing was kept.")
+        }
+        if isPackage {
             if let package = try? MobileMapPackage(path: data.path) {
                 adopt(package.manifest, into: &record, requestGave: call.parameters.values, isNew: isNew)
                 if record.item.thumbnail == nil, call.parameters.files["thumbnail"] == nil, let uri = package.manifest.thumbnail,

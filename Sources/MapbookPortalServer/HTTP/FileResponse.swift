@@ -5,10 +5,15 @@ import HTTPTypes
 import Hummingbird
 import MapbookPortalAPI
 import MapbookSupport
+import NIOCore
+import NIOPosix
 
 /// Sends a stored file the way download managers and resuming clients expect: length, name,
 /// validators, and one byte range when asked (206), streamed from disk in pieces.
 enum FileResponse {
+    /// The most read from the file at once: one chunk in flight per download.
+    static let chunkBytes = 256 << 10
+
     /// `etag`: the file's SHA-256, sent quoted; `modified`: epoch milliseconds.
     static func send(_ file: StoredFile, request: Request, etag: String?, modified: Int64, contentType: String, attachment: Bool) -> Response {
         var headers = HTTPFields()
@@ -45,20 +50,34 @@ enum FileResponse {
         if let range { headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(file.size)" }
         let path = file.path
         let body = ResponseBody(contentLength: Int(length)) { writer in
-            let fd = open(path, O_RDONLY | O_CLOEXEC)
+            // Every call that may wait on the disk runs on NIO's thread pool: on Swift's
+            // cooperative pool (one thread per core) a read from a slow disk would hold up
+            // every other request's handler until it returned.
+            let pool = NIOThreadPool.singleton
+            let fd = try await pool.runIfActive { open(path, O_RDONLY | O_CLOEXEC) }
             guard fd >= 0 else { throw PortalError(code: 500, message: "Cannot read the item's file.") }
             defer { close(fd) }
             var offset = start
             var left = length
-            var buffer = [UInt8](repeating: 0, count: 256 << 10)
             while left > 0 {
-                let want = Int(min(Int64(buffer.count), left))
-                let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, want, off_t(offset)) }
-                if n < 0, errno == EINTR { continue }
-                guard n > 0 else { throw PortalError(code: 500, message: "The item's file ended early.") }
-                try await writer.write(ByteBuffer(bytes: buffer[0..<n]))
-                offset += Int64(n)
-                left -= Int64(n)
+                let want = Int(min(Int64(Self.chunkBytes), left))
+                let at = offset
+                let chunk = try await pool.runIfActive { () throws -> ByteBuffer in
+                    var buffer = ByteBufferAllocator().buffer(capacity: want)
+                    while true {
+                        var n = 0
+                        buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: want) { raw in
+                            n = pread(fd, raw.baseAddress!, want, off_t(at))
+                            return max(0, n)
+                        }
+                        if n < 0, errno == EINTR { continue }
+                        guard n > 0 else { throw PortalError(code: 500, message: "The item's file ended early.") }
+                        return buffer
+                    }
+                }
+                try await writer.write(chunk)
+                offset += Int64(chunk.readableBytes)
+                left -= Int64(chunk.readableBytes)
             }
             try await writer.finish(nil)
         }

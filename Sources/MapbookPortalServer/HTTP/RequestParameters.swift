@@ -5,6 +5,7 @@ import Hummingbird
 import MapbookPackage
 import MapbookPortalAPI
 import MultipartKit
+import NIOPosix
 import MapbookSupport
 
 /// A file that came with a request, already on disk in the staging folder.
@@ -174,9 +175,14 @@ public struct RequestParameters: Sendable {
                 collected.values[name] = String(decoding: part.text, as: UTF8.self)
             }
         }
+        // The parser writes file parts to disk as it goes, so it runs on NIO's thread pool,
+        // not on Swift's cooperative pool, where a slow disk would hold up other requests.
+        // One chunk at a time: the parser is never used by two threads at once.
+        struct ParserOnPool: @unchecked Sendable { let parser: MultipartParser }
+        let onPool = ParserOnPool(parser: parser)
         do {
             for try await buffer in body {
-                try parser.execute(buffer)
+                try await NIOThreadPool.singleton.runIfActive { try onPool.parser.execute(buffer) }
                 if let failure = collected.failure { throw failure }
             }
         } catch {

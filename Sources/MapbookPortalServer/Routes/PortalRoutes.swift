@@ -21,6 +21,9 @@ struct PortalRequest: Sendable {
     var baseURL: String
     /// The client's address: the socket's, or from a trusted proxy its `X-Forwarded-For`.
     var clientAddress: String?
+    /// For a request that brings files: whether its client closed the connection after
+    /// sending, before it had the answer.
+    var clientLeft: ClientLeft?
 
     subscript(_ key: String) -> String? { parameters[key] }
 
@@ -53,39 +56,62 @@ public enum PortalRoutes {
         authenticates: Bool = true, _ body: @escaping @Sendable (PortalRequest, PortalContext) async throws -> Response
     ) {
         let handler: @Sendable (Request, PortalContext) async throws -> Response = { request, context in
-            var parameters = RequestParameters()
-            do {
-                // Files are only for signed-in users: a multipart body without a token in the
-                // headers or the query is refused before a byte of it is stored.
-                if authenticates, request.method == .post, (request.headers[.contentType] ?? "").lowercased().hasPrefix("multipart/"),
-                    try authenticate(request, RequestParameters(query: request.uri.query), portal).0 == nil
-                {
-                    throw PortalError.tokenRequired
+            let isUpload = request.method == .post && (request.headers[.contentType] ?? "").lowercased().hasPrefix("multipart/")
+            let handle: @Sendable (Request, ClientLeft?) async -> Response = { request, clientLeft in
+                await answer(context) {
+                    // Files are only for signed-in users: a multipart body without a token in
+                    // the headers or the query is refused before a byte of it is stored.
+                    if authenticates, isUpload, try authenticate(request, RequestParameters(query: request.uri.query), portal).0 == nil {
+                        throw PortalError.tokenRequired
+                    }
+                    let parameters = try await RequestParameters.read(request, limits: portal.configuration.limits, staging: portal.files.stagingFile)
+                    defer { for file in parameters.files.values { unlink(file.path) } }
+                    // Sign-in endpoints take tokens as data (`token` to revoke), not as who is calling.
+                    let (user, token) = authenticates ? try authenticate(request, parameters, portal) : (nil, nil)
+                    let call = PortalRequest(
+                        request: request, parameters: parameters, user: user, token: token, baseURL: baseURL(request),
+                        clientAddress: clientAddress(request, socket: context.remoteAddress, trusted: portal.configuration.trustedProxies),
+                        clientLeft: clientLeft)
+                    return try await body(call, context)
                 }
-                parameters = try await RequestParameters.read(request, limits: portal.configuration.limits, staging: portal.files.stagingFile)
-                defer { for file in parameters.files.values { unlink(file.path) } }
-                // Sign-in endpoints take tokens as data (`token` to revoke), not as who is calling.
-                let (user, token) = authenticates ? try authenticate(request, parameters, portal) : (nil, nil)
-                let call = PortalRequest(
-                    request: request, parameters: parameters, user: user, token: token, baseURL: baseURL(request),
-                    clientAddress: clientAddress(request, socket: context.remoteAddress, trusted: portal.configuration.trustedProxies))
-                return try await body(call, context)
-            } catch let error as PortalError {
-                return PortalResponse.error(error)
-            } catch let throttled as SignInThrottled {
-                var response = PortalResponse.error(throttled.portalError)
-                response.headers[.retryAfter] = String(throttled.retryAfter)
+            }
+            guard isUpload else { return await handle(request, nil) }
+            // An upload is watched to its answer: a client killed after its last byte would
+            // otherwise get an item it never learns of, and publish a second one when run
+            // again. The connection closes after the answer, which says so, or the client
+            // would send its next request down a closed connection.
+            let clientLeft = ClientLeft()
+            return try await request.body.consumeWithInboundCloseHandler { body in
+                var request = request
+                request.body = body
+                var response = await handle(request, clientLeft)
+                response.headers[.connection] = "close"
                 return response
-            } catch let error as PortalStoreError {
-                context.logger.error("store: \(error.description)")
-                return PortalResponse.error(PortalError(code: 500, message: "The portal could not complete the request.", details: [error.message]))
-            } catch {
-                context.logger.error("request failed: \(error)")
-                return PortalResponse.error(PortalError(code: 500, message: "The portal could not complete the request.", details: ["\(error)"]))
+            } onInboundClosed: {
+                clientLeft.set()
             }
         }
         for method in methods {
             router.on(RouterPath(path), method: method, use: handler)
+        }
+    }
+
+    /// The response of `work`, or its failure as the API's error JSON.
+    static func answer(_ context: PortalContext, _ work: () async throws -> Response) async -> Response {
+        do {
+            return try await work()
+        } catch let error as PortalError {
+            return PortalResponse.error(error)
+        } catch let throttled as SignInThrottled {
+            var response = PortalResponse.error(throttled.portalError)
+            response.headers[.retryAfter] = String(throttled.retryAfter)
+            return response
+        } catch let error as PortalStoreError {
+            context.logger.error("store: \(error.description)")
+            return PortalResponse.error(PortalError(code: 500, message: "The portal could not complete the request.", details: [error.message]))
+        } catch {
+            context.logger.error("request failed: \(error)")
+            return PortalResponse.error(PortalError(code: 500, message: "The portal could not complete the request.", details: ["\(error)"]))
         }
     }
 
