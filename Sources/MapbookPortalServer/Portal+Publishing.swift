@@ -3,6 +3,7 @@ import MapbookPackage
 import MapbookPortalAPI
 import MapbookSearch
 import MapbookInspection
+import NIOPosix
 
 extension Portal {
     /// The user whose content a path names (`content/users/{u}/...`): the caller, or anyone for an admin.
@@ -43,20 +44,23 @@ extension Portal {
     /// Makes an uploaded file the item's data: a package is validated first (refused with the
     /// validator's findings), and gives the item what the request left out: title, snippet,
     /// description, tags, extent and thumbnail from its `.info`. Bumps `modified`.
-    func finish(_ record: ItemRecord, data: UploadedFile, fileName: String, call: PortalRequest, isNew: Bool) throws -> ItemRecord {
+    func finish(_ record: ItemRecord, data: UploadedFile, fileName: String, call: PortalRequest, isNew: Bool) async throws -> ItemRecord {
         guard PortalPaths.isFileName(fileName) else { throw PortalError.badRequest("'\(fileName)' is not a file name.") }
         var record = record
         let isPackage = record.item.type == PackageManifest.mobileMapPackageType || fileName.lowercased().hasSuffix(".mmpk")
         if isPackage {
             if record.item.type.isEmpty { record.item.type = PackageManifest.mobileMapPackageType }
             if configuration.validatePackages {
-                let report = PackageCheck.validate(path: data.path)
-                let errors = report.diagnostics.filter { $0.severity == .error }
+                // Reads the whole package: on NIO's thread pool, not the cooperative pool.
+                let path = data.path
+                let errors = try await NIOThreadPool.singleton.runIfActive {
+                    PackageCheck.validate(path: path).diagnostics.filter { $0.severity == .error }.map(\.description)
+                }
                 if !errors.isEmpty {
                     throw PortalError(
                         code: 400, messageCode: "CONT_0034",
                         message: "The package is not valid: \(errors.count) error\(errors.count == 1 ? "" : "s") (mapbook validate shows them all).",
-                        details: errors.prefix(50).map { $0.description.replacingFirstPath(data.path, with: fileName) })
+                        details: errors.prefix(50).map { $0.replacingFirstPath(data.path, with: fileName) })
                 }
             }
         }

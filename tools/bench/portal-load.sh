@@ -10,6 +10,7 @@
 # from nginx serving the same file over HTTPS with the same certificate (skipped without nginx).
 #
 # Work files go to PORTAL_BENCH_DIR (default /tmp/mapbook-portal-bench). Needs wrk and curl.
+# MAPBOOK=path/to/mapbook runs that binary instead of building this checkout's.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 connections=${1:-200}
@@ -17,8 +18,13 @@ seconds=${2:-60}
 dir=${PORTAL_BENCH_DIR:-/tmp/mapbook-portal-bench}
 command -v wrk >/dev/null || { echo "portal-load: wrk is missing (apt-get install wrk)" >&2; exit 1; }
 
-swift build -c release --product mapbook >&2
-mapbook=.build/release/mapbook
+# MAPBOOK=path runs another build (to compare two commits in one session).
+if [ -n "${MAPBOOK:-}" ]; then
+    mapbook=$MAPBOOK
+else
+    swift build -c release --product mapbook >&2
+    mapbook=.build/release/mapbook
+fi
 
 # The package to serve: the Naperville sample (5 MB).
 package=$dir/NapervilleWater.mmpk

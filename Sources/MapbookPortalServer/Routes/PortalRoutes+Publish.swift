@@ -5,6 +5,7 @@ import Hummingbird
 import MapbookPackage
 import MapbookPortalAPI
 import MapbookSupport
+import NIOPosix
 
 extension PortalRoutes {
     /// An owner's operations: add (single or in parts), commit, status, update, delete,
@@ -15,7 +16,7 @@ extension PortalRoutes {
             endpoint(router, "\(base)/addItem", portal, methods: [.post]) { call, context in
                 let owner = try portal.owner(call, context)
                 let folder = try portal.folder(context.parameters.get("folder"), owner: owner)
-                return try addItem(call, portal, owner: owner, folder: folder)
+                return try await addItem(call, portal, owner: owner, folder: folder)
             }
             endpoint(router, "\(base)/items/:id/addPart", portal, methods: [.post]) { call, context in
                 // A new item waits for its parts; a ready one takes them as its next version
@@ -31,7 +32,7 @@ extension PortalRoutes {
             }
             endpoint(router, "\(base)/items/:id/commit", portal, methods: [.post]) { call, context in
                 let record = try portal.ownedItem(call, context, allowUploading: true)
-                let committed = try commitParts(call, portal, record)
+                let committed = try await commitParts(call, portal, record)
                 return json(call, .object(["success": .bool(true), "id": .string(committed.item.id), "itemId": .string(committed.item.id)]))
             }
             endpoint(router, "\(base)/items/:id/status", portal) { call, context in
@@ -44,7 +45,7 @@ extension PortalRoutes {
             }
             endpoint(router, "\(base)/items/:id/update", portal, methods: [.post]) { call, context in
                 let record = try portal.ownedItem(call, context, allowUploading: false)
-                return try updateItem(call, portal, record)
+                return try await updateItem(call, portal, record)
             }
             endpoint(router, "\(base)/items/:id/delete", portal, methods: [.post]) { call, context in
                 let record = try portal.ownedItem(call, context, allowUploading: true)
@@ -172,7 +173,7 @@ extension PortalRoutes {
         return [[numbers[0], numbers[1]], [numbers[2], numbers[3]]]
     }
 
-    static func addItem(_ call: PortalRequest, _ portal: Portal, owner: UserRecord, folder: FolderRecord?) throws -> Response {
+    static func addItem(_ call: PortalRequest, _ portal: Portal, owner: UserRecord, folder: FolderRecord?) async throws -> Response {
         let now = TokenService.now()
         var item = PortalItem(id: TokenService.newId(), owner: owner.username, orgId: portal.orgId, created: now, modified: now, title: "", type: "")
         item.ownerFolder = folder?.id
@@ -195,13 +196,13 @@ extension PortalRoutes {
         }
         var record = ItemRecord(item: item, status: .uploading, groups: [], sha256: nil)
         if let file {
-            record = try portal.finish(record, data: file, fileName: fileName ?? file.name, call: call, isNew: true)
+            record = try await portal.finish(record, data: file, fileName: fileName ?? file.name, call: call, isNew: true)
         } else {
             if let text = call.parameters.values["text"] {
                 let staged = try portal.files.stagingFile()
                 try Disk.writeAtomically(Array(text.utf8), to: staged)
                 let upload = UploadedFile(path: staged, name: "data.json", size: Int64(text.utf8.count), sha256: SHA256Digest.hex(of: Array(text.utf8)))
-                record = try portal.finish(record, data: upload, fileName: "data.json", call: call, isNew: true)
+                record = try await portal.finish(record, data: upload, fileName: "data.json", call: call, isNew: true)
             } else {
                 if record.item.title.isEmpty { throw PortalError.badRequest("An item needs a title.") }
                 record.status = .ready
@@ -218,7 +219,7 @@ extension PortalRoutes {
     }
 
     /// Joins the parts of an upload (1, 2, ... with no gap) into the item's data.
-    static func commitParts(_ call: PortalRequest, _ portal: Portal, _ record: ItemRecord) throws -> ItemRecord {
+    static func commitParts(_ call: PortalRequest, _ portal: Portal, _ record: ItemRecord) async throws -> ItemRecord {
         if record.status == .ready, portal.files.parts(itemId: record.item.id).isEmpty { return record }
         let parts = portal.files.parts(itemId: record.item.id)
         guard !parts.isEmpty else { throw PortalError.badRequest("No parts were uploaded for item \(record.item.id).") }
@@ -226,7 +227,33 @@ extension PortalRoutes {
             let missing = Set(1...(parts.last ?? 1)).subtracting(parts).sorted().prefix(10).map(String.init)
             throw PortalError.badRequest("Parts are missing: \(missing.joined(separator: ", ")).")
         }
-        let staged = try portal.files.stagingFile()
+        // Gigabytes may be copied: on NIO's thread pool, not the cooperative pool.
+        let id = record.item.id, name = record.item.name ?? "data", limit = portal.configuration.limits.fileBytes
+        let upload = try await NIOThreadPool.singleton.runIfActive {
+            try assemble(parts.map { try portal.files.partPath(itemId: id, number: $0) }, into: try portal.files.stagingFile(), name: name, limit: limit)
+        }
+        let staged = upload.path
+        defer { unlink(staged) }
+        do {
+            var updated = try await portal.finish(record, data: upload, fileName: record.item.name ?? "data", call: call, isNew: record.status == .uploading)
+            portal.files.removeParts(itemId: record.item.id)
+            try portal.storeThumbnail(call, &updated)
+            return updated
+        } catch {
+            // A refused upload leaves nothing: a new item goes, an update keeps the old version.
+            portal.files.removeParts(itemId: record.item.id)
+            if record.status == .uploading {
+                try? portal.store.deleteItem(record.item.id)
+                portal.files.remove(itemId: record.item.id)
+            } else {
+                try? portal.store.saveItem(ItemRecord(item: record.item, status: .ready, groups: record.groups, sha256: record.sha256))
+            }
+            throw error
+        }
+    }
+
+    /// Copies `parts` in turn into `staged`, hashing on the way.
+    static func assemble(_ parts: [String], into staged: String, name: String, limit: Int64) throws -> UploadedFile {
         let out = open(staged, O_WRONLY | O_TRUNC | O_CLOEXEC)
         guard out >= 0 else { throw PortalError(code: 500, message: "Cannot assemble the upload.") }
         var digest = SHA256Digest()
@@ -234,8 +261,8 @@ extension PortalRoutes {
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         do {
             defer { close(out) }
-            for number in parts {
-                let path = try portal.files.partPath(itemId: record.item.id, number: number)
+            for (index, path) in parts.enumerated() {
+                let number = index + 1
                 let fd = open(path, O_RDONLY | O_CLOEXEC)
                 guard fd >= 0 else { throw PortalError(code: 500, message: "Cannot read part \(number).") }
                 defer { close(fd) }
@@ -253,34 +280,17 @@ extension PortalRoutes {
                         done += w
                     }
                     size += Int64(n)
-                    if size > portal.configuration.limits.fileBytes { throw PortalError(code: 413, message: "The file is larger than \(portal.configuration.limits.fileBytes) bytes.") }
+                    if size > limit { throw PortalError(code: 413, message: "The file is larger than \(limit) bytes.") }
                 }
             }
         } catch {
             unlink(staged)
             throw error
         }
-        let upload = UploadedFile(path: staged, name: record.item.name ?? "data", size: size, sha256: digest.finalizeHex())
-        defer { unlink(staged) }
-        do {
-            var updated = try portal.finish(record, data: upload, fileName: record.item.name ?? "data", call: call, isNew: record.status == .uploading)
-            portal.files.removeParts(itemId: record.item.id)
-            try portal.storeThumbnail(call, &updated)
-            return updated
-        } catch {
-            // A refused upload leaves nothing: a new item goes, an update keeps the old version.
-            portal.files.removeParts(itemId: record.item.id)
-            if record.status == .uploading {
-                try? portal.store.deleteItem(record.item.id)
-                portal.files.remove(itemId: record.item.id)
-            } else {
-                try? portal.store.saveItem(ItemRecord(item: record.item, status: .ready, groups: record.groups, sha256: record.sha256))
-            }
-            throw error
-        }
+        return UploadedFile(path: staged, name: name, size: size, sha256: digest.finalizeHex())
     }
 
-    static func updateItem(_ call: PortalRequest, _ portal: Portal, _ record: ItemRecord) throws -> Response {
+    static func updateItem(_ call: PortalRequest, _ portal: Portal, _ record: ItemRecord) async throws -> Response {
         var record = record
         if flag(call["multipart"]) == true {
             // A large new version: parts and a commit follow; the item stays readable meanwhile.
@@ -295,7 +305,7 @@ extension PortalRoutes {
         }
         try applyProperties(call, to: &record.item)
         if let file = call.parameters.files["file"] {
-            record = try portal.finish(record, data: file, fileName: file.name, call: call, isNew: false)
+            record = try await portal.finish(record, data: file, fileName: file.name, call: call, isNew: false)
         } else {
             record.item.modified = max(TokenService.now(), record.item.modified + 1)
             try portal.store.saveItem(record)
