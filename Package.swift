@@ -31,6 +31,7 @@ let package = Package(
         .library(name: "MapbookTiles", targets: ["MapbookTiles"]),
         .library(name: "MapbookRender", targets: ["MapbookRender"]),
         .library(name: "MapbookSearch", targets: ["MapbookSearch"]),
+        .library(name: "MapbookRouting", targets: ["MapbookRouting"]),
         .library(name: "MapbookInspection", targets: ["MapbookInspection"]),
         .library(name: "MapbookPackager", targets: ["MapbookPackager"]),
         .library(name: "MapbookLibrary", targets: ["MapbookLibrary"]),
@@ -107,6 +108,11 @@ let package = Package(
         // Locators: search indexes, suggest, geocode, reverse geocode.
         .target(
             name: "MapbookSearch",
+            dependencies: ["MapbookSupport", "MapbookData", "MapbookPackage"]),
+        // The street network in a package: built from a line layer, preprocessed into a
+        // contraction hierarchy, routed on read in place, turned into directions.
+        .target(
+            name: "MapbookRouting",
             dependencies: ["MapbookSupport", "MapbookData", "MapbookPackage"]),
         // Drawing with Cairo: web-map renderers (thumbnails, map views, legend swatches) and
         // vector tile backdrops with their MapLibre styles, labels through Pango.
@@ -197,6 +203,9 @@ let package = Package(
         .testTarget(
             name: "MapbookSearchTests",
             dependencies: ["MapbookSearch", "MapbookData", "MapbookPackage", "MapbookTestSupport"]),
+        .testTarget(
+            name: "MapbookRoutingTests",
+            dependencies: ["MapbookRouting", "MapbookData", "MapbookPackage", "MapbookTestSupport"]),
         .testTarget(
             name: "MapbookRenderTests",
             // MapbookTiles: drawing and the backdrop's compiled styles must class features alike.

@@ -1,0 +1,60 @@
+import MapbookRouting
+import MapbookTestSupport
+import Testing
+
+/// The hierarchy's shortest paths against plain Dijkstra's on the same graph.
+@Suite struct ContractionHierarchyTests {
+    /// A town-like grid, about 100 m blocks, with some one-way streets, missing blocks and
+    /// faster avenues, so that time and distance disagree.
+    static func town(size: Int, seed: UInt64) -> StreetNetwork {
+        var rng = SplitMix64(seed: seed)
+        var lines: [StreetLine] = []
+        let step = 0.001
+        for row in 0..<size {
+            for col in 0..<size {
+                let here = StreetNetwork.Node(lon: -88.15 + Double(col) * step, lat: 41.77 + Double(row) * step * 0.75)
+                let east = StreetNetwork.Node(lon: here.lon + step, lat: here.lat)
+                let north = StreetNetwork.Node(lon: here.lon, lat: here.lat + step * 0.75)
+                for (to, avenue, name) in [(east, row % 5 == 0, "Row \(row)"), (north, col % 7 == 0, "Col \(col)")] {
+                    if rng.next() % 10 == 0 { continue }
+                    let oneway: TravelDirection = rng.next() % 6 == 0 ? (rng.next() % 2 == 0 ? .with : .against) : .both
+                    lines.append(StreetLine(points: [here, to], name: name, roadClass: avenue ? "arterial" : "local", direction: oneway, speed: avenue ? 60 : 30, sourceId: Int64(lines.count)))
+                }
+            }
+        }
+        return StreetNetworkBuilder.build(lines)
+    }
+
+    @Test(arguments: StreetNetwork.Metric.allCases)
+    func shortestPathsMatchDijkstraOnRandomPairs(metric: StreetNetwork.Metric) throws {
+        let network = Self.town(size: 40, seed: 7)
+        let hierarchy = ContractionHierarchy.build(network, metric: metric)
+        let dijkstra = Dijkstra(network, metric: metric)
+        var rng = SplitMix64(seed: 11)
+        var found = 0, settledCH = 0, settledDijkstra = 0
+        for _ in 0..<300 {
+            let s = Int32(rng.next() % UInt64(network.nodes.count)), t = Int32(rng.next() % UInt64(network.nodes.count))
+            let fast = HierarchySearch.shortestPath(hierarchy, from: [RouteEnd(node: s, cost: 0)], to: [RouteEnd(node: t, cost: 0)])
+            let plain = dijkstra.shortestPath(from: [RouteEnd(node: s, cost: 0)], to: [RouteEnd(node: t, cost: 0)])
+            #expect(fast?.weight == plain?.weight, "\(s) -> \(t)")
+            guard let fast, let plain else { continue }
+            found += 1
+            settledCH += fast.settled
+            settledDijkstra += plain.settled
+            // The unpacked edges are a walk from s to t whose weights add up to the answer.
+            var at = s, total: UInt64 = 0
+            for ref in fast.edges {
+                let edge = network.edges[Int(ref / 2)]
+                let forward = ref % 2 == 0
+                #expect(forward ? edge.direction != .against && edge.direction != .closed : edge.direction != .with && edge.direction != .closed)
+                #expect((forward ? edge.from : edge.to) == at)
+                at = forward ? edge.to : edge.from
+                total += UInt64(network.weight(Int(ref / 2), metric))
+            }
+            #expect(at == t && total == fast.weight)
+        }
+        #expect(found > 200)
+        // The preprocessing shows: the hierarchy settles a fraction of Dijkstra's nodes.
+        #expect(settledCH * 4 < settledDijkstra, "settled: hierarchy \(settledCH), Dijkstra \(settledDijkstra)")
+    }
+}
