@@ -28,6 +28,8 @@ public protocol HierarchyGraph {
     func forEachDownArc(_ node: Int32, _ body: (Int32, Int32, UInt32) -> Void)
     /// An arc's children (a shortcut) or its edge (`second` is -1).
     func arcParts(_ id: Int32) -> (first: Int32, second: Int32)
+    /// The number of nodes: no shortest path has more edges.
+    var nodeCount: Int { get }
 }
 
 extension ContractionHierarchy: HierarchyGraph {
@@ -46,6 +48,8 @@ extension ContractionHierarchy: HierarchyGraph {
     }
 
     public func arcParts(_ id: Int32) -> (first: Int32, second: Int32) { (arcs[Int(id)].first, arcs[Int(id)].second) }
+
+    public var nodeCount: Int { rank.count }
 }
 
 /// The query on a contraction hierarchy: Dijkstra upward from the start and, alternating,
@@ -54,7 +58,10 @@ extension ContractionHierarchy: HierarchyGraph {
 public enum HierarchySearch {
     struct Label { var cost: UInt64; var arc: Int32; var parent: Int32 }
 
-    public static func shortestPath<G: HierarchyGraph>(_ graph: G, from sources: [RouteEnd], to targets: [RouteEnd]) -> NodePath? {
+    /// A shortcut that does not unpack into a path of edges: the hierarchy is damaged.
+    public struct Damaged: Error {}
+
+    public static func shortestPath<G: HierarchyGraph>(_ graph: G, from sources: [RouteEnd], to targets: [RouteEnd]) throws(Damaged) -> NodePath? {
         var forward: [Int32: Label] = [:], backward: [Int32: Label] = [:]
         var forwardHeap = MinHeap(), backwardHeap = MinHeap()
         for s in sources where s.cost < (forward[s.node]?.cost ?? .max) {
@@ -108,18 +115,28 @@ public enum HierarchySearch {
             arcs.append(label.arc)
             end = label.parent
         }
-        var edges: [Int32] = []
-        for arc in arcs { unpack(graph, arc, into: &edges) }
+        let edges = try unpack(graph, arcs)
         return NodePath(weight: best, edges: edges, start: start, end: end, settled: settled)
     }
 
-    static func unpack<G: HierarchyGraph>(_ graph: G, _ arc: Int32, into edges: inout [Int32]) {
-        let (first, second) = graph.arcParts(arc)
-        if second < 0 {
-            edges.append(first)
-        } else {
-            unpack(graph, first, into: &edges)
-            unpack(graph, second, into: &edges)
+    /// The edges the arcs stand for, in order. A shortest path visits no node twice, so a
+    /// shortcut that unpacks into more edges than there are nodes is damage, not a path.
+    static func unpack<G: HierarchyGraph>(_ graph: G, _ arcs: [Int32]) throws(Damaged) -> [Int32] {
+        var edges: [Int32] = []
+        var stack = Array(arcs.reversed())
+        var steps = 0
+        while let arc = stack.popLast() {
+            steps += 1
+            guard steps <= 2 * graph.nodeCount + 2 * arcs.count + 2 else { throw Damaged() }
+            let (first, second) = graph.arcParts(arc)
+            if second < 0 {
+                guard first >= 0 else { throw Damaged() }
+                edges.append(first)
+            } else {
+                stack.append(second)
+                stack.append(first)
+            }
         }
+        return edges
     }
 }

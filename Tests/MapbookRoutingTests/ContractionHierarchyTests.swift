@@ -28,13 +28,16 @@ import Testing
     @Test(arguments: StreetNetwork.Metric.allCases)
     func shortestPathsMatchDijkstraOnRandomPairs(metric: StreetNetwork.Metric) throws {
         let network = Self.town(size: 40, seed: 7)
-        let hierarchy = ContractionHierarchy.build(network, metric: metric)
+        let built = ContractionHierarchy.build(network, metric: metric)
+        // Queries run on the hierarchy as a package stores it: written, then read in place.
+        let file = try RoutingNetwork(data: StreetNetworkFile.encode(network, hierarchies: [built]), source: "town.mnet")
+        let hierarchy = try file.hierarchy(metric)
         let dijkstra = Dijkstra(network, metric: metric)
         var rng = SplitMix64(seed: 11)
         var found = 0, settledCH = 0, settledDijkstra = 0
         for _ in 0..<300 {
             let s = Int32(rng.next() % UInt64(network.nodes.count)), t = Int32(rng.next() % UInt64(network.nodes.count))
-            let fast = HierarchySearch.shortestPath(hierarchy, from: [RouteEnd(node: s, cost: 0)], to: [RouteEnd(node: t, cost: 0)])
+            let fast = try HierarchySearch.shortestPath(hierarchy, from: [RouteEnd(node: s, cost: 0)], to: [RouteEnd(node: t, cost: 0)])
             let plain = dijkstra.shortestPath(from: [RouteEnd(node: s, cost: 0)], to: [RouteEnd(node: t, cost: 0)])
             #expect(fast?.weight == plain?.weight, "\(s) -> \(t)")
             guard let fast, let plain else { continue }

@@ -37,6 +37,24 @@ public final class RandomAccessFile: @unchecked Sendable {
 
     deinit { close(descriptor) }
 
+    /// Maps `length` bytes at `offset` read-only into memory, for structures read in place
+    /// whose pages the kernel loads as they are touched.
+    ///
+    /// The corresponding C function is `mmap`.
+    public func map(offset: Int64, length: Int) throws(ArchiveError) -> MappedBytes {
+        guard offset >= 0, length >= 0, offset <= size, Int64(length) <= size - offset else {
+            throw ArchiveError(kind: .truncated, operation: "map", path: path, message: "bytes \(offset)..<\(offset + Int64(length)) lie past the end of the file (\(size) bytes; truncated?)")
+        }
+        if length == 0 { return MappedBytes(base: nil, mappedLength: 0, skip: 0) }
+        let page = Int64(sysconf(Int32(_SC_PAGESIZE)))
+        let start = offset / page * page
+        let skip = Int(offset - start)
+        guard let base = mmap(nil, length + skip, PROT_READ, MAP_PRIVATE, descriptor, off_t(start)), base != MAP_FAILED else {
+            throw ArchiveError(kind: .io(errno: errno), operation: "map", path: path, message: FileSystem.errorMessage())
+        }
+        return MappedBytes(base: base, mappedLength: length + skip, skip: skip)
+    }
+
     /// Reads exactly `count` bytes at `offset` into `buffer`.
     ///
     /// The corresponding C function is `pread`.
@@ -69,6 +87,22 @@ public final class RandomAccessFile: @unchecked Sendable {
 
 }
 
+/// Bytes of a file mapped into memory; unmapped when the last reference goes.
+public final class MappedBytes: @unchecked Sendable {
+    private let base: UnsafeMutableRawPointer?
+    private let mappedLength: Int
+    /// The mapped bytes asked for (the mapping itself starts at a page boundary before them).
+    public let bytes: UnsafeRawBufferPointer
+
+    init(base: UnsafeMutableRawPointer?, mappedLength: Int, skip: Int) {
+        self.base = base
+        self.mappedLength = mappedLength
+        bytes = base.map { UnsafeRawBufferPointer(start: $0 + skip, count: mappedLength - skip) } ?? UnsafeRawBufferPointer(start: nil, count: 0)
+    }
+
+    deinit { if let base { munmap(base, mappedLength) } }
+}
+
 /// A contiguous byte range of a file: a whole file, or a stored entry of an archive.
 public struct ByteRange: Sendable {
     public let file: RandomAccessFile
@@ -97,6 +131,14 @@ public struct ByteRange: Sendable {
             throw ArchiveError(kind: .tooLarge, operation: "read", path: file.path, message: "range too large to hold in memory")
         }
         return try read(at: 0, count: Int(length))
+    }
+
+    /// The whole range mapped into memory (`RandomAccessFile.map`).
+    public func mapped() throws(ArchiveError) -> MappedBytes {
+        guard length <= Int64(Int.max) else {
+            throw ArchiveError(kind: .tooLarge, operation: "map", path: file.path, message: "range too large to map")
+        }
+        return try file.map(offset: offset, length: Int(length))
     }
 
     /// A sub-range, relative to this one.
