@@ -61,7 +61,7 @@ public final class RoutingNetwork: @unchecked Sendable {
         for (section, size) in expected {
             guard sections[section]?.count == size else { throw fail(.damaged, "the \(section) section is not \(size) bytes") }
         }
-        for section in [StreetNetworkFile.Section.names, .classes, .index] where sections[section] == nil {
+        for section in [StreetNetworkFile.Section.names, .classes, .index, .incidence] where sections[section] == nil {
             throw fail(.damaged, "the \(section) section is missing")
         }
     }
@@ -104,6 +104,15 @@ public final class RoutingNetwork: @unchecked Sendable {
         return (Int(edge.firstPoint)..<Int(edge.firstPoint + edge.pointCount)).map { i in
             StreetNetwork.Node(lon: f64(base + i * 16), lat: f64(base + i * 16 + 8))
         }
+    }
+
+    /// The edges that meet at `node`.
+    public func incidentEdges(_ node: Int32) throws(RoutingError) -> [Int32] {
+        guard let range = sections[.incidence], node >= 0, Int(node) < nodeCount, range.count >= (nodeCount + 1) * 4 else { throw damaged("node \(node) has no list of edges") }
+        let from = Int(u32(range.lowerBound + Int(node) * 4)), to = Int(u32(range.lowerBound + Int(node) * 4 + 4))
+        let list = range.lowerBound + (nodeCount + 1) * 4
+        guard from <= to, list + to * 4 <= range.upperBound else { throw damaged("node \(node)'s list of edges lies outside the file") }
+        return (from..<to).map { i32(list + $0 * 4) }
     }
 
     public func name(_ i: Int32) -> String { string(.names, i) }

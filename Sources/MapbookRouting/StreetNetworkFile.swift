@@ -10,7 +10,7 @@ public enum StreetNetworkFile {
     static let headerBytes = 32
 
     enum Section: UInt32, CaseIterable {
-        case nodes = 1, edges, points, names, classes, index
+        case nodes = 1, edges, points, names, classes, index, incidence
         case timeHierarchy = 16, distanceHierarchy
 
         static func hierarchy(_ metric: StreetNetwork.Metric) -> Section { metric == .time ? .timeHierarchy : .distanceHierarchy }
@@ -58,6 +58,23 @@ public enum StreetNetworkFile {
         for box in boxes { double(box.minX, &b); double(box.minY, &b); double(box.maxX, &b); double(box.maxY, &b) }
         for entry in entries { b.appendLittleEndian(entry) }
         sections.append((.index, b))
+
+        // Per node, the edges that meet there (starts, nodes + 1; then the edges): what
+        // directions count exits and side streets by.
+        var incident = [[Int32]](repeating: [], count: network.nodes.count)
+        for (e, edge) in network.edges.enumerated() {
+            incident[Int(edge.from)].append(Int32(e))
+            if edge.to != edge.from { incident[Int(edge.to)].append(Int32(e)) }
+        }
+        b = []
+        var start: UInt32 = 0
+        b.appendLittleEndian(start)
+        for list in incident {
+            start += UInt32(list.count)
+            b.appendLittleEndian(start)
+        }
+        for list in incident { for e in list { b.appendLittleEndian(e) } }
+        sections.append((.incidence, b))
 
         for hierarchy in hierarchies { sections.append((Section.hierarchy(hierarchy.metric), encode(hierarchy, nodes: network.nodes.count))) }
 
