@@ -127,7 +127,7 @@ let package = Package(
         .target(
             name: "MapbookPackager",
             dependencies: [
-                "MapbookSupport", "MapbookPackage", "MapbookData", "MapbookTiles", "MapbookRender", "MapbookSearch",
+                "MapbookSupport", "MapbookPackage", "MapbookData", "MapbookTiles", "MapbookRender", "MapbookSearch", "MapbookRouting",
                 .product(name: "Yams", package: "Yams"),
             ]),
         // The device library: modes, packages, records, the credential; files only.
@@ -175,7 +175,7 @@ let package = Package(
         .executableTarget(
             name: "mapbook",
             dependencies: [
-                "MapbookPackage", "MapbookTiles", "MapbookSearch", "MapbookInspection", "MapbookPackager", "MapbookLibrary", "MapbookViewer", "MapbookPortalAPI", "MapbookPortal",
+                "MapbookPackage", "MapbookTiles", "MapbookSearch", "MapbookRouting", "MapbookInspection", "MapbookPackager", "MapbookLibrary", "MapbookViewer", "MapbookPortalAPI", "MapbookPortal",
                 "MapbookPortalServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

@@ -21,6 +21,8 @@ public struct PackagerSummary: Sendable {
     public var backdrop: TilerReport?
     /// The locators built, when sources have `search`.
     public var locator: Packager.LocatorReport?
+    /// The street network built, when the project has `network`.
+    public var network: Packager.NetworkReport?
 }
 
 /// Turns a project into a package: checks every source, table, field and path it names,
@@ -48,7 +50,7 @@ public enum Packager {
         let written = try PackageWriter.write(plan.contents, to: output)
         return PackagerSummary(
             path: output, maps: plan.mapCounts, entries: written.entries, fileSize: written.fileSize, extent: plan.extent,
-            layers: plan.layers, warnings: plan.warnings, backdrop: plan.backdrop, locator: plan.locator)
+            layers: plan.layers, warnings: plan.warnings, backdrop: plan.backdrop, locator: plan.locator, network: plan.network)
     }
 
     /// Everything `build` would do, without writing the package: the sources are imported into
@@ -101,6 +103,8 @@ public enum Packager {
         public var backdrop: TilerReport?
         /// The locators built, when sources have `search`.
         public var locator: LocatorReport?
+        /// The street network built, when the project has `network`.
+        public var network: NetworkReport?
     }
 
     /// Collects warnings while a plan is made. Used from one task; a class so the value-type
@@ -168,6 +172,7 @@ public enum Packager {
             try writeLayerDefaults(dataFile: dataFile, imported: imported, maps: maps, timestamp: now)
         }
         var locator = try context.buildLocators(sources: sources, dataFile: dataFile, indexFiles: locatorFiles, quality: quality)
+        var network = try context.buildNetwork(dataFile: dataFile, progress: progress)
 
         var manifest = PackageManifest()
         manifest.name = project.name
@@ -231,6 +236,10 @@ public enum Packager {
             contents.manifest.locators = [report.entry]
             locator = report
         }
+        if var report = network {
+            report.entry = contents.folder + "/" + report.entry
+            network = report
+        }
         let layers = context.imported.map { r in r.order.compactMap { r.layers[$0] } } ?? []
         var estimate: Int64 = 4096
         for file in contents.files {
@@ -242,7 +251,7 @@ public enum Packager {
         estimate += Int64(maps.count) * 8192 + Int64(thumbnail?.count ?? 0) * Int64(1 + maps.count)
         return Plan(
             contents: contents, extent: extent, mapCounts: counts, layers: layers, estimatedSize: estimate, warnings: context.warnings.list,
-            backdrop: tiling, locator: locator)
+            backdrop: tiling, locator: locator, network: network)
     }
 
     public static func currentTime() -> Int64 {

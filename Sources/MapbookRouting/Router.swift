@@ -113,8 +113,5 @@ public struct Router {
         i == 0 ? "the start" : i == count - 1 ? "the destination" : "stop \(i + 1)"
     }
 
-    static func coordinates(_ p: StreetNetwork.Node) -> String {
-        func f(_ d: Double) -> String { String(Double((d * 1e6).rounded()) / 1e6) }
-        return "\(f(p.lon)),\(f(p.lat))"
-    }
+    static func coordinates(_ p: StreetNetwork.Node) -> String { p.text }
 }

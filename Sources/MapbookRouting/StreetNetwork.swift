@@ -17,6 +17,12 @@ public struct StreetNetwork: Sendable {
             self.lon = lon
             self.lat = lat
         }
+
+        /// `lon,lat` to six decimals (about 10 cm), as places are typed.
+        public var text: String {
+            func f(_ d: Double) -> String { String(Double((d * 1e6).rounded()) / 1e6) }
+            return "\(f(lon)),\(f(lat))"
+        }
     }
 
     public struct Edge: Sendable {

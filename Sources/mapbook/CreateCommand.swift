@@ -76,6 +76,7 @@ struct CreateCommand: ParsableCommand {
             for warning in plan.warnings { out.line("  warning: \(warning)") }
             if let tiling = plan.backdrop { Self.printBackdrop(tiling, to: &out) }
             if let locator = plan.locator { Self.printLocator(locator, to: &out) }
+            if let network = plan.network { Self.printNetwork(network, to: &out) }
             for (name, layers, bookmarks) in plan.mapCounts {
                 out.line("  map \(name): \(layers) layer\(layers == 1 ? "" : "s"), \(bookmarks) bookmark\(bookmarks == 1 ? "" : "s")")
             }
@@ -93,6 +94,7 @@ struct CreateCommand: ParsableCommand {
         for warning in summary.warnings { out.line("  warning: \(warning)") }
         if let tiling = summary.backdrop { Self.printBackdrop(tiling, to: &out) }
         if let locator = summary.locator { Self.printLocator(locator, to: &out) }
+        if let network = summary.network { Self.printNetwork(network, to: &out) }
         for (name, layers, bookmarks) in summary.maps {
             out.line("  \(name): \(layers) layer\(layers == 1 ? "" : "s"), \(bookmarks) bookmark\(bookmarks == 1 ? "" : "s")")
         }
@@ -122,6 +124,14 @@ struct CreateCommand: ParsableCommand {
                 out.line("      warning: \(Format.count(p.skipped)) of \(Format.count(p.features)) features have no searchable text in \(p.field) (empty, or no letter or digit); search cannot find them")
             }
         }
+    }
+
+    /// The street network: its size, parts, preprocessing time and bytes.
+    static func printNetwork(_ report: Packager.NetworkReport, to out: inout Output) {
+        let parts = report.components == 1 ? "one connected part" : "\(Format.count(report.components)) parts not connected to each other"
+        out.line("  network \(report.name) (\(report.entry), from \(report.source)): \(Format.count(report.lines)) lines -> \(Format.count(report.nodes)) nodes, \(Format.count(report.edges)) edges, \(parts)")
+        let seconds = (report.seconds * 100).rounded() / 100
+        out.line("    preprocessed in \(seconds) s (contraction hierarchies: \(report.shortcuts.map { Format.count($0) }.joined(separator: " shortcuts by time, ")) by distance), \(Format.bytes(Int64(report.bytes)))")
     }
 
     /// One line per imported source, then its warnings, indented.

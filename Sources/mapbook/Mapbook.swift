@@ -19,6 +19,7 @@ struct Mapbook: AsyncParsableCommand {
             TilesCommand.self,
             SearchCommand.self,
             ReverseCommand.self,
+            RouteCommand.self,
             TocCommand.self,
             LegendCommand.self,
             BookmarksCommand.self,

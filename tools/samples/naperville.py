@@ -12,7 +12,8 @@ would hand over, each in a format the packager imports:
     OUTDIR/data/valves.shp         Water System Valves: a point shapefile with .shx, .dbf
                                    (dBASE III: C, N and D fields), .prj (WGS84), .cpg (UTF-8)
     OUTDIR/data/addresses.csv      Address Points: CSV (RFC 4180, UTF-8) with lon/lat columns
-    OUTDIR/data/streets.geojson    the backdrop's streets (name, class), split at intersections
+    OUTDIR/data/streets.geojson    the backdrop's and the network's streets (name, class, oneway),
+                                   split at intersections
     OUTDIR/data/parcels.geojson    the backdrop's parcels (land use); the packager tiles both
                                    into the package's vector tile backdrop
 
@@ -67,6 +68,10 @@ EW_STREETS = [  # south to north; the 13th (Chicago Ave) divides addresses into 
     ("Warrenville Rd", "arterial"),
 ]
 ROW_HALF_WIDTH = {"arterial": 15.0, "collector": 12.0, "local": 10.0}
+# A one-way couplet downtown, as the streets' `oneway` field says (relative to the line's
+# direction, south to north): Main St northbound, Center St southbound; every other street
+# both ways.
+ONEWAY = {"Main St": "FT", "Center St": "TF"}
 MAIN_OFFSET = 3.5  # mains run this far right of the street centreline (south or east side)
 
 # Blocks are named by the index of the north-south street on their west side (0-13) and of
@@ -845,7 +850,7 @@ def reference_layers(town):
     for street, pieces in zip(town.streets, town.street_pieces):
         for pts, _, _ in pieces:
             name = town.prefixed(street, point_along(pts, polyline_length(pts) / 2))
-            streets.append({"name": name, "class": street.cls, "geometry": [lonlat(p) for p in pts]})
+            streets.append({"name": name, "class": street.cls, "oneway": ONEWAY.get(street.name, "B"), "geometry": [lonlat(p) for p in pts]})
     parcels = []
     for parcel in town.parcels:
         ring = [list(lonlat(p)) for p in parcel.ring]

@@ -34,6 +34,7 @@ public struct Project: Sendable {
     public var backdrop: BackdropSpec?
     /// The package's composite locator (`locator:`); nil: defaults, when a source has `search`.
     public var locator: CompositeLocatorSpec?
+    public var network: NetworkSpec?
     public var maps: [MapSpec] = []
     /// Whether any dropped or changed feature fails the build (`create --strict`).
     public var strict = false
@@ -205,7 +206,7 @@ public struct Project: Sendable {
 extension Project {
     static let topKeys = [
         "name", "title", "summary", "description", "tags", "credits", "use_limitations", "guid", "version",
-        "crs", "extent", "thumbnail", "expiration", "sources", "backdrop", "locator", "maps",
+        "crs", "extent", "thumbnail", "expiration", "sources", "backdrop", "locator", "network", "maps",
     ]
 
     /// Reads a YAML or JSON project file.
@@ -275,6 +276,9 @@ extension Project {
         try Self.checkSearch(project.sources, file: file)
         if let locator = root["locator"] {
             project.locator = try Self.parseLocator(locator, hasSearch: project.sources.contains { !$0.search.isEmpty })
+        }
+        if let network = root["network"] {
+            project.network = try Self.parseNetwork(network, sources: Set(project.sources.map(\.name)))
         }
         let maps = try root.required("maps")
         let mapNodes = try maps.items()

@@ -17,7 +17,12 @@ extension LocatorDefinition {
     /// beside it ("Portland International [PDX]"), if it has one.
     public static func defaultDisplayField(searchField: String, fields: [String]) -> String? {
         guard !isNameLike(searchField) else { return nil }
-        let candidates = fields.filter { $0 != searchField }
+        return nameField(in: fields.filter { $0 != searchField })
+    }
+
+    /// The field of `candidates` that most likely holds a feature's name (`name`,
+    /// `FULLNAME`, ...), if any.
+    public static func nameField(in candidates: [String]) -> String? {
         for wanted in nameFields {
             if let match = candidates.first(where: { $0.lowercased() == wanted }) { return match }
         }

@@ -1,0 +1,156 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import MapbookData
+import MapbookPackage
+import MapbookRouting
+import MapbookSearch
+import MapbookSupport
+
+extension Packager {
+    /// What building the street network did, for `create` to print.
+    public struct NetworkReport: Sendable {
+        public var name: String
+        /// `network/<name>.mnet`, then the path in the archive.
+        public var entry: String
+        public var source: String
+        public var lines: Int
+        public var nodes: Int
+        public var edges: Int
+        /// Parts of the network no route leads between (ignoring one-way rules); the largest
+        /// first, and where the small ones are.
+        public var components: Int
+        public var cutOff: [CutOff]
+        /// Seconds spent building the graph and its two hierarchies.
+        public var seconds: Double
+        public var bytes: Int
+        /// Shortcuts the hierarchies added, by time and by distance.
+        public var shortcuts: [Int]
+
+        public struct CutOff: Sendable {
+            public var street: String
+            public var edges: Int
+            public var lon: Double
+            public var lat: Double
+        }
+    }
+}
+
+extension Packager.Context {
+    /// Builds the project's street network from its source layer in `dataFile` and adds the
+    /// entry `network/<name>.mnet`. A layer that is not lines, an unknown field, a oneway or
+    /// speed value that cannot be read, or no edges at all stop the build.
+    mutating func buildNetwork(dataFile: String, progress: ((String, Int) -> Void)?) throws -> Packager.NetworkReport? {
+        guard let spec = project.network else { return nil }
+        guard let layer = imported?.layers[spec.source] else {
+            throw error(.unsupported, spec.key + ".source", spec.line, "'\(spec.source)' is an Esri mobile geodatabase, packaged as it is; a network is built from imported sources (GeoJSON, CSV, Shapefile, GeoPackage)")
+        }
+        let schema = layer.summary.schema
+        guard schema.geometryType?.family == .line else {
+            throw error(.invalidValue, spec.key + ".source", spec.line, "'\(spec.source)' holds \(schema.geometryType.map { "\($0.gpkgName.lowercased())s" } ?? "no geometry"); a street network is built from lines")
+        }
+        let names = schema.fields.map(\.name)
+        func check(_ field: String?, _ key: String) throws {
+            guard let field, !names.contains(field) else { return }
+            var message = "'\(field)' is not a column of \(spec.source)"
+            if let near = names.first(where: { $0.lowercased() == field.lowercased() }) { message += "; did you mean '\(near)'?" }
+            throw error(.noSuchColumn, spec.key + "." + key, spec.line, message + "; its columns are: \(names.joined(separator: ", "))")
+        }
+        try check(spec.nameField, "name_field")
+        try check(spec.classField, "class")
+        try check(spec.oneway?.field, "oneway")
+        try check(spec.speed.field, "speed")
+        try check(spec.roundaboutField, "roundabout")
+        try check(spec.levelField, "level")
+        let nameField = spec.nameField ?? LocatorDefinition.nameField(in: names)
+
+        let clock = ContinuousClock()
+        let started = clock.now
+        progress?("network: reading \(spec.source)", 0)
+        let database = try SQLiteDatabase(readOnlyPath: dataFile)
+        let table = try FeatureTable(database: database, table: layer.table)
+        let toWGS84 = try CoordinateTransform(from: table.crs ?? CoordinateReferenceSystem(epsg: project.crs), to: .wgs84)
+        let wanted = [nameField, spec.classField, spec.oneway?.field, spec.speed.field, spec.roundaboutField, spec.levelField]
+        let fields = wanted.compactMap { $0 }.filter(names.contains)
+        func text(_ value: FieldValue) -> String {
+            switch value {
+            case .null: return ""
+            case .integer(let i): return String(i)
+            case .real(let d): return d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : String(d)
+            case .text(let s): return s
+            case .blob: return ""
+            }
+        }
+        var unreadable: [String: [String: Int]] = [:]
+        var lines: [StreetLine] = []
+        let cursor = try table.allFeatures(fields: fields)
+        while let feature = try cursor.next() {
+            var values: [String: FieldValue] = [:]
+            for (i, name) in fields.enumerated() where i < feature.values.count { values[name] = feature.values[i] }
+            let roadClass = spec.classField.map { text(values[$0] ?? .null) } ?? ""
+            var direction = TravelDirection.both
+            if let oneway = spec.oneway {
+                let v = text(values[oneway.field] ?? .null).trimming(" ").lowercased()
+                if oneway.with.contains(where: { $0.lowercased() == v }) { direction = .with }
+                else if oneway.against.contains(where: { $0.lowercased() == v }) { direction = .against }
+                else if oneway.closed.contains(where: { $0.lowercased() == v }) { direction = .closed }
+                else if oneway.both.contains(where: { $0.lowercased() == v }) { direction = .both }
+                else { unreadable["oneway '\(oneway.field)'", default: [:]][v, default: 0] += 1 }
+            }
+            var speed = spec.speed.byClass[roadClass] ?? spec.speed.defaultSpeed
+            if let field = spec.speed.field {
+                let value = values[field] ?? .null
+                if let s = value.double ?? Double(text(value)), s > 0, s.isFinite {
+                    speed = s
+                } else if value != .null {
+                    unreadable["speed '\(field)'", default: [:]][text(value), default: 0] += 1
+                }
+            }
+            let roundabout = spec.roundaboutField.map { ["1", "true", "yes", "y", "t", "roundabout"].contains(text(values[$0] ?? .null).lowercased()) } ?? false
+            let level = spec.levelField.map { Int(text(values[$0] ?? .null)) ?? 0 } ?? 0
+            guard let geometry = feature.geometry, let wgs = toWGS84.apply(geometry) else { continue }
+            for part in wgs.flattenedMembers {
+                guard case .lineString(let points) = part.shape else { continue }
+                lines.append(StreetLine(
+                    points: points.map { StreetNetwork.Node(lon: $0.x, lat: $0.y) }, name: nameField.map { text(values[$0] ?? .null) } ?? "", roadClass: roadClass,
+                    direction: direction, speed: speed, roundabout: roundabout, level: level, sourceId: feature.id))
+            }
+        }
+        if !unreadable.isEmpty {
+            let detail = unreadable.sorted { $0.key < $1.key }.map { field, counts in
+                "\(field): " + counts.sorted { $0.value > $1.value }.prefix(10).map { "'\($0.key)' (\($0.value) line\($0.value == 1 ? "" : "s"))" }.joined(separator: ", ")
+            }.joined(separator: "; ")
+            throw error(.invalidValue, spec.key, spec.line, "values of \(spec.source) the network cannot read: \(detail); list them under oneway's with/against/both/closed, or fix the speeds (km/h over 0)")
+        }
+        progress?("network: \(lines.count) lines", 0)
+        let network = StreetNetworkBuilder.build(lines, options: .init(tolerance: spec.tolerance, splitAtCrossings: spec.splitAtCrossings))
+        guard !network.edges.isEmpty else {
+            throw error(.invalidValue, spec.key + ".source", spec.line, "'\(spec.source)' gives a network with no edges (no line has two distinct points)")
+        }
+        progress?("network: \(network.nodes.count) nodes, \(network.edges.count) edges; preprocessing", 0)
+        let hierarchies = StreetNetwork.Metric.allCases.map { ContractionHierarchy.build(network, metric: $0) }
+        let bytes = StreetNetworkFile.encode(network, hierarchies: hierarchies)
+        let elapsed = clock.now - started
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let entry = "network/\(spec.name).mnet"
+        files.append(PackageContents.File(path: entry, source: .bytes(bytes)))
+
+        let parts = NetworkComponents.find(network)
+        for part in parts.dropFirst() {
+            let edge = network.edges[Int(part.sampleEdge)]
+            let street = network.names[Int(edge.name)]
+            let at = network.nodes[Int(edge.from)]
+            warnings.add("network: \(street.isEmpty ? "an unnamed street" : street) near \(at.text) (\(part.edges) edge\(part.edges == 1 ? "" : "s")) is cut off from the rest of the network")
+        }
+        return Packager.NetworkReport(
+            name: spec.name, entry: entry, source: spec.source, lines: lines.count, nodes: network.nodes.count, edges: network.edges.count,
+            components: parts.count,
+            cutOff: parts.dropFirst().prefix(20).map { part in
+                let edge = network.edges[Int(part.sampleEdge)]
+                let at = network.nodes[Int(edge.from)]
+                return .init(street: network.names[Int(edge.name)], edges: part.edges, lon: at.lon, lat: at.lat)
+            },
+            seconds: seconds, bytes: bytes.count,
+            shortcuts: hierarchies.map { $0.arcs.filter(\.isShortcut).count })
+    }
+}

@@ -1,0 +1,101 @@
+import MapbookPackage
+
+extension Project {
+    /// `network:`: a line layer made the package's street network (issue 18).
+    public struct NetworkSpec: Sendable {
+        /// The network's name: its entry is `p14/network/<name>.mnet`.
+        public var name: String
+        public var source: String
+        /// The street names directions read; nil takes the layer's first name-like field.
+        public var nameField: String?
+        public var classField: String?
+        public var oneway: OnewaySpec?
+        public var speed: SpeedSpec
+        public var roundaboutField: String?
+        public var levelField: String?
+        /// Metres within which line ends meet.
+        public var tolerance: Double = 1
+        public var splitAtCrossings = false
+        public var line: Int?
+        public var key: String
+    }
+
+    /// Which values of the oneway field mean what. Values are compared without case.
+    public struct OnewaySpec: Sendable {
+        public var field: String
+        public var with: [String] = ["FT", "F", "1", "yes", "true", "Y", "T"]
+        public var against: [String] = ["TF", "-1", "reverse", "R"]
+        public var both: [String] = ["B", "0", "no", "false", "N", ""]
+        public var closed: [String] = ["closed", "C"]
+    }
+
+    /// Speeds in km/h: a field, or by class with a default.
+    public struct SpeedSpec: Sendable {
+        public var field: String?
+        public var byClass: [String: Double] = [:]
+        public var defaultSpeed: Double = 40
+    }
+
+    static func parseNetwork(_ node: ProjectNode, sources: Set<String>) throws(ProjectError) -> NetworkSpec {
+        try node.checkKeys(["name", "source", "name_field", "class", "oneway", "speed", "roundabout", "level", "tolerance", "split_at_crossings", "restrictions"])
+        let sourceNode = try node.required("source")
+        let source = try sourceNode.string()
+        guard sources.contains(source) else {
+            throw sourceNode.error(.unknownSource, "no source is named '\(source)'; the sources are: \(sources.sorted().joined(separator: ", "))")
+        }
+        if let restrictions = node["restrictions"] {
+            throw restrictions.error(.unsupported, "turn restrictions are not supported yet: routes are found on the street graph, which has no notion of turns")
+        }
+        let name = try node["name"]?.string() ?? "Streets"
+        guard !name.isEmpty, !name.contains("/"), EntryName.problem("network/\(name).mnet") == nil else {
+            throw (node["name"] ?? node).error(.invalidValue, "'\(name)' cannot be a file name (the network is network/<name>.mnet)")
+        }
+        var spec = NetworkSpec(name: name, source: source, speed: SpeedSpec(), line: node.line, key: node.path)
+        spec.nameField = try node["name_field"]?.string()
+        spec.classField = try node["class"]?.string()
+        spec.roundaboutField = try node["roundabout"]?.string()
+        spec.levelField = try node["level"]?.string()
+        if let t = node["tolerance"] {
+            spec.tolerance = try t.double()
+            guard spec.tolerance >= 0, spec.tolerance <= 100 else { throw t.error(.invalidValue, "tolerance is metres from 0 to 100") }
+        }
+        spec.splitAtCrossings = try node["split_at_crossings"]?.bool() ?? false
+        if let oneway = node["oneway"] {
+            if let field = try? oneway.string() {
+                spec.oneway = OnewaySpec(field: field)
+            } else {
+                try oneway.checkKeys(["field", "with", "against", "both", "closed"])
+                var o = OnewaySpec(field: try oneway.required("field").string())
+                if let v = oneway["with"] { o.with = try v.strings() }
+                if let v = oneway["against"] { o.against = try v.strings() }
+                if let v = oneway["both"] { o.both = try v.strings() }
+                if let v = oneway["closed"] { o.closed = try v.strings() }
+                spec.oneway = o
+            }
+        }
+        if let speed = node["speed"] {
+            if let field = try? speed.string(), Double(field) == nil {
+                spec.speed.field = field
+            } else if let value = try? speed.double() {
+                guard value > 0 else { throw speed.error(.invalidValue, "a speed is km/h over 0") }
+                spec.speed.defaultSpeed = value
+            } else {
+                try speed.checkKeys(["field", "by_class", "default"])
+                spec.speed.field = try speed["field"]?.string()
+                if let d = speed["default"] {
+                    spec.speed.defaultSpeed = try d.double()
+                    guard spec.speed.defaultSpeed > 0 else { throw d.error(.invalidValue, "a speed is km/h over 0") }
+                }
+                if let byClass = speed["by_class"] {
+                    guard spec.classField != nil else { throw byClass.error(.missingKey, "speeds by class need the network's 'class' field") }
+                    for (k, v) in try byClass.entries() {
+                        let value = try v.double()
+                        guard value > 0 else { throw v.error(.invalidValue, "a speed is km/h over 0") }
+                        spec.speed.byClass[k] = value
+                    }
+                }
+            }
+        }
+        return spec
+    }
+}

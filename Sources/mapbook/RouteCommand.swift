@@ -1,0 +1,129 @@
+import ArgumentParser
+import MapbookPackage
+import MapbookRouting
+import MapbookSearch
+
+/// `mapbook route`: directions over the package's street network, offline.
+struct RouteCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "route",
+        abstract: "Offline directions between places over the package's street network.",
+        discussion: """
+            A place is LON,LAT or text, which the package's locator finds (its first hit). Each \
+            place is snapped to the nearest point of the nearest street, so a route starts and \
+            ends part-way along streets, and one-way streets are driven only their way. The \
+            network is read in place: nothing is extracted. --json follows the ArcGIS REST \
+            'solve' response (lengths in metres, times in minutes). Exit status: 0 with a \
+            route; 1 when a place is not found, is too far from every street, no way leads \
+            there, or two places in a row are the same.
+            """)
+
+    enum Metric: String, ExpressibleByArgument, CaseIterable {
+        case time, distance
+        var value: StreetNetwork.Metric { self == .time ? .time : .distance }
+    }
+
+    @Argument(help: "The package (.mmpk).")
+    var path: String
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Where the route starts: LON,LAT or text to search.", valueName: "PLACE"))
+    var from: String
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Where it ends.", valueName: "PLACE"))
+    var to: String
+
+    @Option(name: .long, parsing: .unconditionalSingleValue, help: ArgumentHelp("A stop on the way (repeat for more, in order).", valueName: "PLACE"))
+    var via: [String] = []
+
+    @Option(name: .long, help: "What to minimise: time (default) or distance.")
+    var by: Metric = .time
+
+    @Option(name: .long, help: "The network to use, when the package has several.")
+    var network: String?
+
+    @Option(name: .long, help: "Metres a place may lie from the nearest street (1-5000).")
+    var maxDistance: Double = 500
+
+    @Flag(name: .long, help: "Print the route and directions as JSON (ArcGIS REST 'solve').")
+    var json = false
+
+    @Option(name: .long, help: ArgumentHelp("Also write the route as GPX 1.1 (a track and the directions as route points).", valueName: "FILE"))
+    var gpx: String?
+
+    func validate() throws {
+        guard (1...5000).contains(maxDistance) else { throw ValidationError("--max-distance must be between 1 and 5000 metres") }
+    }
+
+    func run() throws {
+        let package: MobileMapPackage
+        let routing: RoutingNetwork
+        do {
+            package = try MobileMapPackage(path: path)
+            routing = try RoutingNetwork.open(package, name: network)
+        } catch {
+            Output.error("error: \(error)")
+            throw ExitCode.failure
+        }
+        let texts = [from] + via + [to]
+        var places: [StreetNetwork.Node] = []
+        var labels: [String] = []
+        var locator: CompositeLocator?
+        for text in texts {
+            if let lonLat = LonLat(argument: text) {
+                places.append(StreetNetwork.Node(lon: lonLat.longitude, lat: lonLat.latitude))
+                labels.append(text)
+                continue
+            }
+            do {
+                if locator == nil { locator = try CompositeLocator.open(package) }
+                guard let locator else {
+                    Output.error("error: '\(text)' is not LON,LAT, and '\(path)' has no locator to search it with")
+                    throw ExitCode.failure
+                }
+                let center = package.manifest.extent.map { (($0.minX + $0.maxX) / 2, ($0.minY + $0.maxY) / 2) }
+                guard let hit = try locator.geocode(text, near: center, max: 1).first, let lon = hit.longitude, let lat = hit.latitude else {
+                    Output.error("error: no place found for '\(text)'")
+                    throw ExitCode.failure
+                }
+                places.append(StreetNetwork.Node(lon: lon, lat: lat))
+                labels.append(hit.label)
+            } catch let exit as ExitCode {
+                throw exit
+            } catch {
+                Output.error("error: \(error)")
+                throw ExitCode.failure
+            }
+        }
+        let route: Route
+        let directions: [Direction]
+        do {
+            route = try Router(network: routing).route(places, by: by.value, snapDistance: maxDistance)
+            directions = try Directions.make(route, network: routing)
+        } catch {
+            Output.error("error: \(error)")
+            throw ExitCode.failure
+        }
+        let geometry = directions.flatMap { $0.maneuver == .stop ? [] : $0.geometry }
+        if let gpx {
+            do { try AtomicFile.write(Array(RouteOutput.gpx(route, directions, labels: labels).utf8), to: gpx) } catch {
+                Output.error("error: cannot write '\(gpx)': \(error)")
+                throw ExitCode.failure
+            }
+        }
+        var out = Output()
+        if json {
+            out.line(JSONWriter.string(RouteOutput.solveResponse(route, directions, labels: labels, geometry: geometry)).trimmingTrailingNewline())
+        } else {
+            out.line("\(labels.first ?? "") to \(labels.last ?? ""): \(RouteOutput.length(route.metres)), \(RouteOutput.duration(route.seconds)) (shortest by \(by.rawValue))")
+            for (i, d) in directions.enumerated() {
+                let figures = d.maneuver == .stop ? "" : "  \(RouteOutput.length(d.metres)), \(RouteOutput.duration(d.seconds))"
+                out.line("\(String(i + 1).leftPadded(to: 3)). \(d.text)\(figures)")
+            }
+        }
+        out.flush()
+    }
+}
+
+extension String {
+    func leftPadded(to width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
+}

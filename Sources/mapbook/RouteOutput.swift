@@ -1,0 +1,99 @@
+import MapbookPackage
+import MapbookRouting
+
+/// A route as the ArcGIS REST `solve` response, as GPX, and its figures as people read them.
+enum RouteOutput {
+    static func length(_ metres: Double) -> String {
+        metres < 1000 ? "\(Int(metres.rounded())) m" : "\(Format.number((metres / 100).rounded() / 10)) km"
+    }
+
+    static func duration(_ seconds: Double) -> String {
+        if seconds < 60 { return "\(Int(seconds.rounded())) s" }
+        let minutes = Int((seconds / 60).rounded())
+        return minutes < 60 ? "\(minutes) min" : "\(minutes / 60) h \(minutes % 60) min"
+    }
+
+    /// `{"routes": {...features}, "directions": [...]}`: lengths in metres and times in
+    /// minutes (ArcGIS's defaults are miles and minutes, set by directionsLengthUnits).
+    static func solveResponse(_ route: Route, _ directions: [Direction], labels: [String], geometry: [StreetNetwork.Node]) -> JSONValue {
+        let name = "\(labels.first ?? "") - \(labels.last ?? "")"
+        let path: JSONValue = .array(geometry.map { .array([.double($0.lon), .double($0.lat)]) })
+        let routeFeature: JSONValue = .object([
+            "attributes": .object([
+                "ObjectID": .int(1), "Name": .string(name), "Total_Length": .double(rounded(route.metres, 2)),
+                "Total_Time": .double(rounded(route.seconds / 60, 4)),
+                "Shape_Length": .double(rounded(route.metres, 2)),
+            ]),
+            "geometry": .object(["paths": .array([path])]),
+        ])
+        var lons = geometry.map(\.lon), lats = geometry.map(\.lat)
+        if lons.isEmpty { lons = [0]; lats = [0] }
+        let features: [JSONValue] = directions.map { d in
+            .object([
+                "attributes": .object([
+                    "length": .double(rounded(d.metres, 2)), "time": .double(rounded(d.seconds / 60, 4)), "text": .string(d.text),
+                    "maneuverType": .string(d.maneuver.rawValue), "streetName": .string(d.street), "bearing": .double(rounded(d.bearing, 1)),
+                ]),
+                "geometry": .object(["paths": .array([.array(d.geometry.map { .array([.double($0.lon), .double($0.lat)]) })])]),
+            ])
+        }
+        return .object([
+            "routes": .object([
+                "fieldAliases": .object(["ObjectID": .string("ObjectID"), "Name": .string("Name"), "Total_Length": .string("Total_Length"), "Total_Time": .string("Total_Time")]),
+                "geometryType": .string("esriGeometryPolyline"),
+                "spatialReference": .object(["wkid": .int(4326), "latestWkid": .int(4326)]),
+                "features": .array([routeFeature]),
+            ]),
+            "directions": .array([.object([
+                "routeId": .int(1), "routeName": .string(name),
+                "summary": .object([
+                    "totalLength": .double(rounded(route.metres, 2)), "totalTime": .double(rounded(route.seconds / 60, 4)),
+                    "totalDriveTime": .double(rounded(route.seconds / 60, 4)),
+                    "envelope": .object([
+                        "xmin": .double(lons.min()!), "ymin": .double(lats.min()!), "xmax": .double(lons.max()!), "ymax": .double(lats.max()!),
+                        "spatialReference": .object(["wkid": .int(4326)]),
+                    ]),
+                ]),
+                "features": .array(features),
+            ])]),
+            "messages": .array([]),
+            "mapbook": .object(["metric": .string(route.metric == .time ? "time" : "distance"), "settledNodes": .int(route.settled)]),
+        ])
+    }
+
+    static func rounded(_ v: Double, _ places: Int) -> Double {
+        var scale = 1.0
+        for _ in 0..<places { scale *= 10 }
+        return (v * scale).rounded() / scale
+    }
+
+    /// GPX 1.1: the directions as a route (`rte`, one point per instruction) and the path as
+    /// a track (`trk`).
+    static func gpx(_ route: Route, _ directions: [Direction], labels: [String]) -> String {
+        func escape(_ s: String) -> String {
+            s.replacing("&", with: "&amp;").replacing("<", with: "&lt;").replacing(">", with: "&gt;").replacing("\"", with: "&quot;")
+        }
+        func point(_ tag: String, _ p: StreetNetwork.Node, name: String? = nil) -> String {
+            "<\(tag) lat=\"\(p.lat)\" lon=\"\(p.lon)\">\(name.map { "<name>\(escape($0))</name>" } ?? "")</\(tag)>"
+        }
+        let title = escape("\(labels.first ?? "") to \(labels.last ?? "")")
+        var lines = [
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
+            "<gpx version=\"1.1\" creator=\"mapbook\" xmlns=\"http://www.topografix.com/GPX/1/1\">",
+            "  <rte><name>\(title)</name>",
+        ]
+        for d in directions { if let p = d.geometry.first { lines.append("    " + point("rtept", p, name: d.text)) } }
+        lines.append("  </rte>")
+        lines.append("  <trk><name>\(title)</name><trkseg>")
+        var last: StreetNetwork.Node?
+        for d in directions where d.maneuver != .stop {
+            for p in d.geometry where p != last {
+                lines.append("    " + point("trkpt", p))
+                last = p
+            }
+        }
+        lines.append("  </trkseg></trk>")
+        lines.append("</gpx>")
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
