@@ -1,0 +1,81 @@
+import Foundation
+import FoundationXML
+import MapbookPackage
+import MapbookTestSupport
+import Testing
+
+/// `mapbook route` on the Naperville sample's network (one-way Main St northbound, Center St
+/// southbound), built once by SearchCommandTests.
+@Suite struct RouteCommandTests {
+    var package: String { SearchCommandTests.package }
+
+    func solve(_ arguments: [String]) throws -> (MapbookBinary.Result, JSONObject?) {
+        let run = try MapbookBinary.run(["route", package] + arguments + ["--json"])
+        return (run, run.status == 0 ? try JSONParser.parse(run.stdout).objectValue : nil)
+    }
+
+    @Test func routeBetweenNamedPlacesGivesTheSolveResponseAndDirections() throws {
+        let (run, json) = try solve(["--from", "484 W Spring Ave", "--to", "451 E Chicago Ave"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let response = try #require(json)
+        let route = try #require(response.object("routes")?.array("features")?.first?.objectValue?.object("attributes"))
+        let length = try #require(route.double("Total_Length")), minutes = try #require(route.double("Total_Time"))
+        #expect(length > 500 && length < 5000, "\(length) m")
+        #expect(minutes > 0.5 && minutes < 10, "\(minutes) min")
+        let directions = try #require(response.array("directions")?.first?.objectValue?.array("features")?.compactMap { $0.objectValue?.object("attributes") })
+        #expect(directions.first?.string("maneuverType") == "esriDMTDepart")
+        #expect(directions.last?.string("maneuverType") == "esriDMTStop")
+        #expect(directions.dropFirst().dropLast().allSatisfy { ($0.string("text") ?? "").contains(" onto ") })
+        // The directions' lengths add up to the route's.
+        let sum = directions.compactMap { $0.double("length") }.reduce(0, +)
+        #expect(abs(sum - length) < 1, "\(sum) vs \(length)")
+
+        let text = try MapbookBinary.run(["route", package, "--from", "484 W Spring Ave", "--to", "451 E Chicago Ave"])
+        #expect(text.status == 0)
+        #expect(text.stdout.hasPrefix("484 W Spring Ave to 451 E Chicago Ave: "), "\(text.stdout)")
+        #expect(text.stdout.contains("  1. Start heading "))
+    }
+
+    /// Main St is one-way northbound: north along it is direct, back south is a detour.
+    @Test func oneWayStreetsAreDrivenOnlyTheirWay() throws {
+        let south = try MapbookBinary.run(["search", package, "S Main St", "--json", "--max", "1"])
+        let north = try MapbookBinary.run(["search", package, "N Main St", "--json", "--max", "1"])
+        func place(_ r: MapbookBinary.Result) throws -> String {
+            let location = try #require(try JSONParser.parse(r.stdout).arrayValue?.first?.objectValue?.object("location"))
+            return "\(location.double("x") ?? 0),\(location.double("y") ?? 0)"
+        }
+        let a = try place(south), b = try place(north)
+        let (up, upJSON) = try solve(["--from", a, "--to", b, "--by", "distance"])
+        let (down, downJSON) = try solve(["--from", b, "--to", a, "--by", "distance"])
+        #expect(up.status == 0 && down.status == 0, "\(up.stderr) \(down.stderr)")
+        let upLength = try #require(upJSON?.object("routes")?.array("features")?.first?.objectValue?.object("attributes")?.double("Total_Length"))
+        let downLength = try #require(downJSON?.object("routes")?.array("features")?.first?.objectValue?.object("attributes")?.double("Total_Length"))
+        let upStreets = Set(try #require(upJSON?.array("directions")?.first?.objectValue?.array("features")).compactMap { $0.objectValue?.object("attributes")?.string("streetName") })
+        #expect(upStreets.allSatisfy { $0.hasSuffix("Main St") }, "\(upStreets)")
+        #expect(downLength > upLength + 300, "north \(upLength) m, south \(downLength) m")
+    }
+
+    @Test func gpxHoldsTheTrackAndTheDirections() throws {
+        let file = NSTemporaryDirectory() + "route-\(getpid()).gpx"
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let run = try MapbookBinary.run(["route", package, "--from", "484 W Spring Ave", "--to", "451 E Chicago Ave", "--gpx", file])
+        #expect(run.status == 0, "\(run.stderr)")
+        let gpx = try String(contentsOfFile: file, encoding: .utf8)
+        let document = try XMLDocument(xmlString: gpx)
+        #expect(try document.nodes(forXPath: "//*[local-name()='trkpt']").count > 5)
+        let names = try document.nodes(forXPath: "//*[local-name()='rtept']/*[local-name()='name']").compactMap(\.stringValue)
+        #expect(names.first?.hasPrefix("Start heading") == true && names.last?.hasPrefix("Arrive at the destination") == true, "\(names)")
+    }
+
+    @Test func placesThatCannotBeRoutedAreToldWithExitStatus1() throws {
+        let far = try MapbookBinary.run(["route", package, "--from", "-88.15,41.75", "--to", "-87.6,41.9"])
+        #expect(far.status == 1)
+        #expect(far.stderr.contains("the destination") && far.stderr.contains("from every street"), "\(far.stderr)")
+        let same = try MapbookBinary.run(["route", package, "--from", "-88.15,41.75", "--to", "-88.15,41.75"])
+        #expect(same.status == 1)
+        #expect(same.stderr.contains("same place"), "\(same.stderr)")
+        let unknown = try MapbookBinary.run(["route", package, "--from", "Nowhere Particular 99999", "--to", "-88.15,41.75"])
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr.contains("no place found"), "\(unknown.stderr)")
+    }
+}
