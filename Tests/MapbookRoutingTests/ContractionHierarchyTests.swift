@@ -61,3 +61,32 @@ import Testing
         #expect(settledCH * 4 < settledDijkstra, "settled: hierarchy \(settledCH), Dijkstra \(settledDijkstra)")
     }
 }
+
+/// How lines become nodes and edges.
+@Suite struct StreetNetworkBuilderTests {
+    static func p(_ x: Double, _ y: Double) -> StreetNetwork.Node { StreetNetwork.Node(lon: -88 + x * 0.001, lat: 41 + y * 0.001) }
+
+    /// An X of two lines without a shared vertex: apart unless crossings are asked for, and
+    /// apart anyway when one passes over the other (another level).
+    @Test func crossingsAreSplitWhenAskedAndOnTheSameLevel() {
+        let x = [StreetLine(points: [Self.p(0, 0), Self.p(2, 2)], name: "A St", speed: 30, sourceId: 1),
+                 StreetLine(points: [Self.p(0, 2), Self.p(2, 0)], name: "B St", speed: 30, sourceId: 2)]
+        let plain = StreetNetworkBuilder.build(x)
+        #expect(plain.nodes.count == 4 && plain.edges.count == 2)
+        let split = StreetNetworkBuilder.build(x, options: .init(splitAtCrossings: true))
+        #expect(split.nodes.count == 5 && split.edges.count == 4)
+        var bridge = x
+        bridge[1].level = 1
+        let over = StreetNetworkBuilder.build(bridge, options: .init(splitAtCrossings: true))
+        #expect(over.nodes.count == 4 && over.edges.count == 2)
+    }
+
+    /// Ends a little apart meet within the tolerance, not beyond it.
+    @Test func endsWithinTheToleranceMeet() {
+        let gap = 0.5 / 111_000 * 1000 // half a metre, in the units of p()
+        let lines = [StreetLine(points: [Self.p(0, 0), Self.p(1, 0)], speed: 30, sourceId: 1),
+                     StreetLine(points: [Self.p(1, gap), Self.p(1, 1)], speed: 30, sourceId: 2)]
+        #expect(StreetNetworkBuilder.build(lines, options: .init(tolerance: 1)).nodes.count == 3)
+        #expect(StreetNetworkBuilder.build(lines, options: .init(tolerance: 0.2)).nodes.count == 4)
+    }
+}
