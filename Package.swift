@@ -123,7 +123,7 @@ let package = Package(
         // checks with the search checks, as `mapbook inspect`/`validate` and the portal run them.
         .target(
             name: "MapbookInspection",
-            dependencies: ["MapbookSupport", "MapbookPackage", "MapbookData", "MapbookTiles", "MapbookSearch"]),
+            dependencies: ["MapbookSupport", "MapbookPackage", "MapbookData", "MapbookTiles", "MapbookSearch", "MapbookRouting"]),
         .target(
             name: "MapbookPackager",
             dependencies: [

@@ -4,7 +4,7 @@ import MapbookSearch
 /// The full validation of a package, as `mapbook validate` and the portal's publishing run it:
 /// the format's checks (`PackageValidator`), then, when the archive itself is sound, the
 /// locators' checks (every participant opens, its index covers its layer, the search-quality
-/// queries find what they expect). Later checks (tiles, the street network) join here.
+/// queries find what they expect), and the street networks' (`NetworkCheck`).
 public enum PackageCheck {
     public static func validate(path: String, options: ValidationOptions = ValidationOptions()) -> ValidationReport {
         var report = PackageValidator.validate(path: path, options: options)
@@ -13,6 +13,7 @@ public enum PackageCheck {
             let package = try? MobileMapPackage(path: path)
         {
             report.diagnostics += LocatorValidator.validate(package)
+            report.diagnostics += NetworkCheck.findings(package)
         }
         return report
     }

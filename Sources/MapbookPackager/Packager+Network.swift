@@ -40,7 +40,7 @@ extension Packager.Context {
     /// Builds the project's street network from its source layer in `dataFile` and adds the
     /// entry `network/<name>.mnet`. A layer that is not lines, an unknown field, a oneway or
     /// speed value that cannot be read, or no edges at all stop the build.
-    mutating func buildNetwork(dataFile: String, progress: ((String, Int) -> Void)?) throws -> Packager.NetworkReport? {
+    mutating func buildNetwork(dataFile: String, sources: [String: Packager.ResolvedSource], progress: ((String, Int) -> Void)?) throws -> Packager.NetworkReport? {
         guard let spec = project.network else { return nil }
         guard let layer = imported?.layers[spec.source] else {
             throw error(.unsupported, spec.key + ".source", spec.line, "'\(spec.source)' is an Esri mobile geodatabase, packaged as it is; a network is built from imported sources (GeoJSON, CSV, Shapefile, GeoPackage)")
@@ -129,7 +129,8 @@ extension Packager.Context {
         }
         progress?("network: \(network.nodes.count) nodes, \(network.edges.count) edges; preprocessing", 0)
         let hierarchies = StreetNetwork.Metric.allCases.map { ContractionHierarchy.build(network, metric: $0) }
-        let bytes = StreetNetworkFile.encode(network, hierarchies: hierarchies)
+        let dataEntry = "../" + (sources[spec.source]?.entry ?? "data.gpkg")
+        let bytes = StreetNetworkFile.encode(network, hierarchies: hierarchies, source: .init(data: dataEntry, layer: layer.table, tolerance: spec.tolerance))
         let elapsed = clock.now - started
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let entry = "network/\(spec.name).mnet"

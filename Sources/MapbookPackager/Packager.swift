@@ -172,7 +172,7 @@ public enum Packager {
             try writeLayerDefaults(dataFile: dataFile, imported: imported, maps: maps, timestamp: now)
         }
         var locator = try context.buildLocators(sources: sources, dataFile: dataFile, indexFiles: locatorFiles, quality: quality)
-        var network = try context.buildNetwork(dataFile: dataFile, progress: progress)
+        var network = try context.buildNetwork(dataFile: dataFile, sources: sources, progress: progress)
 
         var manifest = PackageManifest()
         manifest.name = project.name

@@ -106,6 +106,15 @@ public final class RoutingNetwork: @unchecked Sendable {
         }
     }
 
+    /// What the network was built from, if the file says.
+    public var builtFrom: StreetNetworkFile.Source? {
+        guard let range = sections[.source],
+            let json = try? JSONParser.parse(Array(bytes[range])).objectValue,
+            let data = json.string("data"), let layer = json.string("layer")
+        else { return nil }
+        return StreetNetworkFile.Source(data: data, layer: layer, tolerance: json.double("tolerance") ?? 0)
+    }
+
     /// The edges that meet at `node`.
     public func incidentEdges(_ node: Int32) throws(RoutingError) -> [Int32] {
         guard let range = sections[.incidence], node >= 0, Int(node) < nodeCount, range.count >= (nodeCount + 1) * 4 else { throw damaged("node \(node) has no list of edges") }
@@ -145,7 +154,7 @@ public struct StoredHierarchy: HierarchyGraph {
     let downStart: Int
     let ranks: Int
     let arcs: Int
-    let arcCount: Int
+    public let arcCount: Int
 
     init(_ network: RoutingNetwork, _ range: Range<Int>) throws(RoutingError) {
         self.network = network
@@ -188,6 +197,18 @@ public struct StoredHierarchy: HierarchyGraph {
     }
 
     public var nodeCount: Int { network.nodeCount }
+
+    /// A node's place in the hierarchy (-1 for a node that does not exist).
+    public func rank(_ node: Int32) -> Int32 {
+        guard node >= 0, Int(node) < network.nodeCount else { return -1 }
+        return network.i32(ranks + Int(node) * 4)
+    }
+
+    /// An arc's weight, if the arc exists.
+    public func arcWeight(_ id: Int32) -> UInt32? {
+        guard id >= 0, Int(id) < arcCount else { return nil }
+        return network.u32(arcs + Int(id) * StreetNetworkFile.arcBytes + 4)
+    }
 
     public func arcParts(_ id: Int32) -> (first: Int32, second: Int32) {
         guard id >= 0, Int(id) < arcCount else { return (-1, -1) }

@@ -2,8 +2,8 @@
 public enum TravelDirection: Sendable, Equatable {
     case both, with, against, closed
 
-    var forward: Bool { self == .both || self == .with }
-    var backward: Bool { self == .both || self == .against }
+    public var forward: Bool { self == .both || self == .with }
+    public var backward: Bool { self == .both || self == .against }
 }
 
 /// A street network as built from its source lines: nodes where lines meet, and edges

@@ -10,7 +10,7 @@ public enum StreetNetworkFile {
     static let headerBytes = 32
 
     enum Section: UInt32, CaseIterable {
-        case nodes = 1, edges, points, names, classes, index, incidence
+        case nodes = 1, edges, points, names, classes, index, incidence, source
         case timeHierarchy = 16, distanceHierarchy
 
         static func hierarchy(_ metric: StreetNetwork.Metric) -> Section { metric == .time ? .timeHierarchy : .distanceHierarchy }
@@ -22,7 +22,20 @@ public enum StreetNetworkFile {
     static let boxBytes = 32
 
     /// The file's bytes for `network` and its hierarchies.
-    public static func encode(_ network: StreetNetwork, hierarchies: [ContractionHierarchy]) -> [UInt8] {
+    /// What the network was built from, for `validate` to compare: the layer (a table of the
+    /// package's GeoPackage, relative to the network's folder) and the tolerance.
+    public struct Source: Sendable, Equatable {
+        public var data: String
+        public var layer: String
+        public var tolerance: Double
+        public init(data: String, layer: String, tolerance: Double) {
+            self.data = data
+            self.layer = layer
+            self.tolerance = tolerance
+        }
+    }
+
+    public static func encode(_ network: StreetNetwork, hierarchies: [ContractionHierarchy], source: Source? = nil) -> [UInt8] {
         var sections: [(Section, [UInt8])] = []
         var b: [UInt8] = []
         func double(_ d: Double, _ out: inout [UInt8]) { out.appendLittleEndian(d.bitPattern) }
@@ -75,6 +88,11 @@ public enum StreetNetworkFile {
         }
         for list in incident { for e in list { b.appendLittleEndian(e) } }
         sections.append((.incidence, b))
+
+        if let source {
+            let json: JSONValue = .object(["data": .string(source.data), "layer": .string(source.layer), "tolerance": .double(source.tolerance)])
+            sections.append((.source, JSONWriter.bytes(json)))
+        }
 
         for hierarchy in hierarchies { sections.append((Section.hierarchy(hierarchy.metric), encode(hierarchy, nodes: network.nodes.count))) }
 

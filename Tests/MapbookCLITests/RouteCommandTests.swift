@@ -1,5 +1,6 @@
 import Foundation
 import FoundationXML
+import MapbookInspection
 import MapbookPackage
 import MapbookTestSupport
 import Testing
@@ -78,4 +79,52 @@ import Testing
         #expect(unknown.status == 1)
         #expect(unknown.stderr.contains("no place found"), "\(unknown.stderr)")
     }
+}
+
+extension RouteCommandTests {
+    /// A copy of the sample with bytes of its network changed, through the network's checks
+    /// (`validate` would stop first at the entry's CRC, which the change breaks).
+    func checkTampered(_ change: (inout [UInt8], _ entryStart: Int, _ network: [UInt8]) throws -> Void) throws -> [Diagnostic] {
+        let copy = NSTemporaryDirectory() + "tampered-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).mmpk"
+        defer { try? FileManager.default.removeItem(atPath: copy) }
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: package)))
+        let archive = try ZipArchive(path: package)
+        let entry = try #require(archive.entries.first { $0.name.hasSuffix(".mnet") })
+        let range = try archive.dataRange(of: entry)
+        let network = try range.readAll()
+        try change(&bytes, Int(range.offset), network)
+        try Data(bytes).write(to: URL(fileURLWithPath: copy))
+        return NetworkCheck.findings(try MobileMapPackage(path: copy)).filter { $0.severity == .error }
+    }
+
+    @Test func networkChecksFindAHierarchyThatDoesNotAddUpAndEdgesOfNoFeature() throws {
+        // The header says where sections lie: find the time hierarchy (id 16) and the edges (2).
+        func section(_ network: [UInt8], _ id: UInt32) -> (Int, Int) {
+            let count = Int(network.u32le(24))
+            for i in 0..<count where network.u32le(32 + i * 24) == id {
+                return (Int(network.u64le(32 + i * 24 + 8)), Int(network.u64le(32 + i * 24 + 16)))
+            }
+            return (0, 0)
+        }
+        let hierarchy = try checkTampered { bytes, start, network in
+            let (offset, length) = section(network, 16)
+            // The last arc's weight, one more.
+            let weight = start + offset + length - 16 + 4
+            bytes[weight] &+= 1
+        }
+        #expect(hierarchy.contains { $0.code == "network.hierarchy" }, "\(hierarchy)")
+        let source = try checkTampered { bytes, start, network in
+            let (offset, _) = section(network, 2)
+            // The first edge's source feature id, far beyond the layer's.
+            for k in 0..<8 { bytes[start + offset + 32 + k] = k == 7 ? 0x40 : 0 }
+        }
+        #expect(source.contains { $0.code == "network.source" }, "\(source)")
+        // The package as built has none.
+        #expect(NetworkCheck.findings(try MobileMapPackage(path: package)).allSatisfy { $0.severity == .note })
+    }
+}
+
+extension [UInt8] {
+    func u32le(_ at: Int) -> UInt32 { (0..<4).reduce(0) { $0 | UInt32(self[at + $1]) << (8 * $1) } }
+    func u64le(_ at: Int) -> UInt64 { (0..<8).reduce(0) { $0 | UInt64(self[at + $1]) << (8 * $1) } }
 }
