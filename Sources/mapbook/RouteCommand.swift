@@ -1,7 +1,11 @@
 import ArgumentParser
 import MapbookPackage
+import MapbookData
+import MapbookLibrary
+import MapbookRender
 import MapbookRouting
 import MapbookSearch
+import MapbookViewer
 
 /// `mapbook route`: directions over the package's street network, offline.
 struct RouteCommand: ParsableCommand {
@@ -13,7 +17,8 @@ struct RouteCommand: ParsableCommand {
             place is snapped to the nearest point of the nearest street, so a route starts and \
             ends part-way along streets, and one-way streets are driven only their way. The \
             network is read in place: nothing is extracted. --json follows the ArcGIS REST \
-            'solve' response (lengths in metres, times in minutes). Exit status: 0 with a \
+            'solve' response (lengths in metres, times in minutes); -o draws the route over \
+            the package's map (its first, or --map). Exit status: 0 with a \
             route; 1 when a place is not found, is too far from every street, no way leads \
             there, or two places in a row are the same.
             """)
@@ -50,8 +55,18 @@ struct RouteCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Also write the route as GPX 1.1 (a track and the directions as route points).", valueName: "FILE"))
     var gpx: String?
 
+    @Option(name: .shortAndLong, help: ArgumentHelp("Also draw the route over the map: .png, .svg or .pdf.", valueName: "FILE"))
+    var output: String?
+
+    @Option(name: .long, help: ArgumentHelp("The map to draw the route on, by title, name or number from 1 (default: the first).", valueName: "MAP"))
+    var map: String?
+
+    @Option(name: .long, help: ArgumentHelp("The picture's size in pixels.", valueName: "WxH"))
+    var size = ViewOptions.defaultSize
+
     func validate() throws {
         guard (1...5000).contains(maxDistance) else { throw ValidationError("--max-distance must be between 1 and 5000 metres") }
+        if let output, PictureFormat(path: output) == nil { throw ValidationError("-o must name a \(PictureFormat.extensions) file") }
     }
 
     func run() throws {
@@ -110,6 +125,7 @@ struct RouteCommand: ParsableCommand {
                 throw ExitCode.failure
             }
         }
+        if let output { try draw(route, geometry: geometry, to: output) }
         var out = Output()
         if json {
             out.line(JSONWriter.string(RouteOutput.solveResponse(route, directions, labels: labels, geometry: geometry)).trimmingTrailingNewline())
@@ -121,6 +137,28 @@ struct RouteCommand: ParsableCommand {
             }
         }
         out.flush()
+    }
+}
+
+extension RouteCommand {
+    /// The map with the route over it, sized to show the whole route.
+    func draw(_ route: Route, geometry: [StreetNetwork.Node], to output: String) throws {
+        var sizing = ViewOptions()
+        sizing.size = size
+        let (width, height) = try sizing.pixels()
+        let format = PictureFormat(path: output) ?? .png
+        try ViewerCommand.attempt {
+            let viewerMap = try MapSession(path: path, library: LibraryCommand.library()).map(named: map)
+            let overlay = RouteOverlay(
+                path: geometry.map { Position(x: $0.lon, y: $0.lat) },
+                stops: route.places.map { Position(x: $0.lon, y: $0.lat) })
+            let view = try overlay.view(on: viewerMap, width: width, height: height)
+            let rendered = try viewerMap.render(view, format: format)
+            for warning in rendered.warnings { Output.error("warning: \(warning)") }
+            try overlay.draw(on: rendered.canvas, map: viewerMap)
+            try rendered.canvas.write(to: output, dpi: view.dpi)
+            Output.error("\(output): \(width) x \(height) at 1:\(Format.scale(view.scale.rounded()))")
+        }
     }
 }
 

@@ -165,6 +165,38 @@ import Testing
         }
     }
 
+    /// d: the start typed as in search, the map's centre for the destination (Enter on
+    /// nothing), then the route drawn and its directions listed; d closes the panel.
+    @Test(ViewCommandTests.tmuxRequired)
+    func directionsFromAnAddressToTheMapsCentre() throws {
+        let package = try Self.naperville.get()
+        try withTemporaryDirectory { dir in
+            let window = try Window("MAPBOOK_HOME=\(dir)/home \(MapbookBinary.path) view \(package) --terminal-mode 256; echo EXIT:$?")
+            let first = try window.wait { ViewCommandTests.scale($0) != nil && !$0.contains("drawing") }
+            try window.keys("d")
+            _ = try window.wait { Self.panel($0).first == "Directions" }
+            try window.keys("-l", "484 W Spring Ave")
+            let typed = try window.wait { Self.panel($0).contains("484 W Spring Ave") }
+            #expect(Self.panel(typed).contains("From: 484 W Spring Ave▏"), "\(Self.panel(typed))")
+            try window.keys("Enter")
+            let destination = try window.wait { Self.panel($0).contains("To: ▏") }
+            #expect(Self.panel(destination).contains("From: 484 W Spring Ave"), "\(Self.panel(destination))")
+            try window.keys("Enter")
+            let routed = try window.wait { screen in Self.panel(screen).contains { $0.contains("Arrive at the destination") } && !screen.contains("drawing") }
+            let lines = Self.panel(routed)
+            #expect(lines.contains { $0.hasPrefix("484 W Spring Ave to") }, "\(lines)")
+            #expect(lines.contains { $0.hasPrefix("1. Start heading ") }, "\(lines)")
+            // The view is fitted to the route: closer than the whole town.
+            #expect((ViewCommandTests.scale(routed) ?? 0) < (ViewCommandTests.scale(first) ?? 0), "\(Self.statusLine(routed))")
+            try window.keys("d")
+            let closed = try window.wait { Self.panel($0).first != "Directions" }
+            #expect(Self.panel(closed).first != "Directions")
+            try window.keys("q")
+            let after = try window.wait { $0.split(separator: "\n").contains { $0.hasPrefix("EXIT:") } }
+            #expect(after.contains("EXIT:0"), "\(after)")
+        }
+    }
+
     /// Portal mode: the portal's packages listed and downloaded, an update found and fetched;
     /// then, with the portal stopped, the library still opens, says it is offline and when it
     /// last checked, keeps the badges, and the downloaded package opens.

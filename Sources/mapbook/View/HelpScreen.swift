@@ -26,6 +26,7 @@ final class HelpScreen: TerminalScreen {
             ("b", "bookmarks: Enter goes there"),
             ("/", "search: type, ↑ ↓ choose a suggestion, Enter goes there and shows its pop-up"),
             ("i  or a click", "identify at the centre or where clicked: n and p go through the pop-ups"),
+            ("d", "directions: type the start and the destination (Enter on nothing takes the map's centre), then the route is drawn and listed"),
             ("m", "another map of the package"),
             ("Esc", "close the panel; without one, back to the library"),
         ]),

@@ -10,6 +10,7 @@ enum MapPanel {
     case bookmarks(selection: Int)
     case search(SearchState)
     case popups([Popup], index: Int, top: Int)
+    case directions(DirectionsState)
 
     /// Search as the user types: the text so far, the suggestions for it, the one chosen.
     struct SearchState {
@@ -69,6 +70,22 @@ enum MapPanel {
             return TextPanel(
                 title: "Search", lines: lines, selection: state.suggestions.isEmpty ? nil : state.selection + 1,
                 footer: "type · ↑↓ choose · Enter go · Esc close")
+        case .directions(let state):
+            if let result = state.result {
+                var lines = TextPanel.wrap(result.summary, width: width - 1).map { TextPanel.Line($0, bold: true) }
+                for line in result.lines { lines += TextPanel.wrap(line, width: width - 1).map { TextPanel.Line($0) } }
+                return TextPanel(title: "Directions", lines: lines, top: state.top, footer: "↑↓ scroll · d or Esc close")
+            }
+            let typed = TextPanel.Line((state.from == nil ? "From: " : "To: ") + state.search.text + "▏", bold: true)
+            var lines = state.from.map { [TextPanel.Line("From: " + $0.label, dim: true), typed] } ?? [typed]
+            let heading = lines.count
+            for s in state.search.suggestions {
+                lines.append(TextPanel.Line(s.text + (s.count > 1 ? "  (\(s.count))" : "")))
+            }
+            if let note = state.search.note { lines += TextPanel.wrap(note, width: width - 1).map { TextPanel.Line($0, dim: true) } }
+            return TextPanel(
+                title: "Directions", lines: lines, selection: state.search.suggestions.isEmpty ? nil : heading + state.search.selection,
+                footer: "type a place · Enter on nothing: the map's centre · Esc close")
         case .popups(let popups, let index, let top):
             let popup = popups[index]
             var lines = [TextPanel.Line(popup.title, bold: true), TextPanel.Line("\(popup.layerTitle) · feature \(popup.featureID)", dim: true)]

@@ -30,6 +30,7 @@ extension MapScreen {
         case .character("b"): open(.bookmarks(selection: 0))
         case .character("/"): startSearch()
         case .character("i"): identify(at: nil, size: size)
+        case .character("d"): startDirections()
         case .character("?"): return .push(HelpScreen(returning: "the map"))
         case .character("m"):
             guard map.session.maps.count > 1 else {
@@ -251,6 +252,8 @@ extension MapScreen {
             default: return ScreenAction.none
             }
             panel = .search(state)
+        case .directions(let state):
+            return handleDirections(state, key, size: size)
         case .popups(let popups, let index, let top):
             switch key {
             case .escape, .character("i"):

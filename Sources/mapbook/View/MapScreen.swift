@@ -1,6 +1,7 @@
 import MapbookData
 import MapbookPackage
 import MapbookRender
+import MapbookRouting
 import MapbookSearch
 import MapbookViewer
 
@@ -32,6 +33,13 @@ final class MapScreen: TerminalScreen {
     var picture: (key: PictureKey, text: String)?
     /// Counts changes of layer visibility, which the picture depends on.
     var visibilityChanges = 0
+    /// The route of the directions panel, drawn over the map, and a count of its changes.
+    var route: RouteOverlay?
+    var routeChanges = 0
+    /// The package's street network, opened on the first directions; nil when it has none.
+    lazy var network: Result<RoutingNetwork?, any Error> = Result {
+        RoutingNetwork.names(in: map.session.package).isEmpty ? nil : try RoutingNetwork.open(map.session.package)
+    }
 
     struct PictureKey: Equatable {
         var center: Position
@@ -41,6 +49,7 @@ final class MapScreen: TerminalScreen {
         var width: Int
         var height: Int
         var visibilityChanges: Int
+        var routeChanges: Int
     }
 
     init(map: ViewerMap, context: ViewerContext, banner: String? = nil, size: TerminalSize) throws {
@@ -119,7 +128,7 @@ final class MapScreen: TerminalScreen {
         let layout = layout(size)
         return PictureKey(
             center: center, scale: scale, columns: layout.columns, rows: layout.rows, width: layout.width, height: layout.height,
-            visibilityChanges: visibilityChanges)
+            visibilityChanges: visibilityChanges, routeChanges: routeChanges)
     }
 
     /// The whole screen: the banner, the picture, the panel, the status line.
@@ -164,6 +173,7 @@ final class MapScreen: TerminalScreen {
                 center: center, scale: scale, width: max(Int(Double(layout.width) * detail), 1), height: max(Int(Double(layout.height) * detail), 1),
                 dpi: 96 * detail, metresPerUnit: map.metresPerUnit)
             let rendered = try map.render(view)
+            if let route { try route.draw(on: rendered.canvas, map: map) }
             if let problem = rendered.findings.first { message = problem }
             var text = TerminalPicture.text(of: rendered.canvas, columns: layout.columns, rows: layout.rows, mode: context.mode)
             // Symbols come a row a line; under a banner each line starts again at the first column.
@@ -181,7 +191,7 @@ final class MapScreen: TerminalScreen {
         if let lonLat = try? map.toLongitudeLatitude(center) {
             place = "\(Format.number((lonLat.x * 1e5).rounded() / 1e5)), \(Format.number((lonLat.y * 1e5).rounded() / 1e5))"
         }
-        let keys = note ?? message ?? "arrows pan  +/- zoom  t layers  l legend  b bookmarks  / search  i identify  m maps  ? keys  q quit"
+        let keys = note ?? message ?? "arrows pan  +/- zoom  t layers  l legend  b bookmarks  / search  i identify  d directions  m maps  ? keys  q quit"
         let text = " \(map.name) │ 1:\(Format.scale(scale.rounded())) │ \(place) │ \(keys)"
         return "\u{1B}[\(size.rows);1H\u{1B}[0m\u{1B}[7m" + TextPanel.fit(text, size.columns) + "\u{1B}[0m"
     }
