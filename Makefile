@@ -31,6 +31,7 @@ demo: release samples
 	.build/release/mapbook validate $(DEMO_OUT)
 	.build/release/mapbook inspect $(DEMO_OUT)
 	.build/release/mapbook search $(DEMO_OUT) "484 w sprng ave" --max 3
+	.build/release/mapbook route $(DEMO_OUT) --from "484 W Spring Ave" --to "451 E Chicago Ave" -o .build/demo/route.png
 	.build/release/mapbook legend $(DEMO_OUT)
 	.build/release/mapbook render $(DEMO_OUT) --bookmark Downtown --legend -o .build/demo/811-Downtown.png
 	@echo "Now look at it in this terminal: .build/release/mapbook view $(DEMO_OUT)   (? lists the keys, q quits)"

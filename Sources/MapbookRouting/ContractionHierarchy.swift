@@ -186,11 +186,11 @@ extension ContractionHierarchy {
                 contracted[Int(v)] = true
                 rank[Int(v)] = next
                 next += 1
-                // Neighbours lose their arcs to v and are looked at again.
-                var neighbours = Set<Int32>()
-                for a in ins[Int(v)] { neighbours.insert(arcs[Int(a)].source) }
-                for a in outs[Int(v)] { neighbours.insert(arcs[Int(a)].target) }
-                for u in neighbours where !contracted[Int(u)] {
+                // Neighbours lose their arcs to v and are looked at again, in node order so
+                // that the same network always gives the same hierarchy (and package bytes).
+                var neighbours = ins[Int(v)].map { arcs[Int($0)].source } + outs[Int(v)].map { arcs[Int($0)].target }
+                neighbours.sort()
+                for (i, u) in neighbours.enumerated() where !contracted[Int(u)] && (i == 0 || neighbours[i - 1] != u) {
                     outs[Int(u)].removeAll { arcs[Int($0)].target == v }
                     ins[Int(u)].removeAll { arcs[Int($0)].source == v }
                     deletedNeighbours[Int(u)] += 1

@@ -68,6 +68,17 @@ import Testing
         #expect(names.first?.hasPrefix("Start heading") == true && names.last?.hasPrefix("Arrive at the destination") == true, "\(names)")
     }
 
+    /// The hierarchy is built in the same order every run: two builds of the sample, in two
+    /// processes (whose hashing differs), are the same bytes.
+    @Test func theSamePackageEveryBuild() throws {
+        let again = SearchCommandTests.directory + "/again.mmpk"
+        defer { try? FileManager.default.removeItem(atPath: again) }
+        _ = package
+        let run = try MapbookBinary.run(["create", SearchCommandTests.directory + "/project.yaml", "-o", again, "--fixed-time", "2026-01-01"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try readFile(again) == readFile(package))
+    }
+
     @Test func placesThatCannotBeRoutedAreToldWithExitStatus1() throws {
         let far = try MapbookBinary.run(["route", package, "--from", "-88.15,41.75", "--to", "-87.6,41.9"])
         #expect(far.status == 1)
@@ -107,9 +118,11 @@ extension RouteCommandTests {
             return (0, 0)
         }
         let hierarchy = try checkTampered { bytes, start, network in
-            let (offset, length) = section(network, 16)
-            // The last arc's weight, one more.
-            let weight = start + offset + length - 16 + 4
+            let (offset, _) = section(network, 16)
+            // The first arc's weight (an up arc, in a node's list), one more: past the arc
+            // count, the up and down starts and the ranks.
+            let nodes = Int(network.u32le(12))
+            let weight = start + offset + 8 + (nodes + 1) * 8 + nodes * 4 + 4
             bytes[weight] &+= 1
         }
         #expect(hierarchy.contains { $0.code == "network.hierarchy" }, "\(hierarchy)")
@@ -127,4 +140,40 @@ extension RouteCommandTests {
 extension [UInt8] {
     func u32le(_ at: Int) -> UInt32 { (0..<4).reduce(0) { $0 | UInt32(self[at + $1]) << (8 * $1) } }
     func u64le(_ at: Int) -> UInt64 { (0..<8).reduce(0) { $0 | UInt64(self[at + $1]) << (8 * $1) } }
+}
+
+/// Routes on the real TIGER roads of Manassas Park, between streets found by name through
+/// the package's locator.
+@Suite(Fixtures.required) struct TigerRouteTests {
+    @Test func routesBetweenStreetsNamedThroughTheLocator() throws {
+        try withTemporaryDirectory { dir in
+            let roads = Fixtures.path("tippecanoe-edge/tests/tl_2018_51685_roads/in.json")
+            try writeFile(dir + "/project.yaml", """
+                title: Manassas Park Roads
+                sources:
+                  roads: { path: \(roads), search: FULLNAME }
+                network:
+                  source: roads
+                  name_field: FULLNAME
+                  class: MTFCC
+                  speed: { by_class: { S1100: 90, S1200: 60, S1400: 40 }, default: 30 }
+                maps:
+                  - name: Roads
+                    layers: [roads]
+                """)
+            let created = try MapbookBinary.run(["create", dir + "/project.yaml", "-o", dir + "/roads.mmpk"])
+            #expect(created.status == 0, "\(created.stderr)")
+            #expect(created.stdout.contains("network Streets"), "\(created.stdout)")
+            let run = try MapbookBinary.run(["route", dir + "/roads.mmpk", "--from", "Manassas Dr", "--to", "Euclid Ave", "--json"])
+            #expect(run.status == 0, "\(run.stderr)")
+            let response = try #require(try JSONParser.parse(run.stdout).objectValue)
+            let steps = try #require(response.array("directions")?.first?.objectValue?.array("features")?.compactMap { $0.objectValue?.object("attributes") })
+            #expect(steps.first?.string("streetName") == "Manassas Dr", "\(steps.map { $0.string("text") ?? "" })")
+            #expect(steps.dropLast().last?.string("streetName") == "Euclid Ave", "\(steps.map { $0.string("text") ?? "" })")
+            let length = try #require(response.object("routes")?.array("features")?.first?.objectValue?.object("attributes")?.double("Total_Length"))
+            #expect(length > 100 && length < 10_000, "\(length)")
+            let valid = try MapbookBinary.run(["validate", dir + "/roads.mmpk"])
+            #expect(valid.status == 0 && valid.stdout.contains("network.checked"), "\(valid.stdout)")
+        }
+    }
 }

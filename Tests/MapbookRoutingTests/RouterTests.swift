@@ -87,6 +87,31 @@ import Testing
         #expect(abs(route.metres - directions.map(\.metres).reduce(0, +)) < 0.01)
     }
 
+    /// A one-way roundabout (counterclockwise) with a street at each of its four nodes: from
+    /// the west to the east is the second exit.
+    @Test func roundaboutsAreTakenByTheirExits() throws {
+        let r = 0.0003
+        func p(_ x: Double, _ y: Double) -> StreetNetwork.Node { StreetNetwork.Node(lon: -88.15 + x * r, lat: 41.77 + y * r) }
+        let ring = [p(1, 0), p(0, 1), p(-1, 0), p(0, -1)]
+        var lines = (0..<4).map { i in
+            StreetLine(points: [ring[i], ring[(i + 1) % 4]], name: "Circle", direction: .with, speed: 20, roundabout: true, sourceId: Int64(i))
+        }
+        lines += [
+            StreetLine(points: [p(-3, 0), p(-1, 0)], name: "West Rd", speed: 40, sourceId: 10),
+            StreetLine(points: [p(0, 1), p(0, 3)], name: "North Rd", speed: 40, sourceId: 11),
+            StreetLine(points: [p(1, 0), p(3, 0)], name: "East Rd", speed: 40, sourceId: 12),
+            StreetLine(points: [p(0, -1), p(0, -3)], name: "South Rd", speed: 40, sourceId: 13),
+        ]
+        let network = try Self.file(StreetNetworkBuilder.build(lines))
+        let route = try Router(network: network).route([p(-2.5, 0), p(2.5, 0)], by: .distance)
+        let directions = try Directions.make(route, network: network)
+        #expect(directions.map(\.maneuver) == [.depart, .roundabout, .stop], "\(directions.map(\.text))")
+        #expect(directions[1].text == "At the roundabout, take the 2nd exit onto East Rd")
+        // From the south, the first exit is the east.
+        let fromSouth = try Directions.make(try Router(network: network).route([p(0, -2.5), p(2.5, 0)], by: .distance), network: network)
+        #expect(fromSouth.map(\.text).contains("At the roundabout, take the 1st exit onto East Rd"), "\(fromSouth.map(\.text))")
+    }
+
     @Test func placesOffTheNetworkOrUnreachableAreTold() throws {
         let network = try Self.corner()
         let router = Router(network: network)

@@ -39,6 +39,15 @@ let package = Package(
                 .product(name: "MapbookData", package: "MapbookToolkit"),
                 .product(name: "MapbookPackage", package: "MapbookToolkit"),
             ]),
+        // Street networks: building one from lines, and its queries against Dijkstra's
+        // (tools/bench/route-vs-pgrouting.sh runs it beside pgRouting).
+        .executableTarget(
+            name: "route-queries",
+            dependencies: [
+                .product(name: "MapbookRouting", package: "MapbookToolkit"),
+                .product(name: "MapbookData", package: "MapbookToolkit"),
+                .product(name: "MapbookPackage", package: "MapbookToolkit"),
+            ]),
         .executableTarget(
             name: "csv-read",
             dependencies: [

@@ -1,0 +1,101 @@
+import Foundation
+import MapbookPackage
+import MapbookPackager
+import MapbookRouting
+import MapbookTestSupport
+import Testing
+
+/// `network:` in a project: what create builds, and the bad input it refuses with nothing
+/// written.
+@Suite struct NetworkProjectTests {
+    /// Streets as GeoJSON: two blocks of Main St (one-way with the line), Elm St across them,
+    /// and whatever `extra` features are given.
+    func streets(_ dir: String, oneway: [String] = ["FT", "FT", "B"], extra: String = "") throws {
+        func line(_ name: String, _ oneway: String, _ coordinates: String) -> String {
+            #"{"type":"Feature","properties":{"name":"\#(name)","oneway":"\#(oneway)","speed":30},"geometry":{"type":"LineString","coordinates":\#(coordinates)}}"#
+        }
+        let features = [
+            line("Main St", oneway[0], "[[-88.150,41.750],[-88.150,41.751]]"),
+            line("Main St", oneway[1], "[[-88.150,41.751],[-88.150,41.752]]"),
+            line("Elm St", oneway[2], "[[-88.151,41.751],[-88.150,41.751],[-88.149,41.751]]"),
+        ] + (extra.isEmpty ? [] : [extra])
+        try writeFile(dir + "/streets.geojson", #"{"type":"FeatureCollection","features":["# + features.joined(separator: ",") + "]}")
+        try writeFile(dir + "/places.geojson", #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"name":"A"},"geometry":{"type":"Point","coordinates":[-88.15,41.75]}}]}"#)
+    }
+
+    func project(_ dir: String, network: String) throws -> Project {
+        try writeFile(dir + "/project.yaml", """
+            title: Network Town
+            sources:
+              streets: { path: streets.geojson }
+              places: { path: places.geojson }
+            network: \(network)
+            maps:
+              - name: Streets
+                layers: [streets]
+            """)
+        return try Project.load(path: dir + "/project.yaml")
+    }
+
+    @Test func createBuildsTheNetworkAndReportsIt() throws {
+        try withTemporaryDirectory { dir in
+            try streets(dir)
+            let summary = try Packager.build(try project(dir, network: "{ source: streets, oneway: oneway, speed: speed }"), output: dir + "/n.mmpk", timestamp: 1_795_305_600)
+            let report = try #require(summary.network)
+            // Elm St is cut where Main St meets it (a shared vertex): 4 edges, 5 nodes.
+            #expect(report.edges == 4 && report.nodes == 5 && report.components == 1, "\(report)")
+            #expect(report.entry == "p20/network/Streets.mnet")
+            let network = try RoutingNetwork.open(try MobileMapPackage(path: dir + "/n.mmpk"))
+            #expect(network.edgeCount == 4)
+            let router = Router(network: network)
+            // North on Main St is direct; south is refused (one-way, and no other way round).
+            let north = try router.route([StreetNetwork.Node(lon: -88.15, lat: 41.7502), StreetNetwork.Node(lon: -88.15, lat: 41.7518)], by: .distance)
+            #expect(abs(north.metres - 177.9) < 1, "\(north.metres)")
+            #expect(throws: RoutingError.self) {
+                _ = try router.route([StreetNetwork.Node(lon: -88.15, lat: 41.7518), StreetNetwork.Node(lon: -88.15, lat: 41.7502)], by: .distance)
+            }
+        }
+    }
+
+    /// A street apart from the rest is built, with a warning that names it and where it is.
+    @Test func aStreetCutOffFromTheRestIsWarnedOf() throws {
+        try withTemporaryDirectory { dir in
+            try streets(dir, extra: #"{"type":"Feature","properties":{"name":"Lonely Ln","oneway":"B","speed":30},"geometry":{"type":"LineString","coordinates":[[-88.140,41.760],[-88.139,41.760]]}}"#)
+            let summary = try Packager.build(try project(dir, network: "{ source: streets, oneway: oneway }"), output: dir + "/n.mmpk", timestamp: 1_795_305_600)
+            #expect(summary.network?.components == 2)
+            #expect(summary.warnings.contains { $0.contains("Lonely Ln") && $0.contains("-88.14,41.76") && $0.contains("cut off") }, "\(summary.warnings)")
+        }
+    }
+
+    @Test func refusesWhatCannotMakeANetworkAndWritesNothing() throws {
+        try withTemporaryDirectory { dir in
+            try streets(dir, oneway: ["FT", "sideways", "sideways"])
+            func refusal(_ network: String) -> ProjectError? {
+                do {
+                    _ = try Packager.build(try project(dir, network: network), output: dir + "/n.mmpk", timestamp: 1_795_305_600)
+                    return nil
+                } catch let error as ProjectError {
+                    return error
+                } catch {
+                    Issue.record("not a ProjectError: \(error)")
+                    return nil
+                }
+            }
+            // Points are not streets.
+            let points = refusal("{ source: places }")
+            #expect(points?.kind == .invalidValue && points?.message.contains("'places' holds points") == true, "\(String(describing: points))")
+            // Oneway values it cannot read: each with its count, and the field named.
+            let oneway = refusal("{ source: streets, oneway: oneway }")
+            #expect(oneway?.kind == .invalidValue, "\(String(describing: oneway))")
+            #expect(oneway?.message.contains("oneway 'oneway': 'sideways' (2 lines)") == true, "\(String(describing: oneway))")
+            // A field the layer does not have.
+            let missing = refusal("{ source: streets, oneway: ONEWAY }")
+            #expect(missing?.kind == .noSuchColumn && missing?.message.contains("did you mean 'oneway'") == true, "\(String(describing: missing))")
+            // Turn restrictions are said to be unsupported, not ignored.
+            let restrictions = refusal("{ source: streets, restrictions: turns }")
+            #expect(restrictions?.kind == .unsupported, "\(String(describing: restrictions))")
+            #expect(!FileManager.default.fileExists(atPath: dir + "/n.mmpk"))
+            #expect(try FileManager.default.contentsOfDirectory(atPath: dir).allSatisfy { !$0.hasPrefix(".") }, "work files left behind")
+        }
+    }
+}
