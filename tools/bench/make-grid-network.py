@@ -22,7 +22,8 @@ def main(argv):
         print(__doc__, file=sys.stderr)
         return 64
     out, edges = argv[1], int(argv[2]) if len(argv) > 2 else 1_000_000
-    n = int(math.sqrt(edges / 2)) + 1
+    # Enough rows and columns that the lines left after the missing blocks reach EDGES.
+    n = int(math.sqrt(edges / (2 * 0.94))) + 2
     rng = random.Random(18)
     lon0, lat0 = -87.9, 41.6
     dlat = 100 / 111_195.0
