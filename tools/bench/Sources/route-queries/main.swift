@@ -37,7 +37,8 @@ func fixed(_ v: Double, _ places: Int) -> String {
 }
 
 func fail(_ message: String) -> Never {
-    fputs("route-queries: \(message)\n", stderr)
+    let text = "route-queries: \(message)\n"
+    _ = text.withCString { write(2, $0, strlen($0)) }
     exit(1)
 }
 
