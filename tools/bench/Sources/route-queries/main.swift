@@ -1,12 +1,13 @@
 // Street networks for the routing benchmark (issue 18; tools/bench/route-vs-pgrouting.sh):
 //
-//   route-queries build LINES.geojson OUT.mnet [TOLERANCE_M]
+//   route-queries build LINES.geojson OUT.mnet [TOLERANCE_M [time]]
 //       builds the network from a GeoJSON of lines (`name`/`FULLNAME`, `oneway` FT/TF/B,
 //       `speed` km/h when present, else 40) as `create` does, and prints nodes, edges, parts,
-//       the preprocessing time per metric, and the sizes of the source and the network.
-//   route-queries query NET.mnet PAIRS OUT.csv [SEED]
+//       the preprocessing time per metric (by time alone with `time`), and the sizes of the
+//       source and the network.
+//   route-queries query NET.mnet PAIRS OUT.csv [SEED [time]]
 //       opens NET.mnet in place (mapped), picks PAIRS random pairs of nodes of its largest part,
-//       times the hierarchy's query by distance for each (three times, the best kept), counts
+//       times the hierarchy's query by distance (or `time`) for each (three times, the best kept), counts
 //       the nodes it and plain Dijkstra settle, prints p50/p99/max, and writes per pair the two
 //       nodes' coordinates, the metres found and the settled counts to OUT.csv.
 import MapbookData
@@ -70,7 +71,7 @@ func readLines(_ path: String) throws -> [StreetLine] {
     return lines
 }
 
-func build(_ source: String, _ output: String, tolerance: Double) throws {
+func build(_ source: String, _ output: String, tolerance: Double, metrics: [StreetNetwork.Metric]) throws {
     var t0 = now()
     let lines = try readLines(source)
     let read = now() - t0
@@ -79,7 +80,7 @@ func build(_ source: String, _ output: String, tolerance: Double) throws {
     let graph = now() - t0
     var hierarchies: [ContractionHierarchy] = []
     var times: [Double] = []
-    for metric in StreetNetwork.Metric.allCases {
+    for metric in metrics {
         t0 = now()
         hierarchies.append(ContractionHierarchy.build(network, metric: metric))
         times.append(now() - t0)
@@ -95,15 +96,15 @@ func build(_ source: String, _ output: String, tolerance: Double) throws {
     print("file: \(bytes.count) bytes (\(fixed(Double(bytes.count) / Double(max(fileSize(source), 1)), 2)) of the GeoJSON)")
 }
 
-func query(_ path: String, pairs: Int, output: String, seed: UInt64) throws {
+func query(_ path: String, pairs: Int, output: String, seed: UInt64, metric: StreetNetwork.Metric) throws {
     let file = try RandomAccessFile(path: path)
     let network = try RoutingNetwork(range: ByteRange(file: file), source: path)
-    let hierarchy = try network.hierarchy(.distance)
+    let hierarchy = try network.hierarchy(metric)
     // Dijkstra over the same graph, in memory, for the settled counts.
     var copy = StreetNetwork()
     for i in 0..<Int32(network.nodeCount) { copy.nodes.append(try network.node(i)) }
     for e in 0..<Int32(network.edgeCount) { copy.edges.append(try network.edge(e)) }
-    let dijkstra = Dijkstra(copy, metric: .distance)
+    let dijkstra = Dijkstra(copy, metric: metric)
     // Nodes of the largest part, so that every pair has a route (ignoring one-way rules).
     var parent = Array(0..<copy.nodes.count)
     func root(_ i: Int) -> Int {
@@ -147,14 +148,15 @@ func query(_ path: String, pairs: Int, output: String, seed: UInt64) throws {
         settledCH.append(found.settled)
         settledPlain.append(plain?.settled ?? 0)
         let a = copy.nodes[Int(s)], b = copy.nodes[Int(t)]
-        csv += "\(a.lon),\(a.lat),\(b.lon),\(b.lat),\(Double(found.weight) / 1000),\(found.settled),\(plain?.settled ?? 0)\n"
+        let metres = metric == .distance ? Double(found.weight) / 1000 : found.edges.reduce(0.0) { $0 + Double(copy.edges[Int($1 / 2)].millimetres) / 1000 }
+        csv += "\(a.lon),\(a.lat),\(b.lon),\(b.lat),\(metres),\(found.settled),\(plain?.settled ?? 0)\n"
     }
     try AtomicFile.write(Array(csv.utf8), to: output)
     times.sort()
     func percentile(_ p: Double) -> Double { times.isEmpty ? 0 : times[min(times.count - 1, Int(Double(times.count) * p))] * 1000 }
     let meanCH = Double(settledCH.reduce(0, +)) / Double(max(settledCH.count, 1))
     let meanPlain = Double(settledPlain.reduce(0, +)) / Double(max(settledPlain.count, 1))
-    print("\(times.count) queries by distance (\(unreachable) one-way dead ends skipped), network mapped in place: p50 \(fixed(percentile(0.5), 3)) ms, p99 \(fixed(percentile(0.99), 3)) ms, max \(fixed((times.last ?? 0) * 1000, 3)) ms")
+    print("\(times.count) queries by \(metric == .time ? "time" : "distance") (\(unreachable) one-way dead ends skipped), network mapped in place: p50 \(fixed(percentile(0.5), 3)) ms, p99 \(fixed(percentile(0.99), 3)) ms, max \(fixed((times.last ?? 0) * 1000, 3)) ms")
     print("nodes settled per query: hierarchy \(fixed(meanCH, 0)) on average, plain Dijkstra \(fixed(meanPlain, 0)) (\(fixed(meanPlain / max(meanCH, 1), 0))x)")
 }
 
@@ -162,11 +164,14 @@ let arguments = CommandLine.arguments
 do {
     switch arguments.count > 1 ? arguments[1] : "" {
     case "build" where arguments.count >= 4:
-        try build(arguments[2], arguments[3], tolerance: arguments.count > 4 ? Double(arguments[4]) ?? 1 : 1)
+        let metrics: [StreetNetwork.Metric] = arguments.count > 5 && arguments[5] == "time" ? [.time] : StreetNetwork.Metric.allCases
+        try build(arguments[2], arguments[3], tolerance: arguments.count > 4 ? Double(arguments[4]) ?? 1 : 1, metrics: metrics)
     case "query" where arguments.count >= 5:
-        try query(arguments[2], pairs: Int(arguments[3]) ?? 1000, output: arguments[4], seed: arguments.count > 5 ? UInt64(arguments[5]) ?? 18 : 18)
+        try query(
+            arguments[2], pairs: Int(arguments[3]) ?? 1000, output: arguments[4], seed: arguments.count > 5 ? UInt64(arguments[5]) ?? 18 : 18,
+            metric: arguments.count > 6 && arguments[6] == "time" ? .time : .distance)
     default:
-        fail("usage: route-queries build LINES.geojson OUT.mnet [TOLERANCE_M] | query NET.mnet PAIRS OUT.csv [SEED]")
+        fail("usage: route-queries build LINES.geojson OUT.mnet [TOLERANCE_M [time]] | query NET.mnet PAIRS OUT.csv [SEED [time]]")
     }
 } catch {
     fail("\(error)")
