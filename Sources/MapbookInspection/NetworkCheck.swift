@@ -115,12 +115,7 @@ public enum NetworkCheck {
         guard let source = file.builtFrom else {
             return [Diagnostic(.warning, "network.source", entry: entry, "the network does not say which layer it was built from, so it cannot be compared with it")]
         }
-        let folder = entry.split(separator: "/").dropLast().map(String.init)
-        var path = folder
-        for part in source.data.split(separator: "/") {
-            if part == ".." { if !path.isEmpty { path.removeLast() } } else if part != "." { path.append(String(part)) }
-        }
-        let dataName = path.joined(separator: "/")
+        let dataName = LayerDataPath.entryName(source.data, relativeTo: entry.split(separator: "/").dropLast().joined(separator: "/"))
         guard let dataEntry = package.archive.entries.first(where: { $0.name == dataName }) else {
             return [Diagnostic(.error, "network.source", entry: entry, "the network was built from \(source.layer) in \(dataName), which the package does not hold")]
         }

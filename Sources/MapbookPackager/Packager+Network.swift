@@ -73,13 +73,8 @@ extension Packager.Context {
         let wanted = [nameField, spec.classField, spec.oneway?.field, spec.speed.field, spec.roundaboutField, spec.levelField]
         let fields = wanted.compactMap { $0 }.filter(names.contains)
         func text(_ value: FieldValue) -> String {
-            switch value {
-            case .null: return ""
-            case .integer(let i): return String(i)
-            case .real(let d): return d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : String(d)
-            case .text(let s): return s
-            case .blob: return ""
-            }
+            if case .blob = value { return "" }
+            return value.displayText ?? ""
         }
         var unreadable: [String: [String: Int]] = [:]
         var lines: [StreetLine] = []

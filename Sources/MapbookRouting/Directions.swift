@@ -84,6 +84,11 @@ public enum Directions {
         return directions
     }
 
+    /// The whole route's line, instruction after instruction.
+    public static func path(_ directions: [Direction]) -> [StreetNetwork.Node] {
+        directions.flatMap { $0.maneuver == .stop ? [] : $0.geometry }
+    }
+
     /// The route's pieces merged into stretches of one street.
     static func stretches(_ pieces: [RoutePiece], _ network: RoutingNetwork) throws(RoutingError) -> [Stretch] {
         var stretches: [Stretch] = []

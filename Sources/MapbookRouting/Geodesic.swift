@@ -43,6 +43,11 @@ public enum Geodesic {
         return 2 * 6_371_008.8 * asin(min(1, h.squareRoot()))
     }
 
+    /// The ellipsoidal length of each segment of a line.
+    public static func segmentLengths(_ line: [StreetNetwork.Node]) -> [Double] {
+        zip(line, line.dropFirst()).map { distance($0.lon, $0.lat, $1.lon, $1.lat) }
+    }
+
     /// The initial bearing from the first point to the second, in degrees clockwise from
     /// north (0 up to 360); on the sphere, which is within a fraction of a degree of the
     /// ellipsoid's and all directions need.

@@ -43,7 +43,7 @@ public struct Router {
             guard let snap = try network.snap(place, within: snapDistance) else {
                 throw RoutingError(
                     kind: .tooFarFromStreets, source: network.source,
-                    message: "\(Self.placeName(i, of: places.count)) (\(Self.coordinates(place))) is more than \(Int(snapDistance)) m from every street of the network")
+                    message: "\(Self.placeName(i, of: places.count)) (\(place.text)) is more than \(Int(snapDistance)) m from every street of the network")
             }
             stops.append(snap)
         }
@@ -66,7 +66,7 @@ public struct Router {
     func leg(from s: StreetSnap, to t: StreetSnap, _ hierarchy: StoredHierarchy, _ metric: StreetNetwork.Metric, legIndex: Int, legCount: Int) throws(RoutingError) -> ([RoutePiece], Int) {
         let start = try network.edge(s.edge), end = try network.edge(t.edge)
         if s.edge == t.edge, abs(s.fraction - t.fraction) * Double(start.millimetres) < 500 {
-            throw RoutingError(kind: .samePlace, source: network.source, message: "\(legCount > 1 ? "stop \(legIndex + 1) and stop \(legIndex + 2)" : "the start and the destination") are the same place on the network (\(Self.coordinates(s.point)))")
+            throw RoutingError(kind: .samePlace, source: network.source, message: "\(legCount > 1 ? "stop \(legIndex + 1) and stop \(legIndex + 2)" : "the start and the destination") are the same place on the network (\(s.point.text))")
         }
         let ws = Double(metric == .time ? start.milliseconds : start.millimetres)
         let wt = Double(metric == .time ? end.milliseconds : end.millimetres)
@@ -93,7 +93,7 @@ public struct Router {
         guard let path = found else {
             throw RoutingError(
                 kind: .unreachable, source: network.source,
-                message: "no way leads from \(Self.coordinates(s.point)) to \(Self.coordinates(t.point)) (one-way streets, or a part of the network cut off from the rest)")
+                message: "no way leads from \(s.point.text) to \(t.point.text) (one-way streets, or a part of the network cut off from the rest)")
         }
         var pieces: [RoutePiece] = []
         // Leave the first edge by the end the path starts from, and reach the last by the
@@ -112,6 +112,4 @@ public struct Router {
     static func placeName(_ i: Int, of count: Int) -> String {
         i == 0 ? "the start" : i == count - 1 ? "the destination" : "stop \(i + 1)"
     }
-
-    static func coordinates(_ p: StreetNetwork.Node) -> String { p.text }
 }

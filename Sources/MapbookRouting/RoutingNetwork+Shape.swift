@@ -3,13 +3,8 @@ extension RoutingNetwork {
     public func cut(_ piece: RoutePiece) throws(RoutingError) -> [StreetNetwork.Node] {
         let shape = try shape(piece.edge)
         let lo = min(piece.from, piece.to), hi = max(piece.from, piece.to)
-        var lengths: [Double] = []
-        var total = 0.0
-        for i in 0..<(shape.count - 1) {
-            let d = Geodesic.distance(shape[i].lon, shape[i].lat, shape[i + 1].lon, shape[i + 1].lat)
-            lengths.append(d)
-            total += d
-        }
+        let lengths = Geodesic.segmentLengths(shape)
+        let total = lengths.reduce(0, +)
         func point(at fraction: Double) -> (StreetNetwork.Node, Int) {
             let target = fraction * total
             var walked = 0.0

@@ -69,13 +69,19 @@ extension RoutingNetwork {
             }
         }
         guard let best, best.distance <= maximum else { return nil }
-        // The distance told is the geodesic one.
+        // The fraction along the edge and the distance told are geodesic, worked out once,
+        // for the edge that won.
+        let lengths = Geodesic.segmentLengths(try shape(best.edge))
+        let before = lengths[..<best.segment].reduce(0, +) + lengths[best.segment] * best.along
+        let total = lengths.reduce(0, +)
         var told = best
+        told.fraction = total > 0 ? before / total : 0
         told.distance = Geodesic.distance(place.lon, place.lat, best.point.lon, best.point.lat)
         return told
     }
 
-    /// The nearest point of edge `e` to `place`, in a local plane around the place.
+    /// The nearest point of edge `e` to `place`, in a local plane around the place (its
+    /// `fraction` is left for the caller to work out for the edge that wins).
     func snap(_ place: StreetNetwork.Node, toEdge e: Int32, kx: Double, ky: Double) throws(RoutingError) -> StreetSnap {
         let shape = try shape(e)
         var best = (distance: Double.infinity, segment: 0, t: 0.0)
@@ -91,13 +97,6 @@ extension RoutingNetwork {
         }
         let a = shape[best.segment], b = shape[best.segment + 1]
         let point = StreetNetwork.Node(lon: a.lon + best.t * (b.lon - a.lon), lat: a.lat + best.t * (b.lat - a.lat))
-        var before = 0.0, total = 0.0
-        for i in 0..<(shape.count - 1) {
-            let length = Geodesic.distance(shape[i].lon, shape[i].lat, shape[i + 1].lon, shape[i + 1].lat)
-            if i < best.segment { before += length }
-            if i == best.segment { before += length * best.t }
-            total += length
-        }
-        return StreetSnap(edge: e, fraction: total > 0 ? before / total : 0, point: point, distance: best.distance, segment: best.segment, along: best.t)
+        return StreetSnap(edge: e, fraction: 0, point: point, distance: best.distance, segment: best.segment, along: best.t)
     }
 }

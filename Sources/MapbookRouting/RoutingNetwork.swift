@@ -86,7 +86,7 @@ public final class RoutingNetwork: @unchecked Sendable {
         guard e >= 0, Int(e) < edgeCount else { throw damaged("edge \(e) does not exist") }
         let at = sections[.edges]!.lowerBound + Int(e) * StreetNetworkFile.edgeBytes
         let flags = bytes[at + 30]
-        let direction: TravelDirection = [.both, .with, .against, .closed][Int(flags & 3)]
+        let direction = TravelDirection(rawValue: flags & 3)!
         let edge = StreetNetwork.Edge(
             from: i32(at), to: i32(at + 4), millimetres: u32(at + 8), milliseconds: u32(at + 12), direction: direction,
             name: i32(at + 24), roadClass: Int32(bytes.loadUnaligned(fromByteOffset: at + 28, as: UInt16.self)),

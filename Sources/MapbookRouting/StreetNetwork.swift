@@ -1,6 +1,7 @@
 /// Which ways a street may be driven, relative to the order of its points.
-public enum TravelDirection: Sendable, Equatable {
-    case both, with, against, closed
+public enum TravelDirection: UInt8, Sendable, Equatable {
+    /// The raw values are the network file's (`StreetNetworkFile`).
+    case both = 0, with, against, closed
 
     public var forward: Bool { self == .both || self == .with }
     public var backward: Bool { self == .both || self == .against }

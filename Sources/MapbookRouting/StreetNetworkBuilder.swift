@@ -107,8 +107,7 @@ public struct StreetNetworkBuilder {
                 shape = dedupe(shape)
                 start = i
                 guard shape.count >= 2 else { continue }
-                var metres = 0.0
-                for j in 1..<shape.count { metres += Geodesic.distance(shape[j - 1].lon, shape[j - 1].lat, shape[j].lon, shape[j].lat) }
+                let metres = Geodesic.segmentLengths(shape).reduce(0, +)
                 let millimetres = UInt32(min(Double(UInt32.max - 1), max(1, (metres * 1000).rounded())))
                 let seconds = metres / (line.speed / 3.6)
                 let milliseconds = UInt32(min(Double(UInt32.max - 1), max(1, (seconds * 1000).rounded())))

@@ -124,14 +124,7 @@ public enum StreetNetworkFile {
 
     /// Direction in the low two bits (0 both, 1 with, 2 against, 3 closed), roundabout 4.
     static func flags(_ edge: StreetNetwork.Edge) -> UInt8 {
-        let direction: UInt8
-        switch edge.direction {
-        case .both: direction = 0
-        case .with: direction = 1
-        case .against: direction = 2
-        case .closed: direction = 3
-        }
-        return direction | (edge.roundabout ? 4 : 0)
+        edge.direction.rawValue | (edge.roundabout ? 4 : 0)
     }
 
     /// Count, offsets (count + 1) into the UTF-8 bytes that follow.

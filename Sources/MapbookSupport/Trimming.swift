@@ -9,6 +9,9 @@ extension StringProtocol {
         return String(s)
     }
 
+    /// The text right-aligned in `width` characters (spaces before it).
+    package func leftPadded(_ width: Int) -> String { count >= width ? String(self) : String(repeating: " ", count: width - count) + self }
+
     /// The text without white space (Unicode's, new lines included) at either end.
     package func trimmingWhitespace() -> String {
         var s = Substring(self)

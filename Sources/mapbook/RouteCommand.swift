@@ -5,6 +5,7 @@ import MapbookLibrary
 import MapbookRender
 import MapbookRouting
 import MapbookSearch
+import MapbookSupport
 import MapbookViewer
 
 /// `mapbook route`: directions over the package's street network, offline.
@@ -118,9 +119,9 @@ struct RouteCommand: ParsableCommand {
             Output.error("error: \(error)")
             throw ExitCode.failure
         }
-        let geometry = directions.flatMap { $0.maneuver == .stop ? [] : $0.geometry }
+        let geometry = Directions.path(directions)
         if let gpx {
-            do { try AtomicFile.write(Array(RouteOutput.gpx(route, directions, labels: labels).utf8), to: gpx) } catch {
+            do { try AtomicFile.write(RouteOutput.gpx(route, directions, labels: labels), to: gpx) } catch {
                 Output.error("error: cannot write '\(gpx)': \(error)")
                 throw ExitCode.failure
             }
@@ -133,7 +134,7 @@ struct RouteCommand: ParsableCommand {
             out.line("\(labels.first ?? "") to \(labels.last ?? ""): \(RouteOutput.length(route.metres)), \(RouteOutput.duration(route.seconds)) (shortest by \(by.rawValue))")
             for (i, d) in directions.enumerated() {
                 let figures = d.maneuver == .stop ? "" : "  \(RouteOutput.length(d.metres)), \(RouteOutput.duration(d.seconds))"
-                out.line("\(String(i + 1).leftPadded(to: 3)). \(d.text)\(figures)")
+                out.line("\(String(i + 1).leftPadded(3)). \(d.text)\(figures)")
             }
         }
         out.flush()
@@ -160,8 +161,4 @@ extension RouteCommand {
             Output.error("\(output): \(width) x \(height) at 1:\(Format.scale(view.scale.rounded()))")
         }
     }
-}
-
-extension String {
-    func leftPadded(to width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
 }

@@ -68,32 +68,23 @@ enum RouteOutput {
     }
 
     /// GPX 1.1: the directions as a route (`rte`, one point per instruction) and the path as
-    /// a track (`trk`).
-    static func gpx(_ route: Route, _ directions: [Direction], labels: [String]) -> String {
-        func escape(_ s: String) -> String {
-            s.replacing("&", with: "&amp;").replacing("<", with: "&lt;").replacing(">", with: "&gt;").replacing("\"", with: "&quot;")
+    /// a track (`trk`), written (and escaped) by libxml2.
+    static func gpx(_ route: Route, _ directions: [Direction], labels: [String]) -> [UInt8] {
+        func point(_ tag: String, _ p: StreetNetwork.Node, name: String? = nil) -> XMLNode {
+            .element(XMLElement(tag, attributes: [("lat", String(p.lat)), ("lon", String(p.lon))], children: name.map { [.element(XMLElement("name", text: $0))] } ?? []))
         }
-        func point(_ tag: String, _ p: StreetNetwork.Node, name: String? = nil) -> String {
-            "<\(tag) lat=\"\(p.lat)\" lon=\"\(p.lon)\">\(name.map { "<name>\(escape($0))</name>" } ?? "")</\(tag)>"
-        }
-        let title = escape("\(labels.first ?? "") to \(labels.last ?? "")")
-        var lines = [
-            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
-            "<gpx version=\"1.1\" creator=\"mapbook\" xmlns=\"http://www.topografix.com/GPX/1/1\">",
-            "  <rte><name>\(title)</name>",
-        ]
-        for d in directions { if let p = d.geometry.first { lines.append("    " + point("rtept", p, name: d.text)) } }
-        lines.append("  </rte>")
-        lines.append("  <trk><name>\(title)</name><trkseg>")
+        let title = "\(labels.first ?? "") to \(labels.last ?? "")"
+        let routePoints = directions.compactMap { d in d.geometry.first.map { point("rtept", $0, name: d.text) } }
+        var trackPoints: [XMLNode] = []
         var last: StreetNetwork.Node?
-        for d in directions where d.maneuver != .stop {
-            for p in d.geometry where p != last {
-                lines.append("    " + point("trkpt", p))
-                last = p
-            }
+        for p in Directions.path(directions) where p != last {
+            trackPoints.append(point("trkpt", p))
+            last = p
         }
-        lines.append("  </trkseg></trk>")
-        lines.append("</gpx>")
-        return lines.joined(separator: "\n") + "\n"
+        let gpx = XMLElement("gpx", attributes: [("version", "1.1"), ("creator", "mapbook"), ("xmlns", "http://www.topografix.com/GPX/1/1")], children: [
+            .element(XMLElement("rte", children: [.element(XMLElement("name", text: title))] + routePoints)),
+            .element(XMLElement("trk", children: [.element(XMLElement("name", text: title)), .element(XMLElement("trkseg", children: trackPoints))])),
+        ])
+        return XMLDocumentIO.serialize(gpx)
     }
 }

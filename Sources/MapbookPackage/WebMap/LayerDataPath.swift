@@ -50,8 +50,13 @@ public struct LayerDataPath: Sendable, Hashable, CustomStringConvertible {
 
     /// The entry this path names inside a package, given the folder of the map (`p20`).
     public func entryName(relativeTo folder: String) -> String {
+        Self.entryName(file, relativeTo: folder)
+    }
+
+    /// The entry a relative path (`../data.gpkg`) names from a folder of the package.
+    public static func entryName(_ path: String, relativeTo folder: String) -> String {
         var components = folder.split(separator: "/").map(String.init)
-        for part in file.split(separator: "/") {
+        for part in path.split(separator: "/") {
             if part == ".." {
                 if !components.isEmpty { components.removeLast() }
             } else if part != "." {

@@ -1,3 +1,4 @@
+import MapbookSupport
 import MapbookPackage
 
 /// What a tiling run produced, per zoom: for the build output, `inspect` and benchmarks.
@@ -47,10 +48,6 @@ public struct TilerReport: Sendable, Equatable {
         }
         return lines
     }
-}
-
-extension String {
-    func leftPadded(_ width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
 }
 
 extension TilerReport {

@@ -102,7 +102,7 @@ extension MapScreen {
             let places = [from.place, to.place].map { StreetNetwork.Node(lon: $0.x, lat: $0.y) }
             let found = try Router(network: network).route(places, by: .time)
             let steps = try Directions.make(found, network: network)
-            let path = steps.flatMap { $0.maneuver == .stop ? [] : $0.geometry }.map { Position(x: $0.lon, y: $0.lat) }
+            let path = Directions.path(steps).map { Position(x: $0.lon, y: $0.lat) }
             let overlay = RouteOverlay(path: path, stops: [from.place, to.place])
             route = overlay
             routeChanges += 1
