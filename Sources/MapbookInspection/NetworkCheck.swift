@@ -21,9 +21,11 @@ public enum NetworkCheck {
                 if let entry { found += matchesSource(network, package: package, entry: entry) }
                 if !found.contains(where: { $0.severity == .error }) {
                     let layer = network.builtFrom.map { ", matches its layer \($0.layer)" } ?? ""
+                    let count = network.turns.turnCount
+                    let turns = count == 0 ? "" : ", \(count) forbidden turn\(count == 1 ? "" : "s")"
                     found.append(Diagnostic(
                         .note, "network.checked", entry: entry,
-                        "network '\(name)': \(network.nodeCount) nodes, \(network.edgeCount) edges; both hierarchies hold together and answer \(min(pairs, network.nodeCount)) random pairs as Dijkstra does\(layer)"))
+                        "network '\(name)': \(network.nodeCount) nodes, \(network.edgeCount) edges\(turns); both hierarchies hold together and answer \(min(pairs, network.graphNodeCount)) random pairs as Dijkstra does\(layer)"))
                 }
                 out += found
             } catch {
@@ -43,6 +45,21 @@ public enum NetworkCheck {
         } catch {
             return [Diagnostic(.error, "network.invalid", entry: entry, error.description)]
         }
+        // Each forbidden turn leaves the node its arc arrives at, by arcs that exist.
+        let turns = file.turns
+        var turnProblems: [String] = []
+        for i in 0..<turns.turnCount {
+            let (copy, to) = turns.turn(i)
+            guard copy >= 0, Int(copy) < turns.copyCount, i == 0 || turns.turn(i - 1) < (copy, to) else { turnProblems.append("turn \(i) is out of order or names no arc"); break }
+            let from = turns.copyArc(Int(copy))
+            guard from >= 0, to >= 0, Int(from / 2) < file.edgeCount, Int(to / 2) < file.edgeCount else { turnProblems.append("turn \(i) names an edge that does not exist"); break }
+            guard network.arrival(from) == network.departure(to) else { turnProblems.append("turn \(i) does not turn at a node (arc \(from) then arc \(to))"); break }
+            network.forbiddenTurns.append(ForbiddenTurn(from: from, to: to))
+        }
+        if let problem = turnProblems.first {
+            return [Diagnostic(.error, "network.invalid", entry: entry, "the forbidden turns: \(problem)")]
+        }
+        let graph = TurnGraph(network)
         for metric in StreetNetwork.Metric.allCases {
             let what = metric == .time ? "time" : "distance"
             let hierarchy: StoredHierarchy
@@ -53,7 +70,7 @@ public enum NetworkCheck {
             var problems: [String] = []
             var ends = [(Int32, Int32)](repeating: (-1, -1), count: hierarchy.arcCount)
             var weights = [UInt32](repeating: 0, count: hierarchy.arcCount)
-            for v in 0..<Int32(file.nodeCount) {
+            for v in 0..<Int32(file.graphNodeCount) {
                 hierarchy.forEachUpArc(v) { id, x, w in
                     ends[Int(id)] = (v, x)
                     weights[Int(id)] = w
@@ -73,7 +90,8 @@ public enum NetworkCheck {
                     let e = network.edges[edge]
                     let forward = first % 2 == 0
                     let (u, x) = ends[Int(id)]
-                    if (forward ? (e.from, e.to) : (e.to, e.from)) != (u, x) || !(forward ? e.direction.forward : e.direction.backward) || weights[Int(id)] != network.weight(edge, metric) {
+                    let base = { (v: Int32) in Int(v) < network.nodes.count ? v : graph.copyOf[Int(v) - network.nodes.count] }
+                    if (forward ? (e.from, e.to) : (e.to, e.from)) != (base(u), base(x)) || !(forward ? e.direction.forward : e.direction.backward) || weights[Int(id)] != network.weight(edge, metric) {
                         problems.append("arc \(id) does not match edge \(edge) (its ends, its direction or its \(what))")
                     }
                 } else {
@@ -89,9 +107,9 @@ public enum NetworkCheck {
                 var state: UInt64 = 0x5EED
                 func next() -> Int32 {
                     state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-                    return Int32(truncatingIfNeeded: (state >> 33) % UInt64(max(1, file.nodeCount)))
+                    return Int32(truncatingIfNeeded: (state >> 33) % UInt64(max(1, file.graphNodeCount)))
                 }
-                for _ in 0..<min(pairs, file.nodeCount) {
+                for _ in 0..<min(pairs, file.graphNodeCount) {
                     let s = next(), t = next()
                     let ends = ([RouteEnd(node: s, cost: 0)], [RouteEnd(node: t, cost: 0)])
                     let fast = (try? HierarchySearch.shortestPath(hierarchy, from: ends.0, to: ends.1))?.map(\.weight)

@@ -66,10 +66,7 @@ extension Packager.Context {
             let fields = layer.summary.schema.fields
             let names = fields.map(\.name)
             func check(_ field: String, _ what: String, key: String) throws {
-                guard !names.contains(field) else { return }
-                var message = "the \(what) '\(field)' is not a column of \(source.name)"
-                if let near = names.first(where: { $0.lowercased() == field.lowercased() }) { message += "; did you mean '\(near)'?" }
-                throw error(.noSuchColumn, search.key + key, search.line, message + "; its columns are: \(names.joined(separator: ", "))")
+                try checkColumn(field, what, of: source.name, columns: names, key: search.key + key, line: search.line)
             }
             try check(search.field, "search field", key: "")
             if let display = search.displayField { try check(display, "display field", key: ".display") }

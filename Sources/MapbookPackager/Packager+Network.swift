@@ -17,6 +17,9 @@ extension Packager {
         public var lines: Int
         public var nodes: Int
         public var edges: Int
+        /// Turns the restrictions forbid (arc pairs), and the restrictions they came from.
+        public var forbiddenTurns: Int
+        public var restrictions: Int
         /// Parts of the network no route leads between (ignoring one-way rules); the largest
         /// first, and where the small ones are.
         public var components: Int
@@ -51,10 +54,8 @@ extension Packager.Context {
         }
         let names = schema.fields.map(\.name)
         func check(_ field: String?, _ key: String) throws {
-            guard let field, !names.contains(field) else { return }
-            var message = "'\(field)' is not a column of \(spec.source)"
-            if let near = names.first(where: { $0.lowercased() == field.lowercased() }) { message += "; did you mean '\(near)'?" }
-            throw error(.noSuchColumn, spec.key + "." + key, spec.line, message + "; its columns are: \(names.joined(separator: ", "))")
+            guard let field else { return }
+            try checkColumn(field, key.replacingOccurrences(of: "_", with: " ") + " field", of: spec.source, columns: names, key: spec.key + "." + key, line: spec.line)
         }
         try check(spec.nameField, "name_field")
         try check(spec.classField, "class")
@@ -62,6 +63,12 @@ extension Packager.Context {
         try check(spec.speed.field, "speed")
         try check(spec.roundaboutField, "roundabout")
         try check(spec.levelField, "level")
+        if let r = spec.restrictions, let idField = r.idField {
+            try checkColumn(idField, "restrictions' id field", of: spec.source, columns: names, key: r.key + ".id_field", line: r.line)
+        }
+        // The restrictions' table is read before the long work, so a mistake in it stops
+        // the build early.
+        let restrictionTable = try spec.restrictions.map { r throws in try readRestrictions(r) }
         let nameField = spec.nameField ?? LocatorDefinition.nameField(in: names)
 
         let clock = ContinuousClock()
@@ -70,7 +77,7 @@ extension Packager.Context {
         let database = try SQLiteDatabase(readOnlyPath: dataFile)
         let table = try FeatureTable(database: database, table: layer.table)
         let toWGS84 = try CoordinateTransform(from: table.crs ?? CoordinateReferenceSystem(epsg: project.crs), to: .wgs84)
-        let wanted = [nameField, spec.classField, spec.oneway?.field, spec.speed.field, spec.roundaboutField, spec.levelField]
+        let wanted = [nameField, spec.classField, spec.oneway?.field, spec.speed.field, spec.roundaboutField, spec.levelField, spec.restrictions?.idField]
         let fields = wanted.compactMap { $0 }.filter(names.contains)
         func text(_ value: FieldValue) -> String {
             if case .blob = value { return "" }
@@ -78,6 +85,8 @@ extension Packager.Context {
         }
         var unreadable: [String: [String: Int]] = [:]
         var lines: [StreetLine] = []
+        // The restrictions' ids: the id field's values as text, to the features they name.
+        var featuresById: [String: [Int64]] = [:]
         let cursor = try table.allFeatures(fields: fields)
         while let feature = try cursor.next() {
             var values: [String: FieldValue] = [:]
@@ -103,6 +112,9 @@ extension Packager.Context {
             }
             let roundabout = spec.roundaboutField.map { ["1", "true", "yes", "y", "t", "roundabout"].contains(text(values[$0] ?? .null).lowercased()) } ?? false
             let level = spec.levelField.map { Int(text(values[$0] ?? .null)) ?? 0 } ?? 0
+            if let r = spec.restrictions {
+                featuresById[r.idField.map { text(values[$0] ?? .null) } ?? String(feature.id), default: []].append(feature.id)
+            }
             guard let geometry = feature.geometry, let wgs = toWGS84.apply(geometry) else { continue }
             for part in wgs.flattenedMembers {
                 guard case .lineString(let points) = part.shape else { continue }
@@ -118,9 +130,12 @@ extension Packager.Context {
             throw error(.invalidValue, spec.key, spec.line, "values of \(spec.source) the network cannot read: \(detail); list them under oneway's with/against/both/closed, or fix the speeds (km/h over 0)")
         }
         progress?("network: \(lines.count) lines", 0)
-        let network = StreetNetworkBuilder.build(lines, options: .init(tolerance: spec.tolerance, splitAtCrossings: spec.splitAtCrossings))
+        var network = StreetNetworkBuilder.build(lines, options: .init(tolerance: spec.tolerance, splitAtCrossings: spec.splitAtCrossings))
         guard !network.edges.isEmpty else {
             throw error(.invalidValue, spec.key + ".source", spec.line, "'\(spec.source)' gives a network with no edges (no line has two distinct points)")
+        }
+        if let r = spec.restrictions, let rows = restrictionTable {
+            try forbidTurns(&network, r, rows, featuresById: featuresById, layer: spec.source)
         }
         progress?("network: \(network.nodes.count) nodes, \(network.edges.count) edges; preprocessing", 0)
         let hierarchies = StreetNetwork.Metric.allCases.map { ContractionHierarchy.build(network, metric: $0) }
@@ -140,6 +155,7 @@ extension Packager.Context {
         }
         return Packager.NetworkReport(
             name: spec.name, entry: entry, source: spec.source, lines: lines.count, nodes: network.nodes.count, edges: network.edges.count,
+            forbiddenTurns: network.forbiddenTurns.count, restrictions: restrictionTable?.count ?? 0,
             components: parts.count,
             cutOff: parts.dropFirst().prefix(20).map { part in
                 let edge = network.edges[Int(part.sampleEdge)]

@@ -60,7 +60,8 @@ extension ContractionHierarchy {
 
         init(_ network: StreetNetwork, metric: StreetNetwork.Metric) {
             self.metric = metric
-            n = network.nodes.count
+            let graph = TurnGraph(network)
+            n = graph.nodeCount
             outs = Array(repeating: [], count: n)
             ins = Array(repeating: [], count: n)
             contracted = Array(repeating: false, count: n)
@@ -68,21 +69,19 @@ extension ContractionHierarchy {
             deletedNeighbours = Array(repeating: 0, count: n)
             level = Array(repeating: 0, count: n)
             distance = Array(repeating: .max, count: n)
-            // The lightest of parallel edges is the only one a shortest path uses.
+            // The lightest of parallel arcs is the only one a shortest path uses.
             var lightest: [UInt64: Int32] = [:]
-            for (e, edge) in network.edges.enumerated() {
-                let w = network.weight(e, metric)
-                for (u, v, ref, allowed) in [(edge.from, edge.to, Int32(e * 2), edge.direction.forward), (edge.to, edge.from, Int32(e * 2 + 1), edge.direction.backward)] {
-                    guard allowed, u != v else { continue }
-                    let key = UInt64(UInt32(u)) << 32 | UInt64(UInt32(v))
-                    if let a = lightest[key] {
-                        if arcs[Int(a)].weight > w { arcs[Int(a)] = Arc(source: u, target: v, weight: w, first: ref, second: -1) }
-                    } else {
-                        lightest[key] = Int32(arcs.count)
-                        outs[Int(u)].append(Int32(arcs.count))
-                        ins[Int(v)].append(Int32(arcs.count))
-                        arcs.append(Arc(source: u, target: v, weight: w, first: ref, second: -1))
-                    }
+            for arc in graph.arcs {
+                let (u, v, ref) = (arc.source, arc.target, arc.ref)
+                let w = network.weight(Int(ref / 2), metric)
+                let key = UInt64(UInt32(u)) << 32 | UInt64(UInt32(v))
+                if let a = lightest[key] {
+                    if arcs[Int(a)].weight > w { arcs[Int(a)] = Arc(source: u, target: v, weight: w, first: ref, second: -1) }
+                } else {
+                    lightest[key] = Int32(arcs.count)
+                    outs[Int(u)].append(Int32(arcs.count))
+                    ins[Int(v)].append(Int32(arcs.count))
+                    arcs.append(Arc(source: u, target: v, weight: w, first: ref, second: -1))
                 }
             }
             superseded = Array(repeating: false, count: arcs.count)

@@ -1,34 +1,39 @@
-/// Plain Dijkstra over a street network's edges: what the hierarchy's answers are checked
+/// Plain Dijkstra over a street network's arcs (its `TurnGraph`): what the hierarchy's answers are checked
 /// against, and the count of settled nodes its preprocessing is measured by.
 public struct Dijkstra {
     let network: StreetNetwork
     let metric: StreetNetwork.Metric
-    /// Directed arcs by source node: `(target, weight, edge * 2 or edge * 2 + 1)`.
+    let nodeCount: Int
+    /// Arcs of the `TurnGraph` by source node: `(target, weight, edge * 2 or edge * 2 + 1)`.
     let start: [Int32]
     let arcs: [(Int32, UInt32, Int32)]
+    let sourceOf: [Int32]
 
     public init(_ network: StreetNetwork, metric: StreetNetwork.Metric) {
         self.network = network
         self.metric = metric
-        var lists = [[(Int32, UInt32, Int32)]](repeating: [], count: network.nodes.count)
-        for (e, edge) in network.edges.enumerated() where edge.from != edge.to {
-            let w = network.weight(e, metric)
-            if edge.direction.forward { lists[Int(edge.from)].append((edge.to, w, Int32(e * 2))) }
-            if edge.direction.backward { lists[Int(edge.to)].append((edge.from, w, Int32(e * 2 + 1))) }
+        let graph = TurnGraph(network)
+        nodeCount = graph.nodeCount
+        var lists = [[(Int32, UInt32, Int32)]](repeating: [], count: graph.nodeCount)
+        for arc in graph.arcs {
+            lists[Int(arc.source)].append((arc.target, network.weight(Int(arc.ref / 2), metric), arc.ref))
         }
         var start: [Int32] = [0]
         var arcs: [(Int32, UInt32, Int32)] = []
-        for list in lists {
+        var sourceOf: [Int32] = []
+        for (v, list) in lists.enumerated() {
             arcs += list
+            sourceOf += Array(repeating: Int32(v), count: list.count)
             start.append(Int32(arcs.count))
         }
         self.start = start
         self.arcs = arcs
+        self.sourceOf = sourceOf
     }
 
     public func shortestPath(from sources: [RouteEnd], to targets: [RouteEnd]) -> NodePath? {
-        var cost = [UInt64](repeating: .max, count: network.nodes.count)
-        var via = [Int32](repeating: -1, count: network.nodes.count)
+        var cost = [UInt64](repeating: .max, count: nodeCount)
+        var via = [Int32](repeating: -1, count: nodeCount)
         var heap = MinHeap()
         for s in sources where s.cost < cost[Int(s.node)] {
             cost[Int(s.node)] = s.cost
@@ -61,8 +66,7 @@ public struct Dijkstra {
         while via[Int(v)] >= 0 {
             let i = Int(via[Int(v)])
             edges.append(arcs[i].2)
-            let edge = network.edges[Int(arcs[i].2 / 2)]
-            v = arcs[i].2 % 2 == 0 ? edge.from : edge.to
+            v = sourceOf[i]
         }
         return NodePath(weight: best, edges: edges.reversed(), start: v, end: end, settled: settled)
     }

@@ -96,7 +96,14 @@ public enum Directions {
             let edge = try network.edge(piece.edge)
             let share = abs(piece.to - piece.from)
             let shape = try network.cut(piece)
-            let sameStreet = stretches.last.map { $0.roundabout ? edge.roundabout : (!edge.roundabout && $0.name == edge.name && !network.name(edge.name).isEmpty) } ?? false
+            var sameStreet = stretches.last.map { $0.roundabout ? edge.roundabout : (!edge.roundabout && $0.name == edge.name && !network.name(edge.name).isEmpty) } ?? false
+            // Back along the same street (a U-turn, as a forbidden turn may ask) is an
+            // instruction of its own.
+            if sameStreet, let last = stretches.last, !last.roundabout,
+                abs(angle(from: bearing(last.geometry, fromStart: false), to: bearing(shape, fromStart: true))) >= 170
+            {
+                sameStreet = false
+            }
             if !sameStreet { stretches.append(Stretch(name: edge.name, roundabout: edge.roundabout)) }
             stretches[stretches.count - 1].metres += Double(edge.millimetres) / 1000 * share
             stretches[stretches.count - 1].seconds += Double(edge.milliseconds) / 1000 * share

@@ -72,10 +72,13 @@ public struct Router {
         let wt = Double(metric == .time ? end.milliseconds : end.millimetres)
         func cost(_ share: Double, _ w: Double) -> UInt64 { UInt64((share * w).rounded()) }
         var sources: [RouteEnd] = [], targets: [RouteEnd] = []
-        if start.direction.forward { sources.append(RouteEnd(node: start.to, cost: cost(1 - s.fraction, ws))) }
-        if start.direction.backward { sources.append(RouteEnd(node: start.from, cost: cost(s.fraction, ws))) }
-        if end.direction.forward { targets.append(RouteEnd(node: end.from, cost: cost(t.fraction, wt))) }
-        if end.direction.backward { targets.append(RouteEnd(node: end.to, cost: cost(1 - t.fraction, wt))) }
+        // The search graph's nodes: where a turn is forbidden after the start's edge, its
+        // copy of the node; the destination's edge may be reached from every copy of its
+        // node that allows the turn onto it.
+        if start.direction.forward { sources.append(RouteEnd(node: try network.graphNode(arriving: s.edge * 2), cost: cost(1 - s.fraction, ws))) }
+        if start.direction.backward { sources.append(RouteEnd(node: try network.graphNode(arriving: s.edge * 2 + 1), cost: cost(s.fraction, ws))) }
+        if end.direction.forward { targets += try network.graphNodes(leaving: t.edge * 2).map { RouteEnd(node: $0, cost: cost(t.fraction, wt)) } }
+        if end.direction.backward { targets += try network.graphNodes(leaving: t.edge * 2 + 1).map { RouteEnd(node: $0, cost: cost(1 - t.fraction, wt)) } }
 
         // Along the one edge, if it may be driven that way.
         var direct: UInt64?
@@ -98,13 +101,14 @@ public struct Router {
         var pieces: [RoutePiece] = []
         // Leave the first edge by the end the path starts from, and reach the last by the
         // end it ends at (the cheaper one if the edge is a loop).
-        let leaveForward = start.direction.forward && path.start == start.to && (!start.direction.backward || start.from != start.to || s.fraction >= 0.5)
+        let pathStart = try network.baseNode(path.start), pathEnd = try network.baseNode(path.end)
+        let leaveForward = start.direction.forward && pathStart == start.to && (!start.direction.backward || start.from != start.to || s.fraction >= 0.5)
         pieces.append(RoutePiece(edge: s.edge, from: s.fraction, to: leaveForward ? 1 : 0))
         for ref in path.edges {
             let forward = ref % 2 == 0
             pieces.append(RoutePiece(edge: ref / 2, from: forward ? 0 : 1, to: forward ? 1 : 0))
         }
-        let arriveForward = end.direction.forward && path.end == end.from && (!end.direction.backward || end.from != end.to || t.fraction <= 0.5)
+        let arriveForward = end.direction.forward && pathEnd == end.from && (!end.direction.backward || end.from != end.to || t.fraction <= 0.5)
         pieces.append(RoutePiece(edge: t.edge, from: arriveForward ? 0 : 1, to: t.fraction))
         return (pieces.filter { $0.from != $0.to }, path.settled)
     }

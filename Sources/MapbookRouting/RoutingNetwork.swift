@@ -1,4 +1,5 @@
 import MapbookPackage
+import Synchronization
 
 /// A street network read in place from its file (`StreetNetworkFile`): from a package's
 /// entry mapped into memory, or from bytes. Nothing is unpacked or loaded whole; what a query
@@ -12,7 +13,12 @@ public final class RoutingNetwork: @unchecked Sendable {
     public let nodeCount: Int
     public let edgeCount: Int
     let pointCount: Int
+    /// The forbidden turns, and the nodes of the graph searches run on: the network's, then
+    /// one copy per arc with turns forbidden after it (`TurnGraph`).
+    public private(set) var turns = StoredTurns()
+    public private(set) var graphNodeCount = 0
     var sections: [StreetNetworkFile.Section: Range<Int>] = [:]
+    let checkedHierarchies = Mutex<[StreetNetwork.Metric: StoredHierarchy]>([:])
 
     /// Reads the network in `range` (a stored entry of a package), mapped into memory.
     public convenience init(range: ByteRange, source: String) throws(RoutingError) {
@@ -64,6 +70,14 @@ public final class RoutingNetwork: @unchecked Sendable {
         for section in [StreetNetworkFile.Section.names, .classes, .index, .incidence] where sections[section] == nil {
             throw fail(.damaged, "the \(section) section is missing")
         }
+        if let range = sections[.turns] {
+            guard range.count >= 8 else { throw fail(.damaged, "the turns section is too short") }
+            let copies = Int(bytes.loadUnaligned(fromByteOffset: range.lowerBound, as: UInt32.self))
+            let count = Int(bytes.loadUnaligned(fromByteOffset: range.lowerBound + 4, as: UInt32.self))
+            guard 8 + copies * 4 + count * 8 == range.count, copies <= count else { throw fail(.damaged, "the turns section's size does not match its counts") }
+            turns = StoredTurns(bytes: bytes, copies: range.lowerBound + 8, copyCount: copies, turns: range.lowerBound + 8 + copies * 4, turnCount: count)
+        }
+        graphNodeCount = nodeCount + turns.copyCount
     }
 
     deinit { owned?.deallocate() }
@@ -138,17 +152,21 @@ public final class RoutingNetwork: @unchecked Sendable {
         return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[(text + start)..<(text + end)]), as: UTF8.self)
     }
 
-    /// The hierarchy for `metric`, checked enough that a query cannot read outside it.
+    /// The hierarchy for `metric`, checked enough that a query cannot read outside it. The
+    /// check reads every node's arc list once; later routes reuse its result.
     public func hierarchy(_ metric: StreetNetwork.Metric) throws(RoutingError) -> StoredHierarchy {
+        if let checked = checkedHierarchies.withLock({ $0[metric] }) { return checked }
         guard let range = sections[.hierarchy(metric)] else {
             throw RoutingError(kind: .noNetwork, source: source, message: "the network has no hierarchy for \(metric == .time ? "time" : "distance")")
         }
-        return try StoredHierarchy(self, range)
+        let hierarchy = try StoredHierarchy(self, range)
+        checkedHierarchies.withLock { $0[metric] = hierarchy }
+        return hierarchy
     }
 }
 
 /// A contraction hierarchy as stored in a network file.
-public struct StoredHierarchy: HierarchyGraph {
+public struct StoredHierarchy: HierarchyGraph, Sendable {
     let network: RoutingNetwork
     let upStart: Int
     let downStart: Int
@@ -158,7 +176,7 @@ public struct StoredHierarchy: HierarchyGraph {
 
     init(_ network: RoutingNetwork, _ range: Range<Int>) throws(RoutingError) {
         self.network = network
-        let n = network.nodeCount
+        let n = network.graphNodeCount
         guard range.count >= 8 else { throw network.damaged("the hierarchy is empty") }
         arcCount = Int(network.u32(range.lowerBound))
         upStart = range.lowerBound + 8
@@ -185,22 +203,22 @@ public struct StoredHierarchy: HierarchyGraph {
     }
 
     @inline(__always) func forEach(_ starts: Int, _ node: Int32, _ body: (Int32, Int32, UInt32) -> Void) {
-        guard node >= 0, Int(node) < network.nodeCount else { return }
+        guard node >= 0, Int(node) < network.graphNodeCount else { return }
         let from = Int(network.u32(starts + Int(node) * 4)), to = Int(network.u32(starts + Int(node) * 4 + 4))
         for i in from..<to {
             let at = arcs + i * StreetNetworkFile.arcBytes
             let end = network.i32(at)
             // An arc to a node that does not exist is skipped; `validate` reports it.
-            guard end >= 0, Int(end) < network.nodeCount else { continue }
+            guard end >= 0, Int(end) < network.graphNodeCount else { continue }
             body(Int32(i), end, network.u32(at + 4))
         }
     }
 
-    public var nodeCount: Int { network.nodeCount }
+    public var nodeCount: Int { network.graphNodeCount }
 
     /// A node's place in the hierarchy (-1 for a node that does not exist).
     public func rank(_ node: Int32) -> Int32 {
-        guard node >= 0, Int(node) < network.nodeCount else { return -1 }
+        guard node >= 0, Int(node) < network.graphNodeCount else { return -1 }
         return network.i32(ranks + Int(node) * 4)
     }
 

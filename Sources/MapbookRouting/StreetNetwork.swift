@@ -51,8 +51,15 @@ public struct StreetNetwork: Sendable {
     public var points: [Node] = []
     public var names: [String] = []
     public var classes: [String] = []
+    /// Turns no route takes, sorted (`StreetNetwork+Turns`).
+    public var forbiddenTurns: [ForbiddenTurn] = []
 
     public init() {}
+
+    /// The node arc `ref` (`edge * 2` along the edge's points, `edge * 2 + 1` against
+    /// them) leaves from, and the node it arrives at.
+    public func departure(_ ref: Int32) -> Int32 { ref % 2 == 0 ? edges[Int(ref / 2)].from : edges[Int(ref / 2)].to }
+    public func arrival(_ ref: Int32) -> Int32 { ref % 2 == 0 ? edges[Int(ref / 2)].to : edges[Int(ref / 2)].from }
 
     /// The shape of edge `e`, from its first node to its second.
     public func shape(_ e: Int) -> ArraySlice<Node> {

@@ -6,11 +6,11 @@ import MapbookPackage
 /// hierarchy per metric.
 public enum StreetNetworkFile {
     static let magic: [UInt8] = Array("MBNET\0\r\n".utf8)
-    static let version: UInt32 = 1
+    static let version: UInt32 = 2
     static let headerBytes = 32
 
     enum Section: UInt32, CaseIterable {
-        case nodes = 1, edges, points, names, classes, index, incidence, source
+        case nodes = 1, edges, points, names, classes, index, incidence, source, turns
         case timeHierarchy = 16, distanceHierarchy
 
         static func hierarchy(_ metric: StreetNetwork.Metric) -> Section { metric == .time ? .timeHierarchy : .distanceHierarchy }
@@ -94,7 +94,18 @@ public enum StreetNetworkFile {
             sections.append((.source, JSONWriter.bytes(json)))
         }
 
-        for hierarchy in hierarchies { sections.append((Section.hierarchy(hierarchy.metric), encode(hierarchy, nodes: network.nodes.count))) }
+        // Forbidden turns (version 2): copy count, turn count, the arcs with copies (sorted),
+        // then (copy, arc) per turn (sorted). The hierarchies' nodes are the network's and
+        // then the copies.
+        let turns = TurnList(network.forbiddenTurns)
+        b = []
+        b.appendLittleEndian(UInt32(turns.copyCount))
+        b.appendLittleEndian(UInt32(turns.turnCount))
+        for arc in turns.copies { b.appendLittleEndian(arc) }
+        for t in turns.turns { b.appendLittleEndian(t.copy); b.appendLittleEndian(t.to) }
+        sections.append((.turns, b))
+
+        for hierarchy in hierarchies { sections.append((Section.hierarchy(hierarchy.metric), encode(hierarchy, nodes: hierarchy.rank.count))) }
 
         var out = magic
         out.appendLittleEndian(version)

@@ -130,6 +130,9 @@ struct CreateCommand: ParsableCommand {
     static func printNetwork(_ report: Packager.NetworkReport, to out: inout Output) {
         let parts = report.components == 1 ? "one connected part" : "\(Format.count(report.components)) parts not connected to each other"
         out.line("  network \(report.name) (\(report.entry), from \(report.source)): \(Format.count(report.lines)) lines -> \(Format.count(report.nodes)) nodes, \(Format.count(report.edges)) edges, \(parts)")
+        if report.restrictions > 0 {
+            out.line("    \(Format.count(report.restrictions)) turn restriction\(report.restrictions == 1 ? "" : "s") -> \(Format.count(report.forbiddenTurns)) forbidden turns")
+        }
         let seconds = (report.seconds * 100).rounded() / 100
         out.line("    preprocessed in \(seconds) s (contraction hierarchies: \(report.shortcuts.map { Format.count($0) }.joined(separator: " shortcuts by time, ")) by distance), \(Format.bytes(Int64(report.bytes)))")
     }

@@ -56,6 +56,20 @@ import Testing
         #expect(downLength > upLength + 300, "north \(upLength) m, south \(downLength) m")
     }
 
+    /// The sample's turn restrictions (data/turns.csv): no left turn from Washington St
+    /// northbound onto Chicago Ave at the town centre (tools/samples/naperville.py's LON0,
+    /// LAT0). The route goes on and comes back; the right turn the other way is direct.
+    @Test func theSamplesNoLeftTurnIsObeyed() throws {
+        let south = "-88.1535,41.7499", west = "-88.1550,41.7508"
+        let (left, leftJSON) = try solve(["--from", south, "--to", west])
+        let (right, rightJSON) = try solve(["--from", west, "--to", south])
+        #expect(left.status == 0 && right.status == 0, "\(left.stderr) \(right.stderr)")
+        func length(_ json: JSONObject?) -> Double { json?.object("routes")?.array("features")?.first?.objectValue?.object("attributes")?.double("Total_Length") ?? 0 }
+        let texts = (leftJSON?.array("directions")?.first?.objectValue?.array("features") ?? []).compactMap { $0.objectValue?.object("attributes")?.string("text") }
+        #expect(!texts.contains("Turn left onto W Chicago Ave") && texts.contains { $0.hasPrefix("Make a U-turn") }, "\(texts)")
+        #expect(length(rightJSON) < 250 && length(leftJSON) > length(rightJSON) + 150, "left \(length(leftJSON)) m, right \(length(rightJSON)) m")
+    }
+
     @Test func gpxHoldsTheTrackAndTheDirections() throws {
         let file = NSTemporaryDirectory() + "route-\(getpid()).gpx"
         defer { try? FileManager.default.removeItem(atPath: file) }
@@ -120,8 +134,10 @@ extension RouteCommandTests {
         let hierarchy = try checkTampered { bytes, start, network in
             let (offset, _) = section(network, 16)
             // The first arc's weight (an up arc, in a node's list), one more: past the arc
-            // count, the up and down starts and the ranks.
-            let nodes = Int(network.u32le(12))
+            // count, the up and down starts and the ranks, of the network's nodes and the
+            // copies its forbidden turns make (the turns section, 9, counts them first).
+            let (turns, _) = section(network, 9)
+            let nodes = Int(network.u32le(12)) + Int(network.u32le(turns))
             let weight = start + offset + 8 + (nodes + 1) * 8 + nodes * 4 + 4
             bytes[weight] &+= 1
         }

@@ -1,4 +1,5 @@
 import Foundation
+import MapbookInspection
 import MapbookPackage
 import MapbookPackager
 import MapbookRouting
@@ -91,11 +92,60 @@ import Testing
             // A field the layer does not have.
             let missing = refusal("{ source: streets, oneway: ONEWAY }")
             #expect(missing?.kind == .noSuchColumn && missing?.message.contains("did you mean 'oneway'") == true, "\(String(describing: missing))")
-            // Turn restrictions are said to be unsupported, not ignored.
-            let restrictions = refusal("{ source: streets, restrictions: turns }")
-            #expect(restrictions?.kind == .unsupported, "\(String(describing: restrictions))")
+            // A restrictions table that is not there.
+            let restrictions = refusal("{ source: streets, restrictions: turns.csv }")
+            #expect(restrictions?.kind == .data(.file(.io(errno: ENOENT))), "\(String(describing: restrictions))")
             #expect(!FileManager.default.fileExists(atPath: dir + "/n.mmpk"))
             #expect(try FileManager.default.contentsOfDirectory(atPath: dir).allSatisfy { !$0.hasPrefix(".") }, "work files left behind")
+        }
+    }
+
+    /// A no-turn from Main St onto Elm St: the route that needed it is refused, the turn
+    /// the other way is still taken, and `validate` checks the network with its turns.
+    @Test func turnRestrictionsFromATableAreObeyed() throws {
+        try withTemporaryDirectory { dir in
+            try streets(dir)
+            try writeFile(dir + "/turns.csv", "street,onto,note\nMain St,Elm St,no turn from Main St\n")
+            let network = "{ source: streets, oneway: oneway, restrictions: { file: turns.csv, from: street, to: onto, id_field: name } }"
+            let summary = try Packager.build(try project(dir, network: network), output: dir + "/n.mmpk", timestamp: 1_795_305_600)
+            let report = try #require(summary.network)
+            // Arriving at the crossing by Main St (from the south or the north), leaving by Elm
+            // St (to the west or the east).
+            #expect(report.restrictions == 1 && report.forbiddenTurns == 4, "\(report)")
+            let package = try MobileMapPackage(path: dir + "/n.mmpk")
+            let router = Router(network: try RoutingNetwork.open(package))
+            let mainSouth = StreetNetwork.Node(lon: -88.15, lat: 41.7502), elmEast = StreetNetwork.Node(lon: -88.1495, lat: 41.751)
+            // North on Main St then right onto Elm St is forbidden, and one-way Main St leaves no other way.
+            let refused = #expect(throws: RoutingError.self) { _ = try router.route([mainSouth, elmEast], by: .distance) }
+            #expect(refused?.kind == .unreachable)
+            // From Elm St onto Main St is allowed.
+            let onto = try router.route([elmEast, StreetNetwork.Node(lon: -88.15, lat: 41.7518)], by: .distance)
+            #expect(abs(onto.metres - (41.5 + 89.0)) < 2, "\(onto.metres)")
+            let findings = PackageCheck.validate(path: dir + "/n.mmpk").diagnostics
+            #expect(findings.contains { $0.code == "network.checked" && $0.message.contains("4 forbidden turns") }, "\(findings)")
+            #expect(!findings.contains { $0.severity == .error }, "\(findings)")
+        }
+    }
+
+    @Test func restrictionsNamingNoStreetOrStreetsApartAreRefused() throws {
+        try withTemporaryDirectory { dir in
+            try streets(dir, extra: #"{"type":"Feature","properties":{"name":"Lonely Ln","oneway":"B","speed":30},"geometry":{"type":"LineString","coordinates":[[-88.140,41.760],[-88.139,41.760]]}}"#)
+            func refusal(_ rows: String, _ options: String = "from: street, to: onto, id_field: name") throws -> ProjectError? {
+                try writeFile(dir + "/turns.csv", "street,onto\n" + rows)
+                do {
+                    _ = try Packager.build(try project(dir, network: "{ source: streets, restrictions: { file: turns.csv, \(options) } }"), output: dir + "/n.mmpk", timestamp: 1_795_305_600)
+                    return nil
+                } catch let error as ProjectError { return error }
+            }
+            let unknown = try refusal("Main St,Elm St\nMain St,Oak St\n")
+            #expect(unknown?.kind == .invalidValue && unknown?.message.contains("'Oak St' (line 3)") == true, "\(String(describing: unknown))")
+            let apart = try refusal("Main St,Lonely Ln\n")
+            #expect(apart?.kind == .invalidValue && apart?.message.contains("do not meet: line 2 (Main St to Lonely Ln)") == true, "\(String(describing: apart))")
+            let column = try refusal("Main St,Elm St\n", "from: Street, to: onto, id_field: name")
+            #expect(column?.kind == .noSuchColumn && column?.message.contains("did you mean 'street'") == true, "\(String(describing: column))")
+            let half = try refusal("Main St,\n")
+            #expect(half?.kind == .invalidValue, "\(String(describing: half))")
+            #expect(!FileManager.default.fileExists(atPath: dir + "/n.mmpk"))
         }
     }
 }

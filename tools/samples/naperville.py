@@ -12,8 +12,10 @@ would hand over, each in a format the packager imports:
     OUTDIR/data/valves.shp         Water System Valves: a point shapefile with .shx, .dbf
                                    (dBASE III: C, N and D fields), .prj (WGS84), .cpg (UTF-8)
     OUTDIR/data/addresses.csv      Address Points: CSV (RFC 4180, UTF-8) with lon/lat columns
-    OUTDIR/data/streets.geojson    the backdrop's and the network's streets (name, class, oneway),
-                                   split at intersections
+    OUTDIR/data/streets.geojson    the backdrop's and the network's streets (segment, name, class,
+                                   oneway), split at intersections
+    OUTDIR/data/turns.csv          the network's turn restrictions: two no-left-turns downtown,
+                                   by street segment
     OUTDIR/data/parcels.geojson    the backdrop's parcels (land use); the packager tiles both
                                    into the package's vector tile backdrop
 
@@ -845,12 +847,14 @@ def write_zip(path, entries, compression=zipfile.ZIP_STORED):
 
 
 def reference_layers(town):
-    """The backdrop's streets (split at intersections) and parcels, as GeoJSON records in WGS84."""
+    """The backdrop's streets (split at intersections) and parcels, as GeoJSON records in WGS84.
+    Each street piece has a `segment` id, which the turn restrictions name."""
     streets = []
     for street, pieces in zip(town.streets, town.street_pieces):
         for pts, _, _ in pieces:
             name = town.prefixed(street, point_along(pts, polyline_length(pts) / 2))
-            streets.append({"name": name, "class": street.cls, "oneway": ONEWAY.get(street.name, "B"), "geometry": [lonlat(p) for p in pts]})
+            streets.append({"segment": f"S{len(streets) + 1:04d}", "name": name, "class": street.cls,
+                            "oneway": ONEWAY.get(street.name, "B"), "geometry": [lonlat(p) for p in pts]})
     parcels = []
     for parcel in town.parcels:
         ring = [list(lonlat(p)) for p in parcel.ring]
@@ -858,6 +862,34 @@ def reference_layers(town):
             ring.append(ring[0])
         parcels.append({"landuse": parcel.landuse, "geometry": [ring]})
     return streets, parcels
+
+
+def turn_restrictions(town, streets):
+    """No left turns at the town centre (Washington St and Chicago Ave): from Washington St
+    northbound onto Chicago Ave westbound, and southbound onto eastbound. Rows name the
+    street pieces by their `segment` id: the piece arriving at the crossing, then the one
+    leaving it."""
+    ends = {}
+    for street, street_pieces in zip(town.streets, town.street_pieces):
+        for pts, _, _ in street_pieces:
+            for end in (pts[0], pts[-1]):
+                ends.setdefault((round(end[0], 1), round(end[1], 1)), set()).add(street.name)
+    cx, cy = next(p for p, names in ends.items() if {town.washington.name, town.chicago.name} <= names)
+    pieces = []  # (segment, street, the piece's other end) for pieces touching the centre
+    index = 0
+    for street, street_pieces in zip(town.streets, town.street_pieces):
+        for pts, _, _ in street_pieces:
+            index += 1
+            for end, other in ((pts[0], pts[-1]), (pts[-1], pts[0])):
+                if abs(end[0] - cx) < 0.5 and abs(end[1] - cy) < 0.5:
+                    pieces.append((streets[index - 1]["segment"], street, other))
+
+    def piece(street, side):
+        return next(seg for seg, st, (x, y) in pieces if st is street and side(x - cx, y - cy))
+    south, north = piece(town.washington, lambda dx, dy: dy < 0), piece(town.washington, lambda dx, dy: dy > 0)
+    west, east = piece(town.chicago, lambda dx, dy: dx < 0), piece(town.chicago, lambda dx, dy: dx > 0)
+    return [{"from_segment": south, "to_segment": west, "note": "no left turn from Washington St northbound onto Chicago Ave westbound"},
+            {"from_segment": north, "to_segment": east, "note": "no left turn from Washington St southbound onto Chicago Ave eastbound"}]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -882,9 +914,12 @@ def main(argv):
     streets, parcels = reference_layers(town)
     write_file(os.path.join(data, "streets.geojson"), geojson_bytes(streets, "LineString"))
     write_file(os.path.join(data, "parcels.geojson"), geojson_bytes(parcels, "Polygon"))
+    turns = turn_restrictions(town, streets)
+    write_file(os.path.join(data, "turns.csv"), csv_bytes(turns))
 
     for name, count in (("mains.geojson", len(mains)), ("laterals.zip", len(laterals)), ("valves.shp", len(valves)),
-                        ("addresses.csv", len(addresses)), ("streets.geojson", len(streets)), ("parcels.geojson", len(parcels))):
+                        ("addresses.csv", len(addresses)), ("streets.geojson", len(streets)), ("parcels.geojson", len(parcels)),
+                        ("turns.csv", len(turns))):
         print(f"{os.path.join(data, name)}: {count:,} features, {os.path.getsize(os.path.join(data, name)):,} bytes")
     return 0
 

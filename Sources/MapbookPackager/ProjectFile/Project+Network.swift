@@ -16,6 +16,20 @@ extension Project {
         /// Metres within which line ends meet.
         public var tolerance: Double = 1
         public var splitAtCrossings = false
+        public var restrictions: RestrictionsSpec?
+        public var line: Int?
+        public var key: String
+    }
+
+    /// `restrictions:`: a CSV table of forbidden turns, a row per turn, naming the street
+    /// turned from and the street turned onto by an id of the network's source layer.
+    public struct RestrictionsSpec: Sendable {
+        /// Relative to the project file.
+        public var file: String
+        public var fromField = "from"
+        public var toField = "to"
+        /// The streets' field the ids are; nil: the features' ids (fid).
+        public var idField: String?
         public var line: Int?
         public var key: String
     }
@@ -43,9 +57,6 @@ extension Project {
         guard sources.contains(source) else {
             throw sourceNode.error(.unknownSource, "no source is named '\(source)'; the sources are: \(sources.sorted().joined(separator: ", "))")
         }
-        if let restrictions = node["restrictions"] {
-            throw restrictions.error(.unsupported, "turn restrictions are not supported yet: routes are found on the street graph, which has no notion of turns")
-        }
         let name = try node["name"]?.string() ?? "Streets"
         guard !name.isEmpty, !name.contains("/"), EntryName.problem("network/\(name).mnet") == nil else {
             throw (node["name"] ?? node).error(.invalidValue, "'\(name)' cannot be a file name (the network is network/<name>.mnet)")
@@ -60,6 +71,18 @@ extension Project {
             guard spec.tolerance >= 0, spec.tolerance <= 100 else { throw t.error(.invalidValue, "tolerance is metres from 0 to 100") }
         }
         spec.splitAtCrossings = try node["split_at_crossings"]?.bool() ?? false
+        if let restrictions = node["restrictions"] {
+            if let file = try? restrictions.string() {
+                spec.restrictions = RestrictionsSpec(file: file, line: restrictions.line, key: restrictions.path)
+            } else {
+                try restrictions.checkKeys(["file", "from", "to", "id_field"])
+                var r = RestrictionsSpec(file: try restrictions.required("file").string(), line: restrictions.line, key: restrictions.path)
+                r.fromField = try restrictions["from"]?.string() ?? r.fromField
+                r.toField = try restrictions["to"]?.string() ?? r.toField
+                r.idField = try restrictions["id_field"]?.string()
+                spec.restrictions = r
+            }
+        }
         if let oneway = node["oneway"] {
             if let field = try? oneway.string() {
                 spec.oneway = OnewaySpec(field: field)

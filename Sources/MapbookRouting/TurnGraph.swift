@@ -1,0 +1,43 @@
+/// The graph routes are searched on. Without forbidden turns it is the network itself: its
+/// nodes, and an arc for each way each edge may be driven. A forbidden turn splits the node
+/// it is at (turn restrictions by node splitting, as in Gutiérrez and Medaglia, 2008, and
+/// OSRM's first graphs): the arc before the turn arrives at a copy of the node, which the
+/// node's other arcs leave from but the forbidden ones do not. Only nodes with forbidden
+/// turns grow, so the hierarchy and its queries stay node-based and as fast.
+///
+/// Nodes `0..<network.nodes.count` are the network's; copy `i` (of the `TurnTable`) is node
+/// `network.nodes.count + i`.
+public struct TurnGraph: Sendable {
+    public struct Arc: Sendable {
+        public var source: Int32
+        public var target: Int32
+        /// The network's arc: `edge * 2` along the edge, `edge * 2 + 1` against it.
+        public var ref: Int32
+    }
+
+    public let nodeCount: Int
+    public let arcs: [Arc]
+    /// The network node each copy stands for.
+    public let copyOf: [Int32]
+
+    public init(_ network: StreetNetwork) {
+        let table = TurnList(network.forbiddenTurns)
+        let n = Int32(network.nodes.count)
+        var copiesAt: [Int32: [Int32]] = [:]
+        copyOf = table.copies.map { network.arrival($0) }
+        for (i, node) in copyOf.enumerated() { copiesAt[node, default: []].append(Int32(i)) }
+        var arcs: [Arc] = []
+        for (e, edge) in network.edges.enumerated() where edge.from != edge.to {
+            for (ref, allowed) in [(Int32(e * 2), edge.direction.forward), (Int32(e * 2 + 1), edge.direction.backward)] where allowed {
+                let target = table.copy(arriving: ref).map { n + $0 } ?? network.arrival(ref)
+                let u = network.departure(ref)
+                arcs.append(Arc(source: u, target: target, ref: ref))
+                for c in copiesAt[u] ?? [] where !table.forbids(copy: c, to: ref) {
+                    arcs.append(Arc(source: n + c, target: target, ref: ref))
+                }
+            }
+        }
+        self.arcs = arcs
+        nodeCount = network.nodes.count + table.copyCount
+    }
+}
