@@ -25,7 +25,7 @@ public enum NetworkCheck {
                     let turns = count == 0 ? "" : ", \(count) forbidden turn\(count == 1 ? "" : "s")"
                     found.append(Diagnostic(
                         .note, "network.checked", entry: entry,
-                        "network '\(name)': \(network.nodeCount) nodes, \(network.edgeCount) edges\(turns); both hierarchies hold together and answer \(min(pairs, network.graphNodeCount)) random pairs as Dijkstra does\(layer)"))
+                        "network '\(name)': \(network.nodeCount) nodes, \(network.edgeCount) edges\(turns); its hierarchies (by \(network.metrics.map { $0 == .time ? "time" : "distance" }.joined(separator: ", by "))) hold together and answer \(min(pairs, network.graphNodeCount)) random pairs as Dijkstra does\(layer)"))
                 }
                 out += found
             } catch {
@@ -60,7 +60,8 @@ public enum NetworkCheck {
             return [Diagnostic(.error, "network.invalid", entry: entry, "the forbidden turns: \(problem)")]
         }
         let graph = TurnGraph(network)
-        for metric in StreetNetwork.Metric.allCases {
+        guard !file.metrics.isEmpty else { return [Diagnostic(.error, "network.hierarchy", entry: entry, "the network has no hierarchy, so no route can be found on it")] }
+        for metric in file.metrics {
             let what = metric == .time ? "time" : "distance"
             let hierarchy: StoredHierarchy
             do { hierarchy = try file.hierarchy(metric) } catch {

@@ -24,11 +24,11 @@ extension Packager {
         /// first, and where the small ones are.
         public var components: Int
         public var cutOff: [CutOff]
-        /// Seconds spent building the graph and its two hierarchies.
+        /// Seconds spent building the graph and its hierarchies.
         public var seconds: Double
         public var bytes: Int
-        /// Shortcuts the hierarchies added, by time and by distance.
-        public var shortcuts: [Int]
+        /// Shortcuts each hierarchy added, by metric.
+        public var shortcuts: [(metric: StreetNetwork.Metric, count: Int)]
 
         public struct CutOff: Sendable {
             public var street: String
@@ -138,7 +138,7 @@ extension Packager.Context {
             try forbidTurns(&network, r, rows, featuresById: featuresById, layer: spec.source)
         }
         progress?("network: \(network.nodes.count) nodes, \(network.edges.count) edges; preprocessing", 0)
-        let hierarchies = StreetNetwork.Metric.allCases.map { ContractionHierarchy.build(network, metric: $0) }
+        let hierarchies = spec.metrics.map { ContractionHierarchy.build(network, metric: $0) }
         let dataEntry = "../" + (sources[spec.source]?.entry ?? "data.gpkg")
         let bytes = StreetNetworkFile.encode(network, hierarchies: hierarchies, source: .init(data: dataEntry, layer: layer.table, tolerance: spec.tolerance))
         let elapsed = clock.now - started
@@ -163,6 +163,6 @@ extension Packager.Context {
                 return .init(street: network.names[Int(edge.name)], edges: part.edges, lon: at.lon, lat: at.lat)
             },
             seconds: seconds, bytes: bytes.count,
-            shortcuts: hierarchies.map { $0.arcs.filter(\.isShortcut).count })
+            shortcuts: hierarchies.map { ($0.metric, $0.arcs.filter(\.isShortcut).count) })
     }
 }

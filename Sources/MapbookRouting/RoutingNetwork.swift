@@ -152,12 +152,15 @@ public final class RoutingNetwork: @unchecked Sendable {
         return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[(text + start)..<(text + end)]), as: UTF8.self)
     }
 
+    /// The metrics the network has a hierarchy for: what routes on it may minimise.
+    public var metrics: [StreetNetwork.Metric] { StreetNetwork.Metric.allCases.filter { sections[.hierarchy($0)] != nil } }
+
     /// The hierarchy for `metric`, checked enough that a query cannot read outside it. The
     /// check reads every node's arc list once; later routes reuse its result.
     public func hierarchy(_ metric: StreetNetwork.Metric) throws(RoutingError) -> StoredHierarchy {
         if let checked = checkedHierarchies.withLock({ $0[metric] }) { return checked }
         guard let range = sections[.hierarchy(metric)] else {
-            throw RoutingError(kind: .noNetwork, source: source, message: "the network has no hierarchy for \(metric == .time ? "time" : "distance")")
+            throw RoutingError(kind: .noNetwork, source: source, message: "the network has no hierarchy for \(metric == .time ? "time" : "distance") (its project's metrics leave it out); route by \(metric == .time ? "distance" : "time")")
         }
         let hierarchy = try StoredHierarchy(self, range)
         checkedHierarchies.withLock { $0[metric] = hierarchy }

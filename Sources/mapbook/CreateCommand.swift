@@ -134,7 +134,8 @@ struct CreateCommand: ParsableCommand {
             out.line("    \(Format.count(report.restrictions)) turn restriction\(report.restrictions == 1 ? "" : "s") -> \(Format.count(report.forbiddenTurns)) forbidden turns")
         }
         let seconds = (report.seconds * 100).rounded() / 100
-        out.line("    preprocessed in \(seconds) s (contraction hierarchies: \(report.shortcuts.map { Format.count($0) }.joined(separator: " shortcuts by time, ")) by distance), \(Format.bytes(Int64(report.bytes)))")
+        let shortcuts = report.shortcuts.map { "\(Format.count($0.count)) shortcuts by \($0.metric == .time ? "time" : "distance")" }.joined(separator: ", ")
+        out.line("    preprocessed in \(seconds) s (contraction hierarchies: \(shortcuts)), \(Format.bytes(Int64(report.bytes)))")
     }
 
     /// One line per imported source, then its warnings, indented.

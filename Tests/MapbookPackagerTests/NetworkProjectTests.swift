@@ -148,4 +148,25 @@ import Testing
             #expect(!FileManager.default.fileExists(atPath: dir + "/n.mmpk"))
         }
     }
+
+    /// `metrics: [time]` builds the hierarchy by time alone: routes by distance are refused
+    /// with a kind to switch on, and `validate` checks what there is.
+    @Test func metricsChooseTheHierarchiesBuilt() throws {
+        try withTemporaryDirectory { dir in
+            try streets(dir)
+            let summary = try Packager.build(try project(dir, network: "{ source: streets, metrics: [time] }"), output: dir + "/n.mmpk", timestamp: 1_795_305_600)
+            #expect(summary.network?.shortcuts.map(\.metric) == [.time])
+            let network = try RoutingNetwork.open(try MobileMapPackage(path: dir + "/n.mmpk"))
+            #expect(network.metrics == [.time])
+            let router = Router(network: network)
+            let a = StreetNetwork.Node(lon: -88.15, lat: 41.7502), b = StreetNetwork.Node(lon: -88.1495, lat: 41.751)
+            #expect(try router.route([a, b], by: .time).metres > 0)
+            let refused = #expect(throws: RoutingError.self) { _ = try router.route([a, b], by: .distance) }
+            #expect(refused?.kind == .noNetwork)
+            let findings = PackageCheck.validate(path: dir + "/n.mmpk").diagnostics
+            #expect(findings.contains { $0.code == "network.checked" } && !findings.contains { $0.severity == .error }, "\(findings)")
+            let wrong = #expect(throws: ProjectError.self) { _ = try project(dir, network: "{ source: streets, metrics: [time, speed] }") }
+            #expect(wrong?.kind == .invalidValue)
+        }
+    }
 }

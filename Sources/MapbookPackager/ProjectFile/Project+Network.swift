@@ -1,4 +1,5 @@
 import MapbookPackage
+import MapbookRouting
 
 extension Project {
     /// `network:`: a line layer made the package's street network (issue 18).
@@ -17,6 +18,8 @@ extension Project {
         public var tolerance: Double = 1
         public var splitAtCrossings = false
         public var restrictions: RestrictionsSpec?
+        /// What routes may minimise: a hierarchy is built for each (both by default).
+        public var metrics: [StreetNetwork.Metric] = StreetNetwork.Metric.allCases
         public var line: Int?
         public var key: String
     }
@@ -51,7 +54,7 @@ extension Project {
     }
 
     static func parseNetwork(_ node: ProjectNode, sources: Set<String>) throws(ProjectError) -> NetworkSpec {
-        try node.checkKeys(["name", "source", "name_field", "class", "oneway", "speed", "roundabout", "level", "tolerance", "split_at_crossings", "restrictions"])
+        try node.checkKeys(["name", "source", "name_field", "class", "oneway", "speed", "roundabout", "level", "tolerance", "split_at_crossings", "restrictions", "metrics"])
         let sourceNode = try node.required("source")
         let source = try sourceNode.string()
         guard sources.contains(source) else {
@@ -71,6 +74,17 @@ extension Project {
             guard spec.tolerance >= 0, spec.tolerance <= 100 else { throw t.error(.invalidValue, "tolerance is metres from 0 to 100") }
         }
         spec.splitAtCrossings = try node["split_at_crossings"]?.bool() ?? false
+        if let metrics = node["metrics"] {
+            var chosen: [StreetNetwork.Metric] = []
+            for name in try metrics.strings() {
+                guard let metric = ["time": StreetNetwork.Metric.time, "distance": .distance][name] else {
+                    throw metrics.error(.invalidValue, "'\(name)' is not a metric; routes minimise time or distance")
+                }
+                if !chosen.contains(metric) { chosen.append(metric) }
+            }
+            guard !chosen.isEmpty else { throw metrics.error(.invalidValue, "a network needs at least one metric: time or distance") }
+            spec.metrics = chosen.sorted { $0.rawValue < $1.rawValue }
+        }
         if let restrictions = node["restrictions"] {
             if let file = try? restrictions.string() {
                 spec.restrictions = RestrictionsSpec(file: file, line: restrictions.line, key: restrictions.path)

@@ -100,7 +100,7 @@ extension MapScreen {
         var state = state
         do {
             let places = [from.place, to.place].map { StreetNetwork.Node(lon: $0.x, lat: $0.y) }
-            let found = try Router(network: network).route(places, by: .time)
+            let found = try Router(network: network).route(places, by: network.metrics.first ?? .time)
             let steps = try Directions.make(found, network: network)
             let path = Directions.path(steps).map { Position(x: $0.lon, y: $0.lat) }
             let overlay = RouteOverlay(path: path, stops: [from.place, to.place])

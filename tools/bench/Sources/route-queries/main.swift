@@ -1,9 +1,9 @@
 // Street networks for the routing benchmark (issue 18; tools/bench/route-vs-pgrouting.sh):
 //
-//   route-queries build LINES.geojson OUT.mnet [TOLERANCE_M [time]]
+//   route-queries build LINES.geojson OUT.mnet [TOLERANCE_M [time|distance]]
 //       builds the network from a GeoJSON of lines (`name`/`FULLNAME`, `oneway` FT/TF/B,
 //       `speed` km/h when present, else 40) as `create` does, and prints nodes, edges, parts,
-//       the preprocessing time per metric (by time alone with `time`), and the sizes of the
+//       the preprocessing time per metric (one alone with `time` or `distance`), and the sizes of the
 //       source and the network.
 //   route-queries query NET.mnet PAIRS OUT.csv [SEED [time]]
 //       opens NET.mnet in place (mapped), picks PAIRS random pairs of nodes of its largest part,
@@ -164,7 +164,7 @@ let arguments = CommandLine.arguments
 do {
     switch arguments.count > 1 ? arguments[1] : "" {
     case "build" where arguments.count >= 4:
-        let metrics: [StreetNetwork.Metric] = arguments.count > 5 && arguments[5] == "time" ? [.time] : StreetNetwork.Metric.allCases
+        let metrics: [StreetNetwork.Metric] = arguments.count > 5 ? (arguments[5] == "time" ? [.time] : [.distance]) : StreetNetwork.Metric.allCases
         try build(arguments[2], arguments[3], tolerance: arguments.count > 4 ? Double(arguments[4]) ?? 1 : 1, metrics: metrics)
     case "query" where arguments.count >= 5:
         try query(
