@@ -9,23 +9,18 @@ public enum NetworkComponents {
 
     /// The parts, largest first.
     public static func find(_ network: StreetNetwork) -> [Part] {
-        var parent = Array(0..<network.nodes.count)
-        func root(_ i: Int) -> Int {
-            var i = i
-            while parent[i] != i {
-                parent[i] = parent[parent[i]]
-                i = parent[i]
-            }
-            return i
-        }
-        for edge in network.edges {
-            let a = root(Int(edge.from)), b = root(Int(edge.to))
-            if a != b { parent[max(a, b)] = min(a, b) }
-        }
-        var parts: [Int: Part] = [:]
+        let part = label(network)
+        var parts: [Int32: Part] = [:]
         for (e, edge) in network.edges.enumerated() {
-            parts[root(Int(edge.from)), default: Part(edges: 0, sampleEdge: Int32(e))].edges += 1
+            parts[part[Int(edge.from)], default: Part(edges: 0, sampleEdge: Int32(e))].edges += 1
         }
         return parts.values.sorted { $0.edges != $1.edges ? $0.edges > $1.edges : $0.sampleEdge < $1.sampleEdge }
+    }
+
+    /// Each node's part: the smallest node in it.
+    public static func label(_ network: StreetNetwork) -> [Int32] {
+        var sets = UnionFind(count: network.nodes.count)
+        for edge in network.edges { sets.join(Int(edge.from), Int(edge.to)) }
+        return (0..<network.nodes.count).map { Int32(sets.root($0)) }
     }
 }

@@ -143,13 +143,8 @@ public struct StreetNetworkBuilder {
             let (x, y) = cell(p)
             grid[Cell(x: x, y: y), default: []].append(i)
         }
-        // Union-find over candidates: the smallest index of a group stands for it.
-        var parent = Array(0..<candidates.count)
-        func root(_ i: Int) -> Int {
-            var i = i
-            while parent[i] != i { parent[i] = parent[parent[i]]; i = parent[i] }
-            return i
-        }
+        // The smallest index of a group stands for it.
+        var groups = UnionFind(count: candidates.count)
         for (i, (k, p)) in candidates.enumerated() where ends.contains(k) {
             let (x, y) = cell(p)
             var best: (Int, Double)?
@@ -161,19 +156,16 @@ public struct StreetNetworkBuilder {
                     }
                 }
             }
-            if let (j, _) = best {
-                let a = root(i), b = root(j)
-                if a != b { parent[max(a, b)] = min(a, b) }
-            }
+            if let (j, _) = best { groups.join(i, j) }
         }
         // Renumber: one node per group, at its first member's place.
         var newIndex = [Int32](repeating: -1, count: candidates.count)
         var nodes: [StreetNetwork.Node] = []
-        for i in 0..<candidates.count where root(i) == i {
+        for i in 0..<candidates.count where groups.root(i) == i {
             newIndex[i] = Int32(nodes.count)
             nodes.append(candidates[i].1)
         }
-        for (i, (k, _)) in candidates.enumerated() { nodeOf[k] = newIndex[root(i)] }
+        for (i, (k, _)) in candidates.enumerated() { nodeOf[k] = newIndex[groups.root(i)] }
         network.nodes = nodes
     }
 }

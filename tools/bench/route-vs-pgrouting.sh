@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Routing (issue 18): mapbook's contraction hierarchies against pgRouting's pgr_dijkstra and
 # pgr_bdAstar on the same random pairs, with pgRouting's own topology built from the same
-# source layer; the route lengths compared (within 0.1%), query latency, the nodes each search
+# source layer; the routes' costs compared (within 0.1%), query latency, the nodes each search
 # settles, preprocessing time and sizes. Two networks: the TIGER roads of Manassas Park
-# (../shared/fixtures/tippecanoe-edge, lines not split where streets meet) and a generated
-# city-like grid of GRID_EDGES block-long lines (tools/bench/make-grid-network.py).
+# (../shared/fixtures/tippecanoe-edge, lines not split where streets meet), by distance, and a
+# generated city-like grid of GRID_EDGES block-long lines (tools/bench/make-grid-network.py),
+# by travel time (its streets' speeds; pgRouting's costs are length / speed).
 #
 #   tools/bench/route-vs-pgrouting.sh [PAIRS=1000] [GRID_EDGES=1000000] [GRID_PG_PAIRS=100]
 #
@@ -37,14 +38,14 @@ mkdir -p "$dir"
 chmod 755 "$dir"
 
 # The networks, ours.
-grid=$dir/grid.geojson
+grid=$dir/grid-$grid_edges.geojson
 [ -s "$grid" ] || python3 tools/bench/make-grid-network.py "$grid" "$grid_edges"
 echo "== mapbook: building the networks"
 echo "-- TIGER roads"; "$rq" build "$tiger" "$dir/tiger.mnet" 1
-echo "-- grid"; "$rq" build "$grid" "$dir/grid.mnet" 1
-echo "== mapbook: $pairs random pairs each, by distance"
-echo "-- TIGER roads"; "$rq" query "$dir/tiger.mnet" "$pairs" "$dir/tiger-pairs.csv"
-echo "-- grid"; "$rq" query "$dir/grid.mnet" "$pairs" "$dir/grid-pairs.csv"
+echo "-- grid (by time)"; "$rq" build "$grid" "$dir/grid.mnet" 1 time
+echo "== mapbook: $pairs random pairs each"
+echo "-- TIGER roads, by distance"; "$rq" query "$dir/tiger.mnet" "$pairs" "$dir/tiger-pairs.csv"
+echo "-- grid, by time"; "$rq" query "$dir/grid.mnet" "$pairs" "$dir/grid-pairs.csv" 18 time
 
 # PostgreSQL, as the postgres user when run as root.
 as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
@@ -67,10 +68,10 @@ echo "== pgRouting $(sql -c 'SELECT pgr_version()'), PostGIS $(sql -c 'SELECT po
 # TIGER lines run through intersections with a shared vertex: they go in as segments, which
 # pgr_createTopology joins at every shared vertex, as mapbook does; the grid's lines meet at
 # their ends already.
-# Tolerance 1 m: 0.00001 degrees. Costs are ellipsoidal lengths (PostGIS's geography), one-way
-# streets get -1 against their way.
+# Tolerance 1 m: 0.00001 degrees. Costs are ellipsoidal lengths (PostGIS's geography), or with
+# `time` seconds at the line's speed (km/h); one-way streets get -1 against their way.
 load() {
-    local name=$1 file=$2 node=$3
+    local name=$1 file=$2 node=$3 metric=$4
     ogr2ogr -f PostgreSQL "PG:host=127.0.0.1 port=$port user=bench dbname=bench" "$file" -nln "${name}_src" \
         -lco GEOMETRY_NAME=geom -lco FID=id -nlt LINESTRING -lco SPATIAL_INDEX=GIST -a_srs EPSG:4326 >/dev/null
     local t0=$(date +%s.%N)
@@ -81,12 +82,14 @@ load() {
         sql -c "CREATE TABLE ${name} AS SELECT row_number() OVER ()::integer AS id, d.geom, 'B'::text AS oneway
                 FROM ${name}_src s, LATERAL ST_DumpSegments(s.geom) d"
     else
-        sql -c "CREATE TABLE ${name} AS SELECT id, geom, oneway FROM ${name}_src"
+        sql -c "CREATE TABLE ${name} AS SELECT id, geom, oneway, speed FROM ${name}_src"
     fi
+    local cost="ST_Length(geom::geography)"
+    [ "$metric" = time ] && cost="ST_Length(geom::geography) / (speed / 3.6)"
     sql -c "ALTER TABLE ${name} ADD COLUMN source integer, ADD COLUMN target integer, ADD COLUMN cost float8, ADD COLUMN reverse_cost float8,
                 ADD COLUMN x1 float8, ADD COLUMN y1 float8, ADD COLUMN x2 float8, ADD COLUMN y2 float8;
-            UPDATE ${name} SET cost = CASE WHEN oneway = 'TF' THEN -1 ELSE ST_Length(geom::geography) END,
-                reverse_cost = CASE WHEN oneway = 'FT' THEN -1 ELSE ST_Length(geom::geography) END,
+            UPDATE ${name} SET cost = CASE WHEN oneway = 'TF' THEN -1 ELSE $cost END,
+                reverse_cost = CASE WHEN oneway = 'FT' THEN -1 ELSE $cost END,
                 x1 = ST_X(ST_StartPoint(geom)), y1 = ST_Y(ST_StartPoint(geom)), x2 = ST_X(ST_EndPoint(geom)), y2 = ST_Y(ST_EndPoint(geom));"
     sql -c "SELECT pgr_createTopology('${name}', 0.00001, 'geom', 'id')" >/dev/null
     sql -c "CREATE INDEX ON ${name}_vertices_pgr USING gist (the_geom); ANALYZE ${name}; ANALYZE ${name}_vertices_pgr"
@@ -94,8 +97,8 @@ load() {
     echo "-- $name: $(sql -c "SELECT count(*) FROM ${name}") edges, $(sql -c "SELECT count(*) FROM ${name}_vertices_pgr") vertices; topology in $(python3 -c "print(round($t1 - $t0, 2))") s, tables $(sql -c "SELECT pg_size_pretty(pg_total_relation_size('${name}') + pg_total_relation_size('${name}_vertices_pgr'))")"
 }
 echo "== pgRouting: loading and topology"
-load tiger "$tiger" node
-load grid "$grid" plain
+load tiger "$tiger" node distance
+load grid "$grid" plain time
 
 sql <<'SQL'
 CREATE FUNCTION bench(net text, kind text, limit_pairs int) RETURNS TABLE(n int, cost float8, ms float8) AS $$
@@ -108,8 +111,8 @@ BEGIN
       SELECT max(d.agg_cost) INTO cost FROM pgr_dijkstra(edges, r.s, r.t, true) d;
     ELSE
       -- Euclidean distance in degrees (heuristic 4), scaled to metres below the shortest a
-      -- degree is here, so it never overestimates.
-      SELECT max(d.agg_cost) INTO cost FROM pgr_bdAstar(edges, r.s, r.t, true, heuristic => 4, factor => 80000) d;
+      -- degree is here (or to seconds at the fastest speed, 90 km/h), so it never overestimates.
+      SELECT max(d.agg_cost) INTO cost FROM pgr_bdAstar(edges, r.s, r.t, true, heuristic => 4, factor => CASE WHEN net = 'grid' THEN 80000 / 25.0 ELSE 80000 END) d;
     END IF;
     n := r.n; ms := extract(epoch FROM clock_timestamp() - t0) * 1000;
     RETURN NEXT;
@@ -118,9 +121,9 @@ END $$ LANGUAGE plpgsql;
 SQL
 
 compare() {
-    local net=$1 csv=$2 limit=$3
-    sql -c "CREATE TABLE ${net}_pairs (n serial, from_lon float8, from_lat float8, to_lon float8, to_lat float8, metres float8, settled_hierarchy int, settled_dijkstra int, s bigint, t bigint)"
-    sql -c "\\copy ${net}_pairs (from_lon, from_lat, to_lon, to_lat, metres, settled_hierarchy, settled_dijkstra) FROM '$csv' CSV HEADER"
+    local net=$1 csv=$2 limit=$3 column=$4
+    sql -c "CREATE TABLE ${net}_pairs (n serial, from_lon float8, from_lat float8, to_lon float8, to_lat float8, metres float8, seconds float8, settled_hierarchy int, settled_dijkstra int, s bigint, t bigint)"
+    sql -c "\\copy ${net}_pairs (from_lon, from_lat, to_lon, to_lat, metres, seconds, settled_hierarchy, settled_dijkstra) FROM '$csv' CSV HEADER"
     # The pair's ends: pgRouting's vertex at each node of ours (its topology, not ours).
     sql -c "UPDATE ${net}_pairs p SET
         s = (SELECT id FROM ${net}_vertices_pgr v ORDER BY v.the_geom <-> ST_SetSRID(ST_MakePoint(p.from_lon, p.from_lat), 4326) LIMIT 1),
@@ -128,18 +131,18 @@ compare() {
     for kind in dijkstra bdAstar; do
         sql -c "CREATE TABLE ${net}_${kind} AS SELECT * FROM bench('${net}', '${kind}', ${limit})"
         sql -F ' ' -c "SELECT '$net $kind: ' || count(*) || ' pairs, p50 ' || round(percentile_cont(0.5) WITHIN GROUP (ORDER BY ms)::numeric, 2)
-                || ' ms, p99 ' || round(percentile_cont(0.99) WITHIN GROUP (ORDER BY ms)::numeric, 2) || ' ms; lengths within 0.1% of mapbook''s: '
-                || count(*) FILTER (WHERE abs(b.cost - p.metres) <= 0.001 * p.metres) || ', differing: '
-                || count(*) FILTER (WHERE abs(b.cost - p.metres) > 0.001 * p.metres) || ' by length, '
+                || ' ms, p99 ' || round(percentile_cont(0.99) WITHIN GROUP (ORDER BY ms)::numeric, 2) || ' ms; costs within 0.1% of mapbook''s: '
+                || count(*) FILTER (WHERE abs(b.cost - p.${column}) <= 0.001 * p.${column}) || ', differing: '
+                || count(*) FILTER (WHERE abs(b.cost - p.${column}) > 0.001 * p.${column}) || ' by cost, '
                 || count(*) FILTER (WHERE b.cost IS NULL) || ' where pgRouting finds no route'
                 FROM ${net}_${kind} b JOIN ${net}_pairs p USING (n)"
     done
-    sql -c "SELECT 'largest differences in length, pgRouting / mapbook metres: ' || coalesce(string_agg(x.pg || ' / ' || x.ours, ', '), 'none')
-            FROM (SELECT round(b.cost::numeric, 1)::text AS pg, round(p.metres::numeric, 1)::text AS ours
+    sql -c "SELECT 'largest differences, pgRouting / mapbook ${column}: ' || coalesce(string_agg(x.pg || ' / ' || x.ours, ', '), 'none')
+            FROM (SELECT round(b.cost::numeric, 1)::text AS pg, round(p.${column}::numeric, 1)::text AS ours
                   FROM ${net}_dijkstra b JOIN ${net}_pairs p USING (n)
-                  WHERE abs(b.cost - p.metres) > 0.001 * p.metres
-                  ORDER BY abs(b.cost - p.metres) DESC LIMIT 5) x"
+                  WHERE abs(b.cost - p.${column}) > 0.001 * p.${column}
+                  ORDER BY abs(b.cost - p.${column}) DESC LIMIT 5) x"
 }
 echo "== pgRouting: the same pairs"
-compare tiger "$dir/tiger-pairs.csv" "$pairs"
-compare grid "$dir/grid-pairs.csv" "$grid_pg_pairs"
+compare tiger "$dir/tiger-pairs.csv" "$pairs" metres
+compare grid "$dir/grid-pairs.csv" "$grid_pg_pairs" seconds

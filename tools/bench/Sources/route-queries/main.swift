@@ -9,7 +9,7 @@
 //       opens NET.mnet in place (mapped), picks PAIRS random pairs of nodes of its largest part,
 //       times the hierarchy's query by distance (or `time`) for each (three times, the best kept), counts
 //       the nodes it and plain Dijkstra settle, prints p50/p99/max, and writes per pair the two
-//       nodes' coordinates, the metres found and the settled counts to OUT.csv.
+//       nodes' coordinates, the route's metres and seconds and the settled counts to OUT.csv.
 import MapbookData
 import MapbookPackage
 import MapbookRouting
@@ -106,20 +106,11 @@ func query(_ path: String, pairs: Int, output: String, seed: UInt64, metric: Str
     for e in 0..<Int32(network.edgeCount) { copy.edges.append(try network.edge(e)) }
     let dijkstra = Dijkstra(copy, metric: metric)
     // Nodes of the largest part, so that every pair has a route (ignoring one-way rules).
-    var parent = Array(0..<copy.nodes.count)
-    func root(_ i: Int) -> Int {
-        var i = i
-        while parent[i] != i { parent[i] = parent[parent[i]]; i = parent[i] }
-        return i
-    }
-    for edge in copy.edges {
-        let a = root(Int(edge.from)), b = root(Int(edge.to))
-        if a != b { parent[max(a, b)] = min(a, b) }
-    }
-    var sizes: [Int: Int] = [:]
-    for i in 0..<copy.nodes.count { sizes[root(i), default: 0] += 1 }
+    let part = NetworkComponents.label(copy)
+    var sizes: [Int32: Int] = [:]
+    for p in part { sizes[p, default: 0] += 1 }
     let largest = sizes.max { $0.value < $1.value }!.key
-    let candidates = (0..<copy.nodes.count).filter { root($0) == largest }
+    let candidates = (0..<copy.nodes.count).filter { part[$0] == largest }
     var state = seed
     func next() -> Int {
         state &+= 0x9E37_79B9_7F4A_7C15
@@ -130,7 +121,7 @@ func query(_ path: String, pairs: Int, output: String, seed: UInt64, metric: Str
     }
     var times: [Double] = []
     var settledCH: [Int] = [], settledPlain: [Int] = []
-    var csv = "from_lon,from_lat,to_lon,to_lat,metres,settled_hierarchy,settled_dijkstra\n"
+    var csv = "from_lon,from_lat,to_lon,to_lat,metres,seconds,settled_hierarchy,settled_dijkstra\n"
     var unreachable = 0
     for _ in 0..<pairs {
         let s = Int32(candidates[next()]), t = Int32(candidates[next()])
@@ -148,8 +139,9 @@ func query(_ path: String, pairs: Int, output: String, seed: UInt64, metric: Str
         settledCH.append(found.settled)
         settledPlain.append(plain?.settled ?? 0)
         let a = copy.nodes[Int(s)], b = copy.nodes[Int(t)]
-        let metres = metric == .distance ? Double(found.weight) / 1000 : found.edges.reduce(0.0) { $0 + Double(copy.edges[Int($1 / 2)].millimetres) / 1000 }
-        csv += "\(a.lon),\(a.lat),\(b.lon),\(b.lat),\(metres),\(found.settled),\(plain?.settled ?? 0)\n"
+        let metres = found.edges.reduce(0.0) { $0 + Double(copy.edges[Int($1 / 2)].millimetres) / 1000 }
+        let seconds = found.edges.reduce(0.0) { $0 + Double(copy.edges[Int($1 / 2)].milliseconds) / 1000 }
+        csv += "\(a.lon),\(a.lat),\(b.lon),\(b.lat),\(metres),\(seconds),\(found.settled),\(plain?.settled ?? 0)\n"
     }
     try AtomicFile.write(Array(csv.utf8), to: output)
     times.sort()
@@ -171,7 +163,7 @@ do {
             arguments[2], pairs: Int(arguments[3]) ?? 1000, output: arguments[4], seed: arguments.count > 5 ? UInt64(arguments[5]) ?? 18 : 18,
             metric: arguments.count > 6 && arguments[6] == "time" ? .time : .distance)
     default:
-        fail("usage: route-queries build LINES.geojson OUT.mnet [TOLERANCE_M [time]] | query NET.mnet PAIRS OUT.csv [SEED [time]]")
+        fail("usage: route-queries build LINES.geojson OUT.mnet [TOLERANCE_M [time|distance]] | query NET.mnet PAIRS OUT.csv [SEED [time]]")
     }
 } catch {
     fail("\(error)")
