@@ -197,6 +197,36 @@ import Testing
         }
     }
 
+    /// Places typed as LON,LAT, as `mapbook route` takes them; the sample forbids the left
+    /// turn from Washington St onto Chicago Ave, so the route goes on and comes back.
+    @Test(ViewCommandTests.tmuxRequired)
+    func directionsBetweenCoordinatesKeepTheNoLeftTurn() throws {
+        let package = try Self.naperville.get()
+        try withTemporaryDirectory { dir in
+            let window = try Window("MAPBOOK_HOME=\(dir)/home \(MapbookBinary.path) view \(package) --terminal-mode 256; echo EXIT:$?")
+            let first = try window.wait { ViewCommandTests.scale($0) != nil && !$0.contains("drawing") }
+            #expect(ViewCommandTests.scale(first) != nil)
+            try window.keys("d")
+            _ = try window.wait { Self.panel($0).first == "Directions" }
+            try window.keys("-l", "--", "-88.1535,41.7499")
+            let typed = try window.wait { Self.panel($0).contains("From: -88.1535,41.7499▏") }
+            #expect(Self.panel(typed).first == "Directions")
+            try window.keys("Enter")
+            _ = try window.wait { Self.panel($0).contains("To: ▏") }
+            try window.keys("-l", "--", "-88.1550,41.7508")
+            _ = try window.wait { Self.panel($0).contains("To: -88.1550,41.7508▏") }
+            try window.keys("Enter")
+            let routed = try window.wait { screen in Self.panel(screen).contains { $0.contains("Arrive at the destination") } && !screen.contains("drawing") }
+            let lines = Self.panel(routed)
+            #expect(lines.contains { $0.hasPrefix("-88.1535,41.7499 to -88.1550,41.7508") }, "\(lines)")
+            #expect(lines.contains { $0.contains("Make a U-turn onto N Washington St") }, "\(lines)")
+            #expect(!lines.contains { $0.contains("Turn left onto W Chicago Ave") }, "\(lines)")
+            try window.keys("q")
+            let after = try window.wait { $0.split(separator: "\n").contains { $0.hasPrefix("EXIT:") } }
+            #expect(after.contains("EXIT:0"), "\(after)")
+        }
+    }
+
     /// Portal mode: the portal's packages listed and downloaded, an update found and fetched;
     /// then, with the portal stopped, the library still opens, says it is offline and when it
     /// last checked, keeps the badges, and the downloaded package opens.

@@ -85,7 +85,7 @@ enum MapPanel {
             if let note = state.search.note { lines += TextPanel.wrap(note, width: width - 1).map { TextPanel.Line($0, dim: true) } }
             return TextPanel(
                 title: "Directions", lines: lines, selection: state.search.suggestions.isEmpty ? nil : heading + state.search.selection,
-                footer: "type a place · Enter on nothing: the map's centre · Esc close")
+                footer: "a place or LON,LAT · Enter on nothing: the map's centre · Esc close")
         case .popups(let popups, let index, let top):
             let popup = popups[index]
             var lines = [TextPanel.Line(popup.title, bold: true), TextPanel.Line("\(popup.layerTitle) · feature \(popup.featureID)", dim: true)]

@@ -77,11 +77,14 @@ extension MapScreen {
         return .redraw
     }
 
-    /// The typed place: the chosen suggestion's first feature, the text's best match, or
-    /// the map's centre when nothing is typed.
+    /// The typed place: `LON,LAT` as `mapbook route` takes it, the chosen suggestion's first
+    /// feature, the text's best match, or the map's centre when nothing is typed.
     func place(for search: MapPanel.SearchState) -> (label: String, place: Position)? {
         if search.text.trimming(" ").isEmpty {
             return (try? map.toLongitudeLatitude(center)).map { ("the map's centre", $0) }
+        }
+        if let lonLat = LonLat(argument: search.text.trimming(" ")) {
+            return (search.text.trimming(" "), Position(x: lonLat.longitude, y: lonLat.latitude))
         }
         guard case .success(let found?) = locator else { return nil }
         let candidates: [GeocodeCandidate]?
