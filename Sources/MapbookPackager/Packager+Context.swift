@@ -1,3 +1,4 @@
+import MapbookData
 import MapbookPackage
 
 extension Packager {
@@ -37,6 +38,8 @@ extension Packager {
         var files: [PackageContents.File] = []
         /// Input file -> entry name, so a file used by several sources is packaged once.
         var entries: [String: String] = [:]
+        /// The editable sources' schemas, as installed in data.gpkg.
+        var editable: [String: EditSchema] = [:]
 
         init(project: Project) {
             self.project = project

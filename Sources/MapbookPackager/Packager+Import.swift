@@ -178,7 +178,8 @@ extension Packager {
         let database = try SQLiteDatabase(writablePath: dataFile, create: false)
         let time = String(ISODate.format(seconds: timestamp).dropLast()) + ".000Z"
         try database.execute("BEGIN")
-        var id: Int64 = 0
+        // After any metadata written before (editable layers' schemas).
+        var id = try database.scalar("SELECT coalesce(max(id), 0) FROM gpkg_metadata")?.int64 ?? 0
         for name in imported.order {
             guard let layer = imported.layers[name] else { continue }
             var object = JSONObject()

@@ -168,8 +168,46 @@ extension Packager.Context {
                 fields.append(FieldInfo(fieldName: column.name, label: aliases[column.name]))
             }
         }
+        if let schema = editable[spec.source] {
+            let kept = Set(([schema.globalIdField] + (schema.tracking?.fields ?? [])).map { $0.lowercased() })
+            for i in fields.indices {
+                let name = fields[i].fieldName ?? ""
+                fields[i].isEditable = !kept.contains(name.lowercased()) && !(schema.rule(name)?.readOnly ?? false)
+            }
+            let definition = editableDefinition(layer.layerDefinition?.original ?? JSONObject(), schema: schema, source: source, aliases: aliases)
+            layer.layerDefinition?.original = definition
+        }
         layer.popupInfo = PopupInfo(title: spec.popup?.title ?? title, fieldInfos: fields)
         return layer
+    }
+
+    /// An editable layer's definition as ArcGIS writes a feature layer's: its `fields` with
+    /// types, aliases, `nullable`, `editable`, defaults and domains, the `globalIdField`,
+    /// `editFieldsInfo` and the editing `capabilities`.
+    func editableDefinition(_ definition: JSONObject, schema: EditSchema, source: Packager.ResolvedSource, aliases: [String: String]) -> JSONObject {
+        var o = definition
+        let geometryTypes = ["geometry", "point", "linestring", "polygon", "multipoint", "multilinestring", "multipolygon", "geometrycollection", "geometryblob", "blob"]
+        let kept = Set((schema.tracking?.fields ?? []).map { $0.lowercased() })
+        var fields: [JSONValue] = [.object(["name": .string("fid"), "type": .string("esriFieldTypeOID"), "alias": .string("fid"), "editable": .bool(false), "nullable": .bool(false)])]
+        for column in source.columns where !geometryTypes.contains(column.type.lowercased()) && column.name.lowercased() != "fid" {
+            var f = JSONObject()
+            f["name"] = .string(column.name)
+            let isGlobalID = column.name.lowercased() == schema.globalIdField.lowercased()
+            f["type"] = .string(isGlobalID ? "esriFieldTypeGlobalID" : FieldType(gpkgDeclaration: column.type).esriFieldType)
+            f["alias"] = .string(aliases[column.name] ?? column.name)
+            let rule = schema.rule(column.name)
+            f["editable"] = .bool(!isGlobalID && !kept.contains(column.name.lowercased()) && !(rule?.readOnly ?? false))
+            f["nullable"] = .bool(!isGlobalID && !(rule?.required ?? false))
+            if let d = rule?.defaultValue { f["defaultValue"] = EditSchema.jsonValue(d) }
+            if let domain = rule?.domain { f["domain"] = .object(EditSchema.domainJSON(domain, name: EditSchema.domainName(table: source.table, field: column.name))) }
+            fields.append(.object(f))
+        }
+        o["fields"] = .array(fields)
+        o["objectIdField"] = .string("fid")
+        o["globalIdField"] = .string(schema.globalIdField)
+        if case .object(let info)? = schema.json.objectValue?["editFieldsInfo"] { o["editFieldsInfo"] = .object(info) }
+        o["capabilities"] = .string("Create,Delete,Query,Update,Editing")
+        return o
     }
 
     /// A plain symbol for a geometry type, its colour picked from a fixed palette by position.

@@ -134,6 +134,8 @@ public enum Packager {
         }
 
         context.imported = try importSources(project, context: context, dataFile: dataFile, timestamp: now, progress: progress)
+        let guid = project.guid ?? derivedGUID(project.name + "\n" + project.title)
+        context.editable = try context.installEditSchemas(dataFile: dataFile, seed: guid, timestamp: now)
         let sources = try context.resolveSources()
         let quality = try context.checkLocators(sources: sources)
         var backdrop = try context.resolveBackdrop()
@@ -145,7 +147,6 @@ public enum Packager {
         }
         let extent = try context.packageExtent(sources: Array(sources.values), backdrop: backdrop)
         var thumbnail = try project.thumbnail.map { try context.readImage($0, key: "thumbnail") }
-        let guid = project.guid ?? derivedGUID(project.name + "\n" + project.title)
         let spatialReference = project.crs == 4326 ? SpatialReference.wgs84 : SpatialReference.webMercator
 
         var maps: [(fileName: String, map: MobileMap)] = []

@@ -72,15 +72,7 @@ import Testing
         try withTemporaryDirectory { dir in
             try streets(dir, oneway: ["FT", "sideways", "sideways"])
             func refusal(_ network: String) -> ProjectError? {
-                do {
-                    _ = try Packager.build(try project(dir, network: network), output: dir + "/n.mmpk", timestamp: 1_795_305_600)
-                    return nil
-                } catch let error as ProjectError {
-                    return error
-                } catch {
-                    Issue.record("not a ProjectError: \(error)")
-                    return nil
-                }
+                projectRefusal { _ = try Packager.build(try project(dir, network: network), output: dir + "/n.mmpk", timestamp: 1_795_305_600) }
             }
             // Points are not streets.
             let points = refusal("{ source: places }")
@@ -132,10 +124,9 @@ import Testing
             try streets(dir, extra: #"{"type":"Feature","properties":{"name":"Lonely Ln","oneway":"B","speed":30},"geometry":{"type":"LineString","coordinates":[[-88.140,41.760],[-88.139,41.760]]}}"#)
             func refusal(_ rows: String, _ options: String = "from: street, to: onto, id_field: name") throws -> ProjectError? {
                 try writeFile(dir + "/turns.csv", "street,onto\n" + rows)
-                do {
+                return projectRefusal {
                     _ = try Packager.build(try project(dir, network: "{ source: streets, restrictions: { file: turns.csv, \(options) } }"), output: dir + "/n.mmpk", timestamp: 1_795_305_600)
-                    return nil
-                } catch let error as ProjectError { return error }
+                }
             }
             let unknown = try refusal("Main St,Elm St\nMain St,Oak St\n")
             #expect(unknown?.kind == .invalidValue && unknown?.message.contains("'Oak St' (line 3)") == true, "\(String(describing: unknown))")

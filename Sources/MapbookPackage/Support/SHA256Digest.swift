@@ -15,7 +15,11 @@ public struct SHA256Digest: Sendable {
     }
 
     public func finalizeHex() -> String {
-        Self.hex(Array(hasher.finalize()))
+        Self.hex(finalizeBytes())
+    }
+
+    public func finalizeBytes() -> [UInt8] {
+        Array(hasher.finalize())
     }
 
     public static func hex(_ bytes: [UInt8]) -> String {

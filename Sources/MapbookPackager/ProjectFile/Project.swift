@@ -1,3 +1,4 @@
+import MapbookData
 import MapbookPackage
 import MapbookSupport
 import Yams
@@ -75,6 +76,10 @@ public struct Project: Sendable {
         public var layer: String?
         /// The source's single-field locators (`search:`), usually one.
         public var search: [SearchSpec] = []
+        /// `edit:`: the layer is editable in the field, with these rules (issue 19).
+        public var edit: EditSchema?
+        public var editKey: String?
+        public var editLine: Int?
     }
 
     /// A single-field locator on a source's field (DESIGN.md 3.5): one participant of the
@@ -349,7 +354,7 @@ extension Project {
         if node.node.scalar != nil {
             return SourceSpec(name: name, path: try node.string(), table: nil, title: nil, line: node.line, key: node.path)
         }
-        try node.checkKeys(["path", "table", "title", "crs", "x", "y", "geometry", "delimiter", "encoding", "types", "aliases", "layer", "search"])
+        try node.checkKeys(["path", "table", "title", "crs", "x", "y", "geometry", "delimiter", "encoding", "types", "aliases", "layer", "search", "edit"])
         var spec = SourceSpec(
             name: name, path: try node.required("path").string(), table: try node["table"]?.string(),
             title: try node["title"]?.string(), line: node.line, key: node.path)
@@ -377,7 +382,70 @@ extension Project {
         if let search = node["search"] {
             spec.search = try parseSearch(search, source: spec)
         }
+        if let edit = node["edit"] {
+            spec.edit = try parseEdit(edit)
+            spec.editKey = edit.path
+            spec.editLine = edit.line
+        }
         return spec
+    }
+
+    /// `edit: { fields: { NAME: { domain, range, required, default, read_only } }, tracking,
+    /// conflicts }`, or `edit: true`. A domain is a list of values (each its own name) or a
+    /// mapping of codes to names.
+    static func parseEdit(_ node: ProjectNode) throws(ProjectError) -> EditSchema {
+        if node.node.scalar != nil {
+            guard try node.bool() else { throw node.error(.invalidValue, "edit: false is the same as no edit: key; remove it") }
+            return EditSchema()
+        }
+        try node.checkKeys(["fields", "tracking", "conflicts"])
+        var schema = EditSchema()
+        if let t = node["tracking"], try t.bool() { schema.tracking = EditSchema.Tracking() }
+        if let c = node["conflicts"] {
+            let text = try c.string()
+            guard let policy = EditSchema.ConflictPolicy(rawValue: text) else {
+                throw c.error(.invalidValue, "'\(text)' is not a conflict policy; use last_sync_wins or manual")
+            }
+            schema.conflicts = policy
+        }
+        func value(_ n: ProjectNode) throws(ProjectError) -> FieldValue {
+            if let i = n.node.int { return .integer(Int64(i)) }
+            if let d = n.node.float, n.node.int == nil { return .real(d) }
+            return .text(try n.string())
+        }
+        for (field, f) in try node["fields"]?.entries() ?? [] {
+            try f.checkKeys(["domain", "range", "required", "default", "read_only"])
+            var rule = EditSchema.Rule(field: field)
+            if let d = f["domain"] {
+                var coded: [EditSchema.CodedValue] = []
+                if d.node.mapping == nil {
+                    for item in try d.items() {
+                        let code = try value(item)
+                        coded.append(.init(code: code, name: code.displayText ?? ""))
+                    }
+                } else {
+                    for (code, name) in try d.entries() {
+                        coded.append(.init(code: Int64(code).map { .integer($0) } ?? .text(code), name: try name.string()))
+                    }
+                }
+                guard !coded.isEmpty else { throw d.error(.invalidValue, "a domain needs at least one value") }
+                guard Set(coded.map(\.code)).count == coded.count else { throw d.error(.invalidValue, "the domain of '\(field)' lists a code twice") }
+                rule.domain = .codedValues(coded)
+            }
+            if let r = f["range"] {
+                guard rule.domain == nil else { throw r.error(.conflictingKeys, "'\(field)' has both a domain and a range; give one") }
+                let bounds = try r.items()
+                guard bounds.count == 2 else { throw r.error(.invalidValue, "a range is [min, max]") }
+                let lo = try bounds[0].double(), hi = try bounds[1].double()
+                guard lo <= hi else { throw r.error(.invalidValue, "the range's min \(lo) is above its max \(hi)") }
+                rule.domain = .range(min: lo, max: hi)
+            }
+            rule.required = try f["required"]?.bool() ?? false
+            rule.readOnly = try f["read_only"]?.bool() ?? false
+            if let d = f["default"] { rule.defaultValue = try value(d) }
+            schema.rules.append(rule)
+        }
+        return schema
     }
 
     static func parseMap(_ node: ProjectNode, sources: Set<String>) throws(ProjectError) -> MapSpec {
