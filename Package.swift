@@ -32,6 +32,7 @@ let package = Package(
         .library(name: "MapbookRender", targets: ["MapbookRender"]),
         .library(name: "MapbookSearch", targets: ["MapbookSearch"]),
         .library(name: "MapbookRouting", targets: ["MapbookRouting"]),
+        .library(name: "MapbookEditing", targets: ["MapbookEditing"]),
         .library(name: "MapbookInspection", targets: ["MapbookInspection"]),
         .library(name: "MapbookPackager", targets: ["MapbookPackager"]),
         .library(name: "MapbookLibrary", targets: ["MapbookLibrary"]),
@@ -113,6 +114,11 @@ let package = Package(
         // contraction hierarchy, routed on read in place, turned into directions.
         .target(
             name: "MapbookRouting",
+            dependencies: ["MapbookSupport", "MapbookData", "MapbookPackage"]),
+        // Field editing (issue 19): edits checked against a layer's edit schema, changesets,
+        // the sync client.
+        .target(
+            name: "MapbookEditing",
             dependencies: ["MapbookSupport", "MapbookData", "MapbookPackage"]),
         // Drawing with Cairo: web-map renderers (thumbnails, map views, legend swatches) and
         // vector tile backdrops with their MapLibre styles, labels through Pango.
@@ -203,6 +209,9 @@ let package = Package(
         .testTarget(
             name: "MapbookSearchTests",
             dependencies: ["MapbookSearch", "MapbookData", "MapbookPackage", "MapbookTestSupport"]),
+        .testTarget(
+            name: "MapbookEditingTests",
+            dependencies: ["MapbookEditing", "MapbookData", "MapbookPackage", "MapbookTestSupport"]),
         .testTarget(
             name: "MapbookRoutingTests",
             dependencies: ["MapbookRouting", "MapbookData", "MapbookPackage", "MapbookTestSupport"]),

@@ -1,0 +1,31 @@
+/// Why an edit was refused, with a kind code and tests switch on. Nothing was written.
+public struct EditError: Error, Sendable, CustomStringConvertible {
+    public enum Kind: Sendable, Equatable {
+        /// The layer has no such field.
+        case unknownField
+        /// The field may not be changed: read-only, the globalid or an edit-tracking field.
+        case readOnly
+        /// The text cannot be a value of the field's type.
+        case wrongType
+        /// Not one of the field's coded values.
+        case notInDomain
+        /// Outside the field's range.
+        case outOfRange
+        /// A required field left empty.
+        case required
+    }
+
+    public var kind: Kind
+    public var layer: String
+    public var field: String
+    public var message: String
+
+    public init(kind: Kind, layer: String, field: String, message: String) {
+        self.kind = kind
+        self.layer = layer
+        self.field = field
+        self.message = message
+    }
+
+    public var description: String { "\(layer).\(field): \(message)" }
+}
