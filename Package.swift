@@ -211,7 +211,7 @@ let package = Package(
             dependencies: ["MapbookSearch", "MapbookData", "MapbookPackage", "MapbookTestSupport"]),
         .testTarget(
             name: "MapbookEditingTests",
-            dependencies: ["MapbookEditing", "MapbookData", "MapbookPackage", "MapbookTestSupport"]),
+            dependencies: ["MapbookEditing", "MapbookData", "MapbookPackage", "MapbookPackager", "MapbookTestSupport"]),
         .testTarget(
             name: "MapbookRoutingTests",
             dependencies: ["MapbookRouting", "MapbookData", "MapbookPackage", "MapbookTestSupport"]),

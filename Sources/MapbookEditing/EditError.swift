@@ -13,6 +13,10 @@ public struct EditError: Error, Sendable, CustomStringConvertible {
         case outOfRange
         /// A required field left empty.
         case required
+        /// The layer has no edit schema, or the package no data to edit.
+        case notEditable
+        /// No feature has that id.
+        case noSuchFeature
     }
 
     public var kind: Kind

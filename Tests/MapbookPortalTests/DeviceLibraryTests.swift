@@ -481,4 +481,19 @@ import Testing
             #expect(listTree(dir + "/lib/downloads").isEmpty)
         }
     }
+
+    /// A package's working copy folder: under edits/ by GUID, private, and never from a GUID
+    /// that could name another place.
+    @Test func editsFolderIsPerGUIDAndPrivate() throws {
+        try withTemporaryDirectory { dir in
+            let library = DeviceLibrary(root: dir + "/lib")
+            let folder = try library.editsFolder(packageGUID: "{9C1F2A3B-0D4E-8F56-A789-0B1C2D3E4F50}")
+            #expect(folder == dir + "/lib/edits/{9C1F2A3B-0D4E-8F56-A789-0B1C2D3E4F50}")
+            #expect(try permissions(folder) == 0o700)
+            for bad in ["../../etc", "", "a/b", "guid with spaces"] {
+                let refused = #expect(throws: LibraryError.self) { _ = try library.editsFolder(packageGUID: bad) }
+                #expect(refused?.kind == .invalidState)
+            }
+        }
+    }
 }

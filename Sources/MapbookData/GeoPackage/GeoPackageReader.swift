@@ -191,6 +191,17 @@ public final class GeoPackageReader: FeatureReader {
 }
 
 extension FieldValue {
+    /// The value to bind in SQLite (a real that is not finite is null: SQLite has no NaN).
+    public var sqliteValue: SQLiteValue {
+        switch self {
+        case .null: return .null
+        case .integer(let v): return .integer(v)
+        case .real(let v): return v.isFinite ? .real(v) : .null
+        case .text(let v): return .text(v)
+        case .blob(let v): return .blob(v)
+        }
+    }
+
     /// A value as SQLite returned it.
     public init(_ value: SQLiteValue) {
         switch value {

@@ -187,15 +187,7 @@ public final class GeoPackageWriter {
             index += 1
         }
         for value in values {
-            let bound: SQLiteValue
-            switch value {
-            case .null: bound = .null
-            case .integer(let v): bound = .integer(v)
-            case .real(let v): bound = v.isFinite ? .real(v) : .null
-            case .text(let v): bound = .text(v)
-            case .blob(let v): bound = .blob(v)
-            }
-            try insert.bind(bound, at: index)
+            try insert.bind(value.sqliteValue, at: index)
             index += 1
         }
         try insert.run()

@@ -1,0 +1,193 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import MapbookData
+import MapbookPackage
+import MapbookSupport
+
+/// A package's data as edited on this device: a copy of its `data.gpkg` in a folder of the
+/// device library (`edits/<package GUID>/data.gpkg`, docs/LIBRARY.md), so the package file stays
+/// as published (its checksum still matches the portal's, and an update is still found) while
+/// every edit lands in a file the viewers can read. Each edit runs in one transaction that also
+/// appends its changeset (SQLite's session format) to the copy's `mapbook_changesets` table:
+/// the feature and the record of it are written together or not at all.
+public final class WorkingCopy {
+    public let folder: String
+    public var dataPath: String { folder + "/data.gpkg" }
+    let database: SQLiteDatabase
+
+    /// A pending edit: what `mapbook edit edits` lists and a sync sends.
+    public struct Change: Sendable, Equatable {
+        public enum Operation: String, Sendable { case insert, update, delete }
+        public var id: Int64
+        public var layer: String
+        public var operation: Operation
+        public var fid: Int64
+        public var globalid: String
+        /// Unix seconds.
+        public var time: Int64
+        public var changeset: [UInt8]
+    }
+
+    static let logTable = "mapbook_changesets"
+
+    /// Opens the working copy in `folder` (which the device library made), first copying the
+    /// package's `data.gpkg` there when there is none (to a temporary file, renamed when
+    /// complete).
+    public init(package: MobileMapPackage, folder: String) throws {
+        self.folder = folder
+        let path = folder + "/data.gpkg"
+        if access(path, F_OK) != 0 {
+            guard let entry = package.archive.entries.first(where: { $0.name.hasSuffix("/data.gpkg") || $0.name == "data.gpkg" }) else {
+                throw EditError(kind: .notEditable, layer: "", field: "", message: "\(package.path) has no data.gpkg, so nothing in it can be edited")
+            }
+            try AtomicFile.write(try package.archive.read(entry), to: path)
+        }
+        database = try SQLiteDatabase(writablePath: path, create: false)
+        try GeoPackageFunctions.register(on: database)
+        try database.execute(
+            """
+            CREATE TABLE IF NOT EXISTS \(Self.logTable) (
+              id INTEGER PRIMARY KEY AUTOINCREMENT, layer TEXT NOT NULL, operation TEXT NOT NULL,
+              fid INTEGER NOT NULL, globalid TEXT NOT NULL, time INTEGER NOT NULL, changeset BLOB NOT NULL)
+            """)
+    }
+
+    deinit { try? database.close() }
+
+    /// The layer `table`, with what its edit schema allows; refused when it has none.
+    public func layer(_ table: String) throws -> (table: FeatureTable, validator: EditValidator) {
+        let features = try FeatureTable(database: database, table: table)
+        guard let schema = try EditSchema.read(database, table: table) else {
+            throw EditError(kind: .notEditable, layer: table, field: "", message: "is not editable (its source has no edit: in the project)")
+        }
+        return (features, EditValidator(layer: table, fields: features.fields, schema: schema))
+    }
+
+    /// Adds a feature: `geometry` in WGS84, `values` checked (`EditValidator.insert`). A new
+    /// random globalid (RFC 9562 version 4), so features added on different devices never
+    /// share one; the tracking fields say `user` and `now`.
+    public func add(layer table: String, geometry: Geometry?, values typed: [(field: String, text: String)], user: String, now: Int64) throws -> Change {
+        let (features, validator) = try layer(table)
+        var values = try validator.insert(typed)
+        let globalid = Self.randomGlobalID()
+        values[validator.schema.globalIdField] = .text(globalid)
+        if let tracking = validator.schema.tracking {
+            values[tracking.creator] = .text(user)
+            values[tracking.created] = .text(ISODate.format(seconds: now))
+            values[tracking.editor] = .text(user)
+            values[tracking.edited] = .text(ISODate.format(seconds: now))
+        }
+        var columns = values.keys.sorted()
+        var bindings = columns.map { values[$0]!.sqliteValue }
+        if let geometry, let column = features.geometryColumn {
+            columns.append(column)
+            bindings.append(.blob(try encode(geometry, for: features)))
+        }
+        let q = SQLiteDatabase.quote
+        let sql = "INSERT INTO \(q(table)) (\(columns.map(q).joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
+        return try record(table, .insert, globalid: globalid, now: now) { () throws -> Int64 in
+            try database.query(sql, bindings)
+            return try database.scalar("SELECT last_insert_rowid()")?.int64 ?? 0
+        }
+    }
+
+    /// Changes the fields `typed` names of feature `fid`, and its geometry when given.
+    public func update(layer table: String, fid: Int64, geometry: Geometry? = nil, values typed: [(field: String, text: String)], user: String, now: Int64) throws -> Change {
+        let (features, validator) = try layer(table)
+        var values = try validator.update(typed)
+        if let tracking = validator.schema.tracking {
+            values[tracking.editor] = .text(user)
+            values[tracking.edited] = .text(ISODate.format(seconds: now))
+        }
+        let globalid = try self.globalid(table, fid, validator.schema)
+        var assignments = values.keys.sorted().map { ($0, values[$0]!.sqliteValue) }
+        if let geometry, let column = features.geometryColumn {
+            assignments.append((column, .blob(try encode(geometry, for: features))))
+        }
+        let q = SQLiteDatabase.quote
+        let sql = "UPDATE \(q(table)) SET \(assignments.map { "\(q($0.0)) = ?" }.joined(separator: ", ")) WHERE \(q(features.idColumn)) = ?"
+        return try record(table, .update, globalid: globalid, now: now) { () throws -> Int64 in
+            try database.query(sql, assignments.map(\.1) + [.integer(fid)])
+            return fid
+        }
+    }
+
+    public func delete(layer table: String, fid: Int64, now: Int64) throws -> Change {
+        let (features, validator) = try layer(table)
+        let globalid = try self.globalid(table, fid, validator.schema)
+        let sql = "DELETE FROM \(SQLiteDatabase.quote(table)) WHERE \(SQLiteDatabase.quote(features.idColumn)) = ?"
+        return try record(table, .delete, globalid: globalid, now: now) { () throws -> Int64 in
+            try database.query(sql, [.integer(fid)])
+            return fid
+        }
+    }
+
+    /// The edits not yet synchronised, oldest first.
+    public func pending() throws -> [Change] {
+        try database.query("SELECT id, layer, operation, fid, globalid, time, changeset FROM \(Self.logTable) ORDER BY id").map { row in
+            var bytes: [UInt8] = []
+            if case .blob(let b) = row[6] { bytes = b }
+            return Change(
+                id: row[0].int64 ?? 0, layer: row[1].text ?? "", operation: Change.Operation(rawValue: row[2].text ?? "") ?? .update,
+                fid: row[3].int64 ?? 0, globalid: row[4].text ?? "", time: row[5].int64 ?? 0, changeset: bytes)
+        }
+    }
+
+    /// Runs `body` (which returns the feature's fid) in a transaction with a session on
+    /// `table`, and appends the changeset it made to the log, in the same transaction.
+    func record(_ table: String, _ operation: Change.Operation, globalid: String, now: Int64, _ body: () throws -> Int64) throws -> Change {
+        try database.execute("BEGIN IMMEDIATE")
+        do {
+            let session = try SQLiteSession(database, tables: [table])
+            let fid = try body()
+            let changeset = try session.changeset()
+            guard !changeset.isEmpty else {
+                throw EditError(kind: .noSuchFeature, layer: table, field: "", message: "feature \(fid) does not exist")
+            }
+            try database.query(
+                "INSERT INTO \(Self.logTable) (layer, operation, fid, globalid, time, changeset) VALUES (?, ?, ?, ?, ?, ?)",
+                [.text(table), .text(operation.rawValue), .integer(fid), .text(globalid), .integer(now), .blob(changeset)])
+            let id = try database.scalar("SELECT last_insert_rowid()")?.int64 ?? 0
+            try database.execute("COMMIT")
+            return Change(id: id, layer: table, operation: operation, fid: fid, globalid: globalid, time: now, changeset: changeset)
+        } catch {
+            try? database.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    func globalid(_ table: String, _ fid: Int64, _ schema: EditSchema) throws -> String {
+        let q = SQLiteDatabase.quote
+        guard let id = try database.scalar("SELECT \(q(schema.globalIdField)) FROM \(q(table)) WHERE fid = ?", [.integer(fid)])?.text else {
+            throw EditError(kind: .noSuchFeature, layer: table, field: "", message: "feature \(fid) does not exist")
+        }
+        return id
+    }
+
+    /// `geometry` (WGS84) in the layer's coordinate system, as GeoPackage binary.
+    func encode(_ geometry: Geometry, for features: FeatureTable) throws -> [UInt8] {
+        var g = geometry
+        if let crs = features.crs, !crs.isWGS84 {
+            guard let projected = try CoordinateTransform(from: .wgs84, to: crs).apply(geometry) else {
+                throw EditError(kind: .wrongType, layer: features.name, field: features.geometryColumn ?? "geom", message: "the geometry cannot be put in the layer's coordinate system")
+            }
+            g = projected
+        }
+        if let type = features.geometryType, let family = type.family, family != g.type.family {
+            throw EditError(kind: .wrongType, layer: features.name, field: features.geometryColumn ?? "geom", message: "the layer holds \(type.gpkgName.lowercased())s, not this geometry")
+        }
+        return GeoPackageBinary.encode(g, srsID: Int32(features.srsID ?? 4326))
+    }
+
+    static func randomGlobalID() -> String {
+        var rng = SystemRandomNumberGenerator()
+        var bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &rng) }
+        bytes[6] = (bytes[6] & 0x0F) | 0x40
+        let text = EditSchema.format(uuidBytes: bytes)
+        // format() stamps version 8; a random id is version 4.
+        var chars = Array(text)
+        chars[15] = "4"
+        return String(chars)
+    }
+}
