@@ -181,7 +181,7 @@ let package = Package(
         .executableTarget(
             name: "mapbook",
             dependencies: [
-                "MapbookPackage", "MapbookTiles", "MapbookSearch", "MapbookRouting", "MapbookInspection", "MapbookPackager", "MapbookLibrary", "MapbookViewer", "MapbookPortalAPI", "MapbookPortal",
+                "MapbookPackage", "MapbookTiles", "MapbookSearch", "MapbookRouting", "MapbookEditing", "MapbookInspection", "MapbookPackager", "MapbookLibrary", "MapbookViewer", "MapbookPortalAPI", "MapbookPortal",
                 "MapbookPortalServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

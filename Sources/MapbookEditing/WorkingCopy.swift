@@ -134,6 +134,19 @@ public final class WorkingCopy {
         }
     }
 
+    /// Deletes the working copy and its log: every edit not yet synchronised is gone, and the
+    /// package's own data shows again. The object is unusable after.
+    public func discard() throws {
+        try database.close()
+        for suffix in ["", "-wal", "-shm", "-journal"] {
+            let path = dataPath + suffix
+            if unlink(path) != 0 && errno != ENOENT {
+                throw EditError(kind: .notEditable, layer: "", field: "", message: "cannot remove \(path): \(FileSystem.errorMessage())")
+            }
+        }
+        rmdir(folder)
+    }
+
     /// Runs `body` (which returns the feature's fid) in a transaction with a session on
     /// `table`, and appends the changeset it made to the log, in the same transaction.
     func record(_ table: String, _ operation: Change.Operation, globalid: String, now: Int64, _ body: () throws -> Int64) throws -> Change {

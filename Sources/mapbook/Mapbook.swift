@@ -20,6 +20,7 @@ struct Mapbook: AsyncParsableCommand {
             SearchCommand.self,
             ReverseCommand.self,
             RouteCommand.self,
+            EditCommand.self,
             TocCommand.self,
             LegendCommand.self,
             BookmarksCommand.self,

@@ -11,27 +11,8 @@ import Testing
 @Suite struct WorkingCopyTests {
     /// A package of three trees, editable (condition from a list, dbh in a range, tracking).
     func package(_ dir: String) throws -> MobileMapPackage {
-        try writeFile(dir + "/trees.geojson", #"""
-            {"type":"FeatureCollection","features":[
-            {"type":"Feature","properties":{"common":"oak","dbh":10.5,"condition":"Good"},"geometry":{"type":"Point","coordinates":[-122.60,45.50]}},
-            {"type":"Feature","properties":{"common":"elm","dbh":7.0,"condition":"Fair"},"geometry":{"type":"Point","coordinates":[-122.61,45.51]}},
-            {"type":"Feature","properties":{"common":"ash","dbh":3.2,"condition":"Poor"},"geometry":{"type":"Point","coordinates":[-122.62,45.52]}}]}
-            """#)
-        try writeFile(dir + "/project.yaml", """
-            title: Trees
-            sources:
-              trees:
-                path: trees.geojson
-                edit:
-                  fields:
-                    condition: { domain: [Good, Fair, Poor, Dead], required: true, default: Good }
-                    dbh: { range: [0, 300] }
-                  tracking: true
-            maps:
-              - name: Trees
-                layers: [trees]
-            """)
-        _ = try Packager.build(try Project.load(path: dir + "/project.yaml"), output: dir + "/trees.mmpk", timestamp: 1_700_000_000)
+        let project = try EditableTrees.write(in: dir)
+        _ = try Packager.build(try Project.load(path: project), output: dir + "/trees.mmpk", timestamp: 1_700_000_000)
         return try MobileMapPackage(path: dir + "/trees.mmpk")
     }
 

@@ -1,0 +1,246 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ArgumentParser
+import MapbookData
+import MapbookEditing
+import MapbookLibrary
+import MapbookPackage
+
+/// `mapbook edit`: field edits on a package's working copy (issue 19; docs/LIBRARY.md).
+struct EditCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "edit",
+        abstract: "Add, change and delete features of a package's editable layers, offline.",
+        discussion: """
+            Edits go to the package's working copy in the device library (edits/<GUID>/data.gpkg); \
+            the package file stays as published. Values are checked against the layer's types, \
+            domains (a code or its name), ranges and required and read-only fields before \
+            anything is written; a refused edit names the field, the value and what is allowed, \
+            and changes nothing (exit status 1). Each edit is recorded as a changeset for sync.
+            """,
+        subcommands: [EditAddCommand.self, EditUpdateCommand.self, EditMoveCommand.self, EditDeleteCommand.self, EditListCommand.self, EditDiscardCommand.self])
+
+    /// The package, its working copy and the user the tracking fields name.
+    static func open(_ path: String) throws -> (MobileMapPackage, WorkingCopy) {
+        try LibraryCommand.attempt {
+            let package = try MobileMapPackage(path: path)
+            guard let guid = package.manifest.guid else {
+                throw EditError(kind: .notEditable, layer: "", field: "", message: "\(path) has no GUID in its manifest, so its edits cannot be kept; build it again with mapbook create")
+            }
+            let folder = try LibraryCommand.library().editsFolder(packageGUID: guid)
+            return (package, try WorkingCopy(package: package, folder: folder))
+        }
+    }
+
+    /// A layer named by its table or its title in any of the package's maps.
+    static func table(_ name: String, in package: MobileMapPackage) throws -> String {
+        var titles: [String: String] = [:]
+        for entry in package.mapEntries {
+            guard let map = try? package.map(entry) else { continue }
+            for layer in (map.map.operationalLayers ?? []) + (map.map.tables ?? []) {
+                guard let path = layer.path, let range = path.range(of: "table=") else { continue }
+                let table = String(path[range.upperBound...])
+                titles[table.lowercased()] = table
+                if let title = layer.title { titles[title.lowercased()] = table }
+            }
+        }
+        guard let table = titles[name.lowercased()] else {
+            throw EditError(kind: .notEditable, layer: name, field: "", message: "is not a layer of \(package.path); its layers are: \(Set(titles.values).sorted().joined(separator: ", "))")
+        }
+        return table
+    }
+
+    /// `FIELD=VALUE` pairs.
+    static func assignments(_ sets: [String]) throws -> [(field: String, text: String)] {
+        try sets.map { set in
+            guard let equals = set.firstIndex(of: "="), equals != set.startIndex else {
+                Output.error("error: --set '\(set)' is not FIELD=VALUE")
+                throw ExitCode(64)
+            }
+            return (String(set[..<equals]), String(set[set.index(after: equals)...]))
+        }
+    }
+
+    /// `--at LON,LAT` as a point, or `--geometry WKT` (WGS84).
+    static func geometry(at: String?, wkt: String?) throws -> Geometry? {
+        if let at {
+            guard let p = LonLat(argument: at) else {
+                Output.error("error: --at '\(at)' is not LON,LAT")
+                throw ExitCode(64)
+            }
+            return Geometry(.point(Position(x: p.longitude, y: p.latitude)), hasZ: false, hasM: false)
+        }
+        if let wkt {
+            do { return try WKT.parse(wkt) } catch {
+                Output.error("error: --geometry is not WKT: \(error)")
+                throw ExitCode(64)
+            }
+        }
+        return nil
+    }
+
+    /// Who the tracking fields name: the signed-in portal user, else the login name.
+    static var user: String {
+        if let credential = try? LibraryCommand.library().credential() { return credential.username }
+        for key in ["USER", "LOGNAME"] { if let v = getenv(key) { return String(cString: v) } }
+        return "unknown"
+    }
+
+    static var now: Int64 { Int64(time(nil)) }
+
+    /// Opens the package's working copy, finds the layer and prints the edit `body` makes.
+    static func perform(_ options: EditLayerOptions, _ body: (WorkingCopy, String) throws -> WorkingCopy.Change) throws {
+        let (package, copy) = try open(options.path)
+        try LibraryCommand.attempt { report(try body(copy, try table(options.layer, in: package))) }
+    }
+
+    static func report(_ change: WorkingCopy.Change) {
+        print("\(change.operation.rawValue) \(change.layer) \(change.fid) \(change.globalid) (edit \(change.id), \(change.changeset.count) bytes of changeset)")
+    }
+}
+
+struct EditLayerOptions: ParsableArguments {
+    @Argument(help: "The package (.mmpk).")
+    var path: String
+
+    @Option(name: .long, help: ArgumentHelp("The layer: its table or its title in a map.", valueName: "LAYER"))
+    var layer: String
+}
+
+struct EditAddCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a feature: its place and its fields (defaults fill the rest).")
+
+    @OptionGroup var options: EditLayerOptions
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("A point, in WGS84.", valueName: "LON,LAT"))
+    var at: String?
+
+    @Option(name: .long, help: ArgumentHelp("The geometry as WKT, in WGS84.", valueName: "WKT"))
+    var geometry: String?
+
+    @Option(name: .customLong("set"), help: ArgumentHelp("A field's value (repeat for more).", valueName: "FIELD=VALUE"))
+    var sets: [String] = []
+
+    func validate() throws {
+        guard at == nil || geometry == nil else { throw ValidationError("give --at or --geometry, not both") }
+    }
+
+    func run() throws {
+        let values = try EditCommand.assignments(sets)
+        let shape = try EditCommand.geometry(at: at, wkt: geometry)
+        try EditCommand.perform(options) { copy, table in
+            try copy.add(layer: table, geometry: shape, values: values, user: EditCommand.user, now: EditCommand.now)
+        }
+    }
+}
+
+struct EditUpdateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "update", abstract: "Change fields of a feature.")
+
+    @OptionGroup var options: EditLayerOptions
+
+    @Argument(help: "The feature's id (fid).")
+    var id: Int64
+
+    @Option(name: .customLong("set"), help: ArgumentHelp("A field's value; empty to empty it (repeat for more).", valueName: "FIELD=VALUE"))
+    var sets: [String] = []
+
+    func validate() throws {
+        guard !sets.isEmpty else { throw ValidationError("give at least one --set FIELD=VALUE") }
+    }
+
+    func run() throws {
+        let values = try EditCommand.assignments(sets)
+        try EditCommand.perform(options) { copy, table in
+            try copy.update(layer: table, fid: id, values: values, user: EditCommand.user, now: EditCommand.now)
+        }
+    }
+}
+
+struct EditMoveCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "move", abstract: "Give a feature a new place or shape.")
+
+    @OptionGroup var options: EditLayerOptions
+
+    @Argument(help: "The feature's id (fid).")
+    var id: Int64
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("A point, in WGS84.", valueName: "LON,LAT"))
+    var at: String?
+
+    @Option(name: .long, help: ArgumentHelp("The geometry as WKT, in WGS84.", valueName: "WKT"))
+    var geometry: String?
+
+    func validate() throws {
+        guard (at == nil) != (geometry == nil) else { throw ValidationError("give --at or --geometry") }
+    }
+
+    func run() throws {
+        let shape = try EditCommand.geometry(at: at, wkt: geometry)
+        try EditCommand.perform(options) { copy, table in
+            try copy.update(layer: table, fid: id, geometry: shape, values: [], user: EditCommand.user, now: EditCommand.now)
+        }
+    }
+}
+
+struct EditDeleteCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete a feature.")
+
+    @OptionGroup var options: EditLayerOptions
+
+    @Argument(help: "The feature's id (fid).")
+    var id: Int64
+
+    func run() throws {
+        try EditCommand.perform(options) { copy, table in
+            try copy.delete(layer: table, fid: id, now: EditCommand.now)
+        }
+    }
+}
+
+struct EditListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "edits", abstract: "List the edits not yet synchronised, oldest first.")
+
+    @Argument(help: "The package (.mmpk).")
+    var path: String
+
+    @Flag(name: .long, help: "Print them as JSON.")
+    var json = false
+
+    func run() throws {
+        let (_, copy) = try EditCommand.open(path)
+        let pending = try LibraryCommand.attempt { try copy.pending() }
+        if json {
+            let items: [JSONValue] = pending.map { c in
+                .object([
+                    "id": .integer(c.id), "layer": .string(c.layer), "operation": .string(c.operation.rawValue), "fid": .integer(c.fid),
+                    "globalid": .string(c.globalid), "time": .string(ISODate.format(seconds: c.time)), "changesetBytes": .integer(Int64(c.changeset.count)),
+                ])
+            }
+            print(JSONWriter.string(.array(items), style: .pretty))
+            return
+        }
+        if pending.isEmpty { print("No pending edits.") }
+        for c in pending {
+            print("\(c.id). \(ISODate.format(seconds: c.time)) \(c.operation.rawValue) \(c.layer) \(c.fid) \(c.globalid)")
+        }
+    }
+}
+
+struct EditDiscardCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "discard", abstract: "Throw away the working copy and every edit not yet synchronised.")
+
+    @Argument(help: "The package (.mmpk).")
+    var path: String
+
+    func run() throws {
+        let (_, copy) = try EditCommand.open(path)
+        let count = try LibraryCommand.attempt { () throws -> Int in
+            let n = try copy.pending().count
+            try copy.discard()
+            return n
+        }
+        print("Discarded \(LibraryCommand.count(count, "edit")); the package's own data shows again.")
+    }
+}

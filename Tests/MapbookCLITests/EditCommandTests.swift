@@ -1,0 +1,66 @@
+import Foundation
+import MapbookPackage
+import MapbookTestSupport
+import Testing
+
+/// `mapbook edit`: features added, changed, moved and deleted on the working copy in the
+/// device library (MAPBOOK_HOME), refusals with exit status 1 and nothing written, the
+/// pending edits listed, the copy discarded.
+@Suite struct EditCommandTests {
+    /// An editable package of three trees in `dir`, built by `mapbook create`.
+    func package(_ dir: String) throws -> String {
+        let project = try EditableTrees.write(in: dir)
+        let created = try MapbookBinary.run(["create", project, "-o", dir + "/trees.mmpk"])
+        #expect(created.status == 0, "\(created.stderr)")
+        return dir + "/trees.mmpk"
+    }
+
+    @Test func editsGoToTheWorkingCopyAndAreListed() throws {
+        try withTemporaryDirectory { dir in
+            let package = try package(dir)
+            let before = try Data(contentsOf: URL(fileURLWithPath: package))
+            let env = ["MAPBOOK_HOME": dir + "/home", "USER": "ana"]
+            func edit(_ arguments: [String]) throws -> MapbookBinary.Result { try MapbookBinary.run(["edit"] + arguments, environment: env) }
+            let added = try edit(["add", package, "--layer", "Street Trees", "--at=-122.63,45.53", "--set", "common=maple", "--set", "dbh=4"])
+            #expect(added.status == 0 && added.stdout.hasPrefix("insert trees 4 {"), "\(added.stdout) \(added.stderr)")
+            #expect(try edit(["update", package, "--layer", "trees", "1", "--set", "condition=dead"]).status == 0)
+            #expect(try edit(["move", package, "--layer", "trees", "2", "--at=-122.64,45.54"]).status == 0)
+            #expect(try edit(["delete", package, "--layer", "trees", "3"]).status == 0)
+            // Refused, naming the field and what is allowed; nothing written.
+            let range = try edit(["update", package, "--layer", "trees", "1", "--set", "dbh=900"])
+            #expect(range.status == 1 && range.stderr.contains("trees.dbh: 900 is outside its range, 0 to 300"), "\(range.stderr)")
+            let domain = try edit(["update", package, "--layer", "trees", "1", "--set", "condition=splendid"])
+            #expect(domain.status == 1 && domain.stderr.contains("Good, Fair, Poor, Dead"), "\(domain.stderr)")
+            let missing = try edit(["delete", package, "--layer", "trees", "42"])
+            #expect(missing.status == 1, "\(missing.stderr)")
+            let usage = try edit(["update", package, "--layer", "trees", "1", "--set", "dbh"])
+            #expect(usage.status == 64, "\(usage.stderr)")
+
+            let listed = try edit(["edits", package, "--json"])
+            let items = try #require(try JSONParser.parse(Array(listed.stdout.utf8)).arrayValue?.compactMap(\.objectValue))
+            #expect(items.map { $0.string("operation") ?? "" } == ["insert", "update", "update", "delete"])
+            #expect(items.allSatisfy { $0.string("layer") == "trees" && ($0.string("globalid") ?? "").count == 38 })
+            // The copy holds the edits, with who made them; the package is as published.
+            let copies = try FileManager.default.contentsOfDirectory(atPath: dir + "/home/edits")
+            #expect(copies.count == 1)
+            let data = try SQLiteDatabase(readOnlyPath: dir + "/home/edits/" + copies[0] + "/data.gpkg")
+            let rows = try data.query("SELECT fid, condition, last_edited_user FROM trees ORDER BY fid")
+            #expect(rows.map { $0[0].int64 ?? 0 } == [1, 2, 4])
+            #expect(rows[0][1] == .text("Dead") && rows[0][2] == .text("ana") && rows[2][1] == .text("Good"))
+            #expect(try Data(contentsOf: URL(fileURLWithPath: package)) == before)
+
+            let discarded = try edit(["discard", package])
+            #expect(discarded.status == 0 && discarded.stdout.contains("Discarded 4 edits"), "\(discarded.stdout)")
+            #expect(try edit(["edits", package]).stdout.contains("No pending edits."))
+        }
+    }
+
+    @Test func aLayerWithoutEditIsRefused() throws {
+        try withTemporaryDirectory { dir in
+            let package = try package(dir)
+            let env = ["MAPBOOK_HOME": dir + "/home"]
+            let unknown = try MapbookBinary.run(["edit", "add", package, "--layer", "hydrants", "--at=-122.6,45.5"], environment: env)
+            #expect(unknown.status == 1 && unknown.stderr.contains("its layers are: trees"), "\(unknown.stderr)")
+        }
+    }
+}

@@ -1,0 +1,31 @@
+/// A small project with an editable layer (issue 19): three trees as GeoJSON, their condition
+/// from a list (default Good), their trunk diameter in a range, edit tracking on. The editing
+/// tests build it with the packager or with `mapbook create`.
+public enum EditableTrees {
+    /// Writes `trees.geojson` and `project.yaml` into `dir`; returns the project's path.
+    @discardableResult
+    public static func write(in dir: String) throws -> String {
+        try writeFile(dir + "/trees.geojson", #"""
+            {"type":"FeatureCollection","features":[
+            {"type":"Feature","properties":{"common":"oak","dbh":10.5,"condition":"Good"},"geometry":{"type":"Point","coordinates":[-122.60,45.50]}},
+            {"type":"Feature","properties":{"common":"elm","dbh":7.0,"condition":"Fair"},"geometry":{"type":"Point","coordinates":[-122.61,45.51]}},
+            {"type":"Feature","properties":{"common":"ash","dbh":3.2,"condition":"Poor"},"geometry":{"type":"Point","coordinates":[-122.62,45.52]}}]}
+            """#)
+        try writeFile(dir + "/project.yaml", """
+            title: Trees
+            sources:
+              trees:
+                path: trees.geojson
+                title: Street Trees
+                edit:
+                  fields:
+                    condition: { domain: [Good, Fair, Poor, Dead], required: true, default: Good }
+                    dbh: { range: [0, 300] }
+                  tracking: true
+            maps:
+              - name: Trees
+                layers: [trees]
+            """)
+        return dir + "/project.yaml"
+    }
+}
