@@ -1,3 +1,5 @@
+import MapbookSupport
+
 extension DeviceLibrary {
     /// The folder of a package's working copy (`edits/<GUID>/`, docs/LIBRARY.md), created
     /// 0700 when missing. Keyed by the package's GUID, like the viewer's state, so edits follow
@@ -10,5 +12,14 @@ extension DeviceLibrary {
         let folder = root + "/edits/" + guid
         try withLock(creating: true) { try LibraryFiles.makeDirectories(folder) }
         return folder
+    }
+
+    /// The working copy's data of the package with `guid`, when this device has edited it;
+    /// nil otherwise (nothing is created). What viewers read instead of the package's own
+    /// `data.gpkg`, so every view shows the edited state.
+    public func workingCopyData(packageGUID guid: String) -> String? {
+        guard !guid.isEmpty, !guid.contains("/"), !guid.contains("..") else { return nil }
+        let path = root + "/edits/" + guid + "/data.gpkg"
+        return FileSystem.kind(path) == .file ? path : nil
     }
 }

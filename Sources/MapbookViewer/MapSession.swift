@@ -78,10 +78,13 @@ public final class MapSession {
         return ViewerMap(session: self, summary: summary, state: state)
     }
 
-    /// The database a layer's data path names, opened once per session.
+    /// The database a layer's data path names, opened once per session: the package's
+    /// `data.gpkg`, or this device's working copy of it when the package has been edited here
+    /// (`mapbook edit`), so every view shows the edited state.
     func database(for entry: ZipEntry) throws -> SQLiteDatabase {
         if let open = databases[entry.name] { return open }
-        let database = try package.database(entry)
+        let edited = entry.name.hasSuffix("data.gpkg") ? package.manifest.guid.flatMap { library?.workingCopyData(packageGUID: $0) } : nil
+        let database = try edited.map { try SQLiteDatabase(readOnlyPath: $0) } ?? package.database(entry)
         databases[entry.name] = database
         return database
     }

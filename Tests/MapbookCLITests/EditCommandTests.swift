@@ -49,6 +49,18 @@ import Testing
             #expect(rows[0][1] == .text("Dead") && rows[0][2] == .text("ana") && rows[2][1] == .text("Good"))
             #expect(try Data(contentsOf: URL(fileURLWithPath: package)) == before)
 
+            // Every view reads the working copy: identify finds the edited condition, and the
+            // new tree where it was added; the deleted one is gone.
+            let identified = try MapbookBinary.run(["identify", package, "--at=-122.60,45.50", "--scale", "5000", "--json"], environment: env)
+            #expect(identified.status == 0 && identified.stdout.contains("Dead") && !identified.stdout.contains("\"Good\""), "\(identified.stdout) \(identified.stderr)")
+            let added4 = try MapbookBinary.run(["identify", package, "--at=-122.63,45.53", "--scale", "5000", "--json"], environment: env)
+            #expect(added4.status == 0 && added4.stdout.contains("maple"), "\(added4.stdout) \(added4.stderr)")
+            let gone = try MapbookBinary.run(["identify", package, "--at=-122.62,45.52", "--scale", "5000", "--json"], environment: env)
+            #expect(!gone.stdout.contains("ash"), "\(gone.stdout)")
+            // Another device (another library) sees the package as published.
+            let elsewhere = try MapbookBinary.run(["identify", package, "--at=-122.60,45.50", "--scale", "5000", "--json"], environment: ["MAPBOOK_HOME": dir + "/other"])
+            #expect(elsewhere.stdout.contains("Good") && !elsewhere.stdout.contains("Dead"), "\(elsewhere.stdout)")
+
             let discarded = try edit(["discard", package])
             #expect(discarded.status == 0 && discarded.stdout.contains("Discarded 4 edits"), "\(discarded.stdout)")
             #expect(try edit(["edits", package]).stdout.contains("No pending edits."))
