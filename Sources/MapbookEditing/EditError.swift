@@ -17,6 +17,8 @@ public struct EditError: Error, Sendable, CustomStringConvertible {
         case notEditable
         /// No feature has that id.
         case noSuchFeature
+        /// The package's data changed since the pending edits were made.
+        case packageChanged
     }
 
     public var kind: Kind

@@ -30,17 +30,38 @@ public final class WorkingCopy {
     }
 
     static let logTable = "mapbook_changesets"
+    /// The data the copy was made from (`ZipEntry.contentKey`).
+    static let baseTable = ZipEntry.workingCopyBaseTable
 
     /// Opens the working copy in `folder` (which the device library made), first copying the
     /// package's `data.gpkg` there when there is none (to a temporary file, renamed when
     /// complete).
+    ///
+    /// The copy remembers which data it was made from (the entry's CRC-32 and size). When the
+    /// package has changed since (an update was downloaded), a copy without pending edits is
+    /// made again from the new data; one with pending edits is refused (`packageChanged`):
+    /// they must be synchronised or discarded first, or they would be lost or applied to data
+    /// they were not made on.
     public init(package: MobileMapPackage, folder: String) throws {
         self.folder = folder
         let path = folder + "/data.gpkg"
-        if access(path, F_OK) != 0 {
-            guard let entry = package.archive.entries.first(where: { $0.name.hasSuffix("/data.gpkg") || $0.name == "data.gpkg" }) else {
-                throw EditError(kind: .notEditable, layer: "", field: "", message: "\(package.path) has no data.gpkg, so nothing in it can be edited")
+        guard let entry = package.archive.entries.first(where: { $0.name.hasSuffix("/data.gpkg") || $0.name == "data.gpkg" }) else {
+            throw EditError(kind: .notEditable, layer: "", field: "", message: "\(package.path) has no data.gpkg, so nothing in it can be edited")
+        }
+        let base = entry.contentKey
+        if access(path, F_OK) == 0 {
+            let existing = try SQLiteDatabase(writablePath: path, create: false)
+            let recorded = try existing.tableExists(Self.baseTable) ? try existing.scalar("SELECT base FROM \(Self.baseTable)")?.text : nil
+            let pending = try existing.tableExists(Self.logTable) ? try existing.scalar("SELECT count(*) FROM \(Self.logTable)")?.int64 ?? 0 : 0
+            try existing.close()
+            if recorded != base {
+                guard pending == 0 else {
+                    throw EditError(kind: .packageChanged, layer: "", field: "", message: "\(package.path) changed since this device's \(pending) pending edit\(pending == 1 ? "" : "s") were made; synchronise them, or throw them away with mapbook edit discard")
+                }
+                unlink(path)
             }
+        }
+        if access(path, F_OK) != 0 {
             try AtomicFile.write(try package.archive.read(entry), to: path)
         }
         database = try SQLiteDatabase(writablePath: path, create: false)
@@ -49,8 +70,12 @@ public final class WorkingCopy {
             """
             CREATE TABLE IF NOT EXISTS \(Self.logTable) (
               id INTEGER PRIMARY KEY AUTOINCREMENT, layer TEXT NOT NULL, operation TEXT NOT NULL,
-              fid INTEGER NOT NULL, globalid TEXT NOT NULL, time INTEGER NOT NULL, changeset BLOB NOT NULL)
+              fid INTEGER NOT NULL, globalid TEXT NOT NULL, time INTEGER NOT NULL, changeset BLOB NOT NULL);
+            CREATE TABLE IF NOT EXISTS \(Self.baseTable) (base TEXT NOT NULL)
             """)
+        if try database.scalar("SELECT count(*) FROM \(Self.baseTable)")?.int64 == 0 {
+            try database.query("INSERT INTO \(Self.baseTable) (base) VALUES (?)", [.text(base)])
+        }
     }
 
     deinit { try? database.close() }
@@ -138,13 +163,23 @@ public final class WorkingCopy {
     /// package's own data shows again. The object is unusable after.
     public func discard() throws {
         try database.close()
-        for suffix in ["", "-wal", "-shm", "-journal"] {
-            let path = dataPath + suffix
-            if unlink(path) != 0 && errno != ENOENT {
-                throw EditError(kind: .notEditable, layer: "", field: "", message: "cannot remove \(path): \(FileSystem.errorMessage())")
-            }
+        _ = try Self.discard(folder: folder)
+    }
+
+    /// Deletes the working copy in `folder` without opening it as one (it may have been made
+    /// from data the package no longer holds); returns the pending edits it held.
+    public static func discard(folder: String) throws -> Int {
+        let path = folder + "/data.gpkg"
+        var pending = 0
+        if access(path, F_OK) == 0, let copy = try? SQLiteDatabase(readOnlyPath: path) {
+            if (try? copy.tableExists(logTable)) == true { pending = Int((try? copy.scalar("SELECT count(*) FROM \(logTable)"))??.int64 ?? 0) }
+            try? copy.close()
+        }
+        for suffix in ["", "-wal", "-shm", "-journal"] where unlink(path + suffix) != 0 && errno != ENOENT {
+            throw EditError(kind: .notEditable, layer: "", field: "", message: "cannot remove \(path + suffix): \(FileSystem.errorMessage())")
         }
         rmdir(folder)
+        return pending
     }
 
     /// Runs `body` (which returns the feature's fid) in a transaction with a session on

@@ -1,3 +1,4 @@
+import MapbookPackage
 import MapbookSupport
 
 extension DeviceLibrary {
@@ -17,9 +18,14 @@ extension DeviceLibrary {
     /// The working copy's data of the package with `guid`, when this device has edited it;
     /// nil otherwise (nothing is created). What viewers read instead of the package's own
     /// `data.gpkg`, so every view shows the edited state.
-    public func workingCopyData(packageGUID guid: String) -> String? {
+    /// A copy made from other data than `entry` holds (the package was updated since) is not
+    /// used.
+    public func workingCopyData(packageGUID guid: String, dataEntry entry: ZipEntry) -> String? {
         guard !guid.isEmpty, !guid.contains("/"), !guid.contains("..") else { return nil }
         let path = root + "/edits/" + guid + "/data.gpkg"
-        return FileSystem.kind(path) == .file ? path : nil
+        guard FileSystem.kind(path) == .file, let copy = try? SQLiteDatabase(readOnlyPath: path) else { return nil }
+        defer { try? copy.close() }
+        let base = (try? copy.scalar("SELECT base FROM \(ZipEntry.workingCopyBaseTable)"))??.text
+        return base == entry.contentKey ? path : nil
     }
 }

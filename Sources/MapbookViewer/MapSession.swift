@@ -83,7 +83,7 @@ public final class MapSession {
     /// (`mapbook edit`), so every view shows the edited state.
     func database(for entry: ZipEntry) throws -> SQLiteDatabase {
         if let open = databases[entry.name] { return open }
-        let edited = entry.name.hasSuffix("data.gpkg") ? package.manifest.guid.flatMap { library?.workingCopyData(packageGUID: $0) } : nil
+        let edited = entry.name.hasSuffix("data.gpkg") ? package.manifest.guid.flatMap { library?.workingCopyData(packageGUID: $0, dataEntry: entry) } : nil
         let database = try edited.map { try SQLiteDatabase(readOnlyPath: $0) } ?? package.database(entry)
         databases[entry.name] = database
         return database

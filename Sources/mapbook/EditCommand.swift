@@ -235,11 +235,9 @@ struct EditDiscardCommand: ParsableCommand {
     var path: String
 
     func run() throws {
-        let (_, copy) = try EditCommand.open(path)
         let count = try LibraryCommand.attempt { () throws -> Int in
-            let n = try copy.pending().count
-            try copy.discard()
-            return n
+            guard let guid = try MobileMapPackage(path: path).manifest.guid else { return 0 }
+            return try WorkingCopy.discard(folder: try LibraryCommand.library().editsFolder(packageGUID: guid))
         }
         print("Discarded \(LibraryCommand.count(count, "edit")); the package's own data shows again.")
     }

@@ -10,9 +10,9 @@ import Testing
 /// package itself untouched, refusals leaving nothing behind.
 @Suite struct WorkingCopyTests {
     /// A package of three trees, editable (condition from a list, dbh in a range, tracking).
-    func package(_ dir: String) throws -> MobileMapPackage {
+    func package(_ dir: String, timestamp: Int64 = 1_700_000_000) throws -> MobileMapPackage {
         let project = try EditableTrees.write(in: dir)
-        _ = try Packager.build(try Project.load(path: project), output: dir + "/trees.mmpk", timestamp: 1_700_000_000)
+        _ = try Packager.build(try Project.load(path: project), output: dir + "/trees.mmpk", timestamp: timestamp)
         return try MobileMapPackage(path: dir + "/trees.mmpk")
     }
 
@@ -78,6 +78,29 @@ import Testing
             #expect(kind { try copy.add(layer: "trees", geometry: line, values: [("common", "fir")], user: "ana", now: 0) } == .wrongType)
             #expect(try rows(copy.dataPath) == before)
             #expect(try copy.pending().isEmpty)
+        }
+    }
+
+    /// An updated package: a copy without pending edits is made again from the new data; one
+    /// with pending edits is refused until they are discarded (or synchronised).
+    @Test func anUpdatedPackageIsNotEditedOnItsOldData() throws {
+        try withTemporaryDirectory { dir in
+            try FileManager.default.createDirectory(atPath: dir + "/edits", withIntermediateDirectories: true)
+            var copy: WorkingCopy? = try WorkingCopy(package: try package(dir), folder: dir + "/edits")
+            _ = try copy?.update(layer: "trees", fid: 1, values: [("dbh", "20")], user: "ana", now: 0)
+            copy = nil
+            let updated = try package(dir, timestamp: 1_800_000_000)
+            let refused = #expect(throws: EditError.self) { _ = try WorkingCopy(package: updated, folder: dir + "/edits") }
+            #expect(refused?.kind == .packageChanged)
+            #expect(try WorkingCopy.discard(folder: dir + "/edits") == 1)
+            try FileManager.default.createDirectory(atPath: dir + "/edits", withIntermediateDirectories: true)
+            // Unedited, the copy follows the package.
+            copy = try WorkingCopy(package: updated, folder: dir + "/edits")
+            copy = nil
+            let again = try package(dir, timestamp: 1_900_000_000)
+            let fresh = try WorkingCopy(package: again, folder: dir + "/edits")
+            #expect(try fresh.pending().isEmpty)
+            #expect(try rows(fresh.dataPath).first?[2] == .real(10.5))
         }
     }
 }
