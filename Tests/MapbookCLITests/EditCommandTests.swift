@@ -10,7 +10,7 @@ import Testing
     /// An editable package of three trees in `dir`, built by `mapbook create`.
     func package(_ dir: String) throws -> String {
         let project = try EditableTrees.write(in: dir)
-        let created = try MapbookBinary.run(["create", project, "-o", dir + "/trees.mmpk"])
+        let created = try MapbookBinary.run(["create", project, "-o", dir + "/trees.mmpk", "--fixed-time", "1700000000"])
         #expect(created.status == 0, "\(created.stderr)")
         return dir + "/trees.mmpk"
     }
@@ -60,6 +60,15 @@ import Testing
             // Another device (another library) sees the package as published.
             let elsewhere = try MapbookBinary.run(["identify", package, "--at=-122.60,45.50", "--scale", "5000", "--json"], environment: ["MAPBOOK_HOME": dir + "/other"])
             #expect(elsewhere.stdout.contains("Good") && !elsewhere.stdout.contains("Dead"), "\(elsewhere.stdout)")
+
+            // An update of the package (built again, its data changed): views ignore the copy
+            // made from the old data, and new edits wait until the pending ones are discarded.
+            let rebuilt = try MapbookBinary.run(["create", dir + "/project.yaml", "-o", package, "--fixed-time", "1900000000"])
+            #expect(rebuilt.status == 0, "\(rebuilt.stderr)")
+            let published = try MapbookBinary.run(["identify", package, "--at=-122.60,45.50", "--scale", "5000", "--json"], environment: env)
+            #expect(published.stdout.contains("Good") && !published.stdout.contains("Dead"), "\(published.stdout)")
+            let waiting = try edit(["update", package, "--layer", "trees", "2", "--set", "dbh=8"])
+            #expect(waiting.status == 1 && waiting.stderr.contains("mapbook edit discard"), "\(waiting.stderr)")
 
             let discarded = try edit(["discard", package])
             #expect(discarded.status == 0 && discarded.stdout.contains("Discarded 4 edits"), "\(discarded.stdout)")
