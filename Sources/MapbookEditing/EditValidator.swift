@@ -17,9 +17,6 @@ public struct EditValidator: Sendable {
         self.schema = schema
     }
 
-    /// The fields mapbook keeps itself: the globalid and the edit-tracking fields.
-    public var keptFields: [String] { [schema.globalIdField] + (schema.tracking?.fields ?? []) }
-
     /// The values to write for a new feature: `typed` over the defaults; every required field
     /// must end with a value.
     public func insert(_ typed: [(field: String, text: String)]) throws(EditError) -> [String: FieldValue] {
@@ -51,10 +48,10 @@ public struct EditValidator: Sendable {
         var out: [String: FieldValue] = [:]
         for (name, text) in typed {
             guard let field = fields.first(where: { $0.name.lowercased() == name.lowercased() }) else {
-                let names = fields.map(\.name).filter { n in !keptFields.contains { $0.lowercased() == n.lowercased() } }
+                let names = fields.map(\.name).filter { n in !schema.keptFields.contains { $0.lowercased() == n.lowercased() } }
                 throw EditError(kind: .unknownField, layer: layer, field: name, message: "is not a field of \(layer); its fields are: \(names.joined(separator: ", "))")
             }
-            if keptFields.contains(where: { $0.lowercased() == field.name.lowercased() }) {
+            if schema.keptFields.contains(where: { $0.lowercased() == field.name.lowercased() }) {
                 throw EditError(kind: .readOnly, layer: layer, field: field.name, message: "is kept by mapbook (the globalid and edit tracking) and cannot be set")
             }
             let rule = schema.rule(field.name)
@@ -100,7 +97,7 @@ public struct EditValidator: Sendable {
         case .blob:
             throw refuse(.wrongType, "holds binary data, which cannot be typed")
         }
-        if case .range(let lo, let hi)? = rule?.domain, let d = typed.double, d < lo || d > hi {
+        if let domain = rule?.domain, case .range(let lo, let hi) = domain, !domain.admits(typed) {
             throw refuse(.outOfRange, "\(trimmed) is outside its range, \(FieldValue.real(lo).displayText ?? "") to \(FieldValue.real(hi).displayText ?? "")")
         }
         return typed

@@ -230,12 +230,6 @@ public final class WorkingCopy {
 
     static func randomGlobalID() -> String {
         var rng = SystemRandomNumberGenerator()
-        var bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &rng) }
-        bytes[6] = (bytes[6] & 0x0F) | 0x40
-        let text = EditSchema.format(uuidBytes: bytes)
-        // format() stamps version 8; a random id is version 4.
-        var chars = Array(text)
-        chars[15] = "4"
-        return String(chars)
+        return EditSchema.format(uuidBytes: (0..<16).map { _ in UInt8.random(in: 0...255, using: &rng) }, version: 4)
     }
 }

@@ -59,7 +59,9 @@ public enum NetworkCheck {
         if let problem = turnProblems.first {
             return [Diagnostic(.error, "network.invalid", entry: entry, "the forbidden turns: \(problem)")]
         }
-        let graph = TurnGraph(network)
+        // The network node each copy of the search graph stands for.
+        let copyOf = (0..<turns.copyCount).map { network.arrival(turns.copyArc($0)) }
+        func base(_ v: Int32) -> Int32 { Int(v) < network.nodes.count ? v : copyOf[Int(v) - network.nodes.count] }
         guard !file.metrics.isEmpty else { return [Diagnostic(.error, "network.hierarchy", entry: entry, "the network has no hierarchy, so no route can be found on it")] }
         for metric in file.metrics {
             let what = metric == .time ? "time" : "distance"
@@ -91,7 +93,6 @@ public enum NetworkCheck {
                     let e = network.edges[edge]
                     let forward = first % 2 == 0
                     let (u, x) = ends[Int(id)]
-                    let base = { (v: Int32) in Int(v) < network.nodes.count ? v : graph.copyOf[Int(v) - network.nodes.count] }
                     if (forward ? (e.from, e.to) : (e.to, e.from)) != (base(u), base(x)) || !(forward ? e.direction.forward : e.direction.backward) || weights[Int(id)] != network.weight(edge, metric) {
                         problems.append("arc \(id) does not match edge \(edge) (its ends, its direction or its \(what))")
                     }

@@ -17,7 +17,7 @@ extension Packager.Context {
             }
             let fields = layer.summary.schema.fields
             let names = fields.map(\.name)
-            let reserved = [schema.globalIdField] + (schema.tracking?.fields ?? [])
+            let reserved = schema.keptFields
             for i in schema.rules.indices {
                 let rule = schema.rules[i]
                 let ruleKey = key + ".fields." + rule.field
@@ -82,13 +82,12 @@ extension Packager.Context {
 
     /// What is wrong with `value` under `domain`, or nil.
     static func outside(_ value: FieldValue, _ domain: EditSchema.Domain?) -> String? {
+        guard let domain, !domain.admits(value) else { return nil }
         switch domain {
-        case .codedValues(let values)?:
-            return values.contains { $0.code == value } ? nil : "\(value.displayText ?? "null") is not one of its codes (\(values.map { $0.code.displayText ?? "" }.joined(separator: ", ")))"
-        case .range(let lo, let hi)?:
-            guard let d = value.double else { return "is not a number" }
-            return d >= lo && d <= hi ? nil : "\(value.displayText ?? "") is outside its range \(FieldValue.real(lo).displayText ?? "")-\(FieldValue.real(hi).displayText ?? "")"
-        case nil: return nil
+        case .codedValues(let values):
+            return "\(value.displayText ?? "null") is not one of its codes (\(values.map { $0.code.displayText ?? "" }.joined(separator: ", ")))"
+        case .range(let lo, let hi):
+            return value.double == nil ? "is not a number" : "\(value.displayText ?? "") is outside its range \(FieldValue.real(lo).displayText ?? "")-\(FieldValue.real(hi).displayText ?? "")"
         }
     }
 }

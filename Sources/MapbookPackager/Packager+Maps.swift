@@ -144,7 +144,6 @@ extension Packager.Context {
         }
 
         // Pop-ups show every attribute by default, the geometry and feature id excluded.
-        let geometryTypes = ["geometry", "point", "linestring", "polygon", "multipoint", "multilinestring", "multipolygon", "geometrycollection", "geometryblob", "blob"]
         var fields: [FieldInfo] = []
         // Labels default to the field aliases (gpkg_data_columns titles: the project's
         // `aliases:` and those the source GeoPackage carried).
@@ -164,16 +163,12 @@ extension Packager.Context {
                 fields.append(info)
             }
         } else {
-            for column in source.columns where !geometryTypes.contains(column.type.lowercased()) && column.name.lowercased() != "fid" {
+            for column in Self.attributeColumns(source) {
                 fields.append(FieldInfo(fieldName: column.name, label: aliases[column.name]))
             }
         }
         if let schema = editable[spec.source] {
-            let kept = Set(([schema.globalIdField] + (schema.tracking?.fields ?? [])).map { $0.lowercased() })
-            for i in fields.indices {
-                let name = fields[i].fieldName ?? ""
-                fields[i].isEditable = !kept.contains(name.lowercased()) && !(schema.rule(name)?.readOnly ?? false)
-            }
+            for i in fields.indices { fields[i].isEditable = schema.isEditable(fields[i].fieldName ?? "") }
             let definition = editableDefinition(layer.layerDefinition?.original ?? JSONObject(), schema: schema, source: source, aliases: aliases)
             layer.layerDefinition?.original = definition
         }
@@ -181,22 +176,26 @@ extension Packager.Context {
         return layer
     }
 
+    /// A layer's attribute columns: every column but the geometry and the feature id.
+    static func attributeColumns(_ source: Packager.ResolvedSource) -> [(name: String, type: String)] {
+        let geometryTypes = ["geometry", "point", "linestring", "polygon", "multipoint", "multilinestring", "multipolygon", "geometrycollection", "geometryblob", "blob"]
+        return source.columns.filter { !geometryTypes.contains($0.type.lowercased()) && $0.name.lowercased() != "fid" }
+    }
+
     /// An editable layer's definition as ArcGIS writes a feature layer's: its `fields` with
     /// types, aliases, `nullable`, `editable`, defaults and domains, the `globalIdField`,
     /// `editFieldsInfo` and the editing `capabilities`.
     func editableDefinition(_ definition: JSONObject, schema: EditSchema, source: Packager.ResolvedSource, aliases: [String: String]) -> JSONObject {
         var o = definition
-        let geometryTypes = ["geometry", "point", "linestring", "polygon", "multipoint", "multilinestring", "multipolygon", "geometrycollection", "geometryblob", "blob"]
-        let kept = Set((schema.tracking?.fields ?? []).map { $0.lowercased() })
         var fields: [JSONValue] = [.object(["name": .string("fid"), "type": .string("esriFieldTypeOID"), "alias": .string("fid"), "editable": .bool(false), "nullable": .bool(false)])]
-        for column in source.columns where !geometryTypes.contains(column.type.lowercased()) && column.name.lowercased() != "fid" {
+        for column in Self.attributeColumns(source) {
             var f = JSONObject()
             f["name"] = .string(column.name)
             let isGlobalID = column.name.lowercased() == schema.globalIdField.lowercased()
             f["type"] = .string(isGlobalID ? "esriFieldTypeGlobalID" : FieldType(gpkgDeclaration: column.type).esriFieldType)
             f["alias"] = .string(aliases[column.name] ?? column.name)
             let rule = schema.rule(column.name)
-            f["editable"] = .bool(!isGlobalID && !kept.contains(column.name.lowercased()) && !(rule?.readOnly ?? false))
+            f["editable"] = .bool(schema.isEditable(column.name))
             f["nullable"] = .bool(!isGlobalID && !(rule?.required ?? false))
             if let d = rule?.defaultValue { f["defaultValue"] = EditSchema.jsonValue(d) }
             if let domain = rule?.domain { f["domain"] = .object(EditSchema.domainJSON(domain, name: EditSchema.domainName(table: source.table, field: column.name))) }

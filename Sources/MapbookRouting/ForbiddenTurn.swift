@@ -26,23 +26,24 @@ public protocol TurnTable {
 extension TurnTable {
     /// The copy for arriving by `arc`, if turns are forbidden after it.
     public func copy(arriving arc: Int32) -> Int32? {
-        var low = 0, high = copyCount
-        while low < high {
-            let mid = (low + high) / 2
-            if copyArc(mid) < arc { low = mid + 1 } else { high = mid }
-        }
-        return low < copyCount && copyArc(low) == arc ? Int32(low) : nil
+        let i = Self.firstIndex(count: copyCount) { copyArc($0) >= arc }
+        return i < copyCount && copyArc(i) == arc ? Int32(i) : nil
     }
 
     /// Whether leaving by `arc` is forbidden after arriving by copy `copy`'s arc.
     public func forbids(copy: Int32, to arc: Int32) -> Bool {
-        var low = 0, high = turnCount
+        let i = Self.firstIndex(count: turnCount) { turn($0) >= (copy, arc) }
+        return i < turnCount && turn(i) == (copy, arc)
+    }
+
+    /// The first of `0..<count` where `atOrPast` holds (it holds from there on): a binary search.
+    static func firstIndex(count: Int, _ atOrPast: (Int) -> Bool) -> Int {
+        var low = 0, high = count
         while low < high {
             let mid = (low + high) / 2
-            let t = turn(mid)
-            if (t.copy, t.to) < (copy, arc) { low = mid + 1 } else { high = mid }
+            if atOrPast(mid) { high = mid } else { low = mid + 1 }
         }
-        return low < turnCount && turn(low) == (copy, arc)
+        return low
     }
 }
 

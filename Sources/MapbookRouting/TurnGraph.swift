@@ -17,15 +17,12 @@ public struct TurnGraph: Sendable {
 
     public let nodeCount: Int
     public let arcs: [Arc]
-    /// The network node each copy stands for.
-    public let copyOf: [Int32]
 
     public init(_ network: StreetNetwork) {
         let table = TurnList(network.forbiddenTurns)
         let n = Int32(network.nodes.count)
         var copiesAt: [Int32: [Int32]] = [:]
-        copyOf = table.copies.map { network.arrival($0) }
-        for (i, node) in copyOf.enumerated() { copiesAt[node, default: []].append(Int32(i)) }
+        for (i, arc) in table.copies.enumerated() { copiesAt[network.arrival(arc), default: []].append(Int32(i)) }
         var arcs: [Arc] = []
         for (e, edge) in network.edges.enumerated() where edge.from != edge.to {
             for (ref, allowed) in [(Int32(e * 2), edge.direction.forward), (Int32(e * 2 + 1), edge.direction.backward)] where allowed {

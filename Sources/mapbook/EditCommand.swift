@@ -39,8 +39,7 @@ struct EditCommand: ParsableCommand {
         for entry in package.mapEntries {
             guard let map = try? package.map(entry) else { continue }
             for layer in (map.map.operationalLayers ?? []) + (map.map.tables ?? []) {
-                guard let path = layer.path, let range = path.range(of: "table=") else { continue }
-                let table = String(path[range.upperBound...])
+                guard let table = layer.path.flatMap(LayerDataPath.init)?.table else { continue }
                 titles[table.lowercased()] = table
                 if let title = layer.title { titles[title.lowercased()] = table }
             }

@@ -15,6 +15,14 @@ public struct EditSchema: Sendable, Equatable {
         case codedValues([CodedValue])
         /// Inclusive bounds.
         case range(min: Double, max: Double)
+
+        /// Whether `value` is one of the codes, or a number within the range.
+        public func admits(_ value: FieldValue) -> Bool {
+            switch self {
+            case .codedValues(let values): return values.contains { $0.code == value }
+            case .range(let lo, let hi): return value.double.map { $0 >= lo && $0 <= hi } ?? false
+            }
+        }
     }
 
     public struct CodedValue: Sendable, Equatable {
@@ -71,6 +79,14 @@ public struct EditSchema: Sendable, Equatable {
     }
 
     public func rule(_ field: String) -> Rule? { rules.first { $0.field.lowercased() == field.lowercased() } }
+
+    /// The fields mapbook keeps itself: the globalid and the edit-tracking fields.
+    public var keptFields: [String] { [globalIdField] + (tracking?.fields ?? []) }
+
+    /// Whether a user may set `field`: not a kept field, not read-only.
+    public func isEditable(_ field: String) -> Bool {
+        !keptFields.contains { $0.lowercased() == field.lowercased() } && !(rule(field)?.readOnly ?? false)
+    }
 
     static let standardURI = "https://mapbook.dev/edit-schema"
 
@@ -178,13 +194,13 @@ extension EditSchema {
     public static func globalID(seed: String, table: String, fid: Int64) -> String {
         var digest = SHA256Digest()
         digest.update(Array("\(seed)\u{0}\(table)\u{0}\(fid)".utf8))
-        return format(uuidBytes: Array(digest.finalizeBytes().prefix(16)))
+        return format(uuidBytes: Array(digest.finalizeBytes().prefix(16)), version: 8)
     }
 
-    /// Sixteen bytes as a braced upper-case UUID, with version 8 and the RFC variant set.
-    public static func format(uuidBytes: [UInt8]) -> String {
+    /// Sixteen bytes as a braced upper-case UUID, with `version` and the RFC variant set.
+    public static func format(uuidBytes: [UInt8], version: UInt8) -> String {
         var b = uuidBytes
-        b[6] = (b[6] & 0x0F) | 0x80
+        b[6] = (b[6] & 0x0F) | (version << 4)
         b[8] = (b[8] & 0x3F) | 0x80
         let hex = SHA256Digest.hex(b).uppercased()
         let h = Array(hex)

@@ -68,36 +68,9 @@ public final class CSVReader: FeatureReader {
     public init(path: String, options: CSVOptions = .init()) throws {
         self.path = path
         self.options = options
-        let file: RandomAccessFile
-        do {
-            file = try RandomAccessFile(path: path)
-        } catch {
-            throw DataError(kind: .file(error.kind), path: path, message: "cannot open: \(error.message)")
-        }
-        let head: [UInt8]
-        do {
-            head = try file.read(at: 0, count: Int(min(file.size, 1 << 16)))
-        } catch {
-            throw DataError(kind: .file(error.kind), path: path, message: "cannot read: \(error.message)")
-        }
-        let bom = head.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        let delimiter = options.delimiter ?? head.withUnsafeBufferPointer {
-            CSVTokenizer.detectDelimiter(UnsafeBufferPointer(rebasing: $0[bom...]))
-        }
-        guard delimiter != CSVTokenizer.quote, delimiter != CSVTokenizer.cr, delimiter != CSVTokenizer.lf else {
-            throw DataError(kind: .invalidOption, path: path, message: "the delimiter cannot be a double quote or a line break")
-        }
-        self.delimiter = delimiter
-        tokenizer = CSVTokenizer(file: file, delimiter: delimiter, chunkSize: options.chunkSize)
-        tokenizer.seek(to: Int64(bom), line: 1)
-
-        guard try tokenizer.nextRecord() else {
-            throw DataError(kind: .empty, path: path, message: "the file is empty; a CSV file needs a header row naming its columns")
-        }
-        var rawNames: [String] = []
-        for k in 0..<tokenizer.cellCount {
-            rawNames.append(tokenizer.withCell(k) { bytes, _ in options.encoding.decode(bytes).text.trimming(" \t\r\n") })
-        }
+        tokenizer = try CSVTokenizer.open(path, options: options)
+        delimiter = tokenizer.delimiter
+        let rawNames = tokenizer.texts(options.encoding)
         let columns = Self.uniqueNames(rawNames)
         self.columns = columns
         dataOffset = tokenizer.offset

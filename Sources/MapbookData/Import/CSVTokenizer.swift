@@ -51,6 +51,42 @@ final class CSVTokenizer {
     /// Where a quoted cell with doubled quotes is undoubled.
     private var scratch: [UInt8] = []
 
+    /// Opens the CSV file at `path` past its byte order mark, with the delimiter `options`
+    /// give or the header row suggests, and reads the header row into the current record.
+    /// A file that cannot be opened, a delimiter that cannot be one, or an empty file is refused.
+    static func open(_ path: String, options: CSVOptions) throws(DataError) -> CSVTokenizer {
+        let file: RandomAccessFile
+        do {
+            file = try RandomAccessFile(path: path)
+        } catch {
+            throw DataError(kind: .file(error.kind), path: path, message: "cannot open: \(error.message)")
+        }
+        let head: [UInt8]
+        do {
+            head = try file.read(at: 0, count: Int(min(file.size, 1 << 16)))
+        } catch {
+            throw DataError(kind: .file(error.kind), path: path, message: "cannot read: \(error.message)")
+        }
+        let bom = head.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        let delimiter = options.delimiter ?? head.withUnsafeBufferPointer {
+            detectDelimiter(UnsafeBufferPointer(rebasing: $0[bom...]))
+        }
+        guard delimiter != quote, delimiter != cr, delimiter != lf else {
+            throw DataError(kind: .invalidOption, path: path, message: "the delimiter cannot be a double quote or a line break")
+        }
+        let tokenizer = CSVTokenizer(file: file, delimiter: delimiter, chunkSize: options.chunkSize)
+        tokenizer.seek(to: Int64(bom), line: 1)
+        guard try tokenizer.nextRecord() else {
+            throw DataError(kind: .empty, path: path, message: "the file is empty; a CSV file needs a header row naming its columns")
+        }
+        return tokenizer
+    }
+
+    /// The current record's cells as text in `encoding`, trimmed.
+    func texts(_ encoding: CSVOptions.Encoding) -> [String] {
+        (0..<cellCount).map { k in withCell(k) { bytes, _ in encoding.decode(bytes).text.trimming(" \t\r\n") } }
+    }
+
     init(file: RandomAccessFile, delimiter: UInt8, chunkSize: Int) {
         self.file = file
         self.delimiter = delimiter
