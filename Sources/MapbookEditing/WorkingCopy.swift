@@ -71,7 +71,8 @@ public final class WorkingCopy {
             CREATE TABLE IF NOT EXISTS \(Self.logTable) (
               id INTEGER PRIMARY KEY AUTOINCREMENT, layer TEXT NOT NULL, operation TEXT NOT NULL,
               fid INTEGER NOT NULL, globalid TEXT NOT NULL, time INTEGER NOT NULL, changeset BLOB NOT NULL);
-            CREATE TABLE IF NOT EXISTS \(Self.baseTable) (base TEXT NOT NULL)
+            CREATE TABLE IF NOT EXISTS \(Self.baseTable) (base TEXT NOT NULL);
+            \(Self.syncSchema)
             """)
         if try database.scalar("SELECT count(*) FROM \(Self.baseTable)")?.int64 == 0 {
             try database.query("INSERT INTO \(Self.baseTable) (base) VALUES (?)", [.text(base)])
@@ -103,13 +104,18 @@ public final class WorkingCopy {
             values[tracking.editor] = .text(user)
             values[tracking.edited] = .text(ISODate.format(seconds: now))
         }
-        var columns = values.keys.sorted()
-        var bindings = columns.map { values[$0]!.sqliteValue }
+        // A fid no pending edit has used: the pending changesets are combined when sent, and
+        // a delete and an insert of one fid would combine into an update of another feature.
+        let q = SQLiteDatabase.quote
+        let used = max(
+            try database.scalar("SELECT coalesce(max(\(q(features.idColumn))), 0) FROM \(q(table))")?.int64 ?? 0,
+            try database.scalar("SELECT coalesce(max(fid), 0) FROM \(Self.logTable) WHERE layer = ?", [.text(table)])?.int64 ?? 0)
+        var columns = [features.idColumn] + values.keys.sorted()
+        var bindings = [SQLiteValue.integer(used + 1)] + values.keys.sorted().map { values[$0]!.sqliteValue }
         if let geometry, let column = features.geometryColumn {
             columns.append(column)
             bindings.append(.blob(try encode(geometry, for: features)))
         }
-        let q = SQLiteDatabase.quote
         let sql = "INSERT INTO \(q(table)) (\(columns.map(q).joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
         return try record(table, .insert, globalid: globalid, now: now) { () throws -> Int64 in
             try database.query(sql, bindings)
@@ -185,6 +191,7 @@ public final class WorkingCopy {
     /// Runs `body` (which returns the feature's fid) in a transaction with a session on
     /// `table`, and appends the changeset it made to the log, in the same transaction.
     func record(_ table: String, _ operation: Change.Operation, globalid: String, now: Int64, _ body: () throws -> Int64) throws -> Change {
+        try checkNoSyncOutstanding()
         try database.execute("BEGIN IMMEDIATE")
         do {
             let session = try SQLiteSession(database, tables: [table])

@@ -3,8 +3,9 @@
 /// tests build it with the packager or with `mapbook create`.
 public enum EditableTrees {
     /// Writes `trees.geojson` and `project.yaml` into `dir`; returns the project's path.
+    /// `conflicts` sets the layer's conflict policy (`last_sync_wins` when nil).
     @discardableResult
-    public static func write(in dir: String) throws -> String {
+    public static func write(in dir: String, conflicts: String? = nil) throws -> String {
         try writeFile(dir + "/trees.geojson", #"""
             {"type":"FeatureCollection","features":[
             {"type":"Feature","properties":{"common":"oak","dbh":10.5,"condition":"Good"},"geometry":{"type":"Point","coordinates":[-122.60,45.50]}},
@@ -21,7 +22,7 @@ public enum EditableTrees {
                   fields:
                     condition: { domain: [Good, Fair, Poor, Dead], required: true, default: Good }
                     dbh: { range: [0, 300] }
-                  tracking: true
+                  tracking: true\(conflicts.map { "\n      conflicts: \($0)" } ?? "")
             maps:
               - name: Trees
                 layers: [trees]

@@ -189,6 +189,15 @@ extension EditSchema {
         return EditSchema(json: object)
     }
 
+    /// The tables of `database` that have an edit schema, by name.
+    public static func editableTables(_ database: SQLiteDatabase) throws(SQLiteError) -> [String] {
+        guard try database.tableExists("gpkg_metadata"), try database.tableExists("gpkg_metadata_reference") else { return [] }
+        return try database.query(
+            "SELECT DISTINCT r.table_name FROM gpkg_metadata m JOIN gpkg_metadata_reference r ON r.md_file_id = m.id WHERE m.md_standard_uri = ? ORDER BY r.table_name",
+            [.text(standardURI)]
+        ).compactMap { $0[0].text }
+    }
+
     /// `{XXXXXXXX-XXXX-8XXX-YXXX-XXXXXXXXXXXX}` (RFC 9562 version 8, from SHA-256 of the
     /// seed, table and fid): ArcGIS's braced upper-case form.
     public static func globalID(seed: String, table: String, fid: Int64) -> String {

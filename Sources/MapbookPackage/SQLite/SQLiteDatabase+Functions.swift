@@ -7,6 +7,21 @@ private final class SQLiteFunctionBox {
     init(_ body: @escaping ([SQLiteValue]) -> SQLiteValue) { self.body = body }
 }
 
+extension SQLiteValue {
+    /// The value SQLite hands a function or a changeset iterator (`sqlite3_value`).
+    init(_ v: OpaquePointer) {
+        switch sqlite3_value_type(v) {
+        case SQLITE_INTEGER: self = .integer(sqlite3_value_int64(v))
+        case SQLITE_FLOAT: self = .real(sqlite3_value_double(v))
+        case SQLITE_TEXT: self = .text(sqlite3_value_text(v).map { String(cString: $0) } ?? "")
+        case SQLITE_BLOB:
+            let n = Int(sqlite3_value_bytes(v))
+            self = .blob(n > 0 ? Array(UnsafeRawBufferPointer(start: sqlite3_value_blob(v), count: n)) : [])
+        default: self = .null
+        }
+    }
+}
+
 extension SQLiteDatabase {
     /// Registers a deterministic scalar function `name` of `argumentCount` arguments on this
     /// connection: what GeoPackage's R-tree triggers call (`ST_IsEmpty`, `ST_MinX`, ...) when
@@ -19,19 +34,7 @@ extension SQLiteDatabase {
             handle, name, argumentCount, SQLITE_UTF8 | SQLITE_DETERMINISTIC, box,
             { context, count, arguments in
                 let box = Unmanaged<SQLiteFunctionBox>.fromOpaque(sqlite3_user_data(context)!).takeUnretainedValue()
-                var values: [SQLiteValue] = []
-                for i in 0..<Int(count) {
-                    let v = arguments![i]
-                    switch sqlite3_value_type(v) {
-                    case SQLITE_INTEGER: values.append(.integer(sqlite3_value_int64(v)))
-                    case SQLITE_FLOAT: values.append(.real(sqlite3_value_double(v)))
-                    case SQLITE_TEXT: values.append(.text(sqlite3_value_text(v).map { String(cString: $0) } ?? ""))
-                    case SQLITE_BLOB:
-                        let n = Int(sqlite3_value_bytes(v))
-                        values.append(.blob(n > 0 ? Array(UnsafeRawBufferPointer(start: sqlite3_value_blob(v), count: n)) : []))
-                    default: values.append(.null)
-                    }
-                }
+                let values = (0..<Int(count)).map { SQLiteValue(arguments![$0]!) }
                 switch box.body(values) {
                 case .null: sqlite3_result_null(context)
                 case .integer(let i): sqlite3_result_int64(context, i)

@@ -1,0 +1,52 @@
+import MapbookData
+import MapbookPackage
+
+/// An editable layer as a sync merges it: its columns by position (as a changeset names
+/// them), which of them are the fid, the globalid and the edit-tracking fields, and the
+/// layer's conflict policy.
+struct SyncLayer {
+    let table: String
+    let columns: [String]
+    let shape: LayerShape
+    let fidIndex: Int
+    let globalidIndex: Int
+    /// Tracking fields change with every edit on both sides: never a conflict.
+    let tracking: Set<Int>
+    let policy: EditSchema.ConflictPolicy
+
+    /// The editable layers of `database`, by table.
+    static func all(in database: SQLiteDatabase) throws -> [String: SyncLayer] {
+        var layers: [String: SyncLayer] = [:]
+        for table in try EditSchema.editableTables(database) {
+            guard let schema = try EditSchema.read(database, table: table) else { continue }
+            layers[table] = try SyncLayer(database, table: table, schema: schema)
+        }
+        return layers
+    }
+
+    init(_ database: SQLiteDatabase, table: String, schema: EditSchema) throws {
+        self.table = table
+        let info = try database.query("SELECT name, pk FROM pragma_table_info(?) ORDER BY cid", [.text(table)])
+        columns = info.map { $0[0].text ?? "" }
+        shape = try LayerShape(database, table: table, schema: schema.json)
+        guard let fid = info.firstIndex(where: { $0[1].int64 == 1 }),
+            let globalid = columns.firstIndex(where: { $0.lowercased() == schema.globalIdField.lowercased() })
+        else {
+            throw SyncError(kind: .schemaMismatch, message: "\(table) has no integer primary key or no \(schema.globalIdField) column, so it cannot be synchronised")
+        }
+        fidIndex = fid
+        globalidIndex = globalid
+        let tracked = Set((schema.tracking?.fields ?? []).map { $0.lowercased() })
+        let names = columns
+        tracking = Set(names.indices.filter { tracked.contains(names[$0].lowercased()) })
+        policy = schema.conflicts
+    }
+
+    /// The feature with `globalid`, every column in table order; nil when there is none.
+    func row(_ database: SQLiteDatabase, globalid: String) throws -> [SQLiteValue]? {
+        let q = SQLiteDatabase.quote
+        return try database.query(
+            "SELECT \(columns.map(q).joined(separator: ", ")) FROM \(q(table)) WHERE \(q(columns[globalidIndex])) = ?", [.text(globalid)]
+        ).first
+    }
+}

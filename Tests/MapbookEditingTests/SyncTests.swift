@@ -1,0 +1,243 @@
+import Foundation
+import MapbookData
+import MapbookEditing
+import MapbookPackage
+import MapbookPackager
+import MapbookTestSupport
+import Testing
+
+/// Two devices and the portal's copy, synchronised without a portal in between (the portal's
+/// route only carries these messages): every cell of the conflict rules in both orders, fid
+/// collisions, resends, refusals.
+@Suite struct SyncTests {
+    /// The trees package, the portal's copy of it and two devices' working copies.
+    struct World {
+        let package: MobileMapPackage
+        let server: AuthoritativeCopy
+        let a: WorkingCopy
+        let b: WorkingCopy
+        let dir: String
+    }
+
+    func world(_ dir: String, conflicts: String? = nil) throws -> World {
+        let project = try EditableTrees.write(in: dir, conflicts: conflicts)
+        _ = try Packager.build(try Project.load(path: project), output: dir + "/trees.mmpk", timestamp: 1_700_000_000)
+        let package = try MobileMapPackage(path: dir + "/trees.mmpk")
+        #expect(try AuthoritativeCopy.make(from: package, at: dir + "/portal.gpkg"))
+        for device in ["a", "b"] { try FileManager.default.createDirectory(atPath: dir + "/" + device, withIntermediateDirectories: true) }
+        return World(
+            package: package, server: try AuthoritativeCopy(path: dir + "/portal.gpkg"),
+            a: try WorkingCopy(package: package, folder: dir + "/a"), b: try WorkingCopy(package: package, folder: dir + "/b"), dir: dir)
+    }
+
+    /// One sync, each message through its JSON text as the portal route carries it.
+    @discardableResult
+    func sync(_ copy: WorkingCopy, _ server: AuthoritativeCopy, user: String, now: Int64 = 1_800_000_000) throws -> SyncResponse {
+        let request = try SyncRequest(json: try JSONParser.parse(JSONWriter.string(try copy.syncRequest().json)), source: "request")
+        let answer = try server.synchronise(request, user: user, now: now)
+        let response = try SyncResponse(json: try JSONParser.parse(JSONWriter.string(answer.json)), source: "response")
+        try copy.complete(response, now: now)
+        return response
+    }
+
+    /// Every tree, keyed by globalid, with every column but the geometry's bytes as text.
+    func trees(_ path: String) throws -> [String: [String]] {
+        var byID: [String: [String]] = [:]
+        for row in try SQLiteDatabase(readOnlyPath: path).query("SELECT globalid, fid, common, dbh, condition, last_edited_user, hex(geom) FROM trees") {
+            byID[row[0].text ?? ""] = row.map { "\($0)" }
+        }
+        return byID
+    }
+
+    @Test func twoDevicesEndWithTheSameDataAndCollidingFidsAreRenumbered() throws {
+        try withTemporaryDirectory { dir in
+            let w = try world(dir)
+            let point = { (x: Double) in Geometry(.point(Position(x: x, y: 45.5)), hasZ: false, hasM: false) }
+            let fromA = try w.a.add(layer: "trees", geometry: point(-122.64), values: [("common", "maple")], user: "ana", now: 1_800_000_000)
+            let fromB = try w.b.add(layer: "trees", geometry: point(-122.65), values: [("common", "birch")], user: "ben", now: 1_800_000_000)
+            // Both took the next fid: the same one.
+            #expect(fromA.fid == 4 && fromB.fid == 4)
+            _ = try w.a.update(layer: "trees", fid: 1, values: [("condition", "Fair")], user: "ana", now: 1_800_000_010)
+            _ = try w.b.update(layer: "trees", fid: 1, values: [("dbh", "11")], user: "ben", now: 1_800_000_020)
+            _ = try w.a.delete(layer: "trees", fid: 3, now: 1_800_000_030)
+            _ = try w.b.update(layer: "trees", fid: 2, values: [("common", "elm (American)")], user: "ben", now: 1_800_000_040)
+
+            let first = try sync(w.a, w.server, user: "ana")
+            let second = try sync(w.b, w.server, user: "ben")
+            let third = try sync(w.a, w.server, user: "ana")
+            #expect(first.conflicts.isEmpty && second.conflicts.isEmpty && third.conflicts.isEmpty, "\(second.conflicts)")
+            #expect(try w.a.pending().isEmpty && w.b.pending().isEmpty)
+
+            let portal = try trees(dir + "/portal.gpkg")
+            #expect(try trees(w.a.dataPath) == portal)
+            #expect(try trees(w.b.dataPath) == portal)
+            // Four trees: 1 and 2 edited, 3 deleted, two added.
+            #expect(portal.count == 4)
+            let byFid = Dictionary(uniqueKeysWithValues: portal.values.map { ($0[1], $0) })
+            #expect(byFid["integer(1)"]?[3] == "real(11.0)" && byFid["integer(1)"]?[4] == "text(\"Fair\")")
+            #expect(byFid["integer(2)"]?[2] == "text(\"elm (American)\")")
+            // A's tree kept fid 4 (it synchronised first); B's moved to 5, on B too.
+            #expect(portal[fromA.globalid]?[1] == "integer(4)" && portal[fromB.globalid]?[1] == "integer(5)")
+            // The R-tree followed the renumbering: B finds its tree by place under its new fid.
+            let hits = try SQLiteDatabase(readOnlyPath: w.b.dataPath).query("SELECT id FROM rtree_trees_geom WHERE id = 5")
+            #expect(hits.count == 1)
+        }
+    }
+
+    enum Edit: CustomStringConvertible {
+        case set(String, String)
+        case delete
+        var description: String {
+            switch self {
+            case .set(let f, let v): return "\(f)=\(v)"
+            case .delete: return "delete"
+            }
+        }
+    }
+
+    /// Every cell of the conflict rules (docs/FORMAT.md "Synchronisation"), on tree 1 (oak,
+    /// dbh 10.5, condition Good): what the first and the second device to synchronise did,
+    /// the policy, the tree after both (nil: deleted) and the conflicts reported to the
+    /// second, as (column, base, theirs, ours, outcome).
+    struct Cell {
+        var first: Edit
+        var second: Edit
+        var policy: String?
+        var after: (condition: String, dbh: Double)?
+        var conflicts: [String]
+    }
+
+    static let cells: [Cell] = [
+        // The same new value on both sides: no conflict.
+        Cell(first: .set("condition", "Poor"), second: .set("condition", "Poor"), policy: nil, after: ("Poor", 10.5), conflicts: []),
+        // Different values: the last to synchronise wins.
+        Cell(first: .set("condition", "Poor"), second: .set("condition", "Dead"), policy: nil, after: ("Dead", 10.5),
+             conflicts: ["condition Good Poor Dead ours"]),
+        // Different values, manual: the portal's kept, both reported.
+        Cell(first: .set("condition", "Poor"), second: .set("condition", "Dead"), policy: "manual", after: ("Poor", 10.5),
+             conflicts: ["condition Good Poor Dead manual"]),
+        // The same value under manual is still no conflict.
+        Cell(first: .set("condition", "Dead"), second: .set("condition", "Dead"), policy: "manual", after: ("Dead", 10.5), conflicts: []),
+        // Different fields: both kept.
+        Cell(first: .set("condition", "Poor"), second: .set("dbh", "20"), policy: nil, after: ("Poor", 20), conflicts: []),
+        Cell(first: .set("condition", "Poor"), second: .set("dbh", "20"), policy: "manual", after: ("Poor", 20), conflicts: []),
+        // An update, then a delete: the delete wins, the update is reported.
+        Cell(first: .set("condition", "Poor"), second: .delete, policy: nil, after: nil, conflicts: ["condition Good Poor null deleted"]),
+        Cell(first: .set("condition", "Poor"), second: .delete, policy: "manual", after: nil, conflicts: ["condition Good Poor null deleted"]),
+        // A delete, then an update: the delete wins, the update is reported.
+        Cell(first: .delete, second: .set("condition", "Poor"), policy: nil, after: nil, conflicts: ["condition Good null Poor deleted"]),
+        Cell(first: .delete, second: .set("dbh", "20"), policy: "manual", after: nil, conflicts: ["dbh 10.5 null 20 deleted"]),
+        // Both delete: no conflict.
+        Cell(first: .delete, second: .delete, policy: nil, after: nil, conflicts: []),
+    ]
+
+    @Test(arguments: Array(cells.indices), [false, true])
+    func conflictRule(cell index: Int, bFirst: Bool) throws {
+        let cell = Self.cells[index]
+        try withTemporaryDirectory { dir in
+            let w = try world(dir, conflicts: cell.policy)
+            let (first, second) = bFirst ? (w.b, w.a) : (w.a, w.b)
+            for (copy, edit, user) in [(first, cell.first, "first"), (second, cell.second, "second")] {
+                switch edit {
+                case .set(let field, let value): _ = try copy.update(layer: "trees", fid: 1, values: [(field, value)], user: user, now: 1_800_000_000)
+                case .delete: _ = try copy.delete(layer: "trees", fid: 1, now: 1_800_000_000)
+                }
+            }
+            let firstAnswer = try sync(first, w.server, user: "first")
+            let secondAnswer = try sync(second, w.server, user: "second")
+            try sync(first, w.server, user: "first")
+            #expect(firstAnswer.conflicts.isEmpty)
+            let reported = secondAnswer.conflicts.map { c in
+                [c.column, Self.shown(c.base), Self.shown(c.theirs), Self.shown(c.ours), c.outcome.rawValue].joined(separator: " ")
+            }
+            #expect(reported == cell.conflicts, "\(cell.first) then \(cell.second)")
+            // Kept in the second device's table too.
+            #expect(try second.conflicts().map(\.conflict) == secondAnswer.conflicts)
+
+            let portal = try trees(dir + "/portal.gpkg")
+            #expect(try trees(w.a.dataPath) == portal && trees(w.b.dataPath) == portal, "\(cell.first) then \(cell.second)")
+            let tree = try SQLiteDatabase(readOnlyPath: dir + "/portal.gpkg").query("SELECT condition, dbh FROM trees WHERE fid = 1").first
+            if let after = cell.after {
+                #expect(tree?[0] == .text(after.condition) && tree?[1].double == after.dbh, "\(cell.first) then \(cell.second): \(String(describing: tree))")
+            } else {
+                #expect(tree == nil, "\(cell.first) then \(cell.second): \(String(describing: tree))")
+            }
+        }
+    }
+
+    static func shown(_ v: SQLiteValue) -> String {
+        switch v {
+        case .null: return "null"
+        case .integer(let i): return String(i)
+        case .real(let d): return d == d.rounded() ? String(Int(d)) : String(d)
+        case .text(let s): return s
+        case .blob(let b): return "<\(b.count) bytes>"
+        }
+    }
+
+    /// An answer lost on the way: the device sends the same changeset again, the portal
+    /// applies it once and answers as before.
+    @Test func aChangesetSentTwiceIsAppliedOnce() throws {
+        try withTemporaryDirectory { dir in
+            let w = try world(dir)
+            let added = try w.a.add(layer: "trees", geometry: nil, values: [("common", "yew")], user: "ana", now: 1_800_000_000)
+            _ = try w.a.update(layer: "trees", fid: 1, values: [("condition", "Dead")], user: "ana", now: 1_800_000_000)
+            _ = try w.b.update(layer: "trees", fid: 1, values: [("condition", "Poor")], user: "ben", now: 1_800_000_000)
+            try sync(w.b, w.server, user: "ben")
+            let request = try w.a.syncRequest()
+            let lost = try w.server.synchronise(request, user: "ana", now: 1_800_000_100)
+            #expect(lost.applied && lost.conflicts.count == 1)
+            // Until the answer is applied the request stays the same, and edits wait.
+            #expect(try w.a.syncRequest() == request)
+            #expect(throws: SyncError.self) { try w.a.delete(layer: "trees", fid: 2, now: 1_800_000_000) }
+            let again = try w.server.synchronise(request, user: "ana", now: 1_800_000_200)
+            #expect(!again.applied && again.generation == lost.generation && again.conflicts == lost.conflicts && again.rows == lost.rows)
+            let portal = try SQLiteDatabase(readOnlyPath: dir + "/portal.gpkg")
+            #expect(try portal.scalar("SELECT count(*) FROM trees WHERE globalid = ?", [.text(added.globalid)])?.int64 == 1)
+            #expect(try portal.scalar("SELECT count(*) FROM mapbook_sync_log")?.int64 == 2)
+            try w.a.complete(again, now: 1_800_000_200)
+            #expect(try w.a.pending().isEmpty)
+            #expect(try trees(w.a.dataPath) == trees(dir + "/portal.gpkg"))
+            // Editing works again, and the next sync is a new changeset.
+            _ = try w.a.delete(layer: "trees", fid: 2, now: 1_800_000_300)
+            #expect(try w.a.syncRequest().changesetId != request.changesetId)
+        }
+    }
+
+    /// A device whose layer differs from the portal's copy is refused, told what differs,
+    /// and nothing is applied.
+    @Test func differentColumnsAreRefusedSayingWhich() throws {
+        try withTemporaryDirectory { dir in
+            let w = try world(dir)
+            _ = try w.a.update(layer: "trees", fid: 1, values: [("condition", "Dead")], user: "ana", now: 1_800_000_000)
+            let db = try SQLiteDatabase(writablePath: dir + "/portal.gpkg", create: false)
+            try db.execute("ALTER TABLE trees ADD COLUMN height REAL")
+            try db.close()
+            let server = try AuthoritativeCopy(path: dir + "/portal.gpkg")
+            let request = try w.a.syncRequest()
+            do {
+                _ = try server.synchronise(request, user: "ana", now: 1_800_000_000)
+                Issue.record("a device without the height column synchronised")
+            } catch let error as SyncError {
+                #expect(error.kind == .schemaMismatch && error.message.contains("'height REAL'"), "\(error)")
+            }
+            #expect(try server.generation() == 0)
+            #expect(try SQLiteDatabase(readOnlyPath: dir + "/portal.gpkg").scalar("SELECT condition FROM trees WHERE fid = 1") == .text("Good"))
+        }
+    }
+
+    /// The portal's copy exported as a package's data: without the sync's tables, and a
+    /// device starting from it asks only for what came after.
+    @Test func anExportedCopyStartsDevicesAtItsGeneration() throws {
+        try withTemporaryDirectory { dir in
+            let w = try world(dir)
+            _ = try w.a.update(layer: "trees", fid: 1, values: [("condition", "Dead")], user: "ana", now: 1_800_000_000)
+            try sync(w.a, w.server, user: "ana")
+            try w.server.export(to: dir + "/exported.gpkg")
+            let exported = try SQLiteDatabase(readOnlyPath: dir + "/exported.gpkg")
+            #expect(try !exported.tableExists("mapbook_sync_log") && exported.scalar("SELECT generation FROM mapbook_sync_base") == .integer(1))
+            #expect(try exported.scalar("SELECT condition FROM trees WHERE fid = 1") == .text("Dead"))
+            #expect(try trees(dir + "/exported.gpkg") == trees(dir + "/portal.gpkg"))
+        }
+    }
+}
