@@ -165,7 +165,7 @@ let package = Package(
         .target(
             name: "MapbookPortalServer",
             dependencies: [
-                "MapbookSupport", "MapbookPortalAPI", "MapbookPackage", "MapbookInspection",
+                "MapbookSupport", "MapbookPortalAPI", "MapbookPackage", "MapbookInspection", "MapbookEditing",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -230,7 +230,7 @@ let package = Package(
         .testTarget(
             name: "MapbookPortalServerTests",
             dependencies: [
-                "MapbookPortalServer", "MapbookPortalAPI", "MapbookPackage", "MapbookTestSupport",
+                "MapbookPortalServer", "MapbookPortalAPI", "MapbookPackage", "MapbookEditing", "MapbookPackager", "MapbookTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]),
         // End-to-end tests run the built `mapbook` binary; depending on the executable makes

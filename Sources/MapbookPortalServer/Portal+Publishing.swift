@@ -90,6 +90,7 @@ extension Portal {
         record.item.modified = max(TokenService.now(), record.item.modified + 1)
         record.status = .ready
         try store.saveItem(record)
+        if isPackage { try makeSyncCopy(record) }
         return record
     }
 

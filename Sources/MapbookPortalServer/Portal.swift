@@ -1,5 +1,6 @@
 import MapbookPackage
 import MapbookPortalAPI
+import MapbookSupport
 
 /// Settings a portal runs with.
 public struct PortalConfiguration: Sendable {
@@ -65,7 +66,9 @@ public final class Portal: Sendable {
         for record in try store.items() where record.status == .uploading {
             try store.deleteItem(record.item.id)
         }
-        files.removeLeftovers(keeping: Set(try store.items().map(\.item.id)))
+        let kept = Set(try store.items().map(\.item.id))
+        files.removeLeftovers(keeping: kept)
+        for id in FileSystem.names(in: dir + "/sync") where !kept.contains(id) { FileSystem.removeTree(dir + "/sync/" + id) }
         try store.deleteExpiredTokens(now: TokenService.now())
         return try Portal(configuration: configuration, store: store, files: files)
     }

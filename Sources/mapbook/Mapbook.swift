@@ -21,6 +21,7 @@ struct Mapbook: AsyncParsableCommand {
             ReverseCommand.self,
             RouteCommand.self,
             EditCommand.self,
+            SyncCommand.self,
             TocCommand.self,
             LegendCommand.self,
             BookmarksCommand.self,

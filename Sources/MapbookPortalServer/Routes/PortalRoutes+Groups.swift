@@ -57,10 +57,15 @@ extension PortalRoutes {
             }
             let access = call["access"]?.lowercased() ?? "private"
             guard ["private", "org", "public"].contains(access) else { throw PortalError.badRequest("access must be private, org or public.") }
+            let capabilities = list(call["capabilities"]).map { $0.lowercased() }
+            guard capabilities.allSatisfy({ $0 == GroupRecord.updateCapability }) else {
+                throw PortalError.badRequest("The only group capability is \(GroupRecord.updateCapability).", details: capabilities)
+            }
             let now = TokenService.now()
             let group = GroupRecord(
                 id: TokenService.newId(), title: title, owner: user.username, snippet: call["snippet"], description: call["description"],
-                tags: list(call.parameters.values["tags"]), access: access, created: now, modified: now, members: [user.username])
+                tags: list(call.parameters.values["tags"]), access: access, created: now, modified: now, members: [user.username],
+                capabilities: capabilities)
             try portal.store.saveGroup(group)
             return json(call, .object(["success": .bool(true), "group": groupJSON(group, user: user, orgId: portal.orgId)]))
         }
@@ -124,7 +129,7 @@ extension PortalRoutes {
             "description": g.description.map { .string($0) } ?? .null, "snippet": g.snippet.map { .string($0) } ?? .null,
             "tags": .array(g.tags.map { .string($0) }), "typeKeywords": .array([]), "phone": .null, "sortField": .string("title"),
             "sortOrder": .string("asc"), "isViewOnly": .bool(false), "thumbnail": .null, "created": .integer(g.created),
-            "modified": .integer(g.modified), "access": .string(g.access), "capabilities": .array([]), "isFav": .bool(false),
+            "modified": .integer(g.modified), "access": .string(g.access), "capabilities": .array(g.capabilities.map { .string($0) }), "isFav": .bool(false),
             "isReadOnly": .bool(false), "protected": .bool(false), "autoJoin": .bool(false), "notificationsEnabled": .bool(false),
             "provider": .null, "providerGroupName": .null, "leavingDisallowed": .bool(false), "hiddenMembers": .bool(false),
             "displaySettings": .object(["itemTypes": .string("")]), "orgId": .string(orgId),

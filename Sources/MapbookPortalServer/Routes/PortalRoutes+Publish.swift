@@ -49,8 +49,7 @@ extension PortalRoutes {
             }
             endpoint(router, "\(base)/items/:id/delete", portal, methods: [.post]) { call, context in
                 let record = try portal.ownedItem(call, context, allowUploading: true)
-                try portal.store.deleteItem(record.item.id)
-                portal.files.remove(itemId: record.item.id)
+                try portal.removeItem(record.item.id)
                 return json(call, .object(["success": .bool(true), "itemId": .string(record.item.id)]))
             }
             for verb in ["share", "unshare"] {
@@ -120,8 +119,7 @@ extension PortalRoutes {
                 throw PortalError.badRequest("That is the root folder; it cannot be deleted.")
             }
             for record in try portal.store.items() where record.item.ownerFolder == folder.id {
-                try portal.store.deleteItem(record.item.id)
-                portal.files.remove(itemId: record.item.id)
+                try portal.removeItem(record.item.id)
             }
             try portal.store.deleteFolder(folder.id)
             return json(call, .object(["success": .bool(true), "folder": .object(["username": .string(owner.username), "id": .string(folder.id), "title": .string(folder.title)])]))

@@ -46,6 +46,7 @@ public enum PortalRoutes {
         items(router, portal)
         publish(router, portal)
         groups(router, portal)
+        sync(router, portal)
         return router
     }
 

@@ -52,6 +52,11 @@ public struct GroupRecord: Sendable, Equatable {
     public var created: Int64
     public var modified: Int64
     public var members: [String]
+    /// ArcGIS's group capabilities: `updateitemcontrol` lets members update the items shared
+    /// with the group (a shared update group); here, synchronise edits to them.
+    public var capabilities: [String] = []
+
+    public static let updateCapability = "updateitemcontrol"
 }
 
 /// A folder in a user's content.

@@ -34,7 +34,9 @@ public final class SQLitePortalStore: PortalStore {
         CREATE TABLE folders (id TEXT PRIMARY KEY, owner TEXT NOT NULL COLLATE NOCASE, title TEXT NOT NULL, created INTEGER NOT NULL,
             UNIQUE (owner, title));
         CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-        """
+        """,
+        // Shared update groups (issue 19).
+        "ALTER TABLE groups ADD COLUMN capabilities TEXT NOT NULL DEFAULT '[]'",
     ]
 
     /// Opens (creating and migrating as needed) the store at `path`.
@@ -195,12 +197,13 @@ public final class SQLitePortalStore: PortalStore {
 
     // MARK: Groups
 
-    private static let groupColumns = "id, title, owner, snippet, description, tags, access, created, modified, members"
+    private static let groupColumns = "id, title, owner, snippet, description, tags, access, created, modified, members, capabilities"
 
     private static func group(_ row: [SQLiteValue]) -> GroupRecord {
         GroupRecord(
             id: row[0].text ?? "", title: row[1].text ?? "", owner: row[2].text ?? "", snippet: row[3].text, description: row[4].text,
-            tags: strings(row[5]), access: row[6].text ?? "private", created: row[7].int64 ?? 0, modified: row[8].int64 ?? 0, members: strings(row[9]))
+            tags: strings(row[5]), access: row[6].text ?? "private", created: row[7].int64 ?? 0, modified: row[8].int64 ?? 0, members: strings(row[9]),
+            capabilities: strings(row[10]))
     }
 
     public func groups() throws -> [GroupRecord] {
@@ -214,8 +217,9 @@ public final class SQLitePortalStore: PortalStore {
     public func saveGroup(_ g: GroupRecord) throws {
         try run { s in
             _ = try s.db.query(
-                "INSERT OR REPLACE INTO groups (\(Self.groupColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [.text(g.id), .text(g.title), .text(g.owner), Self.text(g.snippet), Self.text(g.description), Self.json(g.tags), .text(g.access), .integer(g.created), .integer(g.modified), Self.json(g.members)])
+                "INSERT OR REPLACE INTO groups (\(Self.groupColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [.text(g.id), .text(g.title), .text(g.owner), Self.text(g.snippet), Self.text(g.description), Self.json(g.tags), .text(g.access), .integer(g.created), .integer(g.modified), Self.json(g.members),
+                 Self.json(g.capabilities)])
         }
     }
 

@@ -1,0 +1,105 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import MapbookEditing
+import MapbookPackage
+import MapbookPackager
+import MapbookPortalAPI
+import MapbookTestSupport
+import Testing
+
+@testable import MapbookPortalServer
+
+/// The sync route: an editable package gets its authoritative copy when published, only
+/// users who may edit the item synchronise (owner, admin, shared update group), bad requests
+/// are refused with what is wrong, and the copy goes with the item.
+@Suite struct PortalSyncTests {
+    /// The editable trees package, and a device's working copy of it with one edit.
+    func trees(_ fixture: PortalFixture) throws -> (path: String, device: WorkingCopy) {
+        let dir = fixture.directory + "/trees"
+        try FileManager.default.createDirectory(atPath: dir + "/device", withIntermediateDirectories: true)
+        let project = try EditableTrees.write(in: dir)
+        _ = try Packager.build(try Project.load(path: project), output: dir + "/trees.mmpk", timestamp: 1_700_000_000)
+        let device = try WorkingCopy(package: try MobileMapPackage(path: dir + "/trees.mmpk"), folder: dir + "/device")
+        _ = try device.update(layer: "trees", fid: 2, values: [("condition", "Dead")], user: "bob", now: 1_800_000_000)
+        return (dir + "/trees.mmpk", device)
+    }
+
+    func sync(_ client: any TestClientProtocol, _ id: String, token: String?, body: [UInt8]) async throws -> TestResponse {
+        let (headers, form) = PortalFixture.multipart(["f": "json"], files: [("sync", "sync.json", body)])
+        var h = PortalFixture.headers(token: token)
+        for field in headers { h.append(field) }
+        return try await client.execute(uri: "/sharing/rest/content/items/\(id)/sync", method: .post, headers: h, body: form)
+    }
+
+    @Test func onlyUsersWhoMayEditTheItemSynchronise() async throws {
+        let fixture = try PortalFixture()
+        let (file, device) = try trees(fixture)
+        let request = JSONWriter.bytes(try device.syncRequest().json)
+        try await fixture.test { client in
+            let id = try await fixture.publish(client, as: "alice", file: file)
+            #expect(FileManager.default.fileExists(atPath: fixture.directory + "/data/sync/\(id)/data.gpkg"), "publishing gives the item its copy")
+            var alice = PortalFixture.headers(token: fixture.tokens["alice"])
+            alice[.contentType] = "application/x-www-form-urlencoded"
+            _ = try await client.execute(uri: "/sharing/rest/content/items/\(id)/share", method: .post, headers: alice, body: PortalFixture.form(["org": "true", "f": "json"]))
+            // Bob sees the item but may not change it.
+            let seen = try await client.execute(uri: "/sharing/rest/content/items/\(id)?f=json", method: .get, headers: PortalFixture.headers(token: fixture.tokens["bob"]))
+            #expect(try PortalFixture.json(seen)["id"]?.stringValue == id)
+            #expect(PortalFixture.errorCode(try await sync(client, id, token: fixture.tokens["bob"], body: request)) == 403)
+            // A plain group does not let its members edit; a shared update group does.
+            for (title, capabilities) in [("Viewers", ""), ("Crew", "updateitemcontrol")] {
+                let created = try await client.execute(uri: "/sharing/rest/community/createGroup", method: .post, headers: alice, body: PortalFixture.form(["title": title, "access": "org", "capabilities": capabilities, "f": "json"]))
+                let group = try #require(try PortalFixture.json(created)["group"]?.objectValue)
+                #expect(group["capabilities"]?.arrayValue?.compactMap(\.stringValue) == (capabilities.isEmpty ? [] : [capabilities]))
+                let groupId = try #require(group["id"]?.stringValue)
+                _ = try await client.execute(uri: "/sharing/rest/community/groups/\(groupId)/addUsers", method: .post, headers: alice, body: PortalFixture.form(["users": "bob", "f": "json"]))
+                _ = try await client.execute(uri: "/sharing/rest/content/users/alice/shareItems", method: .post, headers: alice, body: PortalFixture.form(["items": id, "groups": groupId, "f": "json"]))
+                let answer = try await sync(client, id, token: fixture.tokens["bob"], body: request)
+                if capabilities.isEmpty {
+                    #expect(PortalFixture.errorCode(answer) == 403, "\(String(buffer: answer.body))")
+                } else {
+                    let response = try SyncResponse(json: .object(try PortalFixture.json(answer)), source: "answer")
+                    #expect(response.applied && response.changes == 1 && response.generation == 1, "\(String(buffer: answer.body))")
+                    #expect(response.rows.map(\.values["condition"]) == [.text("Dead")])
+                }
+            }
+            // The anonymous are asked to sign in.
+            #expect(PortalFixture.errorCode(try await sync(client, id, token: nil, body: request)) == 499)
+            // The log says who.
+            let copy = try SQLiteDatabase(readOnlyPath: fixture.directory + "/data/sync/\(id)/data.gpkg")
+            #expect(try copy.scalar("SELECT user FROM mapbook_sync_log") == .text("bob"))
+        }
+    }
+
+    @Test func badRequestsAreRefusedSayingWhatIsWrong() async throws {
+        let fixture = try PortalFixture()
+        let (file, device) = try trees(fixture)
+        let plain = try fixture.package()
+        let request = try device.syncRequest()
+        try await fixture.test { client in
+            let id = try await fixture.publish(client, as: "alice", file: file)
+            let token = fixture.tokens["alice"]
+            let garbage = try await sync(client, id, token: token, body: Array("{not json".utf8))
+            #expect(PortalFixture.errorCode(garbage) == 400)
+            let incomplete = try await sync(client, id, token: token, body: Array(#"{"replica":"r"}"#.utf8))
+            #expect(try PortalFixture.json(incomplete)["error"]?.objectValue?["message"]?.stringValue?.contains("changesetId") == true, "\(String(buffer: incomplete.body))")
+            // A device whose layer lost a column is told which.
+            var lacking = request
+            lacking.layers["trees"]?.columns.removeAll { $0.hasPrefix("dbh ") }
+            let mismatch = try await sync(client, id, token: token, body: JSONWriter.bytes(lacking.json))
+            #expect(PortalFixture.errorCode(mismatch) == 409)
+            #expect(try PortalFixture.json(mismatch)["error"]?.objectValue?["message"]?.stringValue?.contains("'dbh REAL'") == true, "\(String(buffer: mismatch.body))")
+            // A package without editable layers has nothing to synchronise.
+            let other = try await fixture.publish(client, as: "alice", file: plain)
+            #expect(!FileManager.default.fileExists(atPath: fixture.directory + "/data/sync/\(other)"))
+            let none = try await sync(client, other, token: token, body: JSONWriter.bytes(request.json))
+            #expect(try PortalFixture.json(none)["error"]?.objectValue?["messageCode"]?.stringValue == "SYNC_0001")
+            // Deleting the item deletes its copy.
+            var alice = PortalFixture.headers(token: token)
+            alice[.contentType] = "application/x-www-form-urlencoded"
+            _ = try await client.execute(uri: "/sharing/rest/content/users/alice/items/\(id)/delete", method: .post, headers: alice, body: PortalFixture.form(["f": "json"]))
+            #expect(!FileManager.default.fileExists(atPath: fixture.directory + "/data/sync/\(id)"))
+        }
+    }
+}
