@@ -39,10 +39,16 @@ public final class WorkingCopy {
     ///
     /// The copy remembers which data it was made from (the entry's CRC-32 and size). When the
     /// package has changed since (an update was downloaded), a copy without pending edits is
-    /// made again from the new data; one with pending edits is refused (`packageChanged`):
+    /// made again from the new data (keeping what syncs brought that the new data lacks,
+    /// `remake`); one with pending edits is refused (`packageChanged`):
     /// they must be synchronised or discarded first, or they would be lost or applied to data
     /// they were not made on.
-    public init(package: MobileMapPackage, folder: String) throws {
+    ///
+    /// `forSync` opens a copy with pending edits made on older data as it is, to send them:
+    /// a sync matches features by globalid and merges against the values the edits started
+    /// from, whatever version of the package is beside it. Once synchronised, the next open
+    /// makes the copy again from the package.
+    public init(package: MobileMapPackage, folder: String, forSync: Bool = false) throws {
         self.folder = folder
         let path = folder + "/data.gpkg"
         guard let entry = package.archive.entries.first(where: { $0.name.hasSuffix("/data.gpkg") || $0.name == "data.gpkg" }) else {
@@ -54,14 +60,13 @@ public final class WorkingCopy {
             let recorded = try existing.tableExists(Self.baseTable) ? try existing.scalar("SELECT base FROM \(Self.baseTable)")?.text : nil
             let pending = try existing.tableExists(Self.logTable) ? try existing.scalar("SELECT count(*) FROM \(Self.logTable)")?.int64 ?? 0 : 0
             try existing.close()
-            if recorded != base {
+            if recorded != base, !(forSync && pending > 0) {
                 guard pending == 0 else {
-                    throw EditError(kind: .packageChanged, layer: "", field: "", message: "\(package.path) changed since this device's \(pending) pending edit\(pending == 1 ? "" : "s") were made; synchronise them, or throw them away with mapbook edit discard")
+                    throw EditError(kind: .packageChanged, layer: "", field: "", message: "\(package.path) changed since this device's \(pending) pending edit\(pending == 1 ? "" : "s") were made; synchronise them (mapbook sync), or throw them away with mapbook edit discard")
                 }
-                unlink(path)
+                try Self.remake(path, from: try package.archive.read(entry))
             }
-        }
-        if access(path, F_OK) != 0 {
+        } else {
             try AtomicFile.write(try package.archive.read(entry), to: path)
         }
         database = try SQLiteDatabase(writablePath: path, create: false)
@@ -80,6 +85,52 @@ public final class WorkingCopy {
     }
 
     deinit { try? database.close() }
+
+    /// Makes the copy at `path` again from a package's new `data`. When the old copy had
+    /// synchronised past the generation the new data was published at (a version published
+    /// from the portal's copy while this device kept synchronising), its editable layers, its
+    /// replica and its conflicts are carried into the new copy: the views keep showing what
+    /// this device already received, and the next sync asks only for what came after. Other
+    /// layers come from the new data. One rename: the old copy stays until the new one is
+    /// complete.
+    static func remake(_ path: String, from data: [UInt8]) throws {
+        let file = try AtomicFile(destination: path)
+        try file.write(data)
+        let fresh = try SQLiteDatabase(writablePath: file.temporaryPath, create: false)
+        let old = try SQLiteDatabase(readOnlyPath: path)
+        let published = try fresh.tableExists(AuthoritativeCopy.baseTable) ? try fresh.scalar("SELECT generation FROM \(AuthoritativeCopy.baseTable)")?.int64 ?? 0 : 0
+        let received = try old.tableExists(syncTable) ? try old.scalar("SELECT generation FROM \(syncTable)")?.int64 ?? 0 : 0
+        let tables = try EditSchema.editableTables(fresh)
+        let same = try tables == EditSchema.editableTables(old) && tables.allSatisfy { table in
+            guard let a = try EditSchema.read(fresh, table: table), let b = try EditSchema.read(old, table: table) else { return false }
+            return try LayerShape(fresh, table: table, schema: a.json) == LayerShape(old, table: table, schema: b.json)
+        }
+        try old.close()
+        if received > published, same {
+            try GeoPackageFunctions.register(on: fresh)
+            try fresh.query("ATTACH DATABASE ? AS previous", [.text(path)])
+            try fresh.execute("BEGIN IMMEDIATE")
+            do {
+                let q = SQLiteDatabase.quote
+                for table in tables {
+                    try fresh.execute("DELETE FROM main.\(q(table)); INSERT INTO main.\(q(table)) SELECT * FROM previous.\(q(table))")
+                }
+                try fresh.execute(
+                    """
+                    \(syncSchema);
+                    INSERT INTO main.\(syncTable) (replica, generation) SELECT replica, generation FROM previous.\(syncTable);
+                    INSERT INTO main.\(conflictsTable) SELECT * FROM previous.\(conflictsTable)
+                    """)
+                try fresh.execute("COMMIT")
+            } catch {
+                try? fresh.execute("ROLLBACK")
+                throw error
+            }
+            try fresh.execute("DETACH DATABASE previous")
+        }
+        try fresh.close()
+        try file.commit()
+    }
 
     /// The layer `table`, with what its edit schema allows; refused when it has none.
     public func layer(_ table: String) throws -> (table: FeatureTable, validator: EditValidator) {

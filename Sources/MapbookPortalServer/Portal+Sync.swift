@@ -1,7 +1,9 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import MapbookData
 import MapbookEditing
+import MapbookSearch
 import MapbookPackage
 import MapbookPortalAPI
 import MapbookSupport
@@ -63,5 +65,52 @@ extension Portal {
         } catch let error as SyncError {
             throw PortalError(code: 409, messageCode: "SYNC_0002", message: error.message, details: [error.kind.rawValue])
         }
+    }
+}
+
+extension Portal {
+    /// Publishes the item's authoritative copy as a new version of its package: the package
+    /// as published with its `data.gpkg` replaced by the copy's data (sync tables left out,
+    /// the generation recorded), validated and committed like any new version, so devices
+    /// see an update and a fresh download holds every synchronised edit. Returns the item and
+    /// the generation published.
+    func publishSync(_ record: ItemRecord, call: PortalRequest) async throws -> (ItemRecord, Int64) {
+        let copy = syncCopyPath(record.item.id)
+        guard access(copy, F_OK) == 0, let file = files.dataFile(itemId: record.item.id) else {
+            throw PortalError(code: 400, messageCode: "SYNC_0001", message: "Item \(record.item.id) has no editable layers to synchronise.", details: [record.item.id])
+        }
+        let staged = try files.stagingFile(), exported = try files.stagingFile()
+        let locators = staged + ".locators"
+        defer {
+            unlink(staged)
+            unlink(exported)
+            FileSystem.removeTree(locators)
+        }
+        let now = TokenService.now() / 1000
+        let (upload, generation) = try await NIOThreadPool.singleton.runIfActive { () throws -> (UploadedFile, Int64) in
+            let authoritative = try AuthoritativeCopy(path: copy)
+            let generation = try authoritative.generation()
+            try authoritative.export(to: exported)
+            let package = try MobileMapPackage(path: file.path)
+            guard let data = package.archive.entries.first(where: { $0.name.hasSuffix("/data.gpkg") || $0.name == "data.gpkg" }) else {
+                throw PortalError.badRequest("The item's package has no data.gpkg.")
+            }
+            // The locators of the edited layers are built again from the edited data.
+            let editable = try SQLiteDatabase(readOnlyPath: exported)
+            let layers = Set(try EditSchema.editableTables(editable))
+            try editable.close()
+            var replacing: [String: PackageContents.File.Source] = [data.name: .file(path: exported)]
+            for rebuilt in try LocatorRefresh.rebuild(package: package, dataEntry: data.name, dataPath: exported, layers: layers, into: locators, reuse: false) {
+                replacing[rebuilt.entryFolder + "/index.sqlite"] = .file(path: rebuilt.index)
+                replacing[rebuilt.entryFolder + "/locator.json"] = .file(path: rebuilt.definition)
+            }
+            _ = try PackageRewriter.write(package, replacing: replacing, timestamp: now, to: staged)
+            let range = ByteRange(file: try RandomAccessFile(path: staged))
+            var sha = SHA256Digest()
+            try range.forEachChunk { sha.update($0) }
+            return (UploadedFile(path: staged, name: file.name, size: range.length, sha256: sha.finalizeHex()), generation)
+        }
+        let updated = try await finish(record, data: upload, fileName: record.item.name ?? file.name, call: call, isNew: false)
+        return (updated, generation)
     }
 }

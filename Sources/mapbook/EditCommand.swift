@@ -22,14 +22,14 @@ struct EditCommand: ParsableCommand {
         subcommands: [EditAddCommand.self, EditUpdateCommand.self, EditMoveCommand.self, EditDeleteCommand.self, EditListCommand.self, EditDiscardCommand.self])
 
     /// The package, its working copy and the user the tracking fields name.
-    static func open(_ path: String) throws -> (MobileMapPackage, WorkingCopy) {
+    static func open(_ path: String, forSync: Bool = false) throws -> (MobileMapPackage, WorkingCopy) {
         try LibraryCommand.attempt {
             let package = try MobileMapPackage(path: path)
             guard let guid = package.manifest.guid else {
                 throw EditError(kind: .notEditable, layer: "", field: "", message: "\(path) has no GUID in its manifest, so its edits cannot be kept; build it again with mapbook create")
             }
             let folder = try LibraryCommand.library().editsFolder(packageGUID: guid)
-            return (package, try WorkingCopy(package: package, folder: folder))
+            return (package, try WorkingCopy(package: package, folder: folder, forSync: forSync))
         }
     }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import MapbookLibrary
 import MapbookPackage
 import MapbookPortal
 
@@ -14,10 +15,18 @@ struct PortalPublishCommand: AsyncParsableCommand {
             of adding a second one. Files over 50 MiB are uploaded in parts. The portal takes \
             the title, summary, tags, extent and thumbnail from the package unless --title is \
             given. Needs a signed-in user. Exit status 3 when the portal cannot be reached.
+
+            With --from-sync ITEM instead of a package, the portal publishes the edits \
+            synchronised to the item (`mapbook sync`) as its package's new version: the \
+            package as published with its data replaced by the portal's copy, so devices that \
+            download it fresh get every edit. Only the item's owner or an admin may.
             """)
 
     @Argument(help: "The package (.mmpk).")
-    var path: String
+    var path: String?
+
+    @Option(name: .customLong("from-sync"), help: "Publish the edits synchronised to this item as its new version.")
+    var fromSync: String?
 
     @Option(name: .long, help: "The item's title (default: the package's).")
     var title: String?
@@ -39,10 +48,15 @@ struct PortalPublishCommand: AsyncParsableCommand {
 
     func validate() throws {
         if let partSize, partSize < 1 { throw ValidationError("--part-size must be positive") }
+        guard (path != nil) != (fromSync != nil) else { throw ValidationError("give a package or --from-sync ITEM") }
+        if let fromSync, !ItemID.isValid(fromSync) { throw ValidationError("'\(fromSync)' is not an item id") }
     }
 
     func run() async throws {
-        let path = self.path
+        guard let path = self.path else {
+            try await publishSynchronised(fromSync ?? "")
+            return
+        }
         let report = ValidateCommand.report(path)
         let errors = report.diagnostics.filter { $0.severity == .error }
         guard errors.isEmpty else {
@@ -78,6 +92,26 @@ struct PortalPublishCommand: AsyncParsableCommand {
         } else {
             out.line(item.id)
             Output.error("\(outcome.action == .added ? "Added" : "Updated") '\(item.title)' (\(Format.bytes(item.size)), \(item.access.rawValue), modified \(PortalSession.date(item.modified)) UTC)")
+        }
+        out.flush()
+    }
+
+    /// `--from-sync ITEM`: the portal makes the new version; this prints what it made.
+    func publishSynchronised(_ itemId: String) async throws {
+        let library = LibraryCommand.library()
+        let answer = try await PortalSession.run(library, connection, requireSignIn: true) { client in
+            try await client.publishSync(itemId: itemId)
+        }
+        var out = Output()
+        let generation = answer.int64("generation") ?? 0, modified = answer.int64("modified") ?? 0
+        if json {
+            out.line(JSONWriter.string(.object([
+                "itemId": .string(itemId), "action": .string("updated"), "generation": .integer(generation),
+                "modified": .integer(modified), "size": .integer(answer.int64("size") ?? 0),
+            ])).trimmingTrailingNewline())
+        } else {
+            out.line(itemId)
+            Output.error("Published the edits synchronised to \(itemId) (generation \(generation)) as its new version (\(Format.bytes(answer.int64("size") ?? 0)), modified \(PortalSession.date(modified)) UTC)")
         }
         out.flush()
     }

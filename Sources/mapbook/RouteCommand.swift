@@ -91,7 +91,7 @@ struct RouteCommand: ParsableCommand {
                 continue
             }
             do {
-                if locator == nil { locator = try CompositeLocator.open(package) }
+                if locator == nil { locator = try EditedLocator.open(package) }
                 guard let locator else {
                     Output.error("error: '\(text)' is not LON,LAT, and '\(path)' has no locator to search it with")
                     throw ExitCode.failure

@@ -60,7 +60,7 @@ struct SearchCommand: ParsableCommand {
         let locator: CompositeLocator
         do {
             package = try MobileMapPackage(path: path)
-            guard let opened = try CompositeLocator.open(package) else {
+            guard let opened = try EditedLocator.open(package) else {
                 Output.error("error: '\(path)' has no locator; give a source 'search: { field: NAME }' in the project file and build it again")
                 throw ExitCode.failure
             }
@@ -179,7 +179,7 @@ struct ReverseCommand: ParsableCommand {
         var results: [GeocodeCandidate] = []
         do {
             let package = try MobileMapPackage(path: path)
-            guard let locator = try CompositeLocator.open(package) else {
+            guard let locator = try EditedLocator.open(package) else {
                 Output.error("error: '\(path)' has no locator; give a source 'search: { field: NAME }' in the project file and build it again")
                 throw ExitCode.failure
             }

@@ -82,7 +82,7 @@ struct SyncCommand: AsyncParsableCommand {
     /// One package: the request made (or the unfinished one again), sent, its answer applied.
     static func synchronise(_ entry: LibraryEntry, client: PortalClient) async throws -> Outcome {
         let (copy, request, requestFile) = try LibraryCommand.attempt { () throws -> (WorkingCopy, SyncRequest, String) in
-            let (_, copy) = try EditCommand.open(entry.path)
+            let (_, copy) = try EditCommand.open(entry.path, forSync: true)
             let request = try copy.syncRequest()
             let file = copy.folder + "/sync-request.json"
             try AtomicFile.write(JSONWriter.bytes(request.json, style: .compact), to: file)

@@ -100,6 +100,12 @@ extension PortalClientTests {
             #expect(kept.stdout.contains("2 conflicts") && kept.stdout.contains("deleted (delete wins)") && kept.stdout.contains("ours kept (last sync wins)"), "\(kept.stdout)")
             let identified = try mapbook(["identify", a + "/downloads/\(id).mmpk", "--at=-122.61,45.56", "--scale", "2000", "--json"], home: a)
             #expect(identified.stdout.contains("birch"), "\(identified.stdout) \(identified.stderr)")
+            // Search on A finds B's birch (its locator rebuilt from the working copy), and
+            // the package on B's side as published does not.
+            let found = try mapbook(["search", a + "/downloads/\(id).mmpk", "birch", "--json"], home: a)
+            #expect(found.status == 0 && found.stdout.contains("birch") && found.stdout.contains("\"fid\": 678,"), "\(found.stdout) \(found.stderr)")
+            let published = try mapbook(["search", a + "/downloads/\(id).mmpk", "birch", "--json"], home: server.data + "-nobody")
+            #expect(published.status == 0 && !published.stdout.contains("\"fid\": 678,"), "\(published.stdout)")
         }
     }
 
@@ -149,6 +155,61 @@ extension PortalClientTests {
             // Each changeset applied once: B's and A's.
             #expect(try copy.scalar("SELECT count(*) FROM mapbook_sync_log WHERE changes > 0")?.int64 == 2)
             #expect(try edit(a, id, ["edits"]).contains("No pending edits"))
+        }
+    }
+
+    /// The owner publishes the synchronised state as a new version: a fresh download holds
+    /// the edits, and a device with edits pending on the old version still synchronises them
+    /// after updating.
+    @Test(Fixtures.required)
+    func publishingFromSyncGivesFreshDownloadsTheEdits() throws {
+        try withPortlandOnTwoDevices { server, id, a, b in
+            _ = try edit(a, id, ["update", "12", "--set", "condition=Dead"])
+            let oak = try edit(a, id, ["add", "--at=-122.6,45.55", "--set", "common=oak"])
+            #expect(try mapbook(["sync"], home: a).status == 0)
+            // B edits on the old version, then updates before synchronising.
+            _ = try edit(b, id, ["update", "13", "--set", "dbh=44"])
+
+            let published = try mapbook(["portal", "publish", "--from-sync", id, "--json"], home: a)
+            try #require(published.status == 0, "\(published.stderr)")
+            let generation = try #require(try jsonObject(published.stdout)["generation"] as? Int)
+            #expect(generation == 1)
+            // Bob may see but not publish it.
+            let bobHome = server.data + "-bob"
+            try signIn(server, home: bobHome, user: Self.bob)
+            #expect(try mapbook(["portal", "publish", "--from-sync", id], home: bobHome).status != 0)
+
+            // A fresh download holds A's edits, starts at that generation, and is valid.
+            let c = server.data + "-c"
+            try signIn(server, home: c)
+            #expect(try mapbook(["portal", "download", id], home: c).status == 0)
+            let fresh = c + "/downloads/\(id).mmpk"
+            #expect(try mapbook(["validate", fresh], home: c).status == 0)
+            let package = try MobileMapPackage(path: fresh)
+            let entry = try #require(package.archive.entries.first { $0.name.hasSuffix("/data.gpkg") })
+            let data = try package.database(entry)
+            #expect(try data.scalar("SELECT condition FROM trees WHERE fid = 12") == .text("Dead"))
+            #expect(try data.scalar("SELECT count(*) FROM trees WHERE globalid = ?", [.text(String(oak.split(separator: " ")[3]))])?.int64 == 1)
+            #expect(try data.scalar("SELECT generation FROM mapbook_sync_base") == .integer(1))
+            #expect(try !data.tableExists("mapbook_sync_log"))
+            let identified = try mapbook(["identify", fresh, "--at=-122.6,45.55", "--scale", "2000", "--json"], home: c)
+            #expect(identified.stdout.contains("oak"), "\(identified.stdout)")
+            // Its locator was built again from the synchronised data: the new oak is found.
+            let oakFid = try #require(data.scalar("SELECT fid FROM trees WHERE globalid = ?", [.text(String(oak.split(separator: " ")[3]))])?.int64)
+            let searched = try mapbook(["search", fresh, "oak", "--json", "--max", "1000"], home: c)
+            #expect(searched.stdout.contains("\"fid\": \(oakFid),"), "\(searched.stdout)")
+
+            // B updates: its pending edit waits (edits refused until it is sent), sync sends it.
+            #expect(try mapbook(["portal", "update", id], home: b).status == 0)
+            let refused = try MapbookBinary.run(["edit", "update", b + "/downloads/\(id).mmpk", "--layer", "trees", "14", "--set", "dbh=1"], environment: ["MAPBOOK_HOME": b])
+            #expect(refused.status == 1 && refused.stderr.contains("mapbook sync"), "\(refused.stderr)")
+            let synced = try mapbook(["sync", "--json"], home: b)
+            #expect(synced.status == 0, "\(synced.stderr)")
+            #expect(try edit(b, id, ["edits"]).contains("No pending edits"))
+            let portal = try portlandTrees(server.data + "/sync/\(id)/data.gpkg")
+            let mine = try portlandTrees(try workingCopy(b))
+            #expect(mine == portal, "\(Set(mine.keys).symmetricDifference(portal.keys)) \(mine.filter { portal[$0.key] != $0.value }.prefix(3)) \(synced.stdout)")
+            #expect(portal.values.contains { $0.contains("|real(44.0)|") || $0.contains("|integer(44)|") })
         }
     }
 }

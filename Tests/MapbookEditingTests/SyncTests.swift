@@ -240,4 +240,33 @@ import Testing
             #expect(try trees(dir + "/exported.gpkg") == trees(dir + "/portal.gpkg"))
         }
     }
+
+    /// A package published from the portal's copy at one generation, opened by a device that
+    /// synchronised further: the copy keeps what the device received; opened by one that had
+    /// not, the copy is the new package's data.
+    @Test func anUpdateFromTheCopyKeepsWhatTheDeviceReceivedSince() throws {
+        try withTemporaryDirectory { dir in
+            let w = try world(dir)
+            _ = try w.a.update(layer: "trees", fid: 1, values: [("condition", "Dead")], user: "ana", now: 1_800_000_000)
+            try sync(w.a, w.server, user: "ana")
+            try w.server.export(to: dir + "/generation1.gpkg")
+            let entry = try #require(w.package.archive.entries.first { $0.name.hasSuffix("/data.gpkg") })
+            _ = try PackageRewriter.write(w.package, replacing: [entry.name: .file(path: dir + "/generation1.gpkg")], timestamp: 1_800_000_000, to: dir + "/v2.mmpk")
+            let v2 = try MobileMapPackage(path: dir + "/v2.mmpk")
+            // A synchronises once more (generation 2), then updates to the version of generation 1.
+            _ = try w.a.update(layer: "trees", fid: 2, values: [("condition", "Poor")], user: "ana", now: 1_800_000_000)
+            try sync(w.a, w.server, user: "ana")
+            let a2 = try WorkingCopy(package: v2, folder: dir + "/a")
+            #expect(try a2.syncState().generation == 2)
+            #expect(try trees(a2.dataPath) == trees(dir + "/portal.gpkg"))
+            // B never synchronised: its copy is the new data, at generation 1, and its next sync
+            // brings generation 2.
+            let b2 = try WorkingCopy(package: v2, folder: dir + "/b")
+            #expect(try b2.syncState().generation == 1)
+            #expect(try SQLiteDatabase(readOnlyPath: b2.dataPath).scalar("SELECT condition FROM trees WHERE fid = 2") == .text("Fair"))
+            let answer = try sync(b2, w.server, user: "ben")
+            #expect(answer.rows.count == 1)
+            #expect(try trees(b2.dataPath) == trees(dir + "/portal.gpkg"))
+        }
+    }
 }

@@ -1,4 +1,5 @@
 import MapbookPackage
+import MapbookPortalAPI
 import MapbookSupport
 
 extension PortalClient {
@@ -11,5 +12,15 @@ extension PortalClient {
         }
         let form = MultipartForm(fields: [], file: .init(field: "sync", fileName: "sync.json", path: requestFile, offset: 0, length: size))
         return try await call("content/items/\(itemId)/sync", method: .POST, body: .multipart(form))
+    }
+}
+
+extension PortalClient {
+    /// Asks the portal to publish the item's synchronised data as its package's new version
+    /// (the owner or an admin only). Returns the portal's answer: `id`, `generation`,
+    /// `modified`, `size`.
+    public func publishSync(itemId: String) async throws -> JSONObject {
+        let item = try await item(itemId)
+        return try await call("content/users/\(FormEncoding.percentEncode(item.owner))/items/\(itemId)/publishSync", method: .POST, body: .form([]))
     }
 }

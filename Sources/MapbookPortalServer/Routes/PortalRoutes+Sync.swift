@@ -36,4 +36,19 @@ extension PortalRoutes {
             return json(call, try await portal.synchronise(record, request, user: user).json)
         }
     }
+
+    /// `POST content/users/{user}/items/{id}/publishSync`: the owner (or an admin) publishes
+    /// the synchronised data as the item's new version (`mapbook portal publish --from-sync`).
+    static func publishSync(_ router: Router<PortalContext>, _ portal: Portal) {
+        for base in ["\(prefix)/content/users/:user", "\(prefix)/content/users/:user/:folder"] {
+            endpoint(router, "\(base)/items/:id/publishSync", portal, methods: [.post]) { call, context in
+                let record = try portal.ownedItem(call, context, allowUploading: false)
+                let (updated, generation) = try await portal.publishSync(record, call: call)
+                return json(call, .object([
+                    "success": .bool(true), "id": .string(updated.item.id), "generation": .integer(generation),
+                    "modified": .integer(updated.item.modified), "size": .integer(updated.item.size),
+                ]))
+            }
+        }
+    }
 }

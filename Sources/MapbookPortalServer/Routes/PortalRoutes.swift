@@ -47,6 +47,7 @@ public enum PortalRoutes {
         publish(router, portal)
         groups(router, portal)
         sync(router, portal)
+        publishSync(router, portal)
         return router
     }
 

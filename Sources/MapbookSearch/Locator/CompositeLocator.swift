@@ -17,8 +17,23 @@ public final class CompositeLocator {
         self.path = path
     }
 
-    /// The package's locator, read in place; nil when the package has none.
-    public static func open(_ package: MobileMapPackage) throws -> CompositeLocator? {
+    /// Edited data the locator reads instead of the package's: a working copy of the data
+    /// entry, and the participants rebuilt from it (`LocatorRefresh`).
+    public struct EditedData: Sendable {
+        public var dataEntry: String
+        public var dataPath: String
+        public var rebuilt: [LocatorRefresh.Rebuilt]
+
+        public init(dataEntry: String, dataPath: String, rebuilt: [LocatorRefresh.Rebuilt]) {
+            self.dataEntry = dataEntry
+            self.dataPath = dataPath
+            self.rebuilt = rebuilt
+        }
+    }
+
+    /// The package's locator, read in place; nil when the package has none. With `edited`,
+    /// the edited data and the participants rebuilt from it stand in for the package's.
+    public static func open(_ package: MobileMapPackage, edited: EditedData? = nil) throws -> CompositeLocator? {
         let archive = package.archive
         let listed = (package.manifest.locators ?? []).compactMap { archive.entry(named: $0) }
         let candidates = listed + archive.entries.filter { $0.hasSuffix(ignoringCase: ".loc.json") && !listed.contains($0) }
@@ -42,17 +57,27 @@ public final class CompositeLocator {
             guard let json = archive.entry(named: base + "/locator.json") else {
                 throw LocatorError(kind: .missingEntry, path: display, message: "participant '\(p.name)' has no '\(base)/locator.json' in the package")
             }
-            let single = try LocatorDefinition.parse(try package.bytes(of: json, limit: 4 << 20), path: "\(package.path)[\(json.name)]")
-            guard let indexEntry = archive.entry(named: base + "/index.sqlite") else {
-                throw LocatorError(kind: .missingEntry, path: display, message: "participant '\(p.name)' has no '\(base)/index.sqlite' in the package")
+            let single: LocatorDefinition, index: LocatorIndex
+            if let rebuilt = edited?.rebuilt.first(where: { $0.entryFolder == base }) {
+                single = try LocatorDefinition.parse(try LocatorRefresh.readFile(rebuilt.definition), path: rebuilt.definition)
+                index = try LocatorIndex(path: rebuilt.index)
+            } else {
+                single = try LocatorDefinition.parse(try package.bytes(of: json, limit: 4 << 20), path: "\(package.path)[\(json.name)]")
+                guard let indexEntry = archive.entry(named: base + "/index.sqlite") else {
+                    throw LocatorError(kind: .missingEntry, path: display, message: "participant '\(p.name)' has no '\(base)/index.sqlite' in the package")
+                }
+                index = try LocatorIndex(range: try archive.dataRange(of: indexEntry), displayPath: "\(package.path)[\(indexEntry.name)]")
             }
-            let index = try LocatorIndex(range: try archive.dataRange(of: indexEntry), displayPath: "\(package.path)[\(indexEntry.name)]")
             let dataName = resolve(single.data, in: base)
             guard let dataEntry = archive.entry(named: dataName) else {
                 throw LocatorError(kind: .missingEntry, path: "\(package.path)[\(json.name)]", message: "its data '\(single.data)' (\(dataName)) is not in the package")
             }
             if databases[dataName] == nil {
-                do { databases[dataName] = try package.database(dataEntry) } catch { throw LocatorError(error, path: "\(package.path)[\(dataName)]") }
+                if let edited, edited.dataEntry == dataName {
+                    do { databases[dataName] = try SQLiteDatabase(readOnlyPath: edited.dataPath) } catch { throw LocatorError(error, path: edited.dataPath) }
+                } else {
+                    do { databases[dataName] = try package.database(dataEntry) } catch { throw LocatorError(error, path: "\(package.path)[\(dataName)]") }
+                }
             }
             participants.append(try SingleFieldLocator(definition: single, index: index, data: databases[dataName]!))
         }

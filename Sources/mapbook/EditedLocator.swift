@@ -1,0 +1,30 @@
+import MapbookData
+import MapbookLibrary
+import MapbookPackage
+import MapbookSearch
+
+/// The package's locator as this device should search it: when the package has been edited
+/// here (a working copy in the device library), the locators of its editable layers are
+/// rebuilt from the working copy into `edits/<GUID>/search/` (again only after the copy
+/// changed), so search, reverse geocoding and the viewer find added and changed features and
+/// not deleted ones (docs/LIBRARY.md).
+enum EditedLocator {
+    static func open(_ package: MobileMapPackage) throws -> CompositeLocator? {
+        guard let edited = try editedData(package) else { return try CompositeLocator.open(package) }
+        return try CompositeLocator.open(package, edited: edited)
+    }
+
+    static func editedData(_ package: MobileMapPackage) throws -> CompositeLocator.EditedData? {
+        guard let guid = package.manifest.guid,
+            let entry = package.archive.entries.first(where: { $0.name.hasSuffix("/data.gpkg") || $0.name == "data.gpkg" })
+        else { return nil }
+        let library = LibraryCommand.library()
+        guard let copy = library.workingCopyData(packageGUID: guid, dataEntry: entry) else { return nil }
+        let database = try SQLiteDatabase(readOnlyPath: copy)
+        let layers = Set(try EditSchema.editableTables(database))
+        try database.close()
+        let folder = String(copy.dropLast("/data.gpkg".count)) + "/search"
+        let rebuilt = try LocatorRefresh.rebuild(package: package, dataEntry: entry.name, dataPath: copy, layers: layers, into: folder, reuse: true)
+        return CompositeLocator.EditedData(dataEntry: entry.name, dataPath: copy, rebuilt: rebuilt)
+    }
+}
