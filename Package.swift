@@ -165,7 +165,7 @@ let package = Package(
         .target(
             name: "MapbookPortalServer",
             dependencies: [
-                "MapbookSupport", "MapbookPortalAPI", "MapbookPackage", "MapbookInspection", "MapbookEditing",
+                "MapbookSupport", "MapbookPortalAPI", "MapbookPackage", "MapbookData", "MapbookSearch", "MapbookInspection", "MapbookEditing",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
