@@ -9,12 +9,14 @@ extension Packager.Context {
     /// the fields' types.
     func installEditSchemas(dataFile: String, seed: String, timestamp: Int64) throws -> [String: EditSchema] {
         var installed: [String: EditSchema] = [:]
+        let stamp = String(ISODate.format(seconds: timestamp).dropLast()) + ".000Z"
         for spec in project.sources {
             guard var schema = spec.edit else { continue }
             let key = spec.editKey ?? spec.key + ".edit", line = spec.editLine ?? spec.line
             guard let layer = imported?.layers[spec.name] else {
                 throw error(.unsupported, key, line, "'\(spec.name)' is an Esri mobile geodatabase, packaged as it is; editable layers are imported sources (GeoJSON, CSV, Shapefile, GeoPackage)")
             }
+            try resolveRelated(&schema, of: spec, table: layer.table, key: key, line: line)
             let fields = layer.summary.schema.fields
             let names = fields.map(\.name)
             let reserved = schema.keptFields
@@ -54,7 +56,7 @@ extension Packager.Context {
             let database = try SQLiteDatabase(writablePath: dataFile, create: false)
             defer { try? database.close() }
             do {
-                try schema.install(in: database, table: layer.table, seed: seed, timestamp: String(ISODate.format(seconds: timestamp).dropLast()) + ".000Z")
+                try schema.install(in: database, table: layer.table, seed: seed, timestamp: stamp)
             } catch {
                 if error.kind == .constraint {
                     throw self.error(.invalidValue, key, line, "'\(spec.name)' has a globalid field whose values repeat; each feature needs its own")
@@ -63,7 +65,55 @@ extension Packager.Context {
             }
             installed[spec.name] = schema
         }
+        try installRelations(installed, dataFile: dataFile, seed: seed, timestamp: stamp)
         return installed
+    }
+
+    /// Checks `related:` against the project (each related table an editable source with the
+    /// key column) and names the tables: the related tables' and the mapping tables
+    /// (`<base>_<related>`), the media table of `attachments:` (`<base>_attachments`) and its
+    /// mapping table.
+    func resolveRelated(_ schema: inout EditSchema, of spec: Project.SourceSpec, table: String, key: String, line: Int?) throws {
+        for i in schema.related.indices {
+            let name = schema.related[i].table, relatedKey = key + ".related." + name
+            guard let related = project.sources.first(where: { $0.name == name }), related.edit != nil, let imported = imported?.layers[name] else {
+                let editable = project.sources.filter { $0.edit != nil && $0.name != spec.name }.map(\.name)
+                throw error(.invalidValue, relatedKey, line, "'\(name)' is not an editable source of the project; related records go in one (editable sources: \(editable.isEmpty ? "none" : editable.joined(separator: ", ")))")
+            }
+            try checkColumn(schema.related[i].key, "key", of: name, columns: imported.summary.schema.fields.map(\.name), key: relatedKey + ".key", line: line)
+            schema.related[i].table = imported.table
+            schema.related[i].mapping = table + "_" + imported.table
+        }
+        if schema.attachments != nil {
+            schema.attachments?.table = table + "_attachments"
+            schema.attachments?.mapping = table + "_attachments_mapping"
+        }
+    }
+
+    /// The Related Tables Extension for every relationship and attachments table of the
+    /// installed schemas (`RelatedTables`); each media table gets its own edit schema (its
+    /// globalid, the layer it belongs to), so it synchronises like a layer.
+    func installRelations(_ installed: [String: EditSchema], dataFile: String, seed: String, timestamp: String) throws {
+        let database = try SQLiteDatabase(writablePath: dataFile, create: false)
+        defer { try? database.close() }
+        for spec in project.sources {
+            guard let schema = installed[spec.name], let layer = imported?.layers[spec.name] else { continue }
+            for r in schema.related {
+                let isTable = imported?.layers.values.first { $0.table == r.table }?.summary.schema.geometryType == nil
+                try RelatedTables.relate(
+                    database, base: layer.table, baseGlobalID: schema.globalIdField, related: r.table, relatedPK: "fid", key: r.key,
+                    relation: isTable ? "attributes" : "features", mapping: r.mapping)
+            }
+            if let a = schema.attachments {
+                try RelatedTables.createMediaTable(database, name: a.table, timestamp: timestamp)
+                var media = EditSchema()
+                media.attachmentsOf = layer.table
+                try media.install(in: database, table: a.table, seed: seed, timestamp: timestamp)
+                try RelatedTables.relate(
+                    database, base: layer.table, baseGlobalID: schema.globalIdField, related: a.table, relatedPK: "id", key: "rel_globalid",
+                    relation: "media", mapping: a.mapping)
+            }
+        }
     }
 
     /// `value` as a value of a `type` field, or nil if it cannot be one.

@@ -173,6 +173,10 @@ extension Packager.Context {
             layer.layerDefinition?.original = definition
         }
         layer.popupInfo = PopupInfo(title: spec.popup?.title ?? title, fieldInfos: fields)
+        if let schema = editable[spec.source] {
+            if schema.attachments != nil { layer.popupInfo?.showAttachments = true }
+            if !schema.related.isEmpty { layer.popupInfo?.original["relatedRecordsInfo"] = .object(["showRelatedRecords": .bool(true)]) }
+        }
         return layer
     }
 
@@ -206,6 +210,16 @@ extension Packager.Context {
         o["globalIdField"] = .string(schema.globalIdField)
         if case .object(let info)? = schema.json.objectValue?["editFieldsInfo"] { o["editFieldsInfo"] = .object(info) }
         o["capabilities"] = .string("Create,Delete,Query,Update,Editing")
+        o["hasAttachments"] = .bool(schema.attachments != nil)
+        if !schema.related.isEmpty {
+            o["relationships"] = .array(schema.related.enumerated().map { i, r in
+                .object([
+                    "id": .integer(Int64(i)), "name": .string(r.table), "relatedTableName": .string(r.table), "cardinality": .string("esriRelCardinalityOneToMany"),
+                    "role": .string("esriRelRoleOrigin"), "keyField": .string(schema.globalIdField), "relatedKeyField": .string(r.key),
+                    "mappingTable": .string(r.mapping),
+                ])
+            })
+        }
         return o
     }
 

@@ -10,14 +10,9 @@ extension PortalClientTests {
     /// devices (libraries A and B, both signed in as alice). Gives the item id and the homes.
     func withPortlandOnTwoDevices(_ body: (PortalServerProcess, String, String, String) throws -> Void) throws {
         try withPortal { server, dir in
-            let project = Fixtures.repositoryRoot.appendingPathComponent("samples/portland-trees/project.yaml").path
-            try FileManager.default.createDirectory(atPath: dir + "/project/data", withIntermediateDirectories: true)
-            try FileManager.default.copyItem(atPath: project, toPath: dir + "/project/project.yaml")
-            for name in ["Neighborhood_Boundaries.geojson", "pdx_street_trees.csv"] {
-                try FileManager.default.createSymbolicLink(atPath: dir + "/project/data/" + name, withDestinationPath: Fixtures.path("portland/" + name))
-            }
+            let project = try PortlandSample.write(in: dir + "/project")
             let package = dir + "/PortlandTrees.mmpk"
-            let built = try MapbookBinary.run(["create", dir + "/project/project.yaml", "-o", package])
+            let built = try MapbookBinary.run(["create", project, "-o", package])
             try #require(built.status == 0, "\(built.stderr)")
             let a = dir + "/a", b = dir + "/b"
             try signIn(server, home: a)

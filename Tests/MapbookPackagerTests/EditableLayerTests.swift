@@ -10,13 +10,7 @@ import Testing
 /// refused when they do not fit the layer.
 @Suite struct EditableLayerTests {
     func buildTrees(_ dir: String) throws -> MobileMapPackage {
-        let project = Fixtures.repositoryRoot.appendingPathComponent("samples/portland-trees/project.yaml").path
-        try FileManager.default.createDirectory(atPath: dir + "/data", withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: project, toPath: dir + "/project.yaml")
-        for name in ["Neighborhood_Boundaries.geojson", "pdx_street_trees.csv"] {
-            try FileManager.default.createSymbolicLink(atPath: dir + "/data/" + name, withDestinationPath: Fixtures.path("portland/" + name))
-        }
-        _ = try Packager.build(try Project.load(path: dir + "/project.yaml"), output: dir + "/out.mmpk", timestamp: 1_700_000_000)
+        _ = try Packager.build(try Project.load(path: try PortlandSample.write(in: dir)), output: dir + "/out.mmpk", timestamp: 1_700_000_000)
         return try MobileMapPackage(path: dir + "/out.mmpk")
     }
 
@@ -58,6 +52,16 @@ import Testing
             #expect(fields.first { $0.string("name") == "globalid" }?.string("type") == "esriFieldTypeGlobalID")
             #expect(fields.first { $0.string("name") == "objectid" }?["editable"] == .bool(false))
             #expect(layer.popupInfo?.fieldInfos?.first { $0.fieldName == "condition" }?.isEditable == true)
+            // Inspections and attachments, related with the Related Tables Extension.
+            let relations = try RelatedTables.relations(database)
+            #expect(relations.map { "\($0.base) \($0.related) \($0.name) \($0.mapping)" } == [
+                "trees inspections attributes trees_inspections", "trees trees_attachments media trees_attachments_mapping",
+            ])
+            #expect(definition["hasAttachments"] == .bool(true) && definition.array("relationships")?.count == 1)
+            #expect(layer.popupInfo?.showAttachments == true)
+            #expect(try EditSchema.read(database, table: "trees_attachments")?.attachmentsOf == "trees")
+            #expect(try EditSchema.read(database, table: "trees")?.related == [.init(table: "inspections", key: "tree_globalid", mapping: "trees_inspections")])
+            #expect(map.map.tables?.contains { $0.path?.hasSuffix("table=inspections") == true } == true)
             // The same build gives the same ids.
             try FileManager.default.createDirectory(atPath: dir + "/again", withIntermediateDirectories: true)
             let again = try buildTrees(dir + "/again")
@@ -72,12 +76,14 @@ import Testing
     @Test func rulesThatDoNotFitTheLayerAreRefused() throws {
         try withTemporaryDirectory { dir in
             try writeFile(dir + "/trees.geojson", #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"kind":"oak","height":12,"status":1},"geometry":{"type":"Point","coordinates":[-122.6,45.5]}}]}"#)
+            try writeFile(dir + "/notes.csv", "tree,text\n")
             func refusal(_ edit: String) -> ProjectError? {
                 projectRefusal {
                     try writeFile(dir + "/project.yaml", """
                         title: Edits
                         sources:
                           trees: { path: trees.geojson, edit: \(edit) }
+                          notes: { path: notes.csv, geometry: none }
                         maps:
                           - name: Trees
                             layers: [trees]
@@ -97,9 +103,40 @@ import Testing
             #expect(both?.kind == .conflictingKeys, "\(String(describing: both))")
             let policy = refusal("{ conflicts: first_wins }")
             #expect(policy?.kind == .invalidValue, "\(String(describing: policy))")
+            // Related records go in an editable source, by a key column it has.
+            let notEditable = refusal("{ related: { notes: { key: tree } } }")
+            #expect(notEditable?.kind == .invalidValue && notEditable?.message.contains("'notes' is not an editable source") == true, "\(String(describing: notEditable))")
+            let size = refusal("{ attachments: { max_size_mb: 0 } }")
+            #expect(size?.kind == .invalidValue, "\(String(describing: size))")
             #expect(!FileManager.default.fileExists(atPath: dir + "/e.mmpk"))
             // Integer codes on an integer field are fine.
             #expect(refusal("{ fields: { status: { domain: { 1: Active, 2: Retired }, default: 1 } }, tracking: true }") == nil)
+        }
+    }
+
+    /// The mapping tables follow the key whoever writes (plain SQL here, as GDAL or QGIS would):
+    /// a new inspection is mapped to its tree, a renumbered tree keeps its inspections, a
+    /// deleted tree loses its mapping rows.
+    @Test(Fixtures.required)
+    func relatedRecordsAreMappedByTheirKeyWhoeverWrites() throws {
+        try withTemporaryDirectory { dir in
+            let package = try buildTrees(dir)
+            let entry = try #require(package.archive.entries.first { $0.name.hasSuffix("/data.gpkg") })
+            try writeFile(dir + "/data.gpkg", try package.archive.read(entry))
+            let db = try SQLiteDatabase(writablePath: dir + "/data.gpkg", create: false)
+            try GeoPackageFunctions.register(on: db)
+            let tree5 = try #require(try db.scalar("SELECT globalid FROM trees WHERE fid = 5")?.text)
+            try db.query("INSERT INTO inspections (tree_globalid, inspected, inspector, result, globalid) VALUES (?, '2026-11-26', 'ana', 'Healthy', '{I1}')", [.text(tree5)])
+            try db.query("INSERT INTO trees_attachments (data, content_type, globalid, rel_globalid, att_name, data_size, sha256) VALUES (x'00', 'image/jpeg', '{A1}', ?, 'bark.jpg', 1, '')", [.text(tree5)])
+            #expect(try db.query("SELECT base_id FROM trees_inspections").map { $0[0].int64 } == [5])
+            #expect(try db.query("SELECT base_id FROM trees_attachments_mapping").map { $0[0].int64 } == [5])
+            try db.execute("UPDATE trees SET fid = 9000 WHERE fid = 5")
+            #expect(try db.query("SELECT base_id FROM trees_inspections").map { $0[0].int64 } == [9000])
+            try db.execute("DELETE FROM trees WHERE fid = 9000")
+            #expect(try db.scalar("SELECT count(*) FROM trees_inspections")?.int64 == 0)
+            #expect(try db.scalar("SELECT count(*) FROM trees_attachments_mapping")?.int64 == 0)
+            try db.close()
+            #expect(try ExternalTools.validateGeoPackage(dir + "/data.gpkg") == "" || !ExternalTools.hasValidator)
         }
     }
 }

@@ -13,9 +13,8 @@ import MapbookInspection
 @Suite struct SampleProjectTests {
     func build(sample: String, files: [String: String]) throws -> (PackagerSummary, MobileMapPackage, String) {
         let dir = try TemporaryDirectory()
-        let project = Fixtures.repositoryRoot.appendingPathComponent("samples/\(sample)/project.yaml").path
+        try SampleFolder.copy(sample, to: dir.path)
         try FileManager.default.createDirectory(atPath: dir.path + "/data", withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: project, toPath: dir.path + "/project.yaml")
         for (name, fixture) in files {
             try FileManager.default.createSymbolicLink(atPath: dir.path + "/data/" + name, withDestinationPath: Fixtures.path(fixture))
         }

@@ -67,10 +67,48 @@ public struct EditSchema: Sendable, Equatable {
         case manual
     }
 
+    /// A one-to-many relationship from this layer to records of another editable table (one
+    /// tree, many inspections), stored with GeoPackage's Related Tables Extension
+    /// (`RelatedTables`): `key` is the related table's column holding this layer's globalid.
+    public struct Relationship: Sendable, Equatable {
+        /// The related table.
+        public var table: String
+        public var key: String
+        /// The RTE mapping table (`base_id`, `related_id`), kept by triggers from `key`.
+        public var mapping: String
+
+        public init(table: String, key: String, mapping: String) {
+            self.table = table
+            self.key = key
+            self.mapping = mapping
+        }
+    }
+
+    /// Photos and documents attached to this layer's features: an RTE media table.
+    public struct Attachments: Sendable, Equatable {
+        /// The media table (`RelatedTables.createMediaTable`).
+        public var table: String
+        public var mapping: String
+        /// The largest file that may be attached (and synchronised).
+        public var maxBytes: Int64
+
+        public static let defaultMaxBytes: Int64 = 10 << 20
+
+        public init(table: String, mapping: String, maxBytes: Int64 = defaultMaxBytes) {
+            self.table = table
+            self.mapping = mapping
+            self.maxBytes = maxBytes
+        }
+    }
+
     public var globalIdField = "globalid"
     public var rules: [Rule] = []
     public var tracking: Tracking?
     public var conflicts = ConflictPolicy.lastSyncWins
+    public var related: [Relationship] = []
+    public var attachments: Attachments?
+    /// For a media table: the layer whose attachments it holds.
+    public var attachmentsOf: String?
 
     public init(rules: [Rule] = [], tracking: Tracking? = nil, conflicts: ConflictPolicy = .lastSyncWins) {
         self.rules = rules
@@ -240,6 +278,13 @@ extension EditSchema {
             if let domain = rule.domain { f["domain"] = .object(Self.domainJSON(domain, name: rule.field)) }
             return .object(f)
         })
+        if !related.isEmpty {
+            o["relationships"] = .array(related.map { .object(["relatedTable": .string($0.table), "keyField": .string($0.key), "mappingTable": .string($0.mapping)]) })
+        }
+        if let a = attachments {
+            o["attachments"] = .object(["table": .string(a.table), "mappingTable": .string(a.mapping), "maxSize": .integer(a.maxBytes)])
+        }
+        if let base = attachmentsOf { o["attachmentsOf"] = .string(base) }
         return .object(o)
     }
 
@@ -282,6 +327,14 @@ extension EditSchema {
             t.edited = e.string("editDateField") ?? t.edited
             tracking = t
         }
+        related = (o.array("relationships") ?? []).compactMap { item in
+            guard let r = item.objectValue, let t = r.string("relatedTable"), let k = r.string("keyField"), let m = r.string("mappingTable") else { return nil }
+            return Relationship(table: t, key: k, mapping: m)
+        }
+        if let a = o.object("attachments"), let t = a.string("table"), let m = a.string("mappingTable") {
+            attachments = Attachments(table: t, mapping: m, maxBytes: a["maxSize"]?.int64Value ?? Attachments.defaultMaxBytes)
+        }
+        attachmentsOf = o.string("attachmentsOf")
         rules = (o.array("fields") ?? []).compactMap { item in
             guard let f = item.objectValue, let name = f.string("name") else { return nil }
             var rule = Rule(field: name)

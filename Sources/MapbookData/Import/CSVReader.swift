@@ -35,6 +35,8 @@ public final class CSVReader: FeatureReader {
         case coordinates(x: String, y: String)
         /// A column of WKT, EWKT, hex WKB or hex EWKB, which is not an attribute.
         case column(String)
+        /// None (`geometry: none`): a table of records without geometry.
+        case none
     }
 
     public let path: String
@@ -85,8 +87,10 @@ public final class CSVReader: FeatureReader {
                 message: "`\(option): \(name)` names no column; the columns are \(Self.list(columns))")
         }
 
-        // What the options fix.
-        var geometryColumn = try options.geometry.map { try column($0, "geometry") }
+        // What the options fix. `geometry: none` (when no column has that name) asks for a
+        // table without geometry, as related records are.
+        let attributesOnly = options.geometry?.lowercased() == "none" && !columns.contains { $0.lowercased() == "none" }
+        var geometryColumn = attributesOnly ? nil : try options.geometry.map { try column($0, "geometry") }
         var xColumn = try options.x.map { try column($0, "x") }
         var yColumn = try options.y.map { try column($0, "y") }
         if geometryColumn != nil, xColumn != nil || yColumn != nil {
@@ -105,7 +109,7 @@ public final class CSVReader: FeatureReader {
         }
 
         // What to look for while scanning.
-        let fixed = geometryColumn != nil || xColumn != nil
+        let fixed = attributesOnly || geometryColumn != nil || xColumn != nil
         let namedGeometry = fixed ? [] : Self.geometryNames.compactMap { name in columns.firstIndex { $0.lowercased() == name } }
         let namedX = fixed ? nil : Self.xNames.lazy.compactMap { name in columns.firstIndex { $0.lowercased() == name } }.first
         let namedY = fixed ? nil : Self.yNames.lazy.compactMap { name in columns.firstIndex { $0.lowercased() == name } }.first
@@ -171,10 +175,14 @@ public final class CSVReader: FeatureReader {
             schema = LayerSchema(
                 name: layerName, fields: fields, geometryType: family.map { $0.type(multi: tally.multi.contains($0)) },
                 hasZ: tally.hasZ, hasM: tally.hasM, crs: options.crs ?? srid.map { CoordinateReferenceSystem(epsg: Int($0)) })
+        } else if let xColumn, let yColumn {
+            layerSRID = nil
+            geometrySource = .coordinates(x: columns[xColumn], y: columns[yColumn])
+            schema = LayerSchema(name: layerName, fields: fields, geometryType: .point, crs: options.crs)
         } else {
             layerSRID = nil
-            geometrySource = .coordinates(x: columns[xColumn!], y: columns[yColumn!])
-            schema = LayerSchema(name: layerName, fields: fields, geometryType: .point, crs: options.crs)
+            geometrySource = .none
+            schema = LayerSchema(name: layerName, fields: fields, geometryType: nil, crs: nil)
         }
         tokenizer.seek(to: dataOffset, line: dataLine)
     }
@@ -213,8 +221,10 @@ public final class CSVReader: FeatureReader {
         let geometry: Geometry?
         if let geometryColumn {
             geometry = geometryValue(geometryColumn, cellCount: cellCount, row: row)
-        } else {
+        } else if xColumn != nil {
             geometry = point(cellCount: cellCount, row: row)
+        } else {
+            geometry = nil
         }
         return Feature(row: row, geometry: geometry, values: values)
     }

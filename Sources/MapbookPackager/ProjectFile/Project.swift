@@ -391,15 +391,35 @@ extension Project {
     }
 
     /// `edit: { fields: { NAME: { domain, range, required, default, read_only } }, tracking,
-    /// conflicts }`, or `edit: true`. A domain is a list of values (each its own name) or a
+    /// conflicts, related: { TABLE: { key: COLUMN } }, attachments: true | { max_size_mb } }`,
+    /// or `edit: true`. A domain is a list of values (each its own name) or a
     /// mapping of codes to names.
     static func parseEdit(_ node: ProjectNode) throws(ProjectError) -> EditSchema {
         if node.node.scalar != nil {
             guard try node.bool() else { throw node.error(.invalidValue, "edit: false is the same as no edit: key; remove it") }
             return EditSchema()
         }
-        try node.checkKeys(["fields", "tracking", "conflicts"])
+        try node.checkKeys(["fields", "tracking", "conflicts", "related", "attachments"])
         var schema = EditSchema()
+        // Table names are the sources' until the packager resolves them (mapping tables too).
+        for (table, r) in try node["related"]?.entries() ?? [] {
+            try r.checkKeys(["key"])
+            schema.related.append(EditSchema.Relationship(table: table, key: try r.required("key").string(), mapping: ""))
+        }
+        if let a = node["attachments"] {
+            var maxBytes = EditSchema.Attachments.defaultMaxBytes
+            if a.node.mapping != nil {
+                try a.checkKeys(["max_size_mb"])
+                if let m = a["max_size_mb"] {
+                    let mb = try m.double()
+                    guard mb > 0, mb <= 1024 else { throw m.error(.invalidValue, "max_size_mb is between 0 and 1024") }
+                    maxBytes = Int64(mb * 1_048_576)
+                }
+            } else if try !a.bool() {
+                throw a.error(.invalidValue, "attachments: false is the same as no attachments: key; remove it")
+            }
+            schema.attachments = EditSchema.Attachments(table: "", mapping: "", maxBytes: maxBytes)
+        }
         if let t = node["tracking"], try t.bool() { schema.tracking = EditSchema.Tracking() }
         if let c = node["conflicts"] {
             let text = try c.string()
