@@ -19,6 +19,8 @@ public struct EditError: Error, Sendable, CustomStringConvertible {
         case noSuchFeature
         /// The package's data changed since the pending edits were made.
         case packageChanged
+        /// An attachment larger than its layer allows.
+        case tooLarge
     }
 
     public var kind: Kind

@@ -145,8 +145,14 @@ public final class WorkingCopy {
     /// random globalid (RFC 9562 version 4), so features added on different devices never
     /// share one; the tracking fields say `user` and `now`.
     public func add(layer table: String, geometry: Geometry?, values typed: [(field: String, text: String)], user: String, now: Int64) throws -> Change {
+        try add(layer: table, geometry: geometry, values: typed, set: [:], user: user, now: now)
+    }
+
+    /// `add` with `set` written as given (a related record's key), past the validator.
+    func add(layer table: String, geometry: Geometry?, values typed: [(field: String, text: String)], set: [String: FieldValue], user: String, now: Int64) throws -> Change {
         let (features, validator) = try layer(table)
         var values = try validator.insert(typed)
+        for (field, value) in set { values[field] = value }
         let globalid = Self.randomGlobalID()
         values[validator.schema.globalIdField] = .text(globalid)
         if let tracking = validator.schema.tracking {
@@ -182,7 +188,7 @@ public final class WorkingCopy {
             values[tracking.editor] = .text(user)
             values[tracking.edited] = .text(ISODate.format(seconds: now))
         }
-        let globalid = try self.globalid(table, fid, validator.schema)
+        let globalid = try self.globalid(table, fid, validator.schema, idColumn: features.idColumn)
         var assignments = values.keys.sorted().map { ($0, values[$0]!.sqliteValue) }
         if let geometry, let column = features.geometryColumn {
             assignments.append((column, .blob(try encode(geometry, for: features))))
@@ -195,14 +201,73 @@ public final class WorkingCopy {
         }
     }
 
+    /// Deletes a feature, and its attachments with it (in the same changeset); its related
+    /// records stay, as ArcGIS keeps a simple relationship's.
     public func delete(layer table: String, fid: Int64, now: Int64) throws -> Change {
         let (features, validator) = try layer(table)
-        let globalid = try self.globalid(table, fid, validator.schema)
-        let sql = "DELETE FROM \(SQLiteDatabase.quote(table)) WHERE \(SQLiteDatabase.quote(features.idColumn)) = ?"
-        return try record(table, .delete, globalid: globalid, now: now) { () throws -> Int64 in
+        let globalid = try self.globalid(table, fid, validator.schema, idColumn: features.idColumn)
+        let q = SQLiteDatabase.quote
+        let sql = "DELETE FROM \(q(table)) WHERE \(q(features.idColumn)) = ?"
+        let media = validator.schema.attachments?.table
+        return try record(table, .delete, globalid: globalid, now: now, tables: [table] + (media.map { [$0] } ?? [])) { () throws -> Int64 in
+            if let media { try database.query("DELETE FROM \(q(media)) WHERE rel_globalid = ?", [.text(globalid)]) }
             try database.query(sql, [.integer(fid)])
             return fid
         }
+    }
+
+    /// Adds a record to the table related to feature `fid` of `table` (a tree's inspection):
+    /// `values` checked against the related table's rules, its key set to the feature's
+    /// globalid.
+    public func relate(layer table: String, fid: Int64, related: String, values typed: [(field: String, text: String)], user: String, now: Int64) throws -> Change {
+        let (features, validator) = try layer(table)
+        guard let relationship = validator.schema.related.first(where: { $0.table.lowercased() == related.lowercased() }) else {
+            let names = validator.schema.related.map(\.table)
+            throw EditError(kind: .notEditable, layer: table, field: "", message: "has no related table '\(related)'; \(names.isEmpty ? "it has none" : "its related tables are: " + names.joined(separator: ", "))")
+        }
+        if typed.contains(where: { $0.field.lowercased() == relationship.key.lowercased() }) {
+            throw EditError(kind: .readOnly, layer: relationship.table, field: relationship.key, message: "is set to the feature's globalid; it cannot be given")
+        }
+        let base = try globalid(table, fid, validator.schema, idColumn: features.idColumn)
+        return try add(layer: relationship.table, geometry: nil, values: typed, set: [relationship.key: .text(base)], user: user, now: now)
+    }
+
+    /// Attaches a file (`bytes`, named `name`) to feature `fid` of `table`: a row of the
+    /// layer's media table whose bytes stay out of the changeset (a sync sends them once, by
+    /// their SHA-256). Refused above the layer's size limit.
+    public func attach(layer table: String, fid: Int64, bytes: [UInt8], name: String, contentType: String, now: Int64) throws -> Change {
+        let (features, validator) = try layer(table)
+        guard let attachments = validator.schema.attachments else {
+            throw EditError(kind: .notEditable, layer: table, field: "", message: "takes no attachments (its source has no attachments: in the project)")
+        }
+        guard Int64(bytes.count) <= attachments.maxBytes else {
+            throw EditError(kind: .tooLarge, layer: table, field: "", message: "'\(name)' is \(bytes.count) bytes; attachments of this layer are at most \(attachments.maxBytes) bytes")
+        }
+        let base = try globalid(table, fid, validator.schema, idColumn: features.idColumn)
+        let globalid = Self.randomGlobalID()
+        let q = SQLiteDatabase.quote, media = q(attachments.table)
+        let used = max(
+            try database.scalar("SELECT coalesce(max(id), 0) FROM \(media)")?.int64 ?? 0,
+            try database.scalar("SELECT coalesce(max(fid), 0) FROM \(Self.logTable) WHERE layer = ?", [.text(attachments.table)])?.int64 ?? 0)
+        return try record(attachments.table, .insert, globalid: globalid, now: now) { () throws -> Int64 in
+            try database.query(
+                "INSERT INTO \(media) (id, data, content_type, globalid, rel_globalid, att_name, data_size, sha256) VALUES (?, x'', ?, ?, ?, ?, ?, ?)",
+                [.integer(used + 1), .text(contentType), .text(globalid), .text(base), .text(name), .integer(Int64(bytes.count)), .text(SHA256Digest.hex(of: bytes))])
+            return used + 1
+        } after: { id in
+            try self.database.query("UPDATE \(media) SET data = ? WHERE id = ?", [.blob(bytes), .integer(id)])
+        }
+    }
+
+    /// The MIME type of a file by its name's extension, as attachments record it.
+    public static func contentType(forName name: String) -> String {
+        let ext = name.split(separator: ".").last.map { $0.lowercased() } ?? ""
+        let types = [
+            "jpg": "image/jpeg", "jpeg": "image/jpeg", "png": "image/png", "gif": "image/gif", "heic": "image/heic", "webp": "image/webp",
+            "tif": "image/tiff", "tiff": "image/tiff", "pdf": "application/pdf", "txt": "text/plain", "csv": "text/csv", "mp4": "video/mp4",
+            "mov": "video/quicktime", "mp3": "audio/mpeg", "m4a": "audio/mp4", "wav": "audio/wav", "zip": "application/zip",
+        ]
+        return types[ext] ?? "application/octet-stream"
     }
 
     /// The edits not yet synchronised, oldest first.
@@ -240,17 +305,25 @@ public final class WorkingCopy {
     }
 
     /// Runs `body` (which returns the feature's fid) in a transaction with a session on
-    /// `table`, and appends the changeset it made to the log, in the same transaction.
-    func record(_ table: String, _ operation: Change.Operation, globalid: String, now: Int64, _ body: () throws -> Int64) throws -> Change {
+    /// `tables` (the layer's, by default), and appends the changeset it made to the log, in
+    /// the same transaction. `after` runs in the transaction once the session is gone: what it
+    /// writes is not in the changeset (an attachment's bytes, which travel by hash).
+    func record(
+        _ table: String, _ operation: Change.Operation, globalid: String, now: Int64, tables: [String]? = nil, _ body: () throws -> Int64,
+        after: ((Int64) throws -> Void)? = nil
+    ) throws -> Change {
         try checkNoSyncOutstanding()
         try database.execute("BEGIN IMMEDIATE")
         do {
-            let session = try SQLiteSession(database, tables: [table])
-            let fid = try body()
-            let changeset = try session.changeset()
+            let (fid, changeset) = try { () throws -> (Int64, [UInt8]) in
+                let session = try SQLiteSession(database, tables: tables ?? [table])
+                let fid = try body()
+                return (fid, try session.changeset())
+            }()
             guard !changeset.isEmpty else {
                 throw EditError(kind: .noSuchFeature, layer: table, field: "", message: "feature \(fid) does not exist")
             }
+            try after?(fid)
             try database.query(
                 "INSERT INTO \(Self.logTable) (layer, operation, fid, globalid, time, changeset) VALUES (?, ?, ?, ?, ?, ?)",
                 [.text(table), .text(operation.rawValue), .integer(fid), .text(globalid), .integer(now), .blob(changeset)])
@@ -263,9 +336,9 @@ public final class WorkingCopy {
         }
     }
 
-    func globalid(_ table: String, _ fid: Int64, _ schema: EditSchema) throws -> String {
+    func globalid(_ table: String, _ fid: Int64, _ schema: EditSchema, idColumn: String = "fid") throws -> String {
         let q = SQLiteDatabase.quote
-        guard let id = try database.scalar("SELECT \(q(schema.globalIdField)) FROM \(q(table)) WHERE fid = ?", [.integer(fid)])?.text else {
+        guard let id = try database.scalar("SELECT \(q(schema.globalIdField)) FROM \(q(table)) WHERE \(q(idColumn)) = ?", [.integer(fid)])?.text else {
             throw EditError(kind: .noSuchFeature, layer: table, field: "", message: "feature \(fid) does not exist")
         }
         return id

@@ -31,6 +31,28 @@ public struct Popup: Sendable, Equatable {
     /// HTML tags removed; nil when the pop-up lists fields instead.
     public var text: String?
     public var fields: [Field]
+    /// Records of related tables (a tree's inspections), per relationship, oldest first.
+    public var related: [RelatedRecords] = []
+    /// Files attached to the feature.
+    public var attachments: [Attachment] = []
+
+    /// The records of one related table that name this feature.
+    public struct RelatedRecords: Sendable, Equatable {
+        public var table: String
+        public var records: [(id: Int64, fields: [Field])]
+
+        public static func == (a: RelatedRecords, b: RelatedRecords) -> Bool {
+            a.table == b.table && a.records.map(\.id) == b.records.map(\.id) && a.records.map(\.fields) == b.records.map(\.fields)
+        }
+    }
+
+    /// One attached file: its id in the media table, name, type and size.
+    public struct Attachment: Sendable, Equatable {
+        public var id: Int64
+        public var name: String
+        public var contentType: String
+        public var size: Int64
+    }
 
     public init(layerID: String, layerTitle: String, featureID: Int64, title: String, text: String? = nil, fields: [Field]) {
         self.layerID = layerID

@@ -82,7 +82,9 @@ extension ViewerMap {
         for (feature, distance, geometry) in found {
             // Polygons are found by containing the point, not by coming near it.
             if let geometry, Self.isAreal(geometry), distance > 0 { continue }
-            results.append(IdentifyResult(layer: layer, featureID: feature.id, distance: distance, geometry: geometry, popup: formatter.popup(featureID: feature.id, values: feature.values)))
+            var popup = formatter.popup(featureID: feature.id, values: feature.values)
+            addRelated(to: &popup, source: source, featureID: feature.id)
+            results.append(IdentifyResult(layer: layer, featureID: feature.id, distance: distance, geometry: geometry, popup: popup))
             if results.count >= limit { break }
         }
         return results
@@ -102,6 +104,8 @@ extension ViewerMap {
         let source = try featureSource(for: layer)
         guard let feature = try source.table.feature(id: featureID, fields: source.formatter.neededColumns) else { return nil }
         let geometry = feature.geometry.flatMap { g in source.toMap.map { $0.apply(g) } ?? g }
-        return IdentifyResult(layer: layer, featureID: featureID, distance: 0, geometry: geometry, popup: source.formatter.popup(featureID: featureID, values: feature.values))
+        var popup = source.formatter.popup(featureID: featureID, values: feature.values)
+        addRelated(to: &popup, source: source, featureID: featureID)
+        return IdentifyResult(layer: layer, featureID: featureID, distance: 0, geometry: geometry, popup: popup)
     }
 }

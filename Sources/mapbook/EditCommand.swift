@@ -19,7 +19,10 @@ struct EditCommand: ParsableCommand {
             anything is written; a refused edit names the field, the value and what is allowed, \
             and changes nothing (exit status 1). Each edit is recorded as a changeset for sync.
             """,
-        subcommands: [EditAddCommand.self, EditUpdateCommand.self, EditMoveCommand.self, EditDeleteCommand.self, EditListCommand.self, EditDiscardCommand.self])
+        subcommands: [
+            EditAddCommand.self, EditUpdateCommand.self, EditMoveCommand.self, EditDeleteCommand.self, EditAttachCommand.self, EditRelateCommand.self,
+            EditListCommand.self, EditDiscardCommand.self,
+        ])
 
     /// The package, its working copy and the user the tracking fields name.
     static func open(_ path: String, forSync: Bool = false) throws -> (MobileMapPackage, WorkingCopy) {
@@ -43,6 +46,12 @@ struct EditCommand: ParsableCommand {
                 titles[table.lowercased()] = table
                 if let title = layer.title { titles[title.lowercased()] = table }
             }
+        }
+        // Tables no map shows but that are editable (a layer's attachments) by their name.
+        if titles[name.lowercased()] == nil, let entry = package.archive.entries.first(where: { $0.name.hasSuffix("/data.gpkg") }),
+            let data = try? package.database(entry), let editable = try? EditSchema.editableTables(data)
+        {
+            for table in editable { titles[table.lowercased()] = table }
         }
         guard let table = titles[name.lowercased()] else {
             throw EditError(kind: .notEditable, layer: name, field: "", message: "is not a layer of \(package.path); its layers are: \(Set(titles.values).sorted().joined(separator: ", "))")
@@ -239,5 +248,58 @@ struct EditDiscardCommand: ParsableCommand {
             return try WorkingCopy.discard(folder: try LibraryCommand.library().editsFolder(packageGUID: guid))
         }
         print("Discarded \(LibraryCommand.count(count, "edit")); the package's own data shows again.")
+    }
+}
+
+struct EditAttachCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "attach", abstract: "Attach a file (a photo, a PDF) to a feature.",
+        discussion: "The file is copied into the working copy; a sync sends it once, by its SHA-256. Refused above the layer's size limit (10 MB unless the project says).")
+
+    @OptionGroup var options: EditLayerOptions
+
+    @Argument(help: "The feature's id (fid).")
+    var id: Int64
+
+    @Argument(help: "The file to attach.")
+    var file: String
+
+    @Option(name: .long, help: "Its MIME type (default: from the file name's extension).")
+    var contentType: String?
+
+    func run() throws {
+        let bytes = try LibraryCommand.attempt { () throws -> [UInt8] in
+            let handle = try RandomAccessFile(path: file)
+            guard handle.size <= 1 << 30 else { throw EditError(kind: .tooLarge, layer: options.layer, field: "", message: "'\(file)' is larger than 1 GB") }
+            return try handle.read(at: 0, count: Int(handle.size))
+        }
+        let name = LibraryCommand.fileName(file)
+        try EditCommand.perform(options) { copy, table in
+            try copy.attach(layer: table, fid: id, bytes: bytes, name: name, contentType: contentType ?? WorkingCopy.contentType(forName: name), now: EditCommand.now)
+        }
+    }
+}
+
+struct EditRelateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "relate", abstract: "Add a related record (an inspection of a tree) to a feature.",
+        discussion: "The record's fields are checked against the related table's rules, as `add` checks a feature's; its key is set to the feature's globalid.")
+
+    @OptionGroup var options: EditLayerOptions
+
+    @Argument(help: "The feature's id (fid).")
+    var id: Int64
+
+    @Option(name: .long, help: "The related table.")
+    var table: String
+
+    @Option(name: .customLong("set"), help: ArgumentHelp("A field's value (repeat for more).", valueName: "FIELD=VALUE"))
+    var sets: [String] = []
+
+    func run() throws {
+        let values = try EditCommand.assignments(sets)
+        try EditCommand.perform(options) { copy, layer in
+            try copy.relate(layer: layer, fid: id, related: table, values: values, user: EditCommand.user, now: EditCommand.now)
+        }
     }
 }

@@ -77,6 +77,7 @@ struct IdentifyCommand: ParsableCommand {
                     let width = popup.fields.map(\.label.count).max() ?? 0
                     for field in popup.fields { out.line("   " + Format.pad(field.label + ":", width + 1) + " " + field.value) }
                 }
+                for line in popup.relatedLines { out.line("   " + line) }
             }
         }
         if results.isEmpty && !json { Output.error("nothing found" + (search.map { " for '\($0)'" } ?? " there")) }
@@ -103,9 +104,20 @@ struct IdentifyCommand: ParsableCommand {
             "title": .string(popup.title), "distance": .double((result.distance * 1000).rounded() / 1000),
         ]
         if let text = popup.text { o["text"] = .string(text) }
-        o["fields"] = .array(popup.fields.map { f in
-            .object(["name": .string(f.name), "label": .string(f.label), "value": .string(f.value), "raw": Self.raw(f.raw)])
-        })
+        func fields(_ list: [Popup.Field]) -> JSONValue {
+            .array(list.map { f in .object(["name": .string(f.name), "label": .string(f.label), "value": .string(f.value), "raw": Self.raw(f.raw)]) })
+        }
+        o["fields"] = fields(popup.fields)
+        if !popup.related.isEmpty {
+            o["related"] = .array(popup.related.map { group in
+                .object(["table": .string(group.table), "records": .array(group.records.map { .object(["id": .integer($0.id), "fields": fields($0.fields)]) })])
+            })
+        }
+        if !popup.attachments.isEmpty {
+            o["attachments"] = .array(popup.attachments.map {
+                .object(["id": .integer($0.id), "name": .string($0.name), "contentType": .string($0.contentType), "size": .integer($0.size)])
+            })
+        }
         return .object(o)
     }
 

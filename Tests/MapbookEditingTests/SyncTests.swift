@@ -19,8 +19,8 @@ import Testing
         let dir: String
     }
 
-    func world(_ dir: String, conflicts: String? = nil) throws -> World {
-        let project = try EditableTrees.write(in: dir, conflicts: conflicts)
+    func world(_ dir: String, conflicts: String? = nil, related: Bool = false) throws -> World {
+        let project = try EditableTrees.write(in: dir, conflicts: conflicts, related: related)
         _ = try Packager.build(try Project.load(path: project), output: dir + "/trees.mmpk", timestamp: 1_700_000_000)
         let package = try MobileMapPackage(path: dir + "/trees.mmpk")
         #expect(try AuthoritativeCopy.make(from: package, at: dir + "/portal.gpkg"))
@@ -30,13 +30,26 @@ import Testing
             a: try WorkingCopy(package: package, folder: dir + "/a"), b: try WorkingCopy(package: package, folder: dir + "/b"), dir: dir)
     }
 
-    /// One sync, each message through its JSON text as the portal route carries it.
+    /// One sync, each message through its JSON text as the portal route carries it, and
+    /// attachments uploaded and downloaded by hash as `mapbook sync` does.
     @discardableResult
-    func sync(_ copy: WorkingCopy, _ server: AuthoritativeCopy, user: String, now: Int64 = 1_800_000_000) throws -> SyncResponse {
+    func sync(_ copy: WorkingCopy, _ server: AuthoritativeCopy, user: String, now: Int64 = 1_800_000_000, upload: Bool = true) throws -> SyncResponse {
         let request = try SyncRequest(json: try JSONParser.parse(JSONWriter.string(try copy.syncRequest().json)), source: "request")
+        if upload {
+            for (sha, bytes) in try copy.attachmentsToSend(request) where !server.missingAttachments([sha]).isEmpty {
+                let staged = server.path + ".upload"
+                try writeFile(staged, bytes)
+                #expect(try server.storeAttachment(staged) == sha)
+            }
+        }
         let answer = try server.synchronise(request, user: user, now: now)
         let response = try SyncResponse(json: try JSONParser.parse(JSONWriter.string(answer.json)), source: "response")
-        try copy.complete(response, now: now)
+        #expect(!JSONWriter.string(answer.json).contains("base64\":\"/9j"), "attachment bytes travel by hash, never in answers")
+        let fetch = try copy.attachmentsToFetch(response)
+        try copy.complete(response, now: now) { sha in
+            guard fetch.contains(sha), let path = server.attachmentPath(sha) else { return nil }
+            return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        }
         return response
     }
 
@@ -267,6 +280,47 @@ import Testing
             let answer = try sync(b2, w.server, user: "ben")
             #expect(answer.rows.count == 1)
             #expect(try trees(b2.dataPath) == trees(dir + "/portal.gpkg"))
+        }
+    }
+
+    /// An inspection and a photo added on one device reach the other through the portal; the
+    /// photo's bytes go once, by hash, and a sync whose photo was not uploaded is refused
+    /// with nothing applied. Deleting the tree takes its photo with it.
+    @Test func relatedRecordsAndAttachmentsReachTheOtherDevice() throws {
+        try withTemporaryDirectory { dir in
+            let w = try world(dir, related: true)
+            let photo: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0] + (0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+            let inspection = try w.a.relate(layer: "trees", fid: 1, related: "inspections", values: [("inspected", "2026-11-26"), ("result", "prune")], user: "ana", now: 1_800_000_000)
+            let attached = try w.a.attach(layer: "trees", fid: 1, bytes: photo, name: "bark.jpg", contentType: "image/jpeg", now: 1_800_000_000)
+            // The changeset holds the photo's hash, not its bytes.
+            #expect(try w.a.pending().last?.changeset.count ?? .max < 1000)
+            // Not uploaded: refused, nothing applied.
+            do {
+                try sync(w.a, w.server, user: "ana", upload: false)
+                Issue.record("a sync without its attachment was applied")
+            } catch let error as SyncError {
+                #expect(error.kind == .missingAttachment, "\(error)")
+            }
+            #expect(try w.server.generation() == 0)
+            try sync(w.a, w.server, user: "ana")
+            try sync(w.b, w.server, user: "ben")
+            let b = try SQLiteDatabase(readOnlyPath: w.b.dataPath)
+            #expect(try b.scalar("SELECT result FROM inspections WHERE globalid = ?", [.text(inspection.globalid)]) == .text("Prune"))
+            #expect(try b.scalar("SELECT data FROM trees_attachments WHERE globalid = ?", [.text(attached.globalid)]) == .blob(photo))
+            // The mapping tables followed on B (the triggers), so pop-ups find them.
+            #expect(try b.scalar("SELECT count(*) FROM trees_inspections WHERE base_id = 1")?.int64 == 1)
+            #expect(try b.scalar("SELECT count(*) FROM trees_attachments_mapping WHERE base_id = 1")?.int64 == 1)
+            // Too large for the layer: refused on the device.
+            #expect(throws: EditError.self) { try w.b.attach(layer: "trees", fid: 2, bytes: [UInt8](repeating: 1, count: 2 << 20), name: "big.jpg", contentType: "image/jpeg", now: 1_800_000_000) }
+            // B deletes the tree: its photo goes too, everywhere; the inspection stays.
+            _ = try w.b.delete(layer: "trees", fid: 1, now: 1_800_000_100)
+            try sync(w.b, w.server, user: "ben")
+            try sync(w.a, w.server, user: "ana")
+            for path in [w.a.dataPath, dir + "/portal.gpkg"] {
+                let db = try SQLiteDatabase(readOnlyPath: path)
+                #expect(try db.scalar("SELECT count(*) FROM trees_attachments")?.int64 == 0, "\(path)")
+                #expect(try db.scalar("SELECT count(*) FROM inspections")?.int64 == 1, "\(path)")
+            }
         }
     }
 }

@@ -3,9 +3,19 @@
 /// tests build it with the packager or with `mapbook create`.
 public enum EditableTrees {
     /// Writes `trees.geojson` and `project.yaml` into `dir`; returns the project's path.
-    /// `conflicts` sets the layer's conflict policy (`last_sync_wins` when nil).
+    /// `conflicts` sets the layer's conflict policy (`last_sync_wins` when nil); `related`
+    /// adds an inspections table related to the trees, and attachments (at most 1 MB each).
     @discardableResult
-    public static func write(in dir: String, conflicts: String? = nil) throws -> String {
+    public static func write(in dir: String, conflicts: String? = nil, related: Bool = false) throws -> String {
+        if related { try writeFile(dir + "/inspections.csv", "tree_globalid,inspected,result\n") }
+        let relatedKeys = related ? "\n      related: { inspections: { key: tree_globalid } }\n      attachments: { max_size_mb: 1 }" : ""
+        let inspections = related ? """
+
+              inspections:
+                path: inspections.csv
+                geometry: none
+                edit: { fields: { result: { domain: [Healthy, Prune, Remove], required: true } } }
+            """ : ""
         try writeFile(dir + "/trees.geojson", #"""
             {"type":"FeatureCollection","features":[
             {"type":"Feature","properties":{"common":"oak","dbh":10.5,"condition":"Good"},"geometry":{"type":"Point","coordinates":[-122.60,45.50]}},
@@ -22,7 +32,7 @@ public enum EditableTrees {
                   fields:
                     condition: { domain: [Good, Fair, Poor, Dead], required: true, default: Good }
                     dbh: { range: [0, 300] }
-                  tracking: true\(conflicts.map { "\n      conflicts: \($0)" } ?? "")
+                  tracking: true\(conflicts.map { "\n      conflicts: \($0)" } ?? "")\(relatedKeys)\(inspections)
             maps:
               - name: Trees
                 layers: [trees]

@@ -100,7 +100,11 @@ public final class AuthoritativeCopy {
             [.text(request.changesetId), .text(request.replica), .text(user), .integer(now)])
         let generation = try database.scalar("SELECT last_insert_rowid()")?.int64 ?? 0
         let session = try SQLiteSession(database, tables: layers.keys.sorted())
-        var merge = SyncMerge(database: database, generation: generation)
+        var merge = SyncMerge(database: database, generation: generation) { [self] sha in
+            guard let path = attachmentPath(sha) else { return nil }
+            let file = try RandomAccessFile(path: path)
+            return try file.read(at: 0, count: Int(file.size))
+        }
         for change in changes {
             guard let layer = layers[change.table] else {
                 throw SyncError(kind: .schemaMismatch, message: "the changeset changes \(change.table), which is not an editable layer of the portal's copy")
@@ -147,10 +151,49 @@ public final class AuthoritativeCopy {
             }
             guard let values = try layer.row(database, globalid: globalid) else { continue }
             var named: [String: SQLiteValue] = [:]
-            for (i, column) in layer.columns.enumerated() { named[column] = values[i] }
+            for (i, column) in layer.columns.enumerated() where i != layer.media?.data { named[column] = values[i] }
             rows.append(SyncRow(layer: name, globalid: globalid, fid: values[layer.fidIndex].int64, values: named))
         }
         return rows
+    }
+
+    // MARK: Attachments
+
+    /// Where attachments' bytes are kept, one file per SHA-256, until a sync puts them in.
+    public var attachmentsFolder: String { String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]) + "/attachments" }
+
+    /// The largest attachment any layer of the copy takes (0: none takes any).
+    public var maxAttachmentBytes: Int64 { layers.values.compactMap { $0.media?.maxBytes }.max() ?? 0 }
+
+    /// The file holding the attachment with this SHA-256 (64 lowercase hex digits), if stored.
+    public func attachmentPath(_ sha256: String) -> String? {
+        guard sha256.utf8.count == 64, sha256.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) }) else { return nil }
+        let path = attachmentsFolder + "/" + sha256
+        return access(path, F_OK) == 0 ? path : nil
+    }
+
+    /// Which of `hashes` are not stored.
+    public func missingAttachments(_ hashes: [String]) -> [String] {
+        hashes.filter { attachmentPath($0) == nil }
+    }
+
+    /// Stores the uploaded file at `file` under its SHA-256 (the file is moved); returns the
+    /// hash. Refused above `maxAttachmentBytes`.
+    public func storeAttachment(_ file: String) throws -> String {
+        let handle = try RandomAccessFile(path: file)
+        guard handle.size <= maxAttachmentBytes else {
+            throw SyncError(kind: .tooLarge, message: "the attachment is \(handle.size) bytes; this item's layers take at most \(maxAttachmentBytes)")
+        }
+        var sha = SHA256Digest()
+        try ByteRange(file: handle).forEachChunk { sha.update($0) }
+        let hash = sha.finalizeHex()
+        guard mkdir(attachmentsFolder, 0o755) == 0 || errno == EEXIST else {
+            throw SyncError(kind: .missingAttachment, message: "cannot make \(attachmentsFolder): \(FileSystem.errorMessage())")
+        }
+        guard rename(file, attachmentsFolder + "/" + hash) == 0 else {
+            throw SyncError(kind: .missingAttachment, message: "cannot store the attachment in \(attachmentsFolder): \(FileSystem.errorMessage())")
+        }
+        return hash
     }
 
     /// Writes the copy's data to `path` as a package's `data.gpkg` would hold it: the sync's

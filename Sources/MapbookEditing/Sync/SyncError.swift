@@ -11,6 +11,11 @@ public struct SyncError: Error, Sendable, CustomStringConvertible {
         case damaged
         /// The package did not come from a portal, or the portal has no editable copy of it.
         case notSynchronised
+        /// An attachment's bytes are not there: not uploaded before the sync (portal), or not
+        /// downloaded before its answer is applied (device).
+        case missingAttachment
+        /// An attachment larger than its layer allows.
+        case tooLarge
     }
 
     public var kind: Kind

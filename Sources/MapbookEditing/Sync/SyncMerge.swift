@@ -16,11 +16,14 @@ import MapbookPackage
 struct SyncMerge {
     let database: SQLiteDatabase
     let generation: Int64
+    /// An attachment's bytes by SHA-256, from the portal's store.
+    let attachment: (String) throws -> [UInt8]?
     private(set) var conflicts: [SyncConflict] = []
 
-    init(database: SQLiteDatabase, generation: Int64) {
+    init(database: SQLiteDatabase, generation: Int64, attachment: @escaping (String) throws -> [UInt8]? = { _ in nil }) {
         self.database = database
         self.generation = generation
+        self.attachment = attachment
     }
 
     mutating func apply(_ change: SQLiteChange, layer: SyncLayer, globalids: [Int64: String]) throws {
@@ -34,6 +37,7 @@ struct SyncMerge {
                 try update(layer, globalid, current: current, base: current, ours: change.new)
             } else {
                 try insert(layer, change.new)
+                try fillAttachment(layer, globalid)
             }
             try mark(layer, globalid, deleted: false)
         case .update:
@@ -48,7 +52,7 @@ struct SyncMerge {
             try mark(layer, globalid, deleted: false)
         case .delete:
             if let current {
-                for i in layer.columns.indices where i != layer.fidIndex && !layer.tracking.contains(i) {
+                for i in layer.columns.indices where i != layer.fidIndex && !layer.tracking.contains(i) && i != layer.media?.data {
                     if let old = change.old[i], !SyncMessage.same(old, current[i]) {
                         report(layer, globalid, i, base: old, theirs: current[i], ours: .null, .deleted)
                     }
@@ -62,12 +66,12 @@ struct SyncMerge {
 
     /// The columns an update changes, fid and tracking fields aside.
     func changedColumns(_ change: SQLiteChange, _ layer: SyncLayer) -> [Int] {
-        layer.columns.indices.filter { $0 != layer.fidIndex && !layer.tracking.contains($0) && $0 < change.new.count && change.new[$0] != nil }
+        layer.columns.indices.filter { $0 != layer.fidIndex && !layer.tracking.contains($0) && $0 != layer.media?.data && $0 < change.new.count && change.new[$0] != nil }
     }
 
     mutating func update(_ layer: SyncLayer, _ globalid: String, current: [SQLiteValue], base: [SQLiteValue?], ours: [SQLiteValue?]) throws {
         var assignments: [(String, SQLiteValue)] = []
-        for i in layer.columns.indices where i != layer.fidIndex && i != layer.globalidIndex && i < ours.count {
+        for i in layer.columns.indices where i != layer.fidIndex && i != layer.globalidIndex && i != layer.media?.data && i < ours.count {
             guard let mine = ours[i] else { continue }
             let theirs = current[i]
             let agreed = i < base.count ? base[i] ?? .null : .null
@@ -102,6 +106,22 @@ struct SyncMerge {
         }
         try database.query(
             "INSERT INTO \(q(layer.table)) (\(layer.columns.map(q).joined(separator: ", "))) VALUES (\(layer.columns.map { _ in "?" }.joined(separator: ", ")))", row)
+    }
+
+    /// An attachment arrives without its bytes (they travel by hash): they come from the
+    /// portal's store, checked against the row's hash and size and the layer's limit.
+    func fillAttachment(_ layer: SyncLayer, _ globalid: String) throws {
+        guard let media = layer.media, let row = try layer.row(database, globalid: globalid) else { return }
+        if case .blob(let b) = row[media.data], !b.isEmpty { return }
+        let sha = row[media.sha256].text ?? "", size = row[media.size].int64 ?? -1
+        guard size <= media.maxBytes else {
+            throw SyncError(kind: .tooLarge, message: "attachment \(globalid) of \(layer.table) is \(size) bytes; the layer takes at most \(media.maxBytes)")
+        }
+        guard let bytes = try attachment(sha), Int64(bytes.count) == size else {
+            throw SyncError(kind: .missingAttachment, message: "attachment \(globalid) of \(layer.table) (SHA-256 \(sha)) has not been uploaded")
+        }
+        let q = SQLiteDatabase.quote
+        try database.query("UPDATE \(q(layer.table)) SET \(q(layer.columns[media.data])) = ? WHERE \(q(layer.columns[layer.globalidIndex])) = ?", [.blob(bytes), .text(globalid)])
     }
 
     func mark(_ layer: SyncLayer, _ globalid: String, deleted: Bool) throws {

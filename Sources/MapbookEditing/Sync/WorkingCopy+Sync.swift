@@ -68,7 +68,7 @@ extension WorkingCopy {
     /// takes the portal's values and fid (a feature added here that the portal renumbered
     /// moves), deletions are deleted, the edits the request held leave the pending list, and
     /// the conflicts are added to `mapbook_conflicts`. One transaction.
-    public func complete(_ response: SyncResponse, now: Int64) throws {
+    public func complete(_ response: SyncResponse, now: Int64, attachment: (String) throws -> [UInt8]? = { _ in nil }) throws {
         try database.execute("BEGIN IMMEDIATE")
         do {
             let through = try database.scalar("SELECT outbox_through FROM \(Self.syncTable)")?.int64
@@ -81,6 +81,19 @@ extension WorkingCopy {
             for row in response.rows where !row.isDeleted {
                 guard let layer = layers[row.layer], let fid = row.fid else { continue }
                 let table = q(layer.table), fidColumn = q(layer.columns[layer.fidIndex])
+                // An attachment comes without its bytes: this device's own, or downloaded.
+                var bytes: [UInt8]?
+                if let media = layer.media {
+                    if case .blob(let b)? = try layer.row(database, globalid: row.globalid)?[media.data], !b.isEmpty {
+                        bytes = b
+                    } else {
+                        let sha = row.values[layer.columns[media.sha256]]?.text ?? ""
+                        guard let fetched = try attachment(sha) else {
+                            throw SyncError(kind: .missingAttachment, message: "attachment \(row.globalid) of \(row.layer) (SHA-256 \(sha)) was not downloaded")
+                        }
+                        bytes = fetched
+                    }
+                }
                 try database.query("DELETE FROM \(table) WHERE \(q(layer.columns[layer.globalidIndex])) = ?", [.text(row.globalid)])
                 // A feature added here holds the fid the portal gave another: it moves aside,
                 // and takes its own fid when its row comes.
@@ -89,6 +102,7 @@ extension WorkingCopy {
                 }
                 var values = layer.columns.map { row.values[$0] ?? .null }
                 values[layer.fidIndex] = .integer(fid)
+                if let media = layer.media, let bytes { values[media.data] = .blob(bytes) }
                 try database.query(
                     "INSERT INTO \(table) (\(layer.columns.map(q).joined(separator: ", "))) VALUES (\(layer.columns.map { _ in "?" }.joined(separator: ", ")))", values)
             }
@@ -104,6 +118,32 @@ extension WorkingCopy {
             try? database.execute("ROLLBACK")
             throw error
         }
+    }
+
+    /// The attachments `request` adds, with their bytes: what must be on the portal before it
+    /// is sent.
+    public func attachmentsToSend(_ request: SyncRequest) throws -> [(sha256: String, bytes: [UInt8])] {
+        let layers = try SyncLayer.all(in: database)
+        var found: [(String, [UInt8])] = []
+        for change in try SQLiteChangeset.changes(request.changeset, source: dataPath) where change.operation == .insert {
+            guard let layer = layers[change.table], let media = layer.media, let sha = change.new[safe: media.sha256]??.text,
+                let globalid = change.new[safe: layer.globalidIndex]??.text, case .blob(let bytes)? = try layer.row(database, globalid: globalid)?[media.data]
+            else { continue }
+            found.append((sha, bytes))
+        }
+        return found
+    }
+
+    /// The SHA-256 of each attachment the answer brings that this device does not have.
+    public func attachmentsToFetch(_ response: SyncResponse) throws -> [String] {
+        let layers = try SyncLayer.all(in: database)
+        var hashes: [String] = []
+        for row in response.rows where !row.isDeleted {
+            guard let layer = layers[row.layer], let media = layer.media, let sha = row.values[layer.columns[media.sha256]]?.text else { continue }
+            if case .blob(let b)? = try layer.row(database, globalid: row.globalid)?[media.data], !b.isEmpty { continue }
+            if !hashes.contains(sha) { hashes.append(sha) }
+        }
+        return hashes
     }
 
     /// Every conflict reported to this device, oldest first, with when (Unix seconds).

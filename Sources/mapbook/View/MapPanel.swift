@@ -96,6 +96,9 @@ enum MapPanel {
                     lines += TextPanel.wrap(field.label + ": " + field.value, width: width - 1).map { TextPanel.Line($0) }
                 }
             }
+            for line in popup.relatedLines {
+                lines += TextPanel.wrap(line, width: width - 1).map { TextPanel.Line($0, dim: !line.hasPrefix(" ")) }
+            }
             let count = popups.count > 1 ? "\(index + 1) of \(popups.count) · n/p next, previous · " : ""
             return TextPanel(title: "Pop-up", lines: lines, top: top, footer: count + "Esc close")
         }
