@@ -114,3 +114,14 @@ extension Portal {
         return (updated, generation)
     }
 }
+
+extension Portal {
+    /// The item's authoritative copy, for a user who may synchronise with it.
+    func syncCopy(_ record: ItemRecord) throws -> AuthoritativeCopy {
+        let path = syncCopyPath(record.item.id)
+        guard access(path, F_OK) == 0 else {
+            throw PortalError(code: 400, messageCode: "SYNC_0001", message: "Item \(record.item.id) has no editable layers to synchronise.", details: [record.item.id])
+        }
+        return try AuthoritativeCopy(path: path)
+    }
+}

@@ -88,13 +88,28 @@ struct SyncCommand: AsyncParsableCommand {
             try AtomicFile.write(JSONWriter.bytes(request.json, style: .compact), to: file)
             return (copy, request, file)
         }
+        let itemId = entry.itemId ?? ""
         let sent = try SQLiteChangeset.changes(request.changeset, source: requestFile).count
+        // Attachments first, each once: the portal refuses a sync whose files it lacks.
+        let attachments = try LibraryCommand.attempt { try copy.attachmentsToSend(request) }
+        let missing = Set(try await client.missingAttachments(itemId: itemId, hashes: attachments.map(\.sha256)))
+        for (sha, bytes) in attachments where missing.contains(sha) {
+            Output.error("Uploading an attachment (\(bytes.count) bytes)...")
+            let staged = copy.folder + "/upload-" + sha
+            try LibraryCommand.attempt { try AtomicFile.write(bytes, to: staged) }
+            defer { unlink(staged) }
+            _ = try await client.uploadAttachment(itemId: itemId, file: staged)
+        }
         Output.error("Sending \(LibraryCommand.count(sent, "change")) of '\(entry.title)' to the portal...")
-        let answer = try await client.sync(itemId: entry.itemId ?? "", requestFile: requestFile)
+        let answer = try await client.sync(itemId: itemId, requestFile: requestFile)
+        let response = try LibraryCommand.attempt { try SyncResponse(json: .object(answer), source: "the portal's answer") }
+        var fetched: [String: [UInt8]] = [:]
+        for sha in try LibraryCommand.attempt({ try copy.attachmentsToFetch(response) }) {
+            fetched[sha] = try await client.downloadAttachment(itemId: itemId, sha256: sha)
+        }
         return try LibraryCommand.attempt {
-            let response = try SyncResponse(json: .object(answer), source: "the portal's answer")
             Output.error("Applying \(LibraryCommand.count(response.rows.count, "feature")) from the portal...")
-            try copy.complete(response, now: Int64(time(nil)))
+            try copy.complete(response, now: Int64(time(nil))) { fetched[$0] }
             unlink(requestFile)
             return Outcome(entry: entry, sent: sent, response: response)
         }

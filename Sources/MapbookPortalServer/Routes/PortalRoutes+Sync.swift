@@ -2,6 +2,7 @@ import Hummingbird
 import MapbookEditing
 import MapbookPackage
 import MapbookPortalAPI
+import MapbookSupport
 
 extension PortalRoutes {
     /// The largest sync request read: a changeset of about a million edited features.
@@ -13,9 +14,7 @@ extension PortalRoutes {
     /// users who may edit the item may synchronise: others who can see it are refused (403).
     static func sync(_ router: Router<PortalContext>, _ portal: Portal) {
         endpoint(router, "\(prefix)/content/items/:id/sync", portal, methods: [.post]) { call, context in
-            let user = try call.requireUser()
-            let record = try portal.readableItem(try context.parameters.require("id"), user)
-            guard try portal.canEdit(record, user) else { throw PortalError.forbidden }
+            let (record, user) = try editableItem(call, context, portal)
             let bytes: [UInt8]
             if let file = call.parameters.files["sync"] {
                 guard file.size <= Int64(syncRequestBytes) else { throw PortalError.badRequest("The sync request is larger than \(syncRequestBytes >> 20) MB; synchronise more often.") }
@@ -35,6 +34,42 @@ extension PortalRoutes {
             }
             return json(call, try await portal.synchronise(record, request, user: user).json)
         }
+
+        // Attachments travel by SHA-256, before a sync (up) and after it (down).
+        endpoint(router, "\(prefix)/content/items/:id/sync/attachments/missing", portal, methods: [.post]) { call, context in
+            let (record, _) = try editableItem(call, context, portal)
+            let hashes = list(call["hashes"])
+            let copy = try portal.syncCopy(record)
+            return json(call, .object(["missing": .array(copy.missingAttachments(hashes).map { .string($0) })]))
+        }
+        endpoint(router, "\(prefix)/content/items/:id/sync/attachments", portal, methods: [.post]) { call, context in
+            let (record, _) = try editableItem(call, context, portal)
+            guard let file = call.parameters.files["file"] else { throw PortalError.badRequest("An attachment upload needs its file (the file part).") }
+            let copy = try portal.syncCopy(record)
+            do {
+                let sha = try copy.storeAttachment(file.path)
+                return json(call, .object(["success": .bool(true), "sha256": .string(sha), "size": .integer(file.size)]))
+            } catch let error as SyncError {
+                throw PortalError(code: 413, messageCode: "SYNC_0003", message: error.message)
+            }
+        }
+        endpoint(router, "\(prefix)/content/items/:id/sync/attachments/:sha", portal, methods: [.get, .head]) { call, context in
+            let (record, _) = try editableItem(call, context, portal)
+            let sha = try context.parameters.require("sha")
+            guard let path = try portal.syncCopy(record).attachmentPath(sha), let size = FileSystem.size(path) else {
+                throw PortalError(code: 404, messageCode: "SYNC_0004", message: "No attachment has that SHA-256.", details: [sha])
+            }
+            let file = StoredFile(path: path, name: sha, size: size, modified: 0)
+            return FileResponse.send(file, request: call.request, etag: sha, modified: record.item.modified, contentType: "application/octet-stream", attachment: true)
+        }
+    }
+
+    /// The item of a sync request and its caller, who must be allowed to edit it.
+    static func editableItem(_ call: PortalRequest, _ context: PortalContext, _ portal: Portal) throws -> (ItemRecord, UserRecord) {
+        let user = try call.requireUser()
+        let record = try portal.readableItem(try context.parameters.require("id"), user)
+        guard try portal.canEdit(record, user) else { throw PortalError.forbidden }
+        return (record, user)
     }
 
     /// `POST content/users/{user}/items/{id}/publishSync`: the owner (or an admin) publishes
