@@ -78,6 +78,14 @@ public final class MapSession {
         return ViewerMap(session: self, summary: summary, state: state)
     }
 
+    /// Forgets the databases opened so far: after an edit, the next read opens this device's
+    /// working copy afresh (the first edit makes it; reads assume a file does not change
+    /// while open).
+    public func reloadData() {
+        for database in databases.values { try? database.close() }
+        databases = [:]
+    }
+
     /// The database a layer's data path names, opened once per session: the package's
     /// `data.gpkg`, or this device's working copy of it when the package has been edited here
     /// (`mapbook edit`), so every view shows the edited state.

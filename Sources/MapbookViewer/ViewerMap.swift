@@ -25,6 +25,12 @@ public final class ViewerMap {
     public let metresPerUnit: Double
     /// Feature layers' tables, opened on first use (`featureSource(for:)`).
     var sources: [String: FeatureSource] = [:]
+
+    /// After the data was edited: the layers read it again.
+    public func dataChanged() {
+        sources = [:]
+        session.reloadData()
+    }
     /// The base map's backdrop renderer, opened on first use, or why it cannot be drawn.
     var backdropState: (renderer: BackdropRenderer?, problem: String?)?
     /// Whether pictures draw the operational layers on a second thread while the backdrop is

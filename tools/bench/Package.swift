@@ -48,6 +48,15 @@ let package = Package(
                 .product(name: "MapbookData", package: "MapbookToolkit"),
                 .product(name: "MapbookPackage", package: "MapbookToolkit"),
             ]),
+        // Changesets: 10,000 edits recorded, applied and merged by the portal's copy
+        // (tools/bench/changeset-vs-geodiff.sh runs it beside pygeodiff).
+        .executableTarget(
+            name: "changeset-edits",
+            dependencies: [
+                .product(name: "MapbookEditing", package: "MapbookToolkit"),
+                .product(name: "MapbookData", package: "MapbookToolkit"),
+                .product(name: "MapbookPackage", package: "MapbookToolkit"),
+            ]),
         .executableTarget(
             name: "csv-read",
             dependencies: [

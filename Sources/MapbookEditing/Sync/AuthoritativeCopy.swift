@@ -95,12 +95,19 @@ public final class AuthoritativeCopy {
         }
         try checkShapes(request)
         let changes = try SQLiteChangeset.changes(request.changeset, source: "the changeset \(request.changesetId)")
+        guard !changes.isEmpty else {
+            // Nothing to apply (a device only receiving): no generation is spent on it.
+            let current = try generation()
+            try recordReplica(request.replica, user: user, generation: current, now: now)
+            return SyncResponse(generation: current, applied: true, changes: 0, conflicts: [], rows: try rows(since: request.since))
+        }
         try database.query(
             "INSERT INTO \(Self.logTable) (changeset_id, replica, user, time) VALUES (?, ?, ?, ?)",
             [.text(request.changesetId), .text(request.replica), .text(user), .integer(now)])
         let generation = try database.scalar("SELECT last_insert_rowid()")?.int64 ?? 0
         let session = try SQLiteSession(database, tables: layers.keys.sorted())
-        var merge = SyncMerge(database: database, generation: generation) { [self] sha in
+        let statements = SQLiteStatementCache(database)
+        var merge = SyncMerge(database: statements, generation: generation) { [self] sha in
             guard let path = attachmentPath(sha) else { return nil }
             let file = try RandomAccessFile(path: path)
             return try file.read(at: 0, count: Int(file.size))
@@ -115,10 +122,14 @@ public final class AuthoritativeCopy {
         try database.query(
             "UPDATE \(Self.logTable) SET changes = ?, changeset = ?, conflicts = ? WHERE generation = ?",
             [.integer(Int64(changes.count)), .blob(applied), .text(JSONWriter.string(.array(merge.conflicts.map(\.json)), style: .compact)), .integer(generation)])
+        try recordReplica(request.replica, user: user, generation: generation, now: now)
+        return SyncResponse(generation: generation, applied: true, changes: changes.count, conflicts: merge.conflicts, rows: try rows(since: request.since, statements))
+    }
+
+    func recordReplica(_ replica: String, user: String, generation: Int64, now: Int64) throws {
         try database.query(
             "INSERT INTO \(Self.replicasTable) (replica, user, generation, time) VALUES (?, ?, ?, ?) ON CONFLICT (replica) DO UPDATE SET user = excluded.user, generation = excluded.generation, time = excluded.time",
-            [.text(request.replica), .text(user), .integer(generation), .integer(now)])
-        return SyncResponse(generation: generation, applied: true, changes: changes.count, conflicts: merge.conflicts, rows: try rows(since: request.since))
+            [.text(replica), .text(user), .integer(generation), .integer(now)])
     }
 
     /// Refuses a request whose layers differ from the copy's, saying how.
@@ -140,7 +151,8 @@ public final class AuthoritativeCopy {
     }
 
     /// Every feature changed after generation `since`, as the copy now holds it.
-    func rows(since: Int64) throws -> [SyncRow] {
+    func rows(since: Int64, _ statements: SQLiteStatementCache? = nil) throws -> [SyncRow] {
+        let statements = statements ?? SQLiteStatementCache(database)
         var rows: [SyncRow] = []
         for row in try database.query("SELECT layer, globalid, deleted FROM \(Self.rowsTable) WHERE generation > ? ORDER BY generation, layer, globalid", [.integer(since)]) {
             let name = row[0].text ?? "", globalid = row[1].text ?? ""
@@ -149,7 +161,7 @@ public final class AuthoritativeCopy {
                 rows.append(SyncRow(layer: name, globalid: globalid, fid: nil, values: [:]))
                 continue
             }
-            guard let values = try layer.row(database, globalid: globalid) else { continue }
+            guard let values = try layer.row(statements, globalid: globalid) else { continue }
             var named: [String: SQLiteValue] = [:]
             for (i, column) in layer.columns.enumerated() where i != layer.media?.data { named[column] = values[i] }
             rows.append(SyncRow(layer: name, globalid: globalid, fid: values[layer.fidIndex].int64, values: named))

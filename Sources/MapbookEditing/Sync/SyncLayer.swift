@@ -59,9 +59,9 @@ struct SyncLayer {
     }
 
     /// The feature with `globalid`, every column in table order; nil when there is none.
-    func row(_ database: SQLiteDatabase, globalid: String) throws -> [SQLiteValue]? {
+    func row(_ statements: SQLiteStatementCache, globalid: String) throws -> [SQLiteValue]? {
         let q = SQLiteDatabase.quote
-        return try database.query(
+        return try statements.query(
             "SELECT \(columns.map(q).joined(separator: ", ")) FROM \(q(table)) WHERE \(q(columns[globalidIndex])) = ?", [.text(globalid)]
         ).first
     }

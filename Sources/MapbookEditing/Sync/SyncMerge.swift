@@ -14,13 +14,13 @@ import MapbookPackage
 /// Features are found by globalid, never by fid. Every feature touched is marked with the
 /// sync's generation, so the device is sent the merged result.
 struct SyncMerge {
-    let database: SQLiteDatabase
+    let database: SQLiteStatementCache
     let generation: Int64
     /// An attachment's bytes by SHA-256, from the portal's store.
     let attachment: (String) throws -> [UInt8]?
     private(set) var conflicts: [SyncConflict] = []
 
-    init(database: SQLiteDatabase, generation: Int64, attachment: @escaping (String) throws -> [UInt8]? = { _ in nil }) {
+    init(database: SQLiteStatementCache, generation: Int64, attachment: @escaping (String) throws -> [UInt8]? = { _ in nil }) {
         self.database = database
         self.generation = generation
         self.attachment = attachment

@@ -74,9 +74,10 @@ extension WorkingCopy {
             let through = try database.scalar("SELECT outbox_through FROM \(Self.syncTable)")?.int64
             let layers = try SyncLayer.all(in: database)
             let q = SQLiteDatabase.quote
+            let statements = SQLiteStatementCache(database)
             for row in response.rows.filter(\.isDeleted) {
                 guard let layer = layers[row.layer] else { continue }
-                try database.query("DELETE FROM \(q(layer.table)) WHERE \(q(layer.columns[layer.globalidIndex])) = ?", [.text(row.globalid)])
+                try statements.query("DELETE FROM \(q(layer.table)) WHERE \(q(layer.columns[layer.globalidIndex])) = ?", [.text(row.globalid)])
             }
             for row in response.rows where !row.isDeleted {
                 guard let layer = layers[row.layer], let fid = row.fid else { continue }
@@ -84,7 +85,7 @@ extension WorkingCopy {
                 // An attachment comes without its bytes: this device's own, or downloaded.
                 var bytes: [UInt8]?
                 if let media = layer.media {
-                    if case .blob(let b)? = try layer.row(database, globalid: row.globalid)?[media.data], !b.isEmpty {
+                    if case .blob(let b)? = try layer.row(statements, globalid: row.globalid)?[media.data], !b.isEmpty {
                         bytes = b
                     } else {
                         let sha = row.values[layer.columns[media.sha256]]?.text ?? ""
@@ -94,16 +95,16 @@ extension WorkingCopy {
                         bytes = fetched
                     }
                 }
-                try database.query("DELETE FROM \(table) WHERE \(q(layer.columns[layer.globalidIndex])) = ?", [.text(row.globalid)])
+                try statements.query("DELETE FROM \(table) WHERE \(q(layer.columns[layer.globalidIndex])) = ?", [.text(row.globalid)])
                 // A feature added here holds the fid the portal gave another: it moves aside,
                 // and takes its own fid when its row comes.
-                if try database.scalar("SELECT 1 FROM \(table) WHERE \(fidColumn) = ?", [.integer(fid)]) != nil {
-                    try database.query("UPDATE \(table) SET \(fidColumn) = (SELECT max(\(fidColumn)) + 1 FROM \(table)) WHERE \(fidColumn) = ?", [.integer(fid)])
+                if try statements.scalar("SELECT 1 FROM \(table) WHERE \(fidColumn) = ?", [.integer(fid)]) != nil {
+                    try statements.query("UPDATE \(table) SET \(fidColumn) = (SELECT max(\(fidColumn)) + 1 FROM \(table)) WHERE \(fidColumn) = ?", [.integer(fid)])
                 }
                 var values = layer.columns.map { row.values[$0] ?? .null }
                 values[layer.fidIndex] = .integer(fid)
                 if let media = layer.media, let bytes { values[media.data] = .blob(bytes) }
-                try database.query(
+                try statements.query(
                     "INSERT INTO \(table) (\(layer.columns.map(q).joined(separator: ", "))) VALUES (\(layer.columns.map { _ in "?" }.joined(separator: ", ")))", values)
             }
             if let through { try database.query("DELETE FROM \(Self.logTable) WHERE id <= ?", [.integer(through)]) }
@@ -127,7 +128,7 @@ extension WorkingCopy {
         var found: [(String, [UInt8])] = []
         for change in try SQLiteChangeset.changes(request.changeset, source: dataPath) where change.operation == .insert {
             guard let layer = layers[change.table], let media = layer.media, let sha = change.new[safe: media.sha256]??.text,
-                let globalid = change.new[safe: layer.globalidIndex]??.text, case .blob(let bytes)? = try layer.row(database, globalid: globalid)?[media.data]
+                let globalid = change.new[safe: layer.globalidIndex]??.text, case .blob(let bytes)? = try layer.row(SQLiteStatementCache(database), globalid: globalid)?[media.data]
             else { continue }
             found.append((sha, bytes))
         }
@@ -137,10 +138,11 @@ extension WorkingCopy {
     /// The SHA-256 of each attachment the answer brings that this device does not have.
     public func attachmentsToFetch(_ response: SyncResponse) throws -> [String] {
         let layers = try SyncLayer.all(in: database)
+        let statements = SQLiteStatementCache(database)
         var hashes: [String] = []
         for row in response.rows where !row.isDeleted {
             guard let layer = layers[row.layer], let media = layer.media, let sha = row.values[layer.columns[media.sha256]]?.text else { continue }
-            if case .blob(let b)? = try layer.row(database, globalid: row.globalid)?[media.data], !b.isEmpty { continue }
+            if case .blob(let b)? = try layer.row(statements, globalid: row.globalid)?[media.data], !b.isEmpty { continue }
             if !hashes.contains(sha) { hashes.append(sha) }
         }
         return hashes

@@ -11,6 +11,10 @@ enum MapPanel {
     case search(SearchState)
     case popups([Popup], index: Int, top: Int)
     case directions(DirectionsState)
+    /// Editing a feature's fields, or a new feature's (issue 19).
+    case edit(MapScreen.EditState)
+    /// A pop-up's feature about to be deleted: y deletes, anything else goes back to the pop-ups.
+    case confirmDelete([Popup], index: Int)
 
     /// Search as the user types: the text so far, the suggestions for it, the one chosen.
     struct SearchState {
@@ -100,7 +104,13 @@ enum MapPanel {
                 lines += TextPanel.wrap(line, width: width - 1).map { TextPanel.Line($0, dim: !line.hasPrefix(" ")) }
             }
             let count = popups.count > 1 ? "\(index + 1) of \(popups.count) · n/p next, previous · " : ""
-            return TextPanel(title: "Pop-up", lines: lines, top: top, footer: count + "Esc close")
+            return TextPanel(title: "Pop-up", lines: lines, top: top, footer: count + "e edit · x delete · Esc close")
+        case .edit(let state):
+            return Self.editPanel(state, width: width)
+        case .confirmDelete(let popups, let index):
+            let popup = popups[index]
+            let lines = TextPanel.wrap("Delete '\(popup.title)' (\(popup.layerTitle), feature \(popup.featureID))? Its attachments go with it; mapbook sync sends the deletion.", width: width - 1)
+            return TextPanel(title: "Delete", lines: lines.map { TextPanel.Line($0) }, footer: "y delete · any other key keeps it")
         }
     }
 

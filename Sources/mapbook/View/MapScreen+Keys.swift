@@ -31,6 +31,7 @@ extension MapScreen {
         case .character("/"): startSearch()
         case .character("i"): identify(at: nil, size: size)
         case .character("d"): startDirections()
+        case .character("a"): startAdding()
         case .character("?"): return .push(HelpScreen(returning: "the map"))
         case .character("m"):
             guard map.session.maps.count > 1 else {
@@ -254,6 +255,15 @@ extension MapScreen {
             panel = .search(state)
         case .directions(let state):
             return handleDirections(state, key, size: size)
+        case .edit(let state):
+            if case .mouse = key { return nil }
+            return handleEdit(state, key)
+        case .confirmDelete(let popups, let index):
+            if case .character("y") = key {
+                delete(popups[index])
+            } else {
+                panel = .popups(popups, index: index, top: 0)
+            }
         case .popups(let popups, let index, let top):
             switch key {
             case .escape, .character("i"):
@@ -263,6 +273,13 @@ extension MapScreen {
                 panel = .popups(popups, index: (index + 1) % popups.count, top: 0)
             case .character("p"):
                 panel = .popups(popups, index: (index + popups.count - 1) % popups.count, top: 0)
+            case .character("e"): startEditing(popups[index])
+            case .character("x"):
+                if editableTable(layerID: popups[index].layerID) == nil {
+                    message = "'\(popups[index].layerTitle)' is not editable"
+                } else {
+                    panel = .confirmDelete(popups, index: index)
+                }
             case .up, .character("k"): panel = .popups(popups, index: index, top: max(top - 1, 0))
             case .down, .character("j"): panel = .popups(popups, index: index, top: top + 1)
             default: return nil
