@@ -61,11 +61,12 @@ extension MapScreen {
         do {
             let copy = try workingCopy()
             let (features, validator) = try copy.layer(table)
-            let names = Self.editableFields(features, validator.schema)
+            guard let layer = map.layers.first(where: { $0.id == popup.layerID }) else { return }
+            let (names, labels) = Self.editableFields(features, validator.schema, layer: layer)
             let feature = try features.feature(id: popup.featureID, fields: names)
             var state = EditState(table: table, layerTitle: title, fid: popup.featureID, position: nil, fields: [])
             state.fields = names.enumerated().map { i, name in
-                Self.field(name, value: feature?.values[i] ?? .null, schema: validator.schema, label: popup.fields.first { $0.name == name }?.label)
+                Self.field(name, value: feature?.values[i] ?? .null, schema: validator.schema, label: labels[name])
             }
             panel = .edit(state)
             mark = nil
@@ -87,9 +88,9 @@ extension MapScreen {
                 guard let table = layer.definition.dataPath?.table else { continue }
                 let (features, validator) = try copy.layer(table)
                 guard features.geometryType?.family == .point else { continue }
-                let names = Self.editableFields(features, validator.schema)
+                let (names, labels) = Self.editableFields(features, validator.schema, layer: layer)
                 var state = EditState(table: table, layerTitle: layer.title, fid: nil, position: position, fields: [])
-                state.fields = names.map { Self.field($0, value: validator.schema.rule($0)?.defaultValue ?? .null, schema: validator.schema, label: nil) }
+                state.fields = names.map { Self.field($0, value: validator.schema.rule($0)?.defaultValue ?? .null, schema: validator.schema, label: labels[$0]) }
                 panel = .edit(state)
                 mark = nil
                 return
@@ -100,8 +101,21 @@ extension MapScreen {
         }
     }
 
-    static func editableFields(_ features: FeatureTable, _ schema: EditSchema) -> [String] {
-        features.fields.map(\.name).filter { schema.isEditable($0) && $0 != features.idColumn && $0 != features.geometryColumn }
+    /// The fields a user may set: those the layer's pop-up shows first, in its order and with
+    /// its labels, then the others with their aliases.
+    static func editableFields(_ features: FeatureTable, _ schema: EditSchema, layer: ViewerLayer) -> (names: [String], labels: [String: String]) {
+        let editable = features.fields.map(\.name).filter { schema.isEditable($0) && $0 != features.idColumn && $0 != features.geometryColumn }
+        var labels: [String: String] = [:]
+        for field in layer.definition.layerDefinition?.original.array("fields") ?? [] {
+            if let o = field.objectValue, let name = o.string("name"), let alias = o.string("alias") { labels[name] = alias }
+        }
+        var first: [String] = []
+        for info in layer.definition.popupInfo?.fieldInfos ?? [] {
+            guard let name = info.fieldName, editable.contains(name), !first.contains(name) else { continue }
+            first.append(name)
+            if let label = info.label { labels[name] = label }
+        }
+        return (first + editable.filter { !first.contains($0) }, labels)
     }
 
     static func field(_ name: String, value: FieldValue, schema: EditSchema, label: String?) -> EditState.Field {
