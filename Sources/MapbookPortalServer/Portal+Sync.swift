@@ -19,16 +19,18 @@ extension Portal {
     func syncCopyPath(_ itemId: String) -> String { syncFolder(itemId) + "/data.gpkg" }
 
     /// Gives a newly published package with editable layers its authoritative copy. A new
-    /// version of the item keeps the copy it has: the edits synchronised so far stay, and
-    /// `publishSync` is how they reach a version.
+    /// version replaces the copy while nothing has been synchronised to it (generation 0);
+    /// after that the copy and what was synchronised stay (its edits reach a version through
+    /// `publishSync`, and a device's data is merged against them, never lost to an upload).
     func makeSyncCopy(_ record: ItemRecord) throws {
         let path = syncCopyPath(record.item.id)
-        guard access(path, F_OK) != 0, let file = files.dataFile(itemId: record.item.id),
-            let package = try? MobileMapPackage(path: file.path)
-        else { return }
+        guard let file = files.dataFile(itemId: record.item.id), let package = try? MobileMapPackage(path: file.path) else { return }
+        if access(path, F_OK) == 0 {
+            guard try AuthoritativeCopy(path: path).generation() == 0 else { return }
+        }
         try Disk.makeDirectory(configuration.dataDirectory + "/sync")
         try Disk.makeDirectory(syncFolder(record.item.id))
-        if try !AuthoritativeCopy.make(from: package, at: path) { rmdir(syncFolder(record.item.id)) }
+        if try !AuthoritativeCopy.make(from: package, at: path) { FileSystem.removeTree(syncFolder(record.item.id)) }
     }
 
     /// Removes an item: its record, its files and its authoritative copy.

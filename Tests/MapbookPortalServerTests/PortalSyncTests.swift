@@ -102,4 +102,41 @@ import Testing
             #expect(!FileManager.default.fileExists(atPath: fixture.directory + "/data/sync/\(id)"))
         }
     }
+
+    /// A new version replaces the copy while nothing was synchronised to it, and leaves it
+    /// once something was: an upload never loses field edits.
+    @Test func aNewVersionReplacesTheCopyOnlyBeforeAnySync() async throws {
+        let fixture = try PortalFixture()
+        let (file, device) = try trees(fixture)
+        let request = JSONWriter.bytes(try device.syncRequest().json)
+        // A second build of the same project, a tree renamed in its source.
+        let dir = fixture.directory + "/trees"
+        let geojson = try String(contentsOfFile: dir + "/trees.geojson", encoding: .utf8).replacingOccurrences(of: "\"ash\"", with: "\"rowan\"")
+        try geojson.write(toFile: dir + "/trees.geojson", atomically: true, encoding: .utf8)
+        _ = try Packager.build(try Project.load(path: dir + "/project.yaml"), output: dir + "/v2.mmpk", timestamp: 1_700_000_100)
+        let v2 = Array(try Data(contentsOf: URL(fileURLWithPath: dir + "/v2.mmpk")))
+        try await fixture.test { client in
+            let id = try await fixture.publish(client, as: "alice", file: file)
+            let copy = fixture.directory + "/data/sync/\(id)/data.gpkg"
+            func common3() throws -> SQLiteValue? { try SQLiteDatabase(readOnlyPath: copy).scalar("SELECT common FROM trees WHERE fid = 3") }
+            func update() async throws {
+                let (headers, body) = PortalFixture.multipart(["f": "json"], files: [("file", "trees.mmpk", v2)])
+                var h = PortalFixture.headers(token: fixture.tokens["alice"])
+                for field in headers { h.append(field) }
+                let r = try await client.execute(uri: "/sharing/rest/content/users/alice/items/\(id)/update", method: .post, headers: h, body: body)
+                #expect(PortalFixture.errorCode(r) == nil, "\(String(buffer: r.body))")
+            }
+            #expect(try common3() == .text("ash"))
+            try await update()
+            #expect(try common3() == .text("rowan"), "nothing synchronised yet: the copy is the new version's data")
+            // A sync, then the first version again: the copy and the edit stay.
+            _ = try await sync(client, id, token: fixture.tokens["alice"], body: request)
+            let (headers, body) = PortalFixture.multipart(["f": "json"], files: [("file", "trees.mmpk", Array(try Data(contentsOf: URL(fileURLWithPath: file))))])
+            var h = PortalFixture.headers(token: fixture.tokens["alice"])
+            for field in headers { h.append(field) }
+            _ = try await client.execute(uri: "/sharing/rest/content/users/alice/items/\(id)/update", method: .post, headers: h, body: body)
+            #expect(try common3() == .text("rowan"))
+            #expect(try SQLiteDatabase(readOnlyPath: copy).scalar("SELECT condition FROM trees WHERE fid = 2") == .text("Dead"))
+        }
+    }
 }
