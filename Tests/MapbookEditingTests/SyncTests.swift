@@ -19,8 +19,14 @@ import Testing
         let dir: String
     }
 
-    func world(_ dir: String, conflicts: String? = nil, related: Bool = false) throws -> World {
-        let project = try EditableTrees.write(in: dir, conflicts: conflicts, related: related)
+    func world(_ dir: String, conflicts: String? = nil, related: Bool = false, portland: Bool = false) throws -> World {
+        var project = try EditableTrees.write(in: dir, conflicts: conflicts, related: related)
+        if portland {
+            // The Portland street trees (676), with the policy asked for.
+            project = try PortlandSample.write(in: dir + "/portland")
+            let text = try String(contentsOfFile: project, encoding: .utf8)
+            try text.replacingOccurrences(of: "conflicts: last_sync_wins", with: "conflicts: \(conflicts ?? "last_sync_wins")").write(toFile: project, atomically: true, encoding: .utf8)
+        }
         _ = try Packager.build(try Project.load(path: project), output: dir + "/trees.mmpk", timestamp: 1_700_000_000)
         let package = try MobileMapPackage(path: dir + "/trees.mmpk")
         #expect(try AuthoritativeCopy.make(from: package, at: dir + "/portal.gpkg"))
@@ -108,47 +114,57 @@ import Testing
         }
     }
 
-    /// Every cell of the conflict rules (docs/FORMAT.md "Synchronisation"), on tree 1 (oak,
-    /// dbh 10.5, condition Good): what the first and the second device to synchronise did,
-    /// the policy, the tree after both (nil: deleted) and the conflicts reported to the
-    /// second, as (column, base, theirs, ours, outcome).
+    /// Every cell of the conflict rules (docs/FORMAT.md "Synchronisation"), on tree 1: what the
+    /// first and the second device to synchronise did, the policy, the tree after both (nil:
+    /// deleted; a nil field: as it was) and the conflicts reported to the second, as (column,
+    /// base, theirs, ours, outcome), `BASE` standing for the value both started from.
     struct Cell {
         var first: Edit
         var second: Edit
         var policy: String?
-        var after: (condition: String, dbh: Double)?
+        var after: (condition: String?, dbh: Double?)?
         var conflicts: [String]
     }
 
     static let cells: [Cell] = [
         // The same new value on both sides: no conflict.
-        Cell(first: .set("condition", "Poor"), second: .set("condition", "Poor"), policy: nil, after: ("Poor", 10.5), conflicts: []),
+        Cell(first: .set("condition", "Poor"), second: .set("condition", "Poor"), policy: nil, after: ("Poor", nil), conflicts: []),
         // Different values: the last to synchronise wins.
-        Cell(first: .set("condition", "Poor"), second: .set("condition", "Dead"), policy: nil, after: ("Dead", 10.5),
-             conflicts: ["condition Good Poor Dead ours"]),
+        Cell(first: .set("condition", "Poor"), second: .set("condition", "Dead"), policy: nil, after: ("Dead", nil),
+             conflicts: ["condition BASE Poor Dead ours"]),
         // Different values, manual: the portal's kept, both reported.
-        Cell(first: .set("condition", "Poor"), second: .set("condition", "Dead"), policy: "manual", after: ("Poor", 10.5),
-             conflicts: ["condition Good Poor Dead manual"]),
+        Cell(first: .set("condition", "Poor"), second: .set("condition", "Dead"), policy: "manual", after: ("Poor", nil),
+             conflicts: ["condition BASE Poor Dead manual"]),
         // The same value under manual is still no conflict.
-        Cell(first: .set("condition", "Dead"), second: .set("condition", "Dead"), policy: "manual", after: ("Dead", 10.5), conflicts: []),
+        Cell(first: .set("condition", "Dead"), second: .set("condition", "Dead"), policy: "manual", after: ("Dead", nil), conflicts: []),
         // Different fields: both kept.
         Cell(first: .set("condition", "Poor"), second: .set("dbh", "20"), policy: nil, after: ("Poor", 20), conflicts: []),
         Cell(first: .set("condition", "Poor"), second: .set("dbh", "20"), policy: "manual", after: ("Poor", 20), conflicts: []),
         // An update, then a delete: the delete wins, the update is reported.
-        Cell(first: .set("condition", "Poor"), second: .delete, policy: nil, after: nil, conflicts: ["condition Good Poor null deleted"]),
-        Cell(first: .set("condition", "Poor"), second: .delete, policy: "manual", after: nil, conflicts: ["condition Good Poor null deleted"]),
+        Cell(first: .set("condition", "Poor"), second: .delete, policy: nil, after: nil, conflicts: ["condition BASE Poor null deleted"]),
+        Cell(first: .set("condition", "Poor"), second: .delete, policy: "manual", after: nil, conflicts: ["condition BASE Poor null deleted"]),
         // A delete, then an update: the delete wins, the update is reported.
-        Cell(first: .delete, second: .set("condition", "Poor"), policy: nil, after: nil, conflicts: ["condition Good null Poor deleted"]),
-        Cell(first: .delete, second: .set("dbh", "20"), policy: "manual", after: nil, conflicts: ["dbh 10.5 null 20 deleted"]),
+        Cell(first: .delete, second: .set("condition", "Poor"), policy: nil, after: nil, conflicts: ["condition BASE null Poor deleted"]),
+        Cell(first: .delete, second: .set("dbh", "20"), policy: "manual", after: nil, conflicts: ["dbh BASE null 20 deleted"]),
         // Both delete: no conflict.
         Cell(first: .delete, second: .delete, policy: nil, after: nil, conflicts: []),
     ]
 
     @Test(arguments: Array(cells.indices), [false, true])
     func conflictRule(cell index: Int, bFirst: Bool) throws {
-        let cell = Self.cells[index]
+        try check(Self.cells[index], bFirst: bFirst, portland: false)
+    }
+
+    /// The same cells on the Portland street trees.
+    @Test(Fixtures.required, arguments: Array(cells.indices), [false, true])
+    func conflictRuleOnPortland(cell index: Int, bFirst: Bool) throws {
+        try check(Self.cells[index], bFirst: bFirst, portland: true)
+    }
+
+    func check(_ cell: Cell, bFirst: Bool, portland: Bool) throws {
         try withTemporaryDirectory { dir in
-            let w = try world(dir, conflicts: cell.policy)
+            let w = try world(dir, conflicts: cell.policy, portland: portland)
+            let base = try #require(try SQLiteDatabase(readOnlyPath: dir + "/portal.gpkg").query("SELECT condition, dbh FROM trees WHERE fid = 1").first)
             let (first, second) = bFirst ? (w.b, w.a) : (w.a, w.b)
             for (copy, edit, user) in [(first, cell.first, "first"), (second, cell.second, "second")] {
                 switch edit {
@@ -163,7 +179,10 @@ import Testing
             let reported = secondAnswer.conflicts.map { c in
                 [c.column, Self.shown(c.base), Self.shown(c.theirs), Self.shown(c.ours), c.outcome.rawValue].joined(separator: " ")
             }
-            #expect(reported == cell.conflicts, "\(cell.first) then \(cell.second)")
+            let expected = cell.conflicts.map { line in
+                line.replacingOccurrences(of: "BASE", with: Self.shown(line.hasPrefix("dbh") ? base[1] : base[0]))
+            }
+            #expect(reported == expected, "\(cell.first) then \(cell.second)")
             // Kept in the second device's table too.
             #expect(try second.conflicts().map(\.conflict) == secondAnswer.conflicts)
 
@@ -171,7 +190,8 @@ import Testing
             #expect(try trees(w.a.dataPath) == portal && trees(w.b.dataPath) == portal, "\(cell.first) then \(cell.second)")
             let tree = try SQLiteDatabase(readOnlyPath: dir + "/portal.gpkg").query("SELECT condition, dbh FROM trees WHERE fid = 1").first
             if let after = cell.after {
-                #expect(tree?[0] == .text(after.condition) && tree?[1].double == after.dbh, "\(cell.first) then \(cell.second): \(String(describing: tree))")
+                let condition = after.condition.map(SQLiteValue.text) ?? base[0], dbh = after.dbh ?? base[1].double
+                #expect(tree?[0] == condition && tree?[1].double == dbh, "\(cell.first) then \(cell.second): \(String(describing: tree))")
             } else {
                 #expect(tree == nil, "\(cell.first) then \(cell.second): \(String(describing: tree))")
             }
