@@ -7,35 +7,35 @@ import NIOPosix
 
 extension Portal {
     /// The user whose content a path names (`content/users/{u}/...`): the caller, or anyone for an admin.
-    func owner(_ call: PortalRequest, _ context: PortalContext) throws -> UserRecord {
+    func owner(_ call: PortalRequest, _ context: PortalContext) async throws -> UserRecord {
         let user = try call.requireUser()
         let name = try context.parameters.require("user")
         guard user.isAdmin || user.username.lowercased() == name.lowercased() else { throw PortalError.forbidden }
-        guard let owner = try store.user(name) else {
+        guard let owner = try await store.user(name) else {
             throw PortalError(code: 400, messageCode: "COM_0003", message: "User does not exist or is inaccessible.", details: [name])
         }
         return owner
     }
 
     /// A folder of `owner` by id or title; nil for the root (no segment, `/` or "Root Folder").
-    func folder(_ segment: String?, owner: UserRecord) throws -> FolderRecord? {
+    func folder(_ segment: String?, owner: UserRecord) async throws -> FolderRecord? {
         guard let segment, !segment.isEmpty, segment != "/", segment.lowercased() != "root", segment.lowercased() != "root folder" else { return nil }
-        guard let folder = try store.folders(owner: owner.username).first(where: { $0.id == segment || $0.title.lowercased() == segment.lowercased() }) else {
+        guard let folder = try await store.folders(owner: owner.username).first(where: { $0.id == segment || $0.title.lowercased() == segment.lowercased() }) else {
             throw PortalError.badRequest("Folder not found.", details: [segment])
         }
         return folder
     }
 
     /// The item a `content/users/{u}[/{folder}]/items/{id}/...` path names, if the caller may change it.
-    func ownedItem(_ call: PortalRequest, _ context: PortalContext, allowUploading: Bool) throws -> ItemRecord {
+    func ownedItem(_ call: PortalRequest, _ context: PortalContext, allowUploading: Bool) async throws -> ItemRecord {
         let user = try call.requireUser()
         let id = try context.parameters.require("id")
         let name = try context.parameters.require("user")
-        guard PortalPaths.isItemId(id), let record = try store.item(id), allowUploading || record.status == .ready,
+        guard PortalPaths.isItemId(id), let record = try await store.item(id), allowUploading || record.status == .ready,
             record.item.owner.lowercased() == name.lowercased()
         else { throw PortalError.itemNotFound(id) }
         guard canWrite(record, user) else {
-            if canRead(record, user, groups: try memberGroups(user)) { throw PortalError.forbidden }
+            if canRead(record, user, groups: try await memberGroups(user)) { throw PortalError.forbidden }
             throw PortalError.itemNotFound(id)
         }
         return record
@@ -89,8 +89,12 @@ extension Portal {
         record.sha256 = data.sha256
         record.item.modified = max(TokenService.now(), record.item.modified + 1)
         record.status = .ready
-        try store.saveItem(record)
-        if isPackage { try makeSyncCopy(record) }
+        try await store.saveItem(record)
+        // Copies the package's data when it has editable layers: off the cooperative pool.
+        if isPackage {
+            let saved = record
+            try await NIOThreadPool.singleton.runIfActive { [self] in try makeSyncCopy(saved) }
+        }
         return record
     }
 
@@ -109,7 +113,7 @@ extension Portal {
     }
 
     /// A `thumbnail` file part becomes the item's thumbnail.
-    func storeThumbnail(_ call: PortalRequest, _ record: inout ItemRecord) throws {
+    func storeThumbnail(_ call: PortalRequest, _ record: inout ItemRecord) async throws {
         guard let file = call.parameters.files["thumbnail"] else { return }
         guard file.size <= 10 << 20, let bytes = try? readSmallFile(file.path, limit: 10 << 20), let kind = ImageKind(bytes) else {
             throw PortalError.badRequest("The thumbnail must be a PNG or JPEG image of at most 10 MB.")
@@ -117,7 +121,7 @@ extension Portal {
         let name = kind == .png ? "thumbnail.png" : "thumbnail.jpg"
         try files.putInfo(itemId: record.item.id, path: "thumbnail/\(name)", bytes: bytes)
         record.item.thumbnail = "thumbnail/\(name)"
-        try store.saveItem(record)
+        try await store.saveItem(record)
     }
 
     func readSmallFile(_ path: String, limit: Int) throws -> [UInt8] {

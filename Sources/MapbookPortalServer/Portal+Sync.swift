@@ -34,8 +34,8 @@ extension Portal {
     }
 
     /// Removes an item: its record, its files and its authoritative copy.
-    func removeItem(_ id: String) throws {
-        try store.deleteItem(id)
+    func removeItem(_ id: String) async throws {
+        try await store.deleteItem(id)
         files.remove(itemId: id)
         FileSystem.removeTree(syncFolder(id))
     }
@@ -43,11 +43,11 @@ extension Portal {
     /// Whether `user` may change the item's data by synchronising: its owner, an admin, or a
     /// member of a group the item is shared with whose members may update its items
     /// (ArcGIS's shared update groups, capability `updateitemcontrol`).
-    func canEdit(_ record: ItemRecord, _ user: UserRecord?) throws -> Bool {
+    func canEdit(_ record: ItemRecord, _ user: UserRecord?) async throws -> Bool {
         guard let user else { return false }
         if canWrite(record, user) { return true }
         let name = user.username.lowercased()
-        return try store.groups().contains { group in
+        return try await store.groups().contains { group in
             record.groups.contains(group.id) && group.capabilities.contains(GroupRecord.updateCapability)
                 && (group.members.contains { $0.lowercased() == name } || group.owner.lowercased() == name)
         }

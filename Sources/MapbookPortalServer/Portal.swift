@@ -42,35 +42,35 @@ public final class Portal: Sendable {
     /// The one organization this portal hosts.
     public let orgId: String
 
-    public init(configuration: PortalConfiguration, store: any PortalStore, files: any ItemFileStore) throws {
+    public init(configuration: PortalConfiguration, store: any PortalStore, files: any ItemFileStore) async throws {
         self.configuration = configuration
         self.store = store
         self.files = files
         tokens = TokenService(store: store)
         signInThrottle = SignInThrottle(limits: configuration.signInLimits, now: configuration.clock)
-        if let id = try store.setting("orgId") {
+        if let id = try await store.setting("orgId") {
             orgId = id
         } else {
             orgId = String(TokenService.newId().prefix(16))
-            try store.setSetting("orgId", orgId)
+            try await store.setSetting("orgId", orgId)
         }
     }
 
     /// Opens the default stores in the data folder and removes what a stopped server left
     /// half-done: uploads never committed are not items.
-    public static func open(_ configuration: PortalConfiguration) throws -> Portal {
+    public static func open(_ configuration: PortalConfiguration) async throws -> Portal {
         let dir = configuration.dataDirectory
         try Disk.makeDirectory(dir)
         let store = try SQLitePortalStore(path: "\(dir)/portal.sqlite")
         let files = try DiskItemFileStore(root: dir)
-        for record in try store.items() where record.status == .uploading {
-            try store.deleteItem(record.item.id)
+        for record in try await store.items() where record.status == .uploading {
+            try await store.deleteItem(record.item.id)
         }
-        let kept = Set(try store.items().map(\.item.id))
+        let kept = Set(try await store.items().map(\.item.id))
         files.removeLeftovers(keeping: kept)
         for id in FileSystem.names(in: dir + "/sync") where !kept.contains(id) { FileSystem.removeTree(dir + "/sync/" + id) }
-        try store.deleteExpiredTokens(now: TokenService.now())
-        return try Portal(configuration: configuration, store: store, files: files)
+        try await store.deleteExpiredTokens(now: TokenService.now())
+        return try await Portal(configuration: configuration, store: store, files: files)
     }
 
     // MARK: Signing in
@@ -78,11 +78,11 @@ public final class Portal: Sendable {
     /// The user if the password is theirs. Slow on purpose (the key derivation). Throws
     /// `SignInThrottled` while the user or the address has had too many wrong passwords
     /// (`SignInThrottle`), before looking at the password.
-    func signIn(_ username: String, _ password: String, from address: String?) throws -> UserRecord? {
+    func signIn(_ username: String, _ password: String, from address: String?) async throws -> UserRecord? {
         if let wait = signInThrottle.retryAfter(user: username, address: address) {
             throw SignInThrottled(retryAfter: wait)
         }
-        guard username.utf8.count <= 128, password.utf8.count <= 1024, let user = try store.user(username) else {
+        guard username.utf8.count <= 128, password.utf8.count <= 1024, let user = try await store.user(username) else {
             // Spend the same time on unknown users, so timing does not tell who exists.
             _ = PasswordHash.verify(password, against: Self.decoyHash)
             signInThrottle.recordFailure(user: username, address: address)
@@ -100,16 +100,16 @@ public final class Portal: Sendable {
     private static let decoyHash = "pbkdf2-sha256$\(PasswordHash.rounds)$00000000000000000000000000000000$0000000000000000000000000000000000000000000000000000000000000000"
 
     /// The key that signs OAuth sign-in states; made once per portal.
-    func oauthSecret() throws -> [UInt8] {
-        if let hex = try store.setting("oauthSecret"), let bytes = PasswordHash.bytes(hex: hex), bytes.count == 32 { return bytes }
+    func oauthSecret() async throws -> [UInt8] {
+        if let hex = try await store.setting("oauthSecret"), let bytes = PasswordHash.bytes(hex: hex), bytes.count == 32 { return bytes }
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        try store.setSetting("oauthSecret", SHA256Digest.hex(bytes))
+        try await store.setSetting("oauthSecret", SHA256Digest.hex(bytes))
         return bytes
     }
 
     /// Adds a user, or changes an existing user's password and role.
-    public func setUser(_ username: String, password: String, admin: Bool, fullName: String? = nil, email: String? = nil) throws -> UserRecord {
+    public func setUser(_ username: String, password: String, admin: Bool, fullName: String? = nil, email: String? = nil) async throws -> UserRecord {
         guard Self.isUsername(username) else {
             throw PortalStoreError(kind: .invalidName, path: configuration.dataDirectory, message: "'\(username)' is not a valid user name: use 1 to 64 letters, digits, '.', '_', '-' or '@'")
         }
@@ -117,14 +117,14 @@ public final class Portal: Sendable {
             throw PortalStoreError(kind: .weakPassword, path: configuration.dataDirectory, message: "the password is too short: use at least 8 characters")
         }
         let now = TokenService.now()
-        let existing = try store.user(username)
+        let existing = try await store.user(username)
         let user = UserRecord(
             username: existing?.username ?? username, id: existing?.id ?? TokenService.newId(), fullName: fullName ?? existing?.fullName ?? username,
             email: email ?? existing?.email ?? "", role: admin ? "org_admin" : "org_user", passwordHash: try PasswordHash.make(password, rounds: configuration.passwordRounds),
             created: existing?.created ?? now, modified: now)
-        try store.saveUser(user)
+        try await store.saveUser(user)
         // A new password ends every session of the old one.
-        if existing != nil { try store.deleteTokens(username: user.username) }
+        if existing != nil { try await store.deleteTokens(username: user.username) }
         return user
     }
 
@@ -136,9 +136,9 @@ public final class Portal: Sendable {
     // MARK: Access
 
     /// The groups `user` belongs to.
-    func memberGroups(_ user: UserRecord?) throws -> Set<String> {
+    func memberGroups(_ user: UserRecord?) async throws -> Set<String> {
         guard let user else { return [] }
-        return Set(try store.groups().filter { $0.members.contains { $0.lowercased() == user.username.lowercased() } }.map(\.id))
+        return Set(try await store.groups().filter { $0.members.contains { $0.lowercased() == user.username.lowercased() } }.map(\.id))
     }
 
     /// Whether `user` (nil: anonymous) may see the item and its files.
@@ -166,10 +166,10 @@ public final class Portal: Sendable {
     }
 
     /// The item for a request: CONT_0001 when it does not exist or the user may not know it does.
-    func readableItem(_ id: String, _ user: UserRecord?) throws -> ItemRecord {
-        guard PortalPaths.isItemId(id), let record = try store.item(id), canRead(record, user, groups: try memberGroups(user)) else {
+    func readableItem(_ id: String, _ user: UserRecord?) async throws -> ItemRecord {
+        guard PortalPaths.isItemId(id), let record = try await store.item(id), canRead(record, user, groups: try await memberGroups(user)) else {
             // Anonymous callers learn that signing in might help, as ArcGIS Online tells them.
-            if user == nil, PortalPaths.isItemId(id), let record = try store.item(id), record.status == .ready { throw PortalError.tokenRequired }
+            if user == nil, PortalPaths.isItemId(id), let record = try await store.item(id), record.status == .ready { throw PortalError.tokenRequired }
             throw PortalError.itemNotFound(id)
         }
         return record

@@ -78,12 +78,12 @@ struct PortalServeCommand: AsyncParsableCommand {
         configuration.trustedProxies = Set(trustedProxies)
         let portal: Portal
         do {
-            portal = try Portal.open(configuration)
+            portal = try await Portal.open(configuration)
         } catch {
             Output.error("error: \(error)")
             throw ExitCode.failure
         }
-        if try portal.store.users().isEmpty {
+        if try await portal.store.users().isEmpty {
             Output.error("note: the portal has no users yet; add one with 'mapbook portal user add NAME --admin --data \(data) --password-stdin'")
         }
         let tls: PortalTLS = selfSigned ? .selfSigned : .files(certificate: tlsCert!, key: tlsKey!)

@@ -5,7 +5,7 @@ import MapbookPortalServer
 import Glibc
 #endif
 
-struct PortalUserAddCommand: ParsableCommand {
+struct PortalUserAddCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "add",
         abstract: "Add a user to a portal, or set an existing user's password and role.",
@@ -33,7 +33,7 @@ struct PortalUserAddCommand: ParsableCommand {
     @Option(name: .long, help: "The user's e-mail address.")
     var email: String?
 
-    func run() throws {
+    func run() async throws {
         let password: String
         if passwordStdin {
             guard let line = readLine(strippingNewline: true), !line.isEmpty else {
@@ -49,9 +49,9 @@ struct PortalUserAddCommand: ParsableCommand {
             password = String(cString: typed)
         }
         do {
-            let portal = try Portal.open(PortalConfiguration(dataDirectory: data))
-            let existed = try portal.store.user(name) != nil
-            let user = try portal.setUser(name, password: password, admin: admin, fullName: fullName, email: email)
+            let portal = try await Portal.open(PortalConfiguration(dataDirectory: data))
+            let existed = try await portal.store.user(name) != nil
+            let user = try await portal.setUser(name, password: password, admin: admin, fullName: fullName, email: email)
             print("\(existed ? "updated" : "added") \(user.isAdmin ? "administrator" : "user") \(user.username) in \(data)")
         } catch {
             Output.error("error: \(error)")

@@ -12,7 +12,7 @@ import Testing
 /// and its info files; tokens that are garbage, expired or revoked; hostile paths.
 @Suite struct PortalAccessTests {
     @Test func aPrivateItemIsInvisibleToOthersEverywhere() async throws {
-        let fixture = try PortalFixture()
+        let fixture = try await PortalFixture()
         let file = try fixture.package()
         try await fixture.test { client in
             let id = try await fixture.publish(client, as: "alice", file: file, fields: ["title": "Alice's Water"])
@@ -40,7 +40,7 @@ import Testing
     }
 
     @Test func sharingOpensTheItemToTheRightPeople() async throws {
-        let fixture = try PortalFixture()
+        let fixture = try await PortalFixture()
         let file = try fixture.package()
         try await fixture.test { client in
             let id = try await fixture.publish(client, as: "alice", file: file)
@@ -85,10 +85,10 @@ import Testing
     }
 
     @Test func badTokensAreRefusedNotTreatedAsAnonymous() async throws {
-        let fixture = try PortalFixture()
-        let expired = try fixture.portal.tokens.issue(.access, for: "alice", seconds: -10).token
-        let revoked = try fixture.portal.tokens.issue(.access, for: "alice", seconds: 3600).token
-        try fixture.portal.tokens.revoke(revoked)
+        let fixture = try await PortalFixture()
+        let expired = try await fixture.portal.tokens.issue(.access, for: "alice", seconds: -10).token
+        let revoked = try await fixture.portal.tokens.issue(.access, for: "alice", seconds: 3600).token
+        try await fixture.portal.tokens.revoke(revoked)
         try await fixture.test { client in
             for token in ["garbage", expired, revoked, "None"] {
                 for headers in [PortalFixture.headers(token: token), [.authorization: "Bearer \(token)"] as HTTPFields] {
@@ -113,7 +113,7 @@ import Testing
     }
 
     @Test func hostilePathsNeverReachFiles() async throws {
-        let fixture = try PortalFixture()
+        let fixture = try await PortalFixture()
         let file = try fixture.package()
         try await fixture.test { client in
             let id = try await fixture.publish(client, as: "alice", file: file)

@@ -29,7 +29,7 @@ import Testing
     }
 
     @Test func generateTokenGivesATokenThatWorks() async throws {
-        let fixture = try PortalFixture()
+        let fixture = try await PortalFixture()
         try await fixture.test { client in
             let r = try await client.execute(
                 uri: "/sharing/rest/generateToken", method: .post, headers: Self.form(),
@@ -61,7 +61,7 @@ import Testing
     /// affected; when the window has passed on the injected clock, alice signs in again.
     @Test func repeatedWrongPasswordsRefuseSignInUntilTheWindowHasPassed() async throws {
         let clock = ManualClock()
-        let fixture = try PortalFixture { $0.clock = { clock.now } }
+        let fixture = try await PortalFixture { $0.clock = { clock.now } }
         try await fixture.test { client in
             func generateToken(_ user: String, _ password: String) async throws -> TestResponse {
                 try await client.execute(
@@ -96,12 +96,12 @@ import Testing
     /// Twenty wrong passwords from one address, each for another name, refuse that address
     /// (not another); a trusted proxy's X-Forwarded-For names the client, anyone else's is
     /// ignored, and what a client wrote left of the proxy's entry is never believed.
-    @Test func anAddressTryingManyAccountsIsRefusedAndOnlyTrustedProxiesNameClients() throws {
+    @Test func anAddressTryingManyAccountsIsRefusedAndOnlyTrustedProxiesNameClients() async throws {
         let clock = ManualClock()
-        let fixture = try PortalFixture { $0.clock = { clock.now } }
-        for i in 0..<20 { #expect(try fixture.portal.signIn("user\(i)", "guess", from: "203.0.113.7") == nil) }
-        #expect(throws: SignInThrottled.self) { try fixture.portal.signIn("alice", "alice-password", from: "203.0.113.7") }
-        #expect(try fixture.portal.signIn("alice", "alice-password", from: "198.51.100.2")?.username == "alice")
+        let fixture = try await PortalFixture { $0.clock = { clock.now } }
+        for i in 0..<20 { #expect(try await fixture.portal.signIn("user\(i)", "guess", from: "203.0.113.7") == nil) }
+        await #expect(throws: SignInThrottled.self) { try await fixture.portal.signIn("alice", "alice-password", from: "203.0.113.7") }
+        #expect(try await fixture.portal.signIn("alice", "alice-password", from: "198.51.100.2")?.username == "alice")
 
         func request(_ forwarded: String?) -> Request {
             var headers = HTTPFields()
@@ -117,7 +117,7 @@ import Testing
     }
 
     @Test func theImplicitSignInPageWorksTheWayTheArcGISClientReadsIt() async throws {
-        let fixture = try PortalFixture()
+        let fixture = try await PortalFixture()
         try await fixture.test { client in
             let q = "client_id=pythonapi&response_type=token&redirect_uri=\(PortalFixture.escape(Self.origin))&state=S2&expiration=600"
             let page = try await client.execute(uri: "/sharing/rest/oauth2/authorize?\(q)", method: .get, headers: Self.form())
@@ -160,7 +160,7 @@ import Testing
     }
 
     @Test func theCodeGrantNeedsTheRightVerifierAndGivesARefreshToken() async throws {
-        let fixture = try PortalFixture()
+        let fixture = try await PortalFixture()
         let verifier = "a-verifier-of-at-least-forty-three-characters-long-0123456789"
         let challenge = Base64URL.encode(Array(SHA256.hash(data: Array(verifier.utf8))))
         try await fixture.test { client in
@@ -203,9 +203,9 @@ import Testing
         }
     }
 
-    @Test func passwordsAreStoredAsSlowHashesOnly() throws {
-        let fixture = try PortalFixture()
-        let stored = try #require(try fixture.portal.store.user("alice")).passwordHash
+    @Test func passwordsAreStoredAsSlowHashesOnly() async throws {
+        let fixture = try await PortalFixture()
+        let stored = try #require(try await fixture.portal.store.user("alice")).passwordHash
         #expect(stored.hasPrefix("pbkdf2-sha256$1000$"))
         #expect(!stored.contains("alice-password"))
         #expect(PasswordHash.verify("alice-password", against: stored))

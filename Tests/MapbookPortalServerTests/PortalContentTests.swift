@@ -12,7 +12,7 @@ import Testing
 /// data endpoint's headers and ranges, updates, search.
 @Suite struct PortalContentTests {
     @Test func aPublishedPackageTakesItsItemInfoFromThePackage() async throws {
-        let fixture = try PortalFixture()
+        let fixture = try await PortalFixture()
         let file = try fixture.package("Field Water.mmpk")
         try await fixture.test { client in
             let id = try await fixture.publish(client, as: "alice", file: file)
@@ -35,7 +35,7 @@ import Testing
     }
 
     @Test func aPackageThatValidateRejectsIsRefusedWithItsFindings() async throws {
-        let fixture = try PortalFixture()
+        let fixture = try await PortalFixture()
         let good = try Data(contentsOf: URL(fileURLWithPath: try fixture.package()))
         // Cut the package short: its central directory is gone.
         let broken = fixture.directory + "/Broken.mmpk"
@@ -58,7 +58,7 @@ import Testing
     }
 
     @Test func anUploadInPartsIsInvisibleUntilCommitted() async throws {
-        let fixture = try PortalFixture()
+        let fixture = try await PortalFixture()
         let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: try fixture.package())))
         let half = bytes.count / 2
         try await fixture.test { client in
@@ -92,7 +92,7 @@ import Testing
     }
 
     @Test func dataSendsValidatorsAndAnswersRanges() async throws {
-        let fixture = try PortalFixture()
+        let fixture = try await PortalFixture()
         let file = try fixture.package("Ranges.mmpk")
         let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: file)))
         try await fixture.test { client in
@@ -131,7 +131,7 @@ import Testing
     }
 
     @Test func updatingTheFileBumpsModifiedAndReplacesTheData() async throws {
-        let fixture = try PortalFixture()
+        let fixture = try await PortalFixture()
         let first = try fixture.package("Water.mmpk")
         let second = try fixture.package("Water v2.mmpk", timestamp: 1_800_000_000)
         let newBytes = Array(try Data(contentsOf: URL(fileURLWithPath: second)))
@@ -155,7 +155,7 @@ import Testing
     }
 
     @Test func searchUnderstandsTheClientsQueriesAndPages() async throws {
-        let fixture = try PortalFixture()
+        let fixture = try await PortalFixture()
         let file = try fixture.package()
         try await fixture.test { client in
             for title in ["Naperville Water", "Naperville Sewer", "Aurora Water"] {

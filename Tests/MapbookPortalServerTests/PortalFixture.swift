@@ -16,17 +16,17 @@ final class PortalFixture: @unchecked Sendable {
     var tokens: [String: String] = [:]
 
     /// `configure` changes the portal's settings (an injected clock, limits) before it opens.
-    init(configure: (inout PortalConfiguration) -> Void = { _ in }) throws {
+    init(configure: (inout PortalConfiguration) -> Void = { _ in }) async throws {
         directory = NSTemporaryDirectory() + "mapbook-portal-test-\(UUID().uuidString.prefix(8))"
         var configuration = PortalConfiguration(dataDirectory: directory + "/data")
         // Key derivation at full strength takes seconds in a debug build; tests need speed.
         configuration.passwordRounds = 1_000
         configure(&configuration)
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        portal = try Portal.open(configuration)
+        portal = try await Portal.open(configuration)
         for (name, admin) in [("alice", false), ("bob", false), ("root", true)] {
-            _ = try portal.setUser(name, password: "\(name)-password", admin: admin)
-            tokens[name] = try portal.tokens.issue(.access, for: name, seconds: 3600).token
+            _ = try await portal.setUser(name, password: "\(name)-password", admin: admin)
+            tokens[name] = try await portal.tokens.issue(.access, for: name, seconds: 3600).token
         }
     }
 

@@ -34,7 +34,7 @@ import Testing
     }
 
     @Test func onlyUsersWhoMayEditTheItemSynchronise() async throws {
-        let fixture = try PortalFixture()
+        let fixture = try await PortalFixture()
         let (file, device) = try trees(fixture)
         let request = JSONWriter.bytes(try device.syncRequest().json)
         try await fixture.test { client in
@@ -73,7 +73,7 @@ import Testing
     }
 
     @Test func badRequestsAreRefusedSayingWhatIsWrong() async throws {
-        let fixture = try PortalFixture()
+        let fixture = try await PortalFixture()
         let (file, device) = try trees(fixture)
         let plain = try fixture.package()
         let request = try device.syncRequest()
@@ -106,7 +106,7 @@ import Testing
     /// A new version replaces the copy while nothing was synchronised to it, and leaves it
     /// once something was: an upload never loses field edits.
     @Test func aNewVersionReplacesTheCopyOnlyBeforeAnySync() async throws {
-        let fixture = try PortalFixture()
+        let fixture = try await PortalFixture()
         let (file, device) = try trees(fixture)
         let request = JSONWriter.bytes(try device.syncRequest().json)
         // A second build of the same project, a tree renamed in its source.

@@ -32,34 +32,34 @@ public struct TokenService: Sendable {
     public func issue(
         _ kind: TokenRecord.Kind, for username: String, seconds: Int64, clientId: String? = nil, referer: String? = nil,
         codeChallenge: String? = nil, redirectURI: String? = nil
-    ) throws -> (token: String, record: TokenRecord) {
+    ) async throws -> (token: String, record: TokenRecord) {
         let token = Base64URL.random(bytes: 32)
         let now = Self.now()
         let record = TokenRecord(
             hash: Self.hash(token), kind: kind, username: username, clientId: clientId, referer: referer, created: now,
             expires: now + seconds * 1000, codeChallenge: codeChallenge, redirectURI: redirectURI)
-        try store.saveToken(record)
+        try await store.saveToken(record)
         return (token, record)
     }
 
     /// The live token of `kind` with this text, or nil (unknown, expired or revoked).
-    public func check(_ token: String, kind: TokenRecord.Kind = .access) throws -> TokenRecord? {
-        guard !token.isEmpty, token.utf8.count <= 512, let record = try store.token(hash: Self.hash(token)), record.kind == kind else { return nil }
+    public func check(_ token: String, kind: TokenRecord.Kind = .access) async throws -> TokenRecord? {
+        guard !token.isEmpty, token.utf8.count <= 512, let record = try await store.token(hash: Self.hash(token)), record.kind == kind else { return nil }
         guard record.expires > Self.now() else {
-            try store.deleteToken(hash: record.hash)
+            try await store.deleteToken(hash: record.hash)
             return nil
         }
         return record
     }
 
     /// Takes an authorization code: it works once.
-    public func redeemCode(_ code: String) throws -> TokenRecord? {
-        guard let record = try check(code, kind: .code) else { return nil }
-        try store.deleteToken(hash: record.hash)
+    public func redeemCode(_ code: String) async throws -> TokenRecord? {
+        guard let record = try await check(code, kind: .code) else { return nil }
+        try await store.deleteToken(hash: record.hash)
         return record
     }
 
-    public func revoke(_ token: String) throws {
-        try store.deleteToken(hash: Self.hash(token))
+    public func revoke(_ token: String) async throws {
+        try await store.deleteToken(hash: Self.hash(token))
     }
 }

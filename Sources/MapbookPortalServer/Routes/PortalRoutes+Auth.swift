@@ -12,30 +12,30 @@ extension PortalRoutes {
             guard let username = call["username"], let password = call["password"] else {
                 throw PortalError.badRequest("Unable to generate token.", details: ["'username' and 'password' are required."])
             }
-            guard let user = try portal.signIn(username, password, from: call.clientAddress) else {
+            guard let user = try await portal.signIn(username, password, from: call.clientAddress) else {
                 throw PortalError.badRequest("Unable to generate token.", details: ["Invalid username or password."])
             }
             let minutes = min(max(1, Int64(call["expiration"] ?? "") ?? portal.configuration.defaultTokenMinutes), portal.configuration.maximumTokenMinutes)
             // Clients renew five minutes after the announced expiry (arcgis' EsriGenTokenAuth
             // sends one more request first), so the token lives that much longer than it says.
-            let issued = try portal.tokens.issue(.access, for: user.username, seconds: minutes * 60 + 300, clientId: call["client"], referer: call["referer"])
+            let issued = try await portal.tokens.issue(.access, for: user.username, seconds: minutes * 60 + 300, clientId: call["client"], referer: call["referer"])
             return json(call, .object(["token": .string(issued.token), "expires": .integer(issued.record.expires - 300_000), "ssl": .bool(true)]))
         }
 
         for base in ["\(prefix)/oauth2", "/sharing/oauth2"] {
             endpoint(router, "\(base)/authorize", portal, methods: [.get], authenticates: false) { call, _ in
-                try authorizePage(call, portal)
+                try await authorizePage(call, portal)
             }
             endpoint(router, "\(base)/signin", portal, methods: [.post], authenticates: false) { call, _ in
-                try signInForm(call, portal)
+                try await signInForm(call, portal)
             }
             endpoint(router, "\(base)/token", portal, methods: [.post], authenticates: false) { call, _ in
-                try tokenGrant(call, portal)
+                try await tokenGrant(call, portal)
             }
             endpoint(router, "\(base)/revokeToken", portal, methods: [.post], authenticates: false) { call, _ in
                 for key in ["token", "auth_token"] {
                     if let token = call[key] {
-                        try portal.tokens.revoke(token)
+                        try await portal.tokens.revoke(token)
                     }
                 }
                 return json(call, .object(["success": .bool(true)]))
@@ -54,7 +54,7 @@ extension PortalRoutes {
         return false
     }
 
-    static func authorizePage(_ call: PortalRequest, _ portal: Portal) throws -> Response {
+    static func authorizePage(_ call: PortalRequest, _ portal: Portal) async throws -> Response {
         let clientId = call["client_id"] ?? ""
         let responseType = call["response_type"] ?? "code"
         let redirect = call["redirect_uri"] ?? ""
@@ -71,17 +71,17 @@ extension PortalRoutes {
         let state = OAuthState(
             clientId: clientId, responseType: responseType, redirectURI: redirect, state: call["state"], expiration: call["expiration"].flatMap { Int64($0) },
             codeChallenge: challenge, expires: TokenService.now() + OAuthState.lifetimeMillis)
-        return signInPage(state.encode(secret: try portal.oauthSecret()), clientId: clientId, responseType: responseType, redirect: redirect)
+        return signInPage(state.encode(secret: try await portal.oauthSecret()), clientId: clientId, responseType: responseType, redirect: redirect)
     }
 
-    static func signInForm(_ call: PortalRequest, _ portal: Portal) throws -> Response {
-        guard let text = call["oauth_state"], let state = OAuthState.decode(text, secret: try portal.oauthSecret(), now: TokenService.now()) else {
+    static func signInForm(_ call: PortalRequest, _ portal: Portal) async throws -> Response {
+        guard let text = call["oauth_state"], let state = OAuthState.decode(text, secret: try await portal.oauthSecret(), now: TokenService.now()) else {
             return signInPage(nil, error: "The sign-in page has expired or is not genuine. Start the sign-in again.")
         }
         var signedIn: UserRecord?
         if let username = call["username"], let password = call["password"] {
             do {
-                signedIn = try portal.signIn(username, password, from: call.clientAddress)
+                signedIn = try await portal.signIn(username, password, from: call.clientAddress)
             } catch let throttled as SignInThrottled {
                 var page = signInPage(text, clientId: state.clientId, responseType: state.responseType, redirect: state.redirectURI, messages: [throttled.portalError.message])
                 page.headers[.retryAfter] = String(throttled.retryAfter)
@@ -96,12 +96,12 @@ extension PortalRoutes {
             // Clients sign in again five minutes before expiry: short lifetimes mean a sign-in
             // per request, so the implicit grant gives at least two hours.
             let seconds = max(minutes * 60, 7200)
-            let issued = try portal.tokens.issue(.access, for: user.username, seconds: seconds, clientId: state.clientId)
+            let issued = try await portal.tokens.issue(.access, for: user.username, seconds: seconds, clientId: state.clientId)
             var fragment = "access_token=\(issued.token)&expires_in=\(seconds)&username=\(FormEncoding.percentEncode(user.username))&ssl=true&persist=false"
             if let s = state.state { fragment += "&state=\(FormEncoding.percentEncode(s))" }
             return PortalResponse.redirect("\(state.redirectURI)#\(fragment)")
         }
-        let code = try portal.tokens.issue(.code, for: user.username, seconds: 300, clientId: state.clientId, codeChallenge: state.codeChallenge, redirectURI: state.redirectURI)
+        let code = try await portal.tokens.issue(.code, for: user.username, seconds: 300, clientId: state.clientId, codeChallenge: state.codeChallenge, redirectURI: state.redirectURI)
         if state.redirectURI == "urn:ietf:wg:oauth:2.0:oob" {
             let page = """
                 <!DOCTYPE html>
@@ -116,7 +116,7 @@ extension PortalRoutes {
         return PortalResponse.redirect(location)
     }
 
-    static func tokenGrant(_ call: PortalRequest, _ portal: Portal) throws -> Response {
+    static func tokenGrant(_ call: PortalRequest, _ portal: Portal) async throws -> Response {
         func oauthError(_ code: String, _ description: String) -> PortalError {
             PortalError(code: 400, messageCode: code, message: description, details: [])
         }
@@ -124,7 +124,7 @@ extension PortalRoutes {
         let record: TokenRecord
         switch call["grant_type"] ?? "" {
         case "authorization_code":
-            guard let code = call["code"], let found = try portal.tokens.redeemCode(code) else {
+            guard let code = call["code"], let found = try await portal.tokens.redeemCode(code) else {
                 throw oauthError("invalid_grant", "The authorization code is invalid, expired or already used.")
             }
             guard found.clientId == clientId else { throw oauthError("invalid_client", "The code was issued to another client_id.") }
@@ -138,7 +138,7 @@ extension PortalRoutes {
             }
             record = found
         case "refresh_token":
-            guard let token = call["refresh_token"], let found = try portal.tokens.check(token, kind: .refresh) else {
+            guard let token = call["refresh_token"], let found = try await portal.tokens.check(token, kind: .refresh) else {
                 throw PortalError.invalidToken
             }
             guard found.clientId == clientId else { throw oauthError("invalid_client", "The refresh token was issued to another client_id.") }
@@ -146,13 +146,13 @@ extension PortalRoutes {
         default:
             throw oauthError("unsupported_grant_type", "grant_type must be authorization_code or refresh_token.")
         }
-        guard try portal.store.user(record.username) != nil else { throw PortalError.invalidToken }
+        guard try await portal.store.user(record.username) != nil else { throw PortalError.invalidToken }
         let seconds = portal.configuration.oauthAccessSeconds
-        let access = try portal.tokens.issue(.access, for: record.username, seconds: seconds, clientId: clientId)
+        let access = try await portal.tokens.issue(.access, for: record.username, seconds: seconds, clientId: clientId)
         var body: JSONObject = ["access_token": .string(access.token), "expires_in": .integer(seconds), "username": .string(record.username), "ssl": .bool(true)]
         if record.kind == .code {
             let refreshSeconds = portal.configuration.oauthRefreshSeconds
-            let refresh = try portal.tokens.issue(.refresh, for: record.username, seconds: refreshSeconds, clientId: clientId)
+            let refresh = try await portal.tokens.issue(.refresh, for: record.username, seconds: refreshSeconds, clientId: clientId)
             body["refresh_token"] = .string(refresh.token)
             body["refresh_token_expires_in"] = .integer(refreshSeconds)
         }

@@ -17,7 +17,7 @@ extension PortalRoutes {
             let page = try SearchPage(start: call["start"], num: call["num"])
             var byId: [String: GroupRecord] = [:]
             var found: [PortalItem] = []
-            for group in try portal.store.groups() where portal.canSee(group, call.user) {
+            for group in try await portal.store.groups() where portal.canSee(group, call.user) {
                 // Groups are matched with the item grammar through an item-shaped stand-in.
                 let standIn = PortalItem(
                     id: group.id, owner: group.owner, orgId: portal.orgId, created: group.created, modified: group.modified, title: group.title,
@@ -39,11 +39,11 @@ extension PortalRoutes {
             ]))
         }
         endpoint(router, "\(prefix)/community/groups/:id", portal) { call, context in
-            let group = try visibleGroup(call, context, portal)
+            let group = try await visibleGroup(call, context, portal)
             return json(call, groupJSON(group, user: call.user, orgId: portal.orgId))
         }
         endpoint(router, "\(prefix)/community/groups/:id/users", portal) { call, context in
-            let group = try visibleGroup(call, context, portal)
+            let group = try await visibleGroup(call, context, portal)
             return json(call, .object([
                 "owner": .string(group.owner), "admins": .array([.string(group.owner)]),
                 "users": .array(group.members.filter { $0.lowercased() != group.owner.lowercased() }.map { .string($0) }),
@@ -52,7 +52,7 @@ extension PortalRoutes {
         endpoint(router, "\(prefix)/community/createGroup", portal, methods: [.post]) { call, _ in
             let user = try call.requireUser()
             guard let title = call["title"], !title.isEmpty, title.utf8.count <= 250 else { throw PortalError.badRequest("A group needs a title.") }
-            guard try !portal.store.groups().contains(where: { $0.title.lowercased() == title.lowercased() }) else {
+            guard !(try await portal.store.groups().contains(where: { $0.title.lowercased() == title.lowercased() })) else {
                 throw PortalError.badRequest("A group named '\(title)' already exists.", details: [title])
             }
             let access = call["access"]?.lowercased() ?? "private"
@@ -66,15 +66,15 @@ extension PortalRoutes {
                 id: TokenService.newId(), title: title, owner: user.username, snippet: call["snippet"], description: call["description"],
                 tags: list(call.parameters.values["tags"]), access: access, created: now, modified: now, members: [user.username],
                 capabilities: capabilities)
-            try portal.store.saveGroup(group)
+            try await portal.store.saveGroup(group)
             return json(call, .object(["success": .bool(true), "group": groupJSON(group, user: user, orgId: portal.orgId)]))
         }
         for verb in ["addUsers", "removeUsers"] {
             endpoint(router, "\(prefix)/community/groups/:id/\(verb)", portal, methods: [.post]) { call, context in
-                var group = try managedGroup(call, context, portal)
+                var group = try await managedGroup(call, context, portal)
                 var failed: [String] = []
                 for name in list(call["users"]) {
-                    guard let user = try portal.store.user(name) else {
+                    guard let user = try await portal.store.user(name) else {
                         failed.append(name)
                         continue
                     }
@@ -85,32 +85,32 @@ extension PortalRoutes {
                     }
                 }
                 group.modified = TokenService.now()
-                try portal.store.saveGroup(group)
+                try await portal.store.saveGroup(group)
                 return json(call, .object([verb == "addUsers" ? "notAdded" : "notRemoved": .array(failed.map { .string($0) })]))
             }
         }
         endpoint(router, "\(prefix)/community/groups/:id/delete", portal, methods: [.post]) { call, context in
-            let group = try managedGroup(call, context, portal)
-            for var record in try portal.store.items() where record.groups.contains(group.id) {
+            let group = try await managedGroup(call, context, portal)
+            for var record in try await portal.store.items() where record.groups.contains(group.id) {
                 record.groups.removeAll { $0 == group.id }
                 if record.item.access == .shared, record.groups.isEmpty { record.item.access = .private }
-                try portal.store.saveItem(record)
+                try await portal.store.saveItem(record)
             }
-            try portal.store.deleteGroup(group.id)
+            try await portal.store.deleteGroup(group.id)
             return json(call, .object(["success": .bool(true), "groupId": .string(group.id)]))
         }
     }
 
-    static func visibleGroup(_ call: PortalRequest, _ context: PortalContext, _ portal: Portal) throws -> GroupRecord {
+    static func visibleGroup(_ call: PortalRequest, _ context: PortalContext, _ portal: Portal) async throws -> GroupRecord {
         let id = try context.parameters.require("id")
-        guard PortalPaths.isItemId(id), let group = try portal.store.group(id), portal.canSee(group, call.user) else { throw groupNotFound(id) }
+        guard PortalPaths.isItemId(id), let group = try await portal.store.group(id), portal.canSee(group, call.user) else { throw groupNotFound(id) }
         return group
     }
 
     /// A group the caller owns (or any group, for an admin).
-    static func managedGroup(_ call: PortalRequest, _ context: PortalContext, _ portal: Portal) throws -> GroupRecord {
+    static func managedGroup(_ call: PortalRequest, _ context: PortalContext, _ portal: Portal) async throws -> GroupRecord {
         let user = try call.requireUser()
-        let group = try visibleGroup(call, context, portal)
+        let group = try await visibleGroup(call, context, portal)
         guard user.isAdmin || group.owner.lowercased() == user.username.lowercased() else { throw PortalError.forbidden }
         return group
     }

@@ -25,30 +25,30 @@ extension PortalRoutes {
             ]))
         }
         endpoint(router, "\(prefix)/portals/self", portal) { call, _ in
-            json(call, portalSelf(portal, call))
+            json(call, await portalSelf(portal, call))
         }
         endpoint(router, "\(prefix)/portals/:id", portal) { call, context in
             guard try context.parameters.require("id") == portal.orgId || context.parameters.get("id") == "self" else {
                 throw PortalError(code: 400, message: "Portal not found.")
             }
-            return json(call, portalSelf(portal, call))
+            return json(call, await portalSelf(portal, call))
         }
         endpoint(router, "\(prefix)/community/self", portal) { call, _ in
             guard let user = call.user else {
                 // Anonymous: the API answers with an empty user rather than an error.
                 return json(call, .object([:]))
             }
-            return json(call, try userJSON(user, portal, full: true))
+            return json(call, try await userJSON(user, portal, full: true))
         }
         endpoint(router, "\(prefix)/community/users/:user", portal) { call, context in
             let name = try context.parameters.require("user")
             // The portal is private: members see each other, the anonymous see no one.
             _ = try call.requireUser()
-            guard let user = try portal.store.user(name) else {
+            guard let user = try await portal.store.user(name) else {
                 throw PortalError(code: 400, messageCode: "COM_0003", message: "User does not exist or is inaccessible.", details: [name])
             }
             let full = call.user.map { $0.isAdmin || $0.username.lowercased() == user.username.lowercased() } ?? false
-            return json(call, try userJSON(user, portal, full: full))
+            return json(call, try await userJSON(user, portal, full: full))
         }
         endpoint(router, "\(prefix)/portals/self/roles", portal) { call, _ in
             _ = try call.requireUser()
@@ -60,7 +60,7 @@ extension PortalRoutes {
         }
     }
 
-    static func portalSelf(_ portal: Portal, _ call: PortalRequest) -> JSONValue {
+    static func portalSelf(_ portal: Portal, _ call: PortalRequest) async -> JSONValue {
         var o: JSONObject = [
             "id": .string(portal.orgId),
             "name": .string(portal.configuration.name),
@@ -79,12 +79,12 @@ extension PortalRoutes {
             "portalHostname": .string(String(call.baseURL.dropFirst("https://".count))),
             "defaultBasemap": .null,
         ]
-        if let user = call.user, let u = try? userJSON(user, portal, full: true) { o["user"] = u }
+        if let user = call.user, let u = try? await userJSON(user, portal, full: true) { o["user"] = u }
         return .object(o)
     }
 
     /// A user as `community/users/{u}` shows them; others see the public part only.
-    static func userJSON(_ user: UserRecord, _ portal: Portal, full: Bool) throws -> JSONValue {
+    static func userJSON(_ user: UserRecord, _ portal: Portal, full: Bool) async throws -> JSONValue {
         var o: JSONObject = [
             "username": .string(user.username),
             "id": .string(user.id),
@@ -107,7 +107,7 @@ extension PortalRoutes {
                 privileges += ["portal:admin:viewItems", "portal:admin:updateItems", "portal:admin:deleteItems", "portal:admin:shareToGroup", "portal:admin:shareToOrg", "portal:admin:shareToPublic", "portal:admin:viewUsers"]
             }
             o["privileges"] = .array(privileges.map { .string($0) })
-            let groups = try portal.store.groups().filter { g in g.members.contains { $0.lowercased() == user.username.lowercased() } }
+            let groups = try await portal.store.groups().filter { g in g.members.contains { $0.lowercased() == user.username.lowercased() } }
             o["groups"] = .array(groups.map { groupJSON($0, user: user, orgId: portal.orgId) })
         } else {
             o["privileges"] = .array([])

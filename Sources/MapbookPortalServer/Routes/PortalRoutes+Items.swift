@@ -6,12 +6,12 @@ extension PortalRoutes {
     /// Reading items: the item, its data, its info files, and a user's content listing.
     static func items(_ router: Router<PortalContext>, _ portal: Portal) {
         endpoint(router, "\(prefix)/content/items/:id", portal) { call, context in
-            let record = try portal.readableItem(try context.parameters.require("id"), call.user)
+            let record = try await portal.readableItem(try context.parameters.require("id"), call.user)
             return json(call, record.item.jsonValue)
         }
 
         endpoint(router, "\(prefix)/content/items/:id/data", portal, methods: [.get, .head]) { call, context in
-            let record = try portal.readableItem(try context.parameters.require("id"), call.user)
+            let record = try await portal.readableItem(try context.parameters.require("id"), call.user)
             guard let file = portal.files.dataFile(itemId: record.item.id) else {
                 throw PortalError.badRequest("Item \(record.item.id) has no data file.")
             }
@@ -19,7 +19,7 @@ extension PortalRoutes {
         }
 
         endpoint(router, "\(prefix)/content/items/:id/info/**", portal, methods: [.get, .head]) { call, context in
-            let record = try portal.readableItem(try context.parameters.require("id"), call.user)
+            let record = try await portal.readableItem(try context.parameters.require("id"), call.user)
             let path = context.parameters.getCatchAll().joined(separator: "/")
             guard PortalPaths.isInfoPath(path), let file = portal.files.infoFile(itemId: record.item.id, path: path) else {
                 throw PortalError(code: 400, messageCode: "CONT_0001", message: "Item info file does not exist or is inaccessible.", details: [path])
@@ -29,17 +29,17 @@ extension PortalRoutes {
 
         // A user's content: the root, or one folder.
         endpoint(router, "\(prefix)/content/users/:user", portal) { call, context in
-            try userContent(call, portal, username: try context.parameters.require("user"), folder: nil)
+            try await userContent(call, portal, username: try context.parameters.require("user"), folder: nil)
         }
         endpoint(router, "\(prefix)/content/users/:user/:folder", portal) { call, context in
-            try userContent(call, portal, username: try context.parameters.require("user"), folder: try context.parameters.require("folder"))
+            try await userContent(call, portal, username: try context.parameters.require("user"), folder: try context.parameters.require("folder"))
         }
 
         // The owner's view of one item: the item and how it is shared.
         for path in ["\(prefix)/content/users/:user/items/:id", "\(prefix)/content/users/:user/:folder/items/:id"] {
             endpoint(router, path, portal) { call, context in
                 let user = try call.requireUser()
-                let record = try portal.readableItem(try context.parameters.require("id"), user)
+                let record = try await portal.readableItem(try context.parameters.require("id"), user)
                 guard portal.canWrite(record, user) else { throw PortalError.forbidden }
                 return json(call, .object(["item": record.item.jsonValue, "sharing": sharingJSON(record)]))
             }
@@ -58,13 +58,13 @@ extension PortalRoutes {
 
     /// `content/users/{u}` and `content/users/{u}/{folder}`: the owner (or an admin) lists the
     /// items and folders; a folder that is not theirs is an error, not an empty list.
-    static func userContent(_ call: PortalRequest, _ portal: Portal, username: String, folder: String?) throws -> Response {
+    static func userContent(_ call: PortalRequest, _ portal: Portal, username: String, folder: String?) async throws -> Response {
         let user = try call.requireUser()
-        guard let owner = try portal.store.user(username) else {
+        guard let owner = try await portal.store.user(username) else {
             throw PortalError(code: 400, messageCode: "COM_0003", message: "User not found.", details: [username])
         }
         guard user.isAdmin || user.username.lowercased() == owner.username.lowercased() else { throw PortalError.forbidden }
-        let folders = try portal.store.folders(owner: owner.username)
+        let folders = try await portal.store.folders(owner: owner.username)
         var current: FolderRecord?
         if let folder {
             guard let found = folders.first(where: { $0.id == folder || $0.title == folder }) else {
@@ -72,7 +72,7 @@ extension PortalRoutes {
             }
             current = found
         }
-        let items = try portal.store.items()
+        let items = try await portal.store.items()
             .filter { $0.status == .ready && $0.item.owner.lowercased() == owner.username.lowercased() && $0.item.ownerFolder == current?.id }
             .sorted { ($0.item.created, $0.item.id) < ($1.item.created, $1.item.id) }
         let page = try SearchPage(start: call["start"], num: call["num"])

@@ -14,14 +14,14 @@ extension PortalRoutes {
     static func publish(_ router: Router<PortalContext>, _ portal: Portal) {
         for base in ["\(prefix)/content/users/:user", "\(prefix)/content/users/:user/:folder"] {
             endpoint(router, "\(base)/addItem", portal, methods: [.post]) { call, context in
-                let owner = try portal.owner(call, context)
-                let folder = try portal.folder(context.parameters.get("folder"), owner: owner)
+                let owner = try await portal.owner(call, context)
+                let folder = try await portal.folder(context.parameters.get("folder"), owner: owner)
                 return try await addItem(call, portal, owner: owner, folder: folder)
             }
             endpoint(router, "\(base)/items/:id/addPart", portal, methods: [.post]) { call, context in
                 // A new item waits for its parts; a ready one takes them as its next version
                 // (update with multipart=true, then commit), which stays readable meanwhile.
-                let record = try portal.ownedItem(call, context, allowUploading: true)
+                let record = try await portal.ownedItem(call, context, allowUploading: true)
                 guard let number = call["partNum"].flatMap({ Int($0) }), number >= 1, number <= 10_000 else {
                     throw PortalError.badRequest("partNum must be a number from 1 to 10000.")
                 }
@@ -31,12 +31,12 @@ extension PortalRoutes {
                 return json(call, .object(["success": .bool(true), "itemId": .string(record.item.id), "partNum": .integer(Int64(number))]))
             }
             endpoint(router, "\(base)/items/:id/commit", portal, methods: [.post]) { call, context in
-                let record = try portal.ownedItem(call, context, allowUploading: true)
+                let record = try await portal.ownedItem(call, context, allowUploading: true)
                 let committed = try await commitParts(call, portal, record)
                 return json(call, .object(["success": .bool(true), "id": .string(committed.item.id), "itemId": .string(committed.item.id)]))
             }
             endpoint(router, "\(base)/items/:id/status", portal) { call, context in
-                let record = try portal.ownedItem(call, context, allowUploading: true)
+                let record = try await portal.ownedItem(call, context, allowUploading: true)
                 let status = record.status == .ready ? "completed" : "partial"
                 return json(call, .object([
                     "status": .string(status), "statusMessage": .string(status), "itemId": .string(record.item.id),
@@ -44,36 +44,36 @@ extension PortalRoutes {
                 ]))
             }
             endpoint(router, "\(base)/items/:id/update", portal, methods: [.post]) { call, context in
-                let record = try portal.ownedItem(call, context, allowUploading: false)
+                let record = try await portal.ownedItem(call, context, allowUploading: false)
                 return try await updateItem(call, portal, record)
             }
             endpoint(router, "\(base)/items/:id/delete", portal, methods: [.post]) { call, context in
-                let record = try portal.ownedItem(call, context, allowUploading: true)
-                try portal.removeItem(record.item.id)
+                let record = try await portal.ownedItem(call, context, allowUploading: true)
+                try await portal.removeItem(record.item.id)
                 return json(call, .object(["success": .bool(true), "itemId": .string(record.item.id)]))
             }
             for verb in ["share", "unshare"] {
                 endpoint(router, "\(base)/items/:id/\(verb)", portal, methods: [.post]) { call, context in
-                    let record = try portal.ownedItem(call, context, allowUploading: false)
-                    return json(call, try share(call, portal, record, unshare: verb == "unshare"))
+                    let record = try await portal.ownedItem(call, context, allowUploading: false)
+                    return json(call, try await share(call, portal, record, unshare: verb == "unshare"))
                 }
             }
         }
         for verb in ["share", "unshare"] {
             endpoint(router, "\(prefix)/content/items/:id/\(verb)", portal, methods: [.post]) { call, context in
                 let user = try call.requireUser()
-                let record = try portal.readableItem(try context.parameters.require("id"), user)
+                let record = try await portal.readableItem(try context.parameters.require("id"), user)
                 guard portal.canWrite(record, user) else { throw PortalError.forbidden }
-                return json(call, try share(call, portal, record, unshare: verb == "unshare"))
+                return json(call, try await share(call, portal, record, unshare: verb == "unshare"))
             }
             endpoint(router, "\(prefix)/content/users/:user/\(verb)Items", portal, methods: [.post]) { call, context in
                 let user = try call.requireUser()
                 var results: [JSONValue] = []
                 for id in list(call["items"]) {
                     do {
-                        let record = try portal.readableItem(id, user)
+                        let record = try await portal.readableItem(id, user)
                         guard portal.canWrite(record, user) else { throw PortalError.forbidden }
-                        var result = try share(call, portal, record, unshare: verb == "unshare").objectValue ?? [:]
+                        var result = try await share(call, portal, record, unshare: verb == "unshare").objectValue ?? [:]
                         result["success"] = .bool(true)
                         results.append(.object(result))
                     } catch let error as PortalError {
@@ -86,10 +86,10 @@ extension PortalRoutes {
         }
         endpoint(router, "\(prefix)/content/items/:id/groups", portal) { call, context in
             let user = try call.requireUser()
-            let record = try portal.readableItem(try context.parameters.require("id"), user)
+            let record = try await portal.readableItem(try context.parameters.require("id"), user)
             var admin: [JSONValue] = [], member: [JSONValue] = [], other: [JSONValue] = []
             for id in record.groups {
-                guard let group = try portal.store.group(id), portal.canSee(group, user) else { continue }
+                guard let group = try await portal.store.group(id), portal.canSee(group, user) else { continue }
                 let json = groupJSON(group, user: user, orgId: portal.orgId)
                 if group.owner.lowercased() == user.username.lowercased() || user.isAdmin {
                     admin.append(json)
@@ -102,26 +102,26 @@ extension PortalRoutes {
             return json(call, .object(["admin": .array(admin), "member": .array(member), "other": .array(other)]))
         }
         endpoint(router, "\(prefix)/content/users/:user/createFolder", portal, methods: [.post]) { call, context in
-            let owner = try portal.owner(call, context)
+            let owner = try await portal.owner(call, context)
             guard let title = call["title"], PortalPaths.isFileName(title), title.utf8.count <= 100 else {
                 throw PortalError.badRequest("A folder needs a title (a name without '/', at most 100 bytes).")
             }
-            guard try !portal.store.folders(owner: owner.username).contains(where: { $0.title.lowercased() == title.lowercased() }) else {
+            guard !(try await portal.store.folders(owner: owner.username).contains(where: { $0.title.lowercased() == title.lowercased() })) else {
                 throw PortalError.badRequest("Folder '\(title)' already exists.", details: [title])
             }
             let folder = FolderRecord(id: TokenService.newId(), owner: owner.username, title: title, created: TokenService.now())
-            try portal.store.saveFolder(folder)
+            try await portal.store.saveFolder(folder)
             return json(call, .object(["success": .bool(true), "folder": .object(["username": .string(owner.username), "id": .string(folder.id), "title": .string(title)])]))
         }
         endpoint(router, "\(prefix)/content/users/:user/:folder/delete", portal, methods: [.post]) { call, context in
-            let owner = try portal.owner(call, context)
-            guard let folder = try portal.folder(context.parameters.get("folder"), owner: owner) else {
+            let owner = try await portal.owner(call, context)
+            guard let folder = try await portal.folder(context.parameters.get("folder"), owner: owner) else {
                 throw PortalError.badRequest("That is the root folder; it cannot be deleted.")
             }
-            for record in try portal.store.items() where record.item.ownerFolder == folder.id {
-                try portal.removeItem(record.item.id)
+            for record in try await portal.store.items() where record.item.ownerFolder == folder.id {
+                try await portal.removeItem(record.item.id)
             }
-            try portal.store.deleteFolder(folder.id)
+            try await portal.store.deleteFolder(folder.id)
             return json(call, .object(["success": .bool(true), "folder": .object(["username": .string(owner.username), "id": .string(folder.id), "title": .string(folder.title)])]))
         }
     }
@@ -189,7 +189,7 @@ extension PortalRoutes {
             guard fileName != nil else { throw PortalError.badRequest("A multipart upload needs fileName.") }
             if item.title.isEmpty { item.title = fileName.map(stem) ?? "" }
             let record = ItemRecord(item: item, status: .uploading, groups: [], sha256: nil)
-            try portal.store.saveItem(record)
+            try await portal.store.saveItem(record)
             return json(call, .object(["success": .bool(true), "id": .string(item.id), "folder": folder.map { .string($0.id) } ?? .null]))
         }
         var record = ItemRecord(item: item, status: .uploading, groups: [], sha256: nil)
@@ -204,10 +204,10 @@ extension PortalRoutes {
             } else {
                 if record.item.title.isEmpty { throw PortalError.badRequest("An item needs a title.") }
                 record.status = .ready
-                try portal.store.saveItem(record)
+                try await portal.store.saveItem(record)
             }
         }
-        try portal.storeThumbnail(call, &record)
+        try await portal.storeThumbnail(call, &record)
         return json(call, .object(["success": .bool(true), "id": .string(record.item.id), "folder": folder.map { .string($0.id) } ?? .null]))
     }
 
@@ -235,16 +235,16 @@ extension PortalRoutes {
         do {
             var updated = try await portal.finish(record, data: upload, fileName: record.item.name ?? "data", call: call, isNew: record.status == .uploading)
             portal.files.removeParts(itemId: record.item.id)
-            try portal.storeThumbnail(call, &updated)
+            try await portal.storeThumbnail(call, &updated)
             return updated
         } catch {
             // A refused upload leaves nothing: a new item goes, an update keeps the old version.
             portal.files.removeParts(itemId: record.item.id)
             if record.status == .uploading {
-                try? portal.store.deleteItem(record.item.id)
+                try? await portal.store.deleteItem(record.item.id)
                 portal.files.remove(itemId: record.item.id)
             } else {
-                try? portal.store.saveItem(ItemRecord(item: record.item, status: .ready, groups: record.groups, sha256: record.sha256))
+                try? await portal.store.saveItem(ItemRecord(item: record.item, status: .ready, groups: record.groups, sha256: record.sha256))
             }
             throw error
         }
@@ -298,7 +298,7 @@ extension PortalRoutes {
             }
             portal.files.removeParts(itemId: record.item.id)
             try applyProperties(call, to: &record.item)
-            try portal.store.saveItem(record)
+            try await portal.store.saveItem(record)
             return json(call, .object(["success": .bool(true), "id": .string(record.item.id)]))
         }
         try applyProperties(call, to: &record.item)
@@ -306,20 +306,20 @@ extension PortalRoutes {
             record = try await portal.finish(record, data: file, fileName: file.name, call: call, isNew: false)
         } else {
             record.item.modified = max(TokenService.now(), record.item.modified + 1)
-            try portal.store.saveItem(record)
+            try await portal.store.saveItem(record)
         }
-        try portal.storeThumbnail(call, &record)
+        try await portal.storeThumbnail(call, &record)
         return json(call, .object(["success": .bool(true), "id": .string(record.item.id)]))
     }
 
     /// Sets who sees the item: `everyone`, `org`, and `groups` to add (or, unsharing, remove).
-    static func share(_ call: PortalRequest, _ portal: Portal, _ record: ItemRecord, unshare: Bool) throws -> JSONValue {
+    static func share(_ call: PortalRequest, _ portal: Portal, _ record: ItemRecord, unshare: Bool) async throws -> JSONValue {
         var record = record
         let user = try call.requireUser()
         var notShared: [String] = []
         var groups = Set(record.groups)
         for id in list(call["groups"]) {
-            guard let group = try portal.store.group(id), PortalPaths.isItemId(id),
+            guard let group = try await portal.store.group(id), PortalPaths.isItemId(id),
                 user.isAdmin || group.members.contains(where: { $0.lowercased() == user.username.lowercased() }) || group.owner.lowercased() == user.username.lowercased()
             else {
                 notShared.append(id)
@@ -341,7 +341,7 @@ extension PortalRoutes {
         if record.item.access == .private, !groups.isEmpty { record.item.access = .shared }
         if record.item.access == .shared, groups.isEmpty { record.item.access = .private }
         record.groups = groups.sorted()
-        try portal.store.saveItem(record)
+        try await portal.store.saveItem(record)
         let key = unshare ? "notUnsharedFrom" : "notSharedWith"
         return .object(["itemId": .string(record.item.id), key: .array(notShared.map { .string($0) })])
     }

@@ -7,23 +7,23 @@ extension PortalRoutes {
     /// `content/groups/{id}/search` over one group's items.
     static func search(_ router: Router<PortalContext>, _ portal: Portal) {
         endpoint(router, "\(prefix)/search", portal) { call, _ in
-            json(call, try searchItems(call, portal, within: nil))
+            json(call, try await searchItems(call, portal, within: nil))
         }
         endpoint(router, "\(prefix)/content/groups/:id/search", portal) { call, context in
             let id = try context.parameters.require("id")
-            guard PortalPaths.isItemId(id), let group = try portal.store.group(id), portal.canSee(group, call.user) else { throw groupNotFound(id) }
-            return json(call, try searchItems(call, portal, within: group.id))
+            guard PortalPaths.isItemId(id), let group = try await portal.store.group(id), portal.canSee(group, call.user) else { throw groupNotFound(id) }
+            return json(call, try await searchItems(call, portal, within: group.id))
         }
     }
 
-    static func searchItems(_ call: PortalRequest, _ portal: Portal, within group: String?) throws -> JSONValue {
+    static func searchItems(_ call: PortalRequest, _ portal: Portal, within group: String?) async throws -> JSONValue {
         let q = call["q"] ?? ""
         let query = try ItemQuery.parse(q)
         let sort = try ItemSort(sortField: call["sortField"], sortOrder: call["sortOrder"])
         let page = try SearchPage(start: call["start"], num: call["num"])
-        let memberOf = try portal.memberGroups(call.user)
+        let memberOf = try await portal.memberGroups(call.user)
         var found: [PortalItem] = []
-        for record in try portal.store.items() where portal.canRead(record, call.user, groups: memberOf) {
+        for record in try await portal.store.items() where portal.canRead(record, call.user, groups: memberOf) {
             if let group, !record.groups.contains(group) { continue }
             if query.matches(record.item, groups: record.groups) { found.append(record.item) }
         }

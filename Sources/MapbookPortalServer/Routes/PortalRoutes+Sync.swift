@@ -14,7 +14,7 @@ extension PortalRoutes {
     /// users who may edit the item may synchronise: others who can see it are refused (403).
     static func sync(_ router: Router<PortalContext>, _ portal: Portal) {
         endpoint(router, "\(prefix)/content/items/:id/sync", portal, methods: [.post]) { call, context in
-            let (record, user) = try editableItem(call, context, portal)
+            let (record, user) = try await editableItem(call, context, portal)
             let bytes: [UInt8]
             if let file = call.parameters.files["sync"] {
                 guard file.size <= Int64(syncRequestBytes) else { throw PortalError.badRequest("The sync request is larger than \(syncRequestBytes >> 20) MB; synchronise more often.") }
@@ -37,13 +37,13 @@ extension PortalRoutes {
 
         // Attachments travel by SHA-256, before a sync (up) and after it (down).
         endpoint(router, "\(prefix)/content/items/:id/sync/attachments/missing", portal, methods: [.post]) { call, context in
-            let (record, _) = try editableItem(call, context, portal)
+            let (record, _) = try await editableItem(call, context, portal)
             let hashes = list(call["hashes"])
             let copy = try portal.syncCopy(record)
             return json(call, .object(["missing": .array(copy.missingAttachments(hashes).map { .string($0) })]))
         }
         endpoint(router, "\(prefix)/content/items/:id/sync/attachments", portal, methods: [.post]) { call, context in
-            let (record, _) = try editableItem(call, context, portal)
+            let (record, _) = try await editableItem(call, context, portal)
             guard let file = call.parameters.files["file"] else { throw PortalError.badRequest("An attachment upload needs its file (the file part).") }
             let copy = try portal.syncCopy(record)
             do {
@@ -54,7 +54,7 @@ extension PortalRoutes {
             }
         }
         endpoint(router, "\(prefix)/content/items/:id/sync/attachments/:sha", portal, methods: [.get, .head]) { call, context in
-            let (record, _) = try editableItem(call, context, portal)
+            let (record, _) = try await editableItem(call, context, portal)
             let sha = try context.parameters.require("sha")
             guard let path = try portal.syncCopy(record).attachmentPath(sha), let size = FileSystem.size(path) else {
                 throw PortalError(code: 404, messageCode: "SYNC_0004", message: "No attachment has that SHA-256.", details: [sha])
@@ -65,10 +65,10 @@ extension PortalRoutes {
     }
 
     /// The item of a sync request and its caller, who must be allowed to edit it.
-    static func editableItem(_ call: PortalRequest, _ context: PortalContext, _ portal: Portal) throws -> (ItemRecord, UserRecord) {
+    static func editableItem(_ call: PortalRequest, _ context: PortalContext, _ portal: Portal) async throws -> (ItemRecord, UserRecord) {
         let user = try call.requireUser()
-        let record = try portal.readableItem(try context.parameters.require("id"), user)
-        guard try portal.canEdit(record, user) else { throw PortalError.forbidden }
+        let record = try await portal.readableItem(try context.parameters.require("id"), user)
+        guard try await portal.canEdit(record, user) else { throw PortalError.forbidden }
         return (record, user)
     }
 
@@ -77,7 +77,7 @@ extension PortalRoutes {
     static func publishSync(_ router: Router<PortalContext>, _ portal: Portal) {
         for base in ["\(prefix)/content/users/:user", "\(prefix)/content/users/:user/:folder"] {
             endpoint(router, "\(base)/items/:id/publishSync", portal, methods: [.post]) { call, context in
-                let record = try portal.ownedItem(call, context, allowUploading: false)
+                let record = try await portal.ownedItem(call, context, allowUploading: false)
                 let (updated, generation) = try await portal.publishSync(record, call: call)
                 return json(call, .object([
                     "success": .bool(true), "id": .string(updated.item.id), "generation": .integer(generation),

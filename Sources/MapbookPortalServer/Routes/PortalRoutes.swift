@@ -63,13 +63,13 @@ public enum PortalRoutes {
                 await answer(context) {
                     // Files are only for signed-in users: a multipart body without a token in
                     // the headers or the query is refused before a byte of it is stored.
-                    if authenticates, isUpload, try authenticate(request, RequestParameters(query: request.uri.query), portal).0 == nil {
+                    if authenticates, isUpload, try await authenticate(request, RequestParameters(query: request.uri.query), portal).0 == nil {
                         throw PortalError.tokenRequired
                     }
                     let parameters = try await RequestParameters.read(request, limits: portal.configuration.limits, staging: portal.files.stagingFile)
                     defer { for file in parameters.files.values { unlink(file.path) } }
                     // Sign-in endpoints take tokens as data (`token` to revoke), not as who is calling.
-                    let (user, token) = authenticates ? try authenticate(request, parameters, portal) : (nil, nil)
+                    let (user, token) = authenticates ? try await authenticate(request, parameters, portal) : (nil, nil)
                     let call = PortalRequest(
                         request: request, parameters: parameters, user: user, token: token, baseURL: baseURL(request),
                         clientAddress: clientAddress(request, socket: context.remoteAddress, trusted: portal.configuration.trustedProxies),
@@ -129,7 +129,7 @@ public enum PortalRoutes {
     /// The caller: a token as the `token` parameter, or `X-Esri-Authorization: Bearer` or
     /// `Authorization: Bearer`. A token that is presented but not valid is an error (498),
     /// never silently anonymous.
-    static func authenticate(_ request: Request, _ parameters: RequestParameters, _ portal: Portal) throws -> (UserRecord?, String?) {
+    static func authenticate(_ request: Request, _ parameters: RequestParameters, _ portal: Portal) async throws -> (UserRecord?, String?) {
         var token = parameters["token"]
         if token == nil {
             for name in ["X-Esri-Authorization", "Authorization"] {
@@ -142,7 +142,7 @@ public enum PortalRoutes {
             }
         }
         guard let token else { return (nil, nil) }
-        guard let record = try portal.tokens.check(token), let user = try portal.store.user(record.username) else {
+        guard let record = try await portal.tokens.check(token), let user = try await portal.store.user(record.username) else {
             throw PortalError.invalidToken
         }
         return (user, token)

@@ -5,31 +5,31 @@
 /// implementation serialises access itself.
 public protocol PortalStore: Sendable {
     /// Portal-wide values (the organization id, the signing key).
-    func setting(_ key: String) throws -> String?
-    func setSetting(_ key: String, _ value: String) throws
+    func setting(_ key: String) async throws -> String?
+    func setSetting(_ key: String, _ value: String) async throws
 
-    func user(_ username: String) throws -> UserRecord?
-    func users() throws -> [UserRecord]
-    func saveUser(_ user: UserRecord) throws
+    func user(_ username: String) async throws -> UserRecord?
+    func users() async throws -> [UserRecord]
+    func saveUser(_ user: UserRecord) async throws
 
-    func saveToken(_ token: TokenRecord) throws
-    func token(hash: String) throws -> TokenRecord?
-    func deleteToken(hash: String) throws
-    func deleteTokens(username: String) throws
-    func deleteExpiredTokens(now: Int64) throws
+    func saveToken(_ token: TokenRecord) async throws
+    func token(hash: String) async throws -> TokenRecord?
+    func deleteToken(hash: String) async throws
+    func deleteTokens(username: String) async throws
+    func deleteExpiredTokens(now: Int64) async throws
 
     /// Every item, ready or not (the server filters).
-    func items() throws -> [ItemRecord]
-    func item(_ id: String) throws -> ItemRecord?
-    func saveItem(_ record: ItemRecord) throws
-    func deleteItem(_ id: String) throws
+    func items() async throws -> [ItemRecord]
+    func item(_ id: String) async throws -> ItemRecord?
+    func saveItem(_ record: ItemRecord) async throws
+    func deleteItem(_ id: String) async throws
 
-    func groups() throws -> [GroupRecord]
-    func group(_ id: String) throws -> GroupRecord?
-    func saveGroup(_ group: GroupRecord) throws
-    func deleteGroup(_ id: String) throws
+    func groups() async throws -> [GroupRecord]
+    func group(_ id: String) async throws -> GroupRecord?
+    func saveGroup(_ group: GroupRecord) async throws
+    func deleteGroup(_ id: String) async throws
 
-    func folders(owner: String) throws -> [FolderRecord]
-    func saveFolder(_ folder: FolderRecord) throws
-    func deleteFolder(_ id: String) throws
+    func folders(owner: String) async throws -> [FolderRecord]
+    func saveFolder(_ folder: FolderRecord) async throws
+    func deleteFolder(_ id: String) async throws
 }

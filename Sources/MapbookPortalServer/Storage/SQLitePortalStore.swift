@@ -102,11 +102,11 @@ public final class SQLitePortalStore: PortalStore {
 
     // MARK: Settings
 
-    public func setting(_ key: String) throws -> String? {
+    public func setting(_ key: String) async throws -> String? {
         try run { s in try s.db.scalar("SELECT value FROM settings WHERE key = ?", [.text(key)])?.text }
     }
 
-    public func setSetting(_ key: String, _ value: String) throws {
+    public func setSetting(_ key: String, _ value: String) async throws {
         try run { s in _ = try s.db.query("INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)", [.text(key), .text(value)]) }
     }
 
@@ -120,15 +120,15 @@ public final class SQLitePortalStore: PortalStore {
 
     private static let userColumns = "username, id, full_name, email, role, password, created, modified"
 
-    public func user(_ username: String) throws -> UserRecord? {
+    public func user(_ username: String) async throws -> UserRecord? {
         try run { s in try s.db.query("SELECT \(Self.userColumns) FROM users WHERE username = ?", [.text(username)]).first.map(Self.user) }
     }
 
-    public func users() throws -> [UserRecord] {
+    public func users() async throws -> [UserRecord] {
         try run { s in try s.db.query("SELECT \(Self.userColumns) FROM users ORDER BY username").map(Self.user) }
     }
 
-    public func saveUser(_ u: UserRecord) throws {
+    public func saveUser(_ u: UserRecord) async throws {
         try run { s in
             _ = try s.db.query(
                 "INSERT OR REPLACE INTO users (\(Self.userColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -138,7 +138,7 @@ public final class SQLitePortalStore: PortalStore {
 
     // MARK: Tokens
 
-    public func saveToken(_ t: TokenRecord) throws {
+    public func saveToken(_ t: TokenRecord) async throws {
         try run { s in
             _ = try s.db.query(
                 "INSERT OR REPLACE INTO tokens (hash, kind, username, client_id, referer, created, expires, code_challenge, redirect_uri) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -146,7 +146,7 @@ public final class SQLitePortalStore: PortalStore {
         }
     }
 
-    public func token(hash: String) throws -> TokenRecord? {
+    public func token(hash: String) async throws -> TokenRecord? {
         try run { s in
             guard let row = try s.db.query("SELECT hash, kind, username, client_id, referer, created, expires, code_challenge, redirect_uri FROM tokens WHERE hash = ?", [.text(hash)]).first,
                 let kind = row[1].text.flatMap(TokenRecord.Kind.init(rawValue:))
@@ -157,29 +157,29 @@ public final class SQLitePortalStore: PortalStore {
         }
     }
 
-    public func deleteToken(hash: String) throws {
+    public func deleteToken(hash: String) async throws {
         try run { s in _ = try s.db.query("DELETE FROM tokens WHERE hash = ?", [.text(hash)]) }
     }
 
-    public func deleteTokens(username: String) throws {
+    public func deleteTokens(username: String) async throws {
         try run { s in _ = try s.db.query("DELETE FROM tokens WHERE username = ?", [.text(username)]) }
     }
 
-    public func deleteExpiredTokens(now: Int64) throws {
+    public func deleteExpiredTokens(now: Int64) async throws {
         try run { s in _ = try s.db.query("DELETE FROM tokens WHERE expires < ?", [.integer(now)]) }
     }
 
     // MARK: Items
 
-    public func items() throws -> [ItemRecord] {
+    public func items() async throws -> [ItemRecord] {
         try run { s in Array(s.items.values) }
     }
 
-    public func item(_ id: String) throws -> ItemRecord? {
+    public func item(_ id: String) async throws -> ItemRecord? {
         try run { s in s.items[id] }
     }
 
-    public func saveItem(_ r: ItemRecord) throws {
+    public func saveItem(_ r: ItemRecord) async throws {
         try run { s in
             _ = try s.db.query(
                 "INSERT OR REPLACE INTO items (id, owner, status, item, groups, sha256) VALUES (?, ?, ?, ?, ?, ?)",
@@ -188,7 +188,7 @@ public final class SQLitePortalStore: PortalStore {
         }
     }
 
-    public func deleteItem(_ id: String) throws {
+    public func deleteItem(_ id: String) async throws {
         try run { s in
             _ = try s.db.query("DELETE FROM items WHERE id = ?", [.text(id)])
             s.items[id] = nil
@@ -206,15 +206,15 @@ public final class SQLitePortalStore: PortalStore {
             capabilities: strings(row[10]))
     }
 
-    public func groups() throws -> [GroupRecord] {
+    public func groups() async throws -> [GroupRecord] {
         try run { s in try s.db.query("SELECT \(Self.groupColumns) FROM groups ORDER BY title").map(Self.group) }
     }
 
-    public func group(_ id: String) throws -> GroupRecord? {
+    public func group(_ id: String) async throws -> GroupRecord? {
         try run { s in try s.db.query("SELECT \(Self.groupColumns) FROM groups WHERE id = ?", [.text(id)]).first.map(Self.group) }
     }
 
-    public func saveGroup(_ g: GroupRecord) throws {
+    public func saveGroup(_ g: GroupRecord) async throws {
         try run { s in
             _ = try s.db.query(
                 "INSERT OR REPLACE INTO groups (\(Self.groupColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -223,13 +223,13 @@ public final class SQLitePortalStore: PortalStore {
         }
     }
 
-    public func deleteGroup(_ id: String) throws {
+    public func deleteGroup(_ id: String) async throws {
         try run { s in _ = try s.db.query("DELETE FROM groups WHERE id = ?", [.text(id)]) }
     }
 
     // MARK: Folders
 
-    public func folders(owner: String) throws -> [FolderRecord] {
+    public func folders(owner: String) async throws -> [FolderRecord] {
         try run { s in
             try s.db.query("SELECT id, owner, title, created FROM folders WHERE owner = ? ORDER BY title", [.text(owner)]).map {
                 FolderRecord(id: $0[0].text ?? "", owner: $0[1].text ?? "", title: $0[2].text ?? "", created: $0[3].int64 ?? 0)
@@ -237,13 +237,13 @@ public final class SQLitePortalStore: PortalStore {
         }
     }
 
-    public func saveFolder(_ f: FolderRecord) throws {
+    public func saveFolder(_ f: FolderRecord) async throws {
         try run { s in
             _ = try s.db.query("INSERT OR REPLACE INTO folders (id, owner, title, created) VALUES (?, ?, ?, ?)", [.text(f.id), .text(f.owner), .text(f.title), .integer(f.created)])
         }
     }
 
-    public func deleteFolder(_ id: String) throws {
+    public func deleteFolder(_ id: String) async throws {
         try run { s in _ = try s.db.query("DELETE FROM folders WHERE id = ?", [.text(id)]) }
     }
 }
