@@ -47,7 +47,7 @@ public final class Portal: Sendable {
         self.store = store
         self.files = files
         tokens = TokenService(store: store)
-        signInThrottle = SignInThrottle(limits: configuration.signInLimits, now: configuration.clock)
+        signInThrottle = SignInThrottle(limits: configuration.signInLimits, store: store, now: configuration.clock)
         if let id = try await store.setting("orgId") {
             orgId = id
         } else {
@@ -79,20 +79,20 @@ public final class Portal: Sendable {
     /// `SignInThrottled` while the user or the address has had too many wrong passwords
     /// (`SignInThrottle`), before looking at the password.
     func signIn(_ username: String, _ password: String, from address: String?) async throws -> UserRecord? {
-        if let wait = signInThrottle.retryAfter(user: username, address: address) {
+        if let wait = try await signInThrottle.retryAfter(user: username, address: address) {
             throw SignInThrottled(retryAfter: wait)
         }
         guard username.utf8.count <= 128, password.utf8.count <= 1024, let user = try await store.user(username) else {
             // Spend the same time on unknown users, so timing does not tell who exists.
             _ = PasswordHash.verify(password, against: Self.decoyHash)
-            signInThrottle.recordFailure(user: username, address: address)
+            try await signInThrottle.recordFailure(user: username, address: address)
             return nil
         }
         guard PasswordHash.verify(password, against: user.passwordHash) else {
-            signInThrottle.recordFailure(user: username, address: address)
+            try await signInThrottle.recordFailure(user: username, address: address)
             return nil
         }
-        signInThrottle.recordSuccess(user: username)
+        try await signInThrottle.recordSuccess(user: username)
         return user
     }
 
@@ -141,14 +141,13 @@ public final class Portal: Sendable {
         return Set(try await store.groups().filter { $0.members.contains { $0.lowercased() == user.username.lowercased() } }.map(\.id))
     }
 
-    /// Whether `user` (nil: anonymous) may see the item and its files.
+    /// Whether `user` (nil: anonymous) may see the item and its files (`ItemViewer.mayRead`).
     func canRead(_ record: ItemRecord, _ user: UserRecord?, groups: Set<String>) -> Bool {
-        guard record.status == .ready else { return false }
-        if record.item.access == .public { return true }
-        guard let user else { return false }
-        if user.isAdmin || user.username.lowercased() == record.item.owner.lowercased() { return true }
-        if record.item.access == .org { return true }
-        return record.groups.contains { groups.contains($0) }
+        viewer(user, groups: groups).mayRead(record)
+    }
+
+    func viewer(_ user: UserRecord?, groups: Set<String>) -> ItemViewer {
+        ItemViewer(username: user?.username, isAdmin: user?.isAdmin ?? false, groups: groups)
     }
 
     /// Whether `user` may change or delete the item.

@@ -21,20 +21,15 @@ extension PortalRoutes {
         let query = try ItemQuery.parse(q)
         let sort = try ItemSort(sortField: call["sortField"], sortOrder: call["sortOrder"])
         let page = try SearchPage(start: call["start"], num: call["num"])
-        let memberOf = try await portal.memberGroups(call.user)
-        var found: [PortalItem] = []
-        for record in try await portal.store.items() where portal.canRead(record, call.user, groups: memberOf) {
-            if let group, !record.groups.contains(group) { continue }
-            if query.matches(record.item, groups: record.groups) { found.append(record.item) }
-        }
-        let result = page.apply(sort.sorted(found))
+        let viewer = portal.viewer(call.user, groups: try await portal.memberGroups(call.user))
+        let result = try await portal.store.searchItems(ItemSearch(query: query, viewer: viewer, group: group, sort: sort, page: page))
         return .object([
             "query": .string(q),
             "total": .integer(Int64(result.total)),
             "start": .integer(Int64(result.start)),
             "num": .integer(Int64(result.num)),
             "nextStart": .integer(Int64(result.nextStart)),
-            "results": .array(result.results.map(\.jsonValue)),
+            "results": .array(result.items.map(\.jsonValue)),
         ])
     }
 }

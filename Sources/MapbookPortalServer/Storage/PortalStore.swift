@@ -18,8 +18,10 @@ public protocol PortalStore: Sendable {
     func deleteTokens(username: String) async throws
     func deleteExpiredTokens(now: Int64) async throws
 
-    /// Every item, ready or not (the server filters).
+    /// Every item, ready or not (for maintenance: cleaning up, migrating).
     func items() async throws -> [ItemRecord]
+    /// One page of the items `search` finds that its viewer may see.
+    func searchItems(_ search: ItemSearch) async throws -> ItemSearchResult
     func item(_ id: String) async throws -> ItemRecord?
     func saveItem(_ record: ItemRecord) async throws
     func deleteItem(_ id: String) async throws
@@ -28,6 +30,14 @@ public protocol PortalStore: Sendable {
     func group(_ id: String) async throws -> GroupRecord?
     func saveGroup(_ group: GroupRecord) async throws
     func deleteGroup(_ id: String) async throws
+
+    /// Wrong passwords, per key (a user's, an address's), as times in milliseconds: what the
+    /// sign-in throttle counts, shared by every portal process using the store.
+    func recordSignInFailure(_ key: String, at time: Int64, keepingLast: Int) async throws
+    func signInFailures(_ key: String, since time: Int64) async throws -> [Int64]
+    func clearSignInFailures(_ key: String) async throws
+    /// Forgets failures older than `time`.
+    func pruneSignInFailures(before time: Int64) async throws
 
     func folders(owner: String) async throws -> [FolderRecord]
     func saveFolder(_ folder: FolderRecord) async throws

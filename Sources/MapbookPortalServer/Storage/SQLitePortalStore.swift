@@ -37,6 +37,8 @@ public final class SQLitePortalStore: PortalStore {
         """,
         // Shared update groups (issue 19).
         "ALTER TABLE groups ADD COLUMN capabilities TEXT NOT NULL DEFAULT '[]'",
+        // Sign-in failures in the store, shared by processes (issue 20).
+        "CREATE TABLE signin_failures (key TEXT NOT NULL, time INTEGER NOT NULL); CREATE INDEX signin_failures_key ON signin_failures (key, time)",
     ]
 
     /// Opens (creating and migrating as needed) the store at `path`.
@@ -175,6 +177,10 @@ public final class SQLitePortalStore: PortalStore {
         try run { s in Array(s.items.values) }
     }
 
+    public func searchItems(_ search: ItemSearch) async throws -> ItemSearchResult {
+        try run { s in search.run(over: Array(s.items.values)) }
+    }
+
     public func item(_ id: String) async throws -> ItemRecord? {
         try run { s in s.items[id] }
     }
@@ -193,6 +199,29 @@ public final class SQLitePortalStore: PortalStore {
             _ = try s.db.query("DELETE FROM items WHERE id = ?", [.text(id)])
             s.items[id] = nil
         }
+    }
+
+    // MARK: Sign-in failures
+
+    public func recordSignInFailure(_ key: String, at time: Int64, keepingLast: Int) async throws {
+        try run { s in
+            _ = try s.db.query("INSERT INTO signin_failures (key, time) VALUES (?, ?)", [.text(key), .integer(time)])
+            _ = try s.db.query(
+                "DELETE FROM signin_failures WHERE key = ? AND rowid NOT IN (SELECT rowid FROM signin_failures WHERE key = ? ORDER BY time DESC LIMIT ?)",
+                [.text(key), .text(key), .integer(Int64(keepingLast))])
+        }
+    }
+
+    public func signInFailures(_ key: String, since time: Int64) async throws -> [Int64] {
+        try run { s in try s.db.query("SELECT time FROM signin_failures WHERE key = ? AND time > ? ORDER BY time", [.text(key), .integer(time)]).compactMap { $0[0].int64 } }
+    }
+
+    public func clearSignInFailures(_ key: String) async throws {
+        try run { s in _ = try s.db.query("DELETE FROM signin_failures WHERE key = ?", [.text(key)]) }
+    }
+
+    public func pruneSignInFailures(before time: Int64) async throws {
+        try run { s in _ = try s.db.query("DELETE FROM signin_failures WHERE time <= ?", [.integer(time)]) }
     }
 
     // MARK: Groups
