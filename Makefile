@@ -21,6 +21,9 @@ release: setup
 test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	# The portal's tests again with its PostgreSQL store (issue 20; tools/pg/postgres.sh
+	# starts a throwaway PostgreSQL on loopback and the tests stop it).
+	MAPBOOK_TEST_PORTAL_STORE=postgres $(SWIFT) test --skip-build --filter MapbookPortalServerTests
 
 samples: setup
 	python3 tools/samples/naperville.py $(DEMO_DIR)

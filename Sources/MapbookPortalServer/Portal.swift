@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import MapbookPackage
 import MapbookPortalAPI
 import MapbookSupport
@@ -6,6 +9,9 @@ import MapbookSupport
 public struct PortalConfiguration: Sendable {
     /// The data folder: `portal.sqlite`, item files, the self-signed certificate.
     public var dataDirectory: String
+    /// The metadata store: PostgreSQL at this URL (`postgres://USER@HOST:PORT/DATABASE`),
+    /// shared by several portal processes; nil for SQLite in the data folder.
+    public var storeURL: String?
     /// The portal's name in `portals/self`.
     public var name = "Mapbook Portal"
     /// Lifetime of tokens from `generateToken` when the request names none, in minutes, and the most it may ask.
@@ -61,7 +67,12 @@ public final class Portal: Sendable {
     public static func open(_ configuration: PortalConfiguration) async throws -> Portal {
         let dir = configuration.dataDirectory
         try Disk.makeDirectory(dir)
-        let store = try SQLitePortalStore(path: "\(dir)/portal.sqlite")
+        let store: any PortalStore
+        if let url = configuration.storeURL {
+            store = try await PostgresPortalStore.connect(url, password: getenv("PGPASSWORD").map { String(cString: $0) })
+        } else {
+            store = try SQLitePortalStore(path: "\(dir)/portal.sqlite")
+        }
         let files = try DiskItemFileStore(root: dir)
         for record in try await store.items() where record.status == .uploading {
             try await store.deleteItem(record.item.id)

@@ -20,6 +20,9 @@ struct PortalServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The portal's data folder (created if missing).")
     var data: String
 
+    @Option(name: .long, help: ArgumentHelp("Keep users, tokens, items and groups in PostgreSQL at this URL instead of SQLite in the data folder (the password from PGPASSWORD).", valueName: "postgres://USER@HOST:PORT/DATABASE"))
+    var store: String?
+
     @Option(name: .long, help: "The address to listen on.")
     var host = "127.0.0.1"
 
@@ -72,6 +75,7 @@ struct PortalServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         var configuration = PortalConfiguration(dataDirectory: data)
+        configuration.storeURL = store
         configuration.validatePackages = !noValidate
         configuration.limits.fileBytes = maxUploadMB << 20
         configuration.limits.formBytes = maxFormKB << 10

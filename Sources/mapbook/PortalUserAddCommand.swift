@@ -24,6 +24,9 @@ struct PortalUserAddCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The portal's data folder.")
     var data: String
 
+    @Option(name: .long, help: ArgumentHelp("Keep users, tokens, items and groups in PostgreSQL at this URL instead of SQLite in the data folder (the password from PGPASSWORD).", valueName: "postgres://USER@HOST:PORT/DATABASE"))
+    var store: String?
+
     @Flag(name: .customLong("password-stdin"), help: "Read the password from standard input.")
     var passwordStdin = false
 
@@ -49,7 +52,10 @@ struct PortalUserAddCommand: AsyncParsableCommand {
             password = String(cString: typed)
         }
         do {
-            let portal = try await Portal.open(PortalConfiguration(dataDirectory: data))
+            var configuration = PortalConfiguration(dataDirectory: data)
+        configuration.storeURL = store
+            configuration.storeURL = store
+            let portal = try await Portal.open(configuration)
             let existed = try await portal.store.user(name) != nil
             let user = try await portal.setUser(name, password: password, admin: admin, fullName: fullName, email: email)
             print("\(existed ? "updated" : "added") \(user.isAdmin ? "administrator" : "user") \(user.username) in \(data)")

@@ -21,6 +21,11 @@ final class PortalFixture: @unchecked Sendable {
         var configuration = PortalConfiguration(dataDirectory: directory + "/data")
         // Key derivation at full strength takes seconds in a debug build; tests need speed.
         configuration.passwordRounds = 1_000
+        // MAPBOOK_TEST_PORTAL_STORE=postgres runs the portal's tests on PostgreSQL (make test
+        // runs them on both stores).
+        if ProcessInfo.processInfo.environment["MAPBOOK_TEST_PORTAL_STORE"] == "postgres" {
+            configuration.storeURL = try PostgresServer.database()
+        }
         configure(&configuration)
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         portal = try await Portal.open(configuration)

@@ -108,6 +108,11 @@ public enum PortalRoutes {
             var response = PortalResponse.error(throttled.portalError)
             response.headers[.retryAfter] = String(throttled.retryAfter)
             return response
+        } catch let error as PortalStoreError where error.kind == .database {
+            // The database is down or unreachable: a clear, retryable answer; the pool
+            // reconnects by itself when it is back.
+            context.logger.error("store: \(error.description)")
+            return PortalResponse.error(PortalError(code: 503, message: "The portal's database cannot be reached; try again shortly.", details: [error.message]))
         } catch let error as PortalStoreError {
             context.logger.error("store: \(error.description)")
             return PortalResponse.error(PortalError(code: 500, message: "The portal could not complete the request.", details: [error.message]))

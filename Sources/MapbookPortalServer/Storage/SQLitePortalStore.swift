@@ -285,6 +285,8 @@ public struct PortalStoreError: Error, CustomStringConvertible, Sendable {
         case sqlite(SQLiteError.Kind)
         /// The portal database was written by a newer mapbook.
         case newerVersion
+        /// The database server (PostgreSQL) failed or cannot be reached.
+        case database
         /// A stored item's row cannot be read back.
         case damagedItem
         /// An item id, file name, info path or user name that is not valid.

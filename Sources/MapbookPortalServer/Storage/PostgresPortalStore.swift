@@ -1,0 +1,430 @@
+import Logging
+import MapbookPackage
+import MapbookPortalAPI
+import MapbookSupport
+import PostgresNIO
+
+/// The portal's metadata in PostgreSQL (issue 20): what several portal processes share, so any
+/// of them answers any request (a token issued by one is valid at another, an upload begun at
+/// one is finished at another, sign-in failures count across them).
+///
+/// Connections come from postgres-nio's pool, started with the store and run until `shutdown`.
+/// The schema is made and brought up to date by numbered migrations at start, under an
+/// advisory lock so processes starting together do not race; a database newer than this
+/// mapbook is refused. User names and folder titles compare without case, as in the SQLite
+/// store. A failure to reach the server is a `database` error, which the routes answer as a
+/// 503-shaped portal error; the pool reconnects by itself when the server is back.
+public final class PostgresPortalStore: PortalStore {
+    let client: PostgresClient
+    let runner: Task<Void, Never>
+    /// The URL without its password, for messages.
+    public let location: String
+
+    /// Each entry brings the schema from version `index` to `index + 1`.
+    static let migrations: [String] = [
+        """
+        CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE users (
+          username_key TEXT PRIMARY KEY, username TEXT NOT NULL, id TEXT NOT NULL, full_name TEXT NOT NULL, email TEXT NOT NULL,
+          role TEXT NOT NULL, password TEXT NOT NULL, created BIGINT NOT NULL, modified BIGINT NOT NULL);
+        CREATE TABLE tokens (
+          hash TEXT PRIMARY KEY, kind TEXT NOT NULL, username_key TEXT NOT NULL, username TEXT NOT NULL, client_id TEXT, referer TEXT,
+          created BIGINT NOT NULL, expires BIGINT NOT NULL, code_challenge TEXT, redirect_uri TEXT);
+        CREATE INDEX tokens_user ON tokens (username_key);
+        CREATE INDEX tokens_expires ON tokens (expires);
+        CREATE TABLE items (
+          id TEXT PRIMARY KEY, owner_key TEXT NOT NULL, status TEXT NOT NULL, item JSONB NOT NULL, groups JSONB NOT NULL, sha256 TEXT);
+        CREATE INDEX items_owner ON items (owner_key);
+        CREATE TABLE groups (
+          id TEXT PRIMARY KEY, title TEXT NOT NULL, owner TEXT NOT NULL, snippet TEXT, description TEXT, tags JSONB NOT NULL,
+          access TEXT NOT NULL, created BIGINT NOT NULL, modified BIGINT NOT NULL, members JSONB NOT NULL, capabilities JSONB NOT NULL);
+        CREATE TABLE folders (
+          id TEXT PRIMARY KEY, owner_key TEXT NOT NULL, owner TEXT NOT NULL, title TEXT NOT NULL, created BIGINT NOT NULL,
+          UNIQUE (owner_key, title));
+        CREATE TABLE signin_failures (key TEXT NOT NULL, time BIGINT NOT NULL);
+        CREATE INDEX signin_failures_key ON signin_failures (key, time);
+        CREATE INDEX signin_failures_time ON signin_failures (time);
+        """
+    ]
+
+    /// Connects to the database at `url` (`postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`; the
+    /// password may come from `PGPASSWORD` instead) and migrates it.
+    public static func connect(_ url: String, password: String? = nil) async throws -> PostgresPortalStore {
+        guard let parsed = DatabaseURL(url) else {
+            throw PortalStoreError(kind: .invalidName, path: url, message: "'\(url)' is not a PostgreSQL URL (postgres://USER@HOST:PORT/DATABASE)")
+        }
+        let configuration = PostgresClient.Configuration(
+            host: parsed.host, port: parsed.port, username: parsed.user, password: parsed.password ?? password, database: parsed.database, tls: .disable)
+        // The pool's own messages: only errors (it warns when a query comes before its run loop
+        // has started, which the first query at start always may).
+        var background = Logger(label: "mapbook.portal.postgres")
+        background.logLevel = .error
+        let client = PostgresClient(configuration: configuration, backgroundLogger: background)
+        let runner = Task { await client.run() }
+        let store = PostgresPortalStore(client: client, runner: runner, location: parsed.redacted)
+        do {
+            try await store.migrate()
+        } catch {
+            await store.shutdown()
+            throw error
+        }
+        return store
+    }
+
+    init(client: PostgresClient, runner: Task<Void, Never>, location: String) {
+        self.client = client
+        self.runner = runner
+        self.location = location
+    }
+
+    /// Stops the connection pool.
+    public func shutdown() async {
+        runner.cancel()
+        _ = await runner.value
+    }
+
+    deinit { runner.cancel() }
+
+    /// Runs `body`, turning PostgreSQL's errors into the store's.
+    func run<T>(_ what: String, _ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as PSQLError {
+            let reason = error.serverInfo?[.message] ?? String(describing: error.code)
+            throw PortalStoreError(kind: .database, path: location, message: "PostgreSQL could not \(what): \(reason)")
+        }
+    }
+
+    func migrate() async throws {
+        try await run("bring the schema up to date") {
+            try await client.withConnection { connection in
+                try await connection.query("BEGIN", logger: Self.logger)
+                do {
+                    // One process migrates at a time; the others wait and find it done.
+                    try await connection.query("SELECT pg_advisory_xact_lock(4242001)", logger: Self.logger)
+                    try await connection.query("CREATE TABLE IF NOT EXISTS mapbook_schema (version INTEGER NOT NULL)", logger: Self.logger)
+                    var version = 0
+                    for try await (v) in try await connection.query("SELECT version FROM mapbook_schema", logger: Self.logger).decode(Int.self) { version = v }
+                    guard version <= Self.migrations.count else {
+                        throw PortalStoreError(
+                            kind: .newerVersion, path: location,
+                            message: "the portal database is version \(version), newer than this mapbook (\(Self.migrations.count)); use a newer mapbook")
+                    }
+                    for v in version..<Self.migrations.count {
+                        for statement in Self.migrations[v].split(separator: ";").map({ String($0).trimming(" \t\r\n") }) where !statement.isEmpty {
+                            try await connection.query(PostgresQuery(unsafeSQL: statement), logger: Self.logger)
+                        }
+                    }
+                    try await connection.query("DELETE FROM mapbook_schema", logger: Self.logger)
+                    try await connection.query("INSERT INTO mapbook_schema (version) VALUES (\(Self.migrations.count))", logger: Self.logger)
+                    try await connection.query("COMMIT", logger: Self.logger)
+                } catch {
+                    try? await connection.query("ROLLBACK", logger: Self.logger)
+                    throw error
+                }
+            }
+        }
+    }
+
+    static let logger = Logger(label: "mapbook.portal.postgres")
+
+    static func key(_ name: String) -> String { name.lowercased() }
+
+    static func json(_ strings: [String]) -> String { JSONWriter.string(.array(strings.map { .string($0) }), style: .compact) }
+
+    static func strings(_ text: String) -> [String] { ((try? JSONParser.parse(text))?.arrayValue ?? []).compactMap(\.stringValue) }
+
+    // MARK: Settings
+
+    public func setting(_ key: String) async throws -> String? {
+        try await run("read a setting") {
+            var value: String?
+            for try await v in try await client.query("SELECT value FROM settings WHERE key = \(key)").decode(String.self) { value = v }
+            return value
+        }
+    }
+
+    public func setSetting(_ key: String, _ value: String) async throws {
+        try await run("write a setting") {
+            try await client.query("INSERT INTO settings (key, value) VALUES (\(key), \(value)) ON CONFLICT (key) DO UPDATE SET value = excluded.value")
+        }
+    }
+
+    // MARK: Users
+
+    static let userColumns = "username, id, full_name, email, role, password, created, modified"
+
+    func users(_ query: PostgresQuery) async throws -> [UserRecord] {
+        try await run("read users") {
+            var found: [UserRecord] = []
+            for try await (u, id, name, email, role, password, created, modified) in try await client.query(query).decode((String, String, String, String, String, String, Int64, Int64).self) {
+                found.append(UserRecord(username: u, id: id, fullName: name, email: email, role: role, passwordHash: password, created: created, modified: modified))
+            }
+            return found
+        }
+    }
+
+    public func user(_ username: String) async throws -> UserRecord? {
+        try await users("SELECT username, id, full_name, email, role, password, created, modified FROM users WHERE username_key = \(Self.key(username))").first
+    }
+
+    public func users() async throws -> [UserRecord] {
+        try await users("SELECT username, id, full_name, email, role, password, created, modified FROM users ORDER BY username_key")
+    }
+
+    public func saveUser(_ u: UserRecord) async throws {
+        try await run("save a user") {
+            try await client.query(
+                """
+                INSERT INTO users (username_key, username, id, full_name, email, role, password, created, modified)
+                VALUES (\(Self.key(u.username)), \(u.username), \(u.id), \(u.fullName), \(u.email), \(u.role), \(u.passwordHash), \(u.created), \(u.modified))
+                ON CONFLICT (username_key) DO UPDATE SET username = excluded.username, id = excluded.id, full_name = excluded.full_name,
+                  email = excluded.email, role = excluded.role, password = excluded.password, created = excluded.created, modified = excluded.modified
+                """)
+        }
+    }
+
+    // MARK: Tokens
+
+    public func saveToken(_ t: TokenRecord) async throws {
+        try await run("save a token") {
+            try await client.query(
+                """
+                INSERT INTO tokens (hash, kind, username_key, username, client_id, referer, created, expires, code_challenge, redirect_uri)
+                VALUES (\(t.hash), \(t.kind.rawValue), \(Self.key(t.username)), \(t.username), \(t.clientId), \(t.referer), \(t.created), \(t.expires), \(t.codeChallenge), \(t.redirectURI))
+                ON CONFLICT (hash) DO UPDATE SET kind = excluded.kind, username_key = excluded.username_key, username = excluded.username,
+                  client_id = excluded.client_id, referer = excluded.referer, created = excluded.created, expires = excluded.expires,
+                  code_challenge = excluded.code_challenge, redirect_uri = excluded.redirect_uri
+                """)
+        }
+    }
+
+    public func token(hash: String) async throws -> TokenRecord? {
+        try await run("read a token") {
+            var found: TokenRecord?
+            let rows = try await client.query(
+                "SELECT hash, kind, username, client_id, referer, created, expires, code_challenge, redirect_uri FROM tokens WHERE hash = \(hash)")
+            for try await (h, kind, user, client, referer, created, expires, challenge, redirect) in rows.decode(
+                (String, String, String, String?, String?, Int64, Int64, String?, String?).self)
+            {
+                guard let kind = TokenRecord.Kind(rawValue: kind) else { continue }
+                found = TokenRecord(
+                    hash: h, kind: kind, username: user, clientId: client, referer: referer, created: created, expires: expires,
+                    codeChallenge: challenge, redirectURI: redirect)
+            }
+            return found
+        }
+    }
+
+    public func deleteToken(hash: String) async throws {
+        try await run("delete a token") { try await client.query("DELETE FROM tokens WHERE hash = \(hash)") }
+    }
+
+    public func deleteTokens(username: String) async throws {
+        try await run("delete a user's tokens") { try await client.query("DELETE FROM tokens WHERE username_key = \(Self.key(username))") }
+    }
+
+    public func deleteExpiredTokens(now: Int64) async throws {
+        try await run("delete expired tokens") { try await client.query("DELETE FROM tokens WHERE expires < \(now)") }
+    }
+
+    // MARK: Items
+
+    func items(_ query: PostgresQuery) async throws -> [ItemRecord] {
+        try await run("read items") {
+            var found: [ItemRecord] = []
+            for try await (id, status, text, groups, sha) in try await client.query(query).decode((String, String, String, String, String?).self) {
+                guard let status = ItemRecord.Status(rawValue: status), let json = try? JSONParser.parse(text),
+                    let item = try? PortalItem(json: json, source: "\(location): item \(id)")
+                else { throw PortalStoreError(kind: .damagedItem, path: location, message: "item \(id) is damaged; remove its row or restore a backup") }
+                found.append(ItemRecord(item: item, status: status, groups: Self.strings(groups), sha256: sha))
+            }
+            return found
+        }
+    }
+
+    public func items() async throws -> [ItemRecord] {
+        try await items("SELECT id, status, item::text, groups::text, sha256 FROM items ORDER BY id")
+    }
+
+    /// The items the viewer may see are chosen in PostgreSQL (status, access, owner, group
+    /// membership); the query's terms, the order and the page are applied to them as the
+    /// SQLite store applies them (`ItemSearch.run`), so both stores answer alike.
+    public func searchItems(_ search: ItemSearch) async throws -> ItemSearchResult {
+        let viewer = search.viewer
+        let groups = Self.json(Array(viewer.groups))
+        let owner = viewer.username.map(Self.key) ?? ""
+        let signedIn = viewer.username != nil, admin = viewer.isAdmin
+        let group = search.group ?? ""
+        let candidates = try await items(
+            """
+            SELECT id, status, item::text, groups::text, sha256 FROM items
+            WHERE status = 'ready'
+              AND (item->>'access' = 'public' OR (\(signedIn) AND (\(admin) OR owner_key = \(owner) OR item->>'access' = 'org'
+                   OR groups ?| ARRAY(SELECT jsonb_array_elements_text(\(groups)::jsonb)))))
+              AND (\(group) = '' OR groups ? \(group))
+            """)
+        return search.run(over: candidates)
+    }
+
+    public func item(_ id: String) async throws -> ItemRecord? {
+        try await items("SELECT id, status, item::text, groups::text, sha256 FROM items WHERE id = \(id)").first
+    }
+
+    public func saveItem(_ r: ItemRecord) async throws {
+        let item = JSONWriter.string(r.item.jsonValue, style: .compact), groups = Self.json(r.groups)
+        try await run("save an item") {
+            try await client.query(
+                """
+                INSERT INTO items (id, owner_key, status, item, groups, sha256)
+                VALUES (\(r.item.id), \(Self.key(r.item.owner)), \(r.status.rawValue), \(item)::jsonb, \(groups)::jsonb, \(r.sha256))
+                ON CONFLICT (id) DO UPDATE SET owner_key = excluded.owner_key, status = excluded.status, item = excluded.item,
+                  groups = excluded.groups, sha256 = excluded.sha256
+                """)
+        }
+    }
+
+    public func deleteItem(_ id: String) async throws {
+        try await run("delete an item") { try await client.query("DELETE FROM items WHERE id = \(id)") }
+    }
+
+    // MARK: Sign-in failures
+
+    public func recordSignInFailure(_ key: String, at time: Int64, keepingLast: Int) async throws {
+        try await run("record a sign-in failure") {
+            try await client.query("INSERT INTO signin_failures (key, time) VALUES (\(key), \(time))")
+            try await client.query(
+                """
+                DELETE FROM signin_failures WHERE key = \(key) AND ctid NOT IN
+                  (SELECT ctid FROM signin_failures WHERE key = \(key) ORDER BY time DESC LIMIT \(keepingLast))
+                """)
+        }
+    }
+
+    public func signInFailures(_ key: String, since time: Int64) async throws -> [Int64] {
+        try await run("read sign-in failures") {
+            var times: [Int64] = []
+            for try await t in try await client.query("SELECT time FROM signin_failures WHERE key = \(key) AND time > \(time) ORDER BY time").decode(Int64.self) {
+                times.append(t)
+            }
+            return times
+        }
+    }
+
+    public func clearSignInFailures(_ key: String) async throws {
+        try await run("clear sign-in failures") { try await client.query("DELETE FROM signin_failures WHERE key = \(key)") }
+    }
+
+    public func pruneSignInFailures(before time: Int64) async throws {
+        try await run("prune sign-in failures") { try await client.query("DELETE FROM signin_failures WHERE time <= \(time)") }
+    }
+
+    // MARK: Groups
+
+    func groups(_ query: PostgresQuery) async throws -> [GroupRecord] {
+        try await run("read groups") {
+            var found: [GroupRecord] = []
+            let rows = try await client.query(query)
+            for try await (id, title, owner, snippet, description, tags, access, created, modified, members, capabilities) in rows.decode(
+                (String, String, String, String?, String?, String, String, Int64, Int64, String, String).self)
+            {
+                found.append(GroupRecord(
+                    id: id, title: title, owner: owner, snippet: snippet, description: description, tags: Self.strings(tags), access: access,
+                    created: created, modified: modified, members: Self.strings(members), capabilities: Self.strings(capabilities)))
+            }
+            return found
+        }
+    }
+
+    public func groups() async throws -> [GroupRecord] {
+        try await groups(
+            "SELECT id, title, owner, snippet, description, tags::text, access, created, modified, members::text, capabilities::text FROM groups ORDER BY title")
+    }
+
+    public func group(_ id: String) async throws -> GroupRecord? {
+        try await groups(
+            "SELECT id, title, owner, snippet, description, tags::text, access, created, modified, members::text, capabilities::text FROM groups WHERE id = \(id)"
+        ).first
+    }
+
+    public func saveGroup(_ g: GroupRecord) async throws {
+        let tags = Self.json(g.tags), members = Self.json(g.members), capabilities = Self.json(g.capabilities)
+        try await run("save a group") {
+            try await client.query(
+                """
+                INSERT INTO groups (id, title, owner, snippet, description, tags, access, created, modified, members, capabilities)
+                VALUES (\(g.id), \(g.title), \(g.owner), \(g.snippet), \(g.description), \(tags)::jsonb, \(g.access), \(g.created), \(g.modified),
+                  \(members)::jsonb, \(capabilities)::jsonb)
+                ON CONFLICT (id) DO UPDATE SET title = excluded.title, owner = excluded.owner, snippet = excluded.snippet,
+                  description = excluded.description, tags = excluded.tags, access = excluded.access, created = excluded.created,
+                  modified = excluded.modified, members = excluded.members, capabilities = excluded.capabilities
+                """)
+        }
+    }
+
+    public func deleteGroup(_ id: String) async throws {
+        try await run("delete a group") { try await client.query("DELETE FROM groups WHERE id = \(id)") }
+    }
+
+    // MARK: Folders
+
+    public func folders(owner: String) async throws -> [FolderRecord] {
+        try await run("read folders") {
+            var found: [FolderRecord] = []
+            let rows = try await client.query("SELECT id, owner, title, created FROM folders WHERE owner_key = \(Self.key(owner)) ORDER BY title")
+            for try await (id, owner, title, created) in rows.decode((String, String, String, Int64).self) {
+                found.append(FolderRecord(id: id, owner: owner, title: title, created: created))
+            }
+            return found
+        }
+    }
+
+    public func saveFolder(_ f: FolderRecord) async throws {
+        try await run("save a folder") {
+            try await client.query(
+                """
+                INSERT INTO folders (id, owner_key, owner, title, created) VALUES (\(f.id), \(Self.key(f.owner)), \(f.owner), \(f.title), \(f.created))
+                ON CONFLICT (id) DO UPDATE SET owner_key = excluded.owner_key, owner = excluded.owner, title = excluded.title, created = excluded.created
+                """)
+        }
+    }
+
+    public func deleteFolder(_ id: String) async throws {
+        try await run("delete a folder") { try await client.query("DELETE FROM folders WHERE id = \(id)") }
+    }
+}
+
+/// `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`.
+struct DatabaseURL {
+    var user: String
+    var password: String?
+    var host: String
+    var port: Int
+    var database: String
+
+    init?(_ url: String) {
+        let scheme = ["postgres://", "postgresql://"].first { url.hasPrefix($0) }
+        guard let scheme else { return nil }
+        let rest = url.dropFirst(scheme.count)
+        guard let at = rest.lastIndex(of: "@"), let slash = rest[at...].firstIndex(of: "/") else { return nil }
+        let credentials = rest[..<at], address = rest[rest.index(after: at)..<slash]
+        database = String(rest[rest.index(after: slash)...].prefix { $0 != "?" })
+        if let colon = credentials.firstIndex(of: ":") {
+            user = String(credentials[..<colon])
+            password = String(credentials[credentials.index(after: colon)...])
+        } else {
+            user = String(credentials)
+        }
+        if let colon = address.lastIndex(of: ":") {
+            host = String(address[..<colon])
+            guard let p = Int(address[address.index(after: colon)...]), (1...65535).contains(p) else { return nil }
+            port = p
+        } else {
+            host = String(address)
+            port = 5432
+        }
+        guard !user.isEmpty, !host.isEmpty, !database.isEmpty else { return nil }
+    }
+
+    var redacted: String { "postgres://\(user)@\(host):\(port)/\(database)" }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import MapbookPortalAPI
+import MapbookTestSupport
+import Testing
+
+@testable import MapbookPortalServer
+
+/// The stores against each other: what PostgreSQL chooses in SQL (who may see an item) must
+/// be what the SQLite store chooses in Swift, and both keep what they are given the same way.
+@Suite struct PortalStoreTests {
+    func stores(_ dir: String) async throws -> [any PortalStore] {
+        [try SQLitePortalStore(path: dir + "/portal.sqlite"), try await PostgresPortalStore.connect(try PostgresServer.database())]
+    }
+
+    /// 300 random items (every access, two owners, two groups, some not committed) searched
+    /// by every kind of viewer, with queries, groups and pages: both stores give the same pages.
+    @Test(PostgresServer.required)
+    func searchesGiveTheSameAnswerOnBothStores() async throws {
+        try await withTemporaryDirectory { dir in
+            let stores = try await stores(dir)
+            var rng = SplitMix64(seed: 20261126)
+            let accesses: [ItemAccess] = [.private, .shared, .org, .public]
+            let words = ["water", "sewer", "trees", "parcels", "roads"]
+            for i in 0..<300 {
+                let owner = Int(rng.next() % 2) == 0 ? "alice" : "Bob"
+                let groups = ["g1", "g2"].filter { _ in rng.next() % 3 == 0 }
+                let item = PortalItem(
+                    id: String(format: "%032x", i), owner: owner, created: Int64(i), modified: Int64(i * 7 % 300),
+                    title: "\(words[Int(rng.next() % 5)]) \(i)", type: rng.next() % 4 == 0 ? "Web Map" : "Mobile Map Package",
+                    tags: [words[Int(rng.next() % 5)]], access: accesses[Int(rng.next() % 4)])
+                let record = ItemRecord(item: item, status: rng.next() % 10 == 0 ? .uploading : .ready, groups: groups, sha256: nil)
+                for store in stores { try await store.saveItem(record) }
+            }
+            let viewers = [
+                ItemViewer(username: nil, isAdmin: false, groups: []), ItemViewer(username: "alice", isAdmin: false, groups: []),
+                ItemViewer(username: "bob", isAdmin: false, groups: ["g1"]), ItemViewer(username: "carol", isAdmin: false, groups: ["g1", "g2"]),
+                ItemViewer(username: "root", isAdmin: true, groups: []),
+            ]
+            for viewer in viewers {
+                for q in ["", "water", "tags:trees OR type:\"Web Map\"", "owner:bob AND NOT title:roads"] {
+                    for group in [nil, "g2"] {
+                        for start in [1, 11] {
+                            let search = ItemSearch(
+                                query: try ItemQuery.parse(q), viewer: viewer, group: group, sort: try ItemSort(sortField: "modified", sortOrder: "desc"),
+                                page: SearchPage(start: start, num: 10))
+                            let sqlite = try await stores[0].searchItems(search), postgres = try await stores[1].searchItems(search)
+                            #expect(sqlite == postgres, "\(viewer) q=\(q) group=\(String(describing: group)) start=\(start)")
+                            #expect(sqlite.total > 0 || q != "" || viewer.username != "root", "the admin sees items")
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Users by name without case, tokens, sign-in failures (the last few kept), settings:
+    /// both stores keep them alike.
+    @Test(PostgresServer.required)
+    func bothStoresKeepRecordsAlike() async throws {
+        try await withTemporaryDirectory { dir in
+            for store in try await stores(dir) {
+                let user = UserRecord(username: "Alice", id: "1", fullName: "Alice A", email: "a@example.org", role: "org_user", passwordHash: "h", created: 1, modified: 2)
+                try await store.saveUser(user)
+                #expect(try await store.user("ALICE") == user, "\(store)")
+                let token = TokenRecord(hash: "t1", kind: .code, username: "Alice", clientId: "c", referer: nil, created: 1, expires: 10, codeChallenge: "x", redirectURI: "https://r")
+                try await store.saveToken(token)
+                #expect(try await store.token(hash: "t1") == token)
+                try await store.deleteTokens(username: "alice")
+                #expect(try await store.token(hash: "t1") == nil)
+                for t in 1...8 { try await store.recordSignInFailure("user:alice", at: Int64(t), keepingLast: 5) }
+                #expect(try await store.signInFailures("user:alice", since: 0) == [4, 5, 6, 7, 8])
+                #expect(try await store.signInFailures("user:alice", since: 6) == [7, 8])
+                try await store.clearSignInFailures("user:alice")
+                #expect(try await store.signInFailures("user:alice", since: 0).isEmpty)
+                try await store.setSetting("orgId", "abc")
+                try await store.setSetting("orgId", "def")
+                #expect(try await store.setting("orgId") == "def")
+                let group = GroupRecord(id: "g", title: "Crew", owner: "Alice", snippet: nil, description: "d", tags: ["t"], access: "org", created: 1, modified: 1, members: ["Alice"], capabilities: ["updateitemcontrol"])
+                try await store.saveGroup(group)
+                #expect(try await store.group("g") == group)
+                let folder = FolderRecord(id: "f", owner: "Alice", title: "Field", created: 3)
+                try await store.saveFolder(folder)
+                #expect(try await store.folders(owner: "alice") == [folder])
+            }
+        }
+    }
+
+    /// A database written by a newer mapbook is refused, not changed.
+    @Test(PostgresServer.required)
+    func aNewerDatabaseIsRefused() async throws {
+        let url = try PostgresServer.database()
+        let store = try await PostgresPortalStore.connect(url)
+        try await store.client.query("UPDATE mapbook_schema SET version = 99")
+        await store.shutdown()
+        do {
+            _ = try await PostgresPortalStore.connect(url)
+            Issue.record("a newer database was opened")
+        } catch let error as PortalStoreError {
+            #expect(error.kind == .newerVersion && error.message.contains("version 99"), "\(error)")
+        }
+    }
+}
