@@ -30,33 +30,7 @@ import Testing
         /// handed open, so neither a pipe's end nor Foundation's exit watch would come.
         @discardableResult
         func tmux(_ arguments: [String]) throws -> String {
-            let path = NSTemporaryDirectory() + "\(socket)-\(UInt32.random(in: 0...UInt32.max)).out"
-            defer { try? FileManager.default.removeItem(atPath: path) }
-            let argv = [ViewCommandTests.tmuxPath, "-L", socket] + arguments
-            var actions = posix_spawn_file_actions_t()
-            posix_spawn_file_actions_init(&actions)
-            defer { posix_spawn_file_actions_destroy(&actions) }
-            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-            posix_spawn_file_actions_addopen(&actions, 1, path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-            posix_spawn_file_actions_adddup2(&actions, 1, 2)
-            let cStrings = argv.map { strdup($0) }
-            defer { cStrings.forEach { free($0) } }
-            // The server and the shells under it start with no signal blocked, whatever this
-            // test's thread blocks.
-            var attributes = posix_spawnattr_t()
-            posix_spawnattr_init(&attributes)
-            defer { posix_spawnattr_destroy(&attributes) }
-            var none = sigset_t()
-            sigemptyset(&none)
-            posix_spawnattr_setsigmask(&attributes, &none)
-            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
-            var pid = pid_t()
-            guard posix_spawn(&pid, argv[0], &actions, &attributes, cStrings + [nil], environ) == 0 else {
-                throw ExternalTools.ToolError(output: "cannot start tmux")
-            }
-            var status: Int32 = 0
-            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-            let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+            let (status, text) = try ExternalTools.runDetached([ViewCommandTests.tmuxPath, "-L", socket] + arguments)
             guard status == 0 else { throw ExternalTools.ToolError(output: "tmux \(arguments): \(text)") }
             return text
         }

@@ -38,7 +38,7 @@ public enum PostgresServer {
         if let running { return try running.get() }
         let folder = NSTemporaryDirectory() + "mapbook-pg-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let script = Fixtures.repositoryRoot.appendingPathComponent("tools/pg/postgres.sh").path
-        let (status, output) = try runDetached(script, ["start", folder])
+        let (status, output) = try ExternalTools.runDetached([script, "start", folder])
         guard status == 0, let line = output.split(separator: "\n").last, let port = Int(line.split(separator: ":").last?.split(separator: "/").first ?? "") else {
             let failure = ExternalTools.ToolError(output: "tools/pg/postgres.sh start: \(output)")
             running = .failure(failure)
@@ -57,37 +57,4 @@ public enum PostgresServer {
     }
 
     nonisolated(unsafe) static var stopFolder: String?
-
-    /// Runs `executable` with its output in a file, not a pipe (the server it starts keeps
-    /// every descriptor it inherits open, so a pipe's end would never come), and with no
-    /// signal blocked: a test thread's blocked signals would be inherited by the server, whose
-    /// processes signal each other.
-    static func runDetached(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let log = NSTemporaryDirectory() + "mapbook-pg-\(UInt32.random(in: 0...UInt32.max)).log"
-        defer { try? FileManager.default.removeItem(atPath: log) }
-        let argv = [executable] + arguments
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t()
-        sigemptyset(&none)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
-        let cStrings = argv.map { strdup($0) }
-        defer { cStrings.forEach { free($0) } }
-        var pid = pid_t()
-        guard posix_spawn(&pid, argv[0], &actions, &attributes, cStrings + [nil], environ) == 0 else {
-            throw ExternalTools.ToolError(output: "cannot start \(executable)")
-        }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        let exit = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        return (exit, (try? String(contentsOfFile: log, encoding: .utf8)) ?? "")
-    }
 }
