@@ -11,15 +11,17 @@ public final class PortalServerProcess: @unchecked Sendable {
     private let output = Pipe()
 
     /// Adds users (name, password, admin) to a new data folder, then starts the server.
-    public init(users: [(name: String, password: String, admin: Bool)], lifetime: Int = 900, extraArguments: [String] = []) throws {
+    /// `store`: a PostgreSQL URL for the metadata (`--store`), else SQLite in the data folder.
+    public init(users: [(name: String, password: String, admin: Bool)], lifetime: Int = 900, extraArguments: [String] = [], store: String? = nil) throws {
         data = NSTemporaryDirectory() + "mapbook-portal-\(getpid())-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
         for user in users {
             let run = try MapbookBinary.run(
-                ["portal", "user", "add", user.name, "--data", data, "--password-stdin"] + (user.admin ? ["--admin"] : []), stdin: user.password + "\n")
+                ["portal", "user", "add", user.name, "--data", data, "--password-stdin"] + (user.admin ? ["--admin"] : []) + (store.map { ["--store", $0] } ?? []),
+                stdin: user.password + "\n")
             guard run.status == 0 else { throw ServerError(message: "user add \(user.name) failed: \(run.stderr)") }
         }
-        try start(extraArguments, lifetime: lifetime)
+        try start(extraArguments + (store.map { ["--store", $0] } ?? []), lifetime: lifetime)
     }
 
     public struct ServerError: Error, CustomStringConvertible {

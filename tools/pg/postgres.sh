@@ -4,6 +4,7 @@
 #
 #   tools/pg/postgres.sh start DIR   # initdb in DIR, start on a free port; prints the URL
 #   tools/pg/postgres.sh stop DIR    # stop it (DIR stays; remove it after)
+#   tools/pg/postgres.sh resume DIR  # start a stopped one again, on the same port
 #
 # initdb refuses to run as root: as root the cluster belongs to the `postgres` user (made by
 # Debian's package). Trust authentication on 127.0.0.1 only; fsync off (a test cluster).
@@ -29,11 +30,19 @@ start)
     echo "$port" > "$dir/port"
     echo "postgres://mapbook@127.0.0.1:$port/mapbook"
     ;;
+resume)
+    port=$(cat "$dir/port")
+    "${run[@]}" "$bin/pg_ctl" -D "$dir/data" -l "$dir/data/server.log" -w -t 60 \
+        -o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories='$dir' -c fsync=off -c max_connections=200" start \
+        </dev/null >"$dir/pg_ctl.log" 2>&1 \
+        || { cat "$dir/pg_ctl.log" "$dir/data/server.log" >&2; exit 1; }
+    echo "postgres://mapbook@127.0.0.1:$port/mapbook"
+    ;;
 stop)
     [ -d "$dir/data" ] && "${run[@]}" "$bin/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null 2>&1 || true
     ;;
 *)
-    echo "postgres.sh: start or stop" >&2
+    echo "postgres.sh: start, stop or resume" >&2
     exit 64
     ;;
 esac

@@ -53,8 +53,9 @@ public final class PostgresPortalStore: PortalStore {
         guard let parsed = DatabaseURL(url) else {
             throw PortalStoreError(kind: .invalidName, path: url, message: "'\(url)' is not a PostgreSQL URL (postgres://USER@HOST:PORT/DATABASE)")
         }
-        let configuration = PostgresClient.Configuration(
+        var configuration = PostgresClient.Configuration(
             host: parsed.host, port: parsed.port, username: parsed.user, password: parsed.password ?? password, database: parsed.database, tls: .disable)
+        configuration.options.connectTimeout = .seconds(3)
         // The pool's own messages: only errors (it warns when a query comes before its run loop
         // has started, which the first query at start always may).
         var background = Logger(label: "mapbook.portal.postgres")
@@ -85,10 +86,27 @@ public final class PostgresPortalStore: PortalStore {
 
     deinit { runner.cancel() }
 
-    /// Runs `body`, turning PostgreSQL's errors into the store's.
-    func run<T>(_ what: String, _ body: () async throws -> T) async throws -> T {
+    /// How long an operation may wait for the database before the request is answered with
+    /// a 503: the pool waits for a connection as long as PostgreSQL is down.
+    static let patience: Duration = .seconds(5)
+
+    /// Runs `body`, turning PostgreSQL's errors, and a database that does not answer within
+    /// `patience`, into the store's `database` error.
+    func run<T: Sendable>(_ what: String, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        let location = self.location
         do {
-            return try await body()
+            return try await withThrowingTaskGroup(of: T?.self) { group in
+                group.addTask { try await body() }
+                group.addTask {
+                    try await Task.sleep(for: Self.patience)
+                    return nil
+                }
+                defer { group.cancelAll() }
+                guard let first = try await group.next(), let value = first else {
+                    throw PortalStoreError(kind: .database, path: location, message: "PostgreSQL did not answer within \(Self.patience) to \(what)")
+                }
+                return value
+            }
         } catch let error as PSQLError {
             let reason = error.serverInfo?[.message] ?? String(describing: error.code)
             throw PortalStoreError(kind: .database, path: location, message: "PostgreSQL could not \(what): \(reason)")
@@ -96,7 +114,7 @@ public final class PostgresPortalStore: PortalStore {
     }
 
     func migrate() async throws {
-        try await run("bring the schema up to date") {
+        try await run("bring the schema up to date") { [self] in
             try await client.withConnection { connection in
                 try await connection.query("BEGIN", logger: Self.logger)
                 do {
@@ -137,7 +155,7 @@ public final class PostgresPortalStore: PortalStore {
     // MARK: Settings
 
     public func setting(_ key: String) async throws -> String? {
-        try await run("read a setting") {
+        try await run("read a setting") { [self] in
             var value: String?
             for try await v in try await client.query("SELECT value FROM settings WHERE key = \(key)").decode(String.self) { value = v }
             return value
@@ -145,7 +163,7 @@ public final class PostgresPortalStore: PortalStore {
     }
 
     public func setSetting(_ key: String, _ value: String) async throws {
-        try await run("write a setting") {
+        try await run("write a setting") { [self] in
             try await client.query("INSERT INTO settings (key, value) VALUES (\(key), \(value)) ON CONFLICT (key) DO UPDATE SET value = excluded.value")
         }
     }
@@ -155,7 +173,7 @@ public final class PostgresPortalStore: PortalStore {
     static let userColumns = "username, id, full_name, email, role, password, created, modified"
 
     func users(_ query: PostgresQuery) async throws -> [UserRecord] {
-        try await run("read users") {
+        try await run("read users") { [self] in
             var found: [UserRecord] = []
             for try await (u, id, name, email, role, password, created, modified) in try await client.query(query).decode((String, String, String, String, String, String, Int64, Int64).self) {
                 found.append(UserRecord(username: u, id: id, fullName: name, email: email, role: role, passwordHash: password, created: created, modified: modified))
@@ -173,7 +191,7 @@ public final class PostgresPortalStore: PortalStore {
     }
 
     public func saveUser(_ u: UserRecord) async throws {
-        try await run("save a user") {
+        try await run("save a user") { [self] in
             try await client.query(
                 """
                 INSERT INTO users (username_key, username, id, full_name, email, role, password, created, modified)
@@ -187,7 +205,7 @@ public final class PostgresPortalStore: PortalStore {
     // MARK: Tokens
 
     public func saveToken(_ t: TokenRecord) async throws {
-        try await run("save a token") {
+        try await run("save a token") { [self] in
             try await client.query(
                 """
                 INSERT INTO tokens (hash, kind, username_key, username, client_id, referer, created, expires, code_challenge, redirect_uri)
@@ -200,7 +218,7 @@ public final class PostgresPortalStore: PortalStore {
     }
 
     public func token(hash: String) async throws -> TokenRecord? {
-        try await run("read a token") {
+        try await run("read a token") { [self] in
             var found: TokenRecord?
             let rows = try await client.query(
                 "SELECT hash, kind, username, client_id, referer, created, expires, code_challenge, redirect_uri FROM tokens WHERE hash = \(hash)")
@@ -217,21 +235,21 @@ public final class PostgresPortalStore: PortalStore {
     }
 
     public func deleteToken(hash: String) async throws {
-        try await run("delete a token") { try await client.query("DELETE FROM tokens WHERE hash = \(hash)") }
+        try await run("delete a token") { [self] in try await client.query("DELETE FROM tokens WHERE hash = \(hash)") }
     }
 
     public func deleteTokens(username: String) async throws {
-        try await run("delete a user's tokens") { try await client.query("DELETE FROM tokens WHERE username_key = \(Self.key(username))") }
+        try await run("delete a user's tokens") { [self] in try await client.query("DELETE FROM tokens WHERE username_key = \(Self.key(username))") }
     }
 
     public func deleteExpiredTokens(now: Int64) async throws {
-        try await run("delete expired tokens") { try await client.query("DELETE FROM tokens WHERE expires < \(now)") }
+        try await run("delete expired tokens") { [self] in try await client.query("DELETE FROM tokens WHERE expires < \(now)") }
     }
 
     // MARK: Items
 
     func items(_ query: PostgresQuery) async throws -> [ItemRecord] {
-        try await run("read items") {
+        try await run("read items") { [self] in
             var found: [ItemRecord] = []
             for try await (id, status, text, groups, sha) in try await client.query(query).decode((String, String, String, String, String?).self) {
                 guard let status = ItemRecord.Status(rawValue: status), let json = try? JSONParser.parse(text),
@@ -273,7 +291,7 @@ public final class PostgresPortalStore: PortalStore {
 
     public func saveItem(_ r: ItemRecord) async throws {
         let item = JSONWriter.string(r.item.jsonValue, style: .compact), groups = Self.json(r.groups)
-        try await run("save an item") {
+        try await run("save an item") { [self] in
             try await client.query(
                 """
                 INSERT INTO items (id, owner_key, status, item, groups, sha256)
@@ -285,13 +303,13 @@ public final class PostgresPortalStore: PortalStore {
     }
 
     public func deleteItem(_ id: String) async throws {
-        try await run("delete an item") { try await client.query("DELETE FROM items WHERE id = \(id)") }
+        try await run("delete an item") { [self] in try await client.query("DELETE FROM items WHERE id = \(id)") }
     }
 
     // MARK: Sign-in failures
 
     public func recordSignInFailure(_ key: String, at time: Int64, keepingLast: Int) async throws {
-        try await run("record a sign-in failure") {
+        try await run("record a sign-in failure") { [self] in
             try await client.query("INSERT INTO signin_failures (key, time) VALUES (\(key), \(time))")
             try await client.query(
                 """
@@ -302,7 +320,7 @@ public final class PostgresPortalStore: PortalStore {
     }
 
     public func signInFailures(_ key: String, since time: Int64) async throws -> [Int64] {
-        try await run("read sign-in failures") {
+        try await run("read sign-in failures") { [self] in
             var times: [Int64] = []
             for try await t in try await client.query("SELECT time FROM signin_failures WHERE key = \(key) AND time > \(time) ORDER BY time").decode(Int64.self) {
                 times.append(t)
@@ -312,17 +330,17 @@ public final class PostgresPortalStore: PortalStore {
     }
 
     public func clearSignInFailures(_ key: String) async throws {
-        try await run("clear sign-in failures") { try await client.query("DELETE FROM signin_failures WHERE key = \(key)") }
+        try await run("clear sign-in failures") { [self] in try await client.query("DELETE FROM signin_failures WHERE key = \(key)") }
     }
 
     public func pruneSignInFailures(before time: Int64) async throws {
-        try await run("prune sign-in failures") { try await client.query("DELETE FROM signin_failures WHERE time <= \(time)") }
+        try await run("prune sign-in failures") { [self] in try await client.query("DELETE FROM signin_failures WHERE time <= \(time)") }
     }
 
     // MARK: Groups
 
     func groups(_ query: PostgresQuery) async throws -> [GroupRecord] {
-        try await run("read groups") {
+        try await run("read groups") { [self] in
             var found: [GroupRecord] = []
             let rows = try await client.query(query)
             for try await (id, title, owner, snippet, description, tags, access, created, modified, members, capabilities) in rows.decode(
@@ -349,7 +367,7 @@ public final class PostgresPortalStore: PortalStore {
 
     public func saveGroup(_ g: GroupRecord) async throws {
         let tags = Self.json(g.tags), members = Self.json(g.members), capabilities = Self.json(g.capabilities)
-        try await run("save a group") {
+        try await run("save a group") { [self] in
             try await client.query(
                 """
                 INSERT INTO groups (id, title, owner, snippet, description, tags, access, created, modified, members, capabilities)
@@ -363,13 +381,13 @@ public final class PostgresPortalStore: PortalStore {
     }
 
     public func deleteGroup(_ id: String) async throws {
-        try await run("delete a group") { try await client.query("DELETE FROM groups WHERE id = \(id)") }
+        try await run("delete a group") { [self] in try await client.query("DELETE FROM groups WHERE id = \(id)") }
     }
 
     // MARK: Folders
 
     public func folders(owner: String) async throws -> [FolderRecord] {
-        try await run("read folders") {
+        try await run("read folders") { [self] in
             var found: [FolderRecord] = []
             let rows = try await client.query("SELECT id, owner, title, created FROM folders WHERE owner_key = \(Self.key(owner)) ORDER BY title")
             for try await (id, owner, title, created) in rows.decode((String, String, String, Int64).self) {
@@ -380,7 +398,7 @@ public final class PostgresPortalStore: PortalStore {
     }
 
     public func saveFolder(_ f: FolderRecord) async throws {
-        try await run("save a folder") {
+        try await run("save a folder") { [self] in
             try await client.query(
                 """
                 INSERT INTO folders (id, owner_key, owner, title, created) VALUES (\(f.id), \(Self.key(f.owner)), \(f.owner), \(f.title), \(f.created))
@@ -390,7 +408,7 @@ public final class PostgresPortalStore: PortalStore {
     }
 
     public func deleteFolder(_ id: String) async throws {
-        try await run("delete a folder") { try await client.query("DELETE FROM folders WHERE id = \(id)") }
+        try await run("delete a folder") { [self] in try await client.query("DELETE FROM folders WHERE id = \(id)") }
     }
 }
 
