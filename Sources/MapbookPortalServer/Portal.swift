@@ -12,6 +12,8 @@ public struct PortalConfiguration: Sendable {
     /// The metadata store: PostgreSQL at this URL (`postgres://USER@HOST:PORT/DATABASE`),
     /// shared by several portal processes; nil for SQLite in the data folder.
     public var storeURL: String?
+    /// How long a request waits for that database before it is answered with a 503.
+    public var storePatience: Duration = .seconds(5)
     /// The portal's name in `portals/self`.
     public var name = "Mapbook Portal"
     /// Lifetime of tokens from `generateToken` when the request names none, in minutes, and the most it may ask.
@@ -69,7 +71,7 @@ public final class Portal: Sendable {
         try Disk.makeDirectory(dir)
         let store: any PortalStore
         if let url = configuration.storeURL {
-            store = try await PostgresPortalStore.connect(url, password: getenv("PGPASSWORD").map { String(cString: $0) })
+            store = try await PostgresPortalStore.connect(url, password: getenv("PGPASSWORD").map { String(cString: $0) }, patience: configuration.storePatience)
         } else {
             store = try SQLitePortalStore(path: "\(dir)/portal.sqlite")
         }

@@ -25,6 +25,8 @@ final class PortalFixture: @unchecked Sendable {
         // runs them on both stores).
         if ProcessInfo.processInfo.environment["MAPBOOK_TEST_PORTAL_STORE"] == "postgres" {
             configuration.storeURL = try PostgresServer.database()
+            // A loaded test machine is slow, not down.
+            configuration.storePatience = .seconds(60)
         }
         configure(&configuration)
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

@@ -9,7 +9,7 @@ import Testing
 /// be what the SQLite store chooses in Swift, and both keep what they are given the same way.
 @Suite struct PortalStoreTests {
     func stores(_ dir: String) async throws -> [any PortalStore] {
-        [try SQLitePortalStore(path: dir + "/portal.sqlite"), try await PostgresPortalStore.connect(try PostgresServer.database())]
+        [try SQLitePortalStore(path: dir + "/portal.sqlite"), try await PostgresPortalStore.connect(try PostgresServer.database(), patience: .seconds(60))]
     }
 
     /// 300 random items (every access, two owners, two groups, some not committed) searched
@@ -89,11 +89,11 @@ import Testing
     @Test(PostgresServer.required)
     func aNewerDatabaseIsRefused() async throws {
         let url = try PostgresServer.database()
-        let store = try await PostgresPortalStore.connect(url)
+        let store = try await PostgresPortalStore.connect(url, patience: .seconds(60))
         try await store.client.query("UPDATE mapbook_schema SET version = 99")
         await store.shutdown()
         do {
-            _ = try await PostgresPortalStore.connect(url)
+            _ = try await PostgresPortalStore.connect(url, patience: .seconds(60))
             Issue.record("a newer database was opened")
         } catch let error as PortalStoreError {
             #expect(error.kind == .newerVersion && error.message.contains("version 99"), "\(error)")

@@ -49,7 +49,9 @@ public final class PostgresPortalStore: PortalStore {
 
     /// Connects to the database at `url` (`postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`; the
     /// password may come from `PGPASSWORD` instead) and migrates it.
-    public static func connect(_ url: String, password: String? = nil) async throws -> PostgresPortalStore {
+    /// `patience`: how long an operation may wait for the database before it fails (a 503 for
+    /// the request); the migrations at start may take twelve times as long.
+    public static func connect(_ url: String, password: String? = nil, patience: Duration = .seconds(5)) async throws -> PostgresPortalStore {
         guard let parsed = DatabaseURL(url) else {
             throw PortalStoreError(kind: .invalidName, path: url, message: "'\(url)' is not a PostgreSQL URL (postgres://USER@HOST:PORT/DATABASE)")
         }
@@ -62,7 +64,7 @@ public final class PostgresPortalStore: PortalStore {
         background.logLevel = .error
         let client = PostgresClient(configuration: configuration, backgroundLogger: background)
         let runner = Task { await client.run() }
-        let store = PostgresPortalStore(client: client, runner: runner, location: parsed.redacted)
+        let store = PostgresPortalStore(client: client, runner: runner, location: parsed.redacted, patience: patience)
         do {
             try await store.migrate()
         } catch {
@@ -72,10 +74,11 @@ public final class PostgresPortalStore: PortalStore {
         return store
     }
 
-    init(client: PostgresClient, runner: Task<Void, Never>, location: String) {
+    init(client: PostgresClient, runner: Task<Void, Never>, location: String, patience: Duration) {
         self.client = client
         self.runner = runner
         self.location = location
+        self.patience = patience
     }
 
     /// Stops the connection pool.
@@ -88,22 +91,22 @@ public final class PostgresPortalStore: PortalStore {
 
     /// How long an operation may wait for the database before the request is answered with
     /// a 503: the pool waits for a connection as long as PostgreSQL is down.
-    static let patience: Duration = .seconds(5)
+    let patience: Duration
 
     /// Runs `body`, turning PostgreSQL's errors, and a database that does not answer within
     /// `patience`, into the store's `database` error.
-    func run<T: Sendable>(_ what: String, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
-        let location = self.location
+    func run<T: Sendable>(_ what: String, patience: Duration? = nil, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        let location = self.location, patience = patience ?? self.patience
         do {
             return try await withThrowingTaskGroup(of: T?.self) { group in
                 group.addTask { try await body() }
                 group.addTask {
-                    try await Task.sleep(for: Self.patience)
+                    try await Task.sleep(for: patience)
                     return nil
                 }
                 defer { group.cancelAll() }
                 guard let first = try await group.next(), let value = first else {
-                    throw PortalStoreError(kind: .database, path: location, message: "PostgreSQL did not answer within \(Self.patience) to \(what)")
+                    throw PortalStoreError(kind: .database, path: location, message: "PostgreSQL did not answer within \(patience) to \(what)")
                 }
                 return value
             }
@@ -114,7 +117,7 @@ public final class PostgresPortalStore: PortalStore {
     }
 
     func migrate() async throws {
-        try await run("bring the schema up to date") { [self] in
+        try await run("bring the schema up to date", patience: patience * 12) { [self] in
             try await client.withConnection { connection in
                 try await connection.query("BEGIN", logger: Self.logger)
                 do {
