@@ -51,7 +51,7 @@ public final class WorkingCopy {
     public init(package: MobileMapPackage, folder: String, forSync: Bool = false) throws {
         self.folder = folder
         let path = folder + "/data.gpkg"
-        guard let entry = package.archive.entries.first(where: { $0.name.hasSuffix("/data.gpkg") || $0.name == "data.gpkg" }) else {
+        guard let entry = package.dataEntry else {
             throw EditError(kind: .notEditable, layer: "", field: "", message: "\(package.path) has no data.gpkg, so nothing in it can be edited")
         }
         let base = entry.contentKey
@@ -161,14 +161,9 @@ public final class WorkingCopy {
             values[tracking.editor] = .text(user)
             values[tracking.edited] = .text(ISODate.format(seconds: now))
         }
-        // A fid no pending edit has used: the pending changesets are combined when sent, and
-        // a delete and an insert of one fid would combine into an update of another feature.
         let q = SQLiteDatabase.quote
-        let used = max(
-            try database.scalar("SELECT coalesce(max(\(q(features.idColumn))), 0) FROM \(q(table))")?.int64 ?? 0,
-            try database.scalar("SELECT coalesce(max(fid), 0) FROM \(Self.logTable) WHERE layer = ?", [.text(table)])?.int64 ?? 0)
         var columns = [features.idColumn] + values.keys.sorted()
-        var bindings = [SQLiteValue.integer(used + 1)] + values.keys.sorted().map { values[$0]!.sqliteValue }
+        var bindings = [SQLiteValue.integer(try unusedFid(table, idColumn: features.idColumn))] + values.keys.sorted().map { values[$0]!.sqliteValue }
         if let geometry, let column = features.geometryColumn {
             columns.append(column)
             bindings.append(.blob(try encode(geometry, for: features)))
@@ -245,15 +240,13 @@ public final class WorkingCopy {
         }
         let base = try globalid(table, fid, validator.schema, idColumn: features.idColumn)
         let globalid = Self.randomGlobalID()
-        let q = SQLiteDatabase.quote, media = q(attachments.table)
-        let used = max(
-            try database.scalar("SELECT coalesce(max(id), 0) FROM \(media)")?.int64 ?? 0,
-            try database.scalar("SELECT coalesce(max(fid), 0) FROM \(Self.logTable) WHERE layer = ?", [.text(attachments.table)])?.int64 ?? 0)
+        let media = SQLiteDatabase.quote(attachments.table)
+        let id = try unusedFid(attachments.table, idColumn: "id")
         return try record(attachments.table, .insert, globalid: globalid, now: now) { () throws -> Int64 in
             try database.query(
                 "INSERT INTO \(media) (id, data, content_type, globalid, rel_globalid, att_name, data_size, sha256) VALUES (?, x'', ?, ?, ?, ?, ?, ?)",
-                [.integer(used + 1), .text(contentType), .text(globalid), .text(base), .text(name), .integer(Int64(bytes.count)), .text(SHA256Digest.hex(of: bytes))])
-            return used + 1
+                [.integer(id), .text(contentType), .text(globalid), .text(base), .text(name), .integer(Int64(bytes.count)), .text(SHA256Digest.hex(of: bytes))])
+            return id
         } after: { id in
             try self.database.query("UPDATE \(media) SET data = ? WHERE id = ?", [.blob(bytes), .integer(id)])
         }
@@ -334,6 +327,16 @@ public final class WorkingCopy {
             try? database.execute("ROLLBACK")
             throw error
         }
+    }
+
+    /// A fid for a new row of `table` that no row and no pending edit has used: the pending
+    /// changesets are combined when sent, and a delete and an insert of one fid would combine
+    /// into an update of another feature.
+    func unusedFid(_ table: String, idColumn: String) throws -> Int64 {
+        let q = SQLiteDatabase.quote
+        return max(
+            try database.scalar("SELECT coalesce(max(\(q(idColumn))), 0) FROM \(q(table))")?.int64 ?? 0,
+            try database.scalar("SELECT coalesce(max(fid), 0) FROM \(Self.logTable) WHERE layer = ?", [.text(table)])?.int64 ?? 0) + 1
     }
 
     func globalid(_ table: String, _ fid: Int64, _ schema: EditSchema, idColumn: String = "fid") throws -> String {

@@ -94,7 +94,7 @@ extension Portal {
             let generation = try authoritative.generation()
             try authoritative.export(to: exported)
             let package = try MobileMapPackage(path: file.path)
-            guard let data = package.archive.entries.first(where: { $0.name.hasSuffix("/data.gpkg") || $0.name == "data.gpkg" }) else {
+            guard let data = package.dataEntry else {
                 throw PortalError.badRequest("The item's package has no data.gpkg.")
             }
             // The locators of the edited layers are built again from the edited data.

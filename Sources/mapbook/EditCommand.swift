@@ -48,7 +48,7 @@ struct EditCommand: ParsableCommand {
             }
         }
         // Tables no map shows but that are editable (a layer's attachments) by their name.
-        if titles[name.lowercased()] == nil, let entry = package.archive.entries.first(where: { $0.name.hasSuffix("/data.gpkg") }),
+        if titles[name.lowercased()] == nil, let entry = package.dataEntry,
             let data = try? package.database(entry), let editable = try? EditSchema.editableTables(data)
         {
             for table in editable { titles[table.lowercased()] = table }

@@ -16,7 +16,7 @@ enum EditedLocator {
 
     static func editedData(_ package: MobileMapPackage) throws -> CompositeLocator.EditedData? {
         guard let guid = package.manifest.guid,
-            let entry = package.archive.entries.first(where: { $0.name.hasSuffix("/data.gpkg") || $0.name == "data.gpkg" })
+            let entry = package.dataEntry
         else { return nil }
         let library = LibraryCommand.library()
         guard let copy = library.workingCopyData(packageGUID: guid, dataEntry: entry) else { return nil }

@@ -118,7 +118,7 @@ struct SyncCommand: AsyncParsableCommand {
     /// Whether the package's data has editable layers (read in place, no working copy made).
     static func isEditable(_ path: String) -> Bool {
         guard let package = try? MobileMapPackage(path: path),
-            let entry = package.archive.entries.first(where: { $0.name.hasSuffix("/data.gpkg") || $0.name == "data.gpkg" }),
+            let entry = package.dataEntry,
             let database = try? package.database(entry)
         else { return false }
         return !((try? EditSchema.editableTables(database)) ?? []).isEmpty

@@ -28,7 +28,7 @@ public final class AuthoritativeCopy {
     /// otherwise: nothing is written). Written to a temporary file and renamed.
     @discardableResult
     public static func make(from package: MobileMapPackage, at path: String) throws -> Bool {
-        guard let entry = package.archive.entries.first(where: { $0.name.hasSuffix("/data.gpkg") || $0.name == "data.gpkg" }) else { return false }
+        guard let entry = package.dataEntry else { return false }
         let file = try AtomicFile(destination: path)
         try file.write(try package.archive.read(entry))
         let database = try SQLiteDatabase(writablePath: file.temporaryPath, create: false)

@@ -57,6 +57,11 @@ public final class MobileMapPackage: Sendable {
     }
 
     /// The map entries: those the manifest lists, in its order, then any other `.mmap` found.
+    /// The package's `data.gpkg` (the imported sources, and what field edits change), if any.
+    public var dataEntry: ZipEntry? {
+        archive.entries.first { $0.name.hasSuffix("/data.gpkg") || $0.name == "data.gpkg" }
+    }
+
     public var mapEntries: [ZipEntry] {
         var found: [ZipEntry] = []
         var seen = Set<String>()
