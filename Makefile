@@ -21,9 +21,10 @@ release: setup
 test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
-	# The portal's tests again with its PostgreSQL store (issue 20; tools/pg/postgres.sh
-	# starts a throwaway PostgreSQL on loopback and the tests stop it).
-	MAPBOOK_TEST_PORTAL_STORE=postgres $(SWIFT) test --skip-build --filter MapbookPortalServerTests
+	# The portal's tests again on its production stores, PostgreSQL and an S3 bucket (issue
+	# 20; tools/pg/postgres.sh and tools/s3/swift-s3.sh start throwaway servers on loopback
+	# and the tests stop them).
+	MAPBOOK_TEST_PORTAL_STORE=postgres MAPBOOK_TEST_PORTAL_FILES=s3 $(SWIFT) test --skip-build --filter MapbookPortalServerTests
 
 samples: setup
 	python3 tools/samples/naperville.py $(DEMO_DIR)

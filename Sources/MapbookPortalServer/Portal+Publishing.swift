@@ -44,7 +44,11 @@ extension Portal {
     /// Makes an uploaded file the item's data: a package is validated first (refused with the
     /// validator's findings), and gives the item what the request left out: title, snippet,
     /// description, tags, extent and thumbnail from its `.info`. Bumps `modified`.
-    func finish(_ record: ItemRecord, data: UploadedFile, fileName: String, call: PortalRequest, isNew: Bool) async throws -> ItemRecord {
+    ///
+    /// `data.path` is a file on this machine; `storedAs` the version the file store already
+    /// holds it under (joined parts), or nil to store it now under a new one. The record then
+    /// names the new version and the old one goes.
+    func finish(_ record: ItemRecord, data: UploadedFile, fileName: String, call: PortalRequest, isNew: Bool, storedAs: String? = nil) async throws -> ItemRecord {
         guard PortalPaths.isFileName(fileName) else { throw PortalError.badRequest("'\(fileName)' is not a file name.") }
         var record = record
         let isPackage = record.item.type == PackageManifest.mobileMapPackageType || fileName.lowercased().hasSuffix(".mmpk")
@@ -77,23 +81,34 @@ extension Portal {
                     let bytes = DataURI.decode(uri), let kind = ImageKind(bytes)
                 {
                     let name = kind == .png ? "thumbnail.png" : "thumbnail.jpg"
-                    try files.putInfo(itemId: record.item.id, path: "thumbnail/\(name)", bytes: bytes)
+                    try await files.putInfo(itemId: record.item.id, path: "thumbnail/\(name)", bytes: bytes)
                     record.item.thumbnail = "thumbnail/\(name)"
                 }
             }
         }
         if record.item.title.isEmpty { record.item.title = PortalRoutes.stem(fileName) }
-        try files.commitData(itemId: record.item.id, fileName: fileName, staged: data.path)
+        let version = storedAs ?? Self.newVersion()
+        if storedAs == nil { try await files.putData(itemId: record.item.id, version: version, fileName: fileName, from: data.path) }
+        let previous = record.status == .ready ? record.version : nil
         record.item.name = fileName
         record.item.size = data.size
         record.sha256 = data.sha256
+        record.version = version
         record.item.modified = max(TokenService.now(), record.item.modified + 1)
         record.status = .ready
-        try await store.saveItem(record)
+        do {
+            try await store.saveItem(record)
+        } catch {
+            await files.removeData(itemId: record.item.id, version: version)
+            throw error
+        }
+        // The record names the new version: the old one is nobody's (a download of it under
+        // way may fail and start again, with the new ETag).
+        if let previous, previous != version { await files.removeData(itemId: record.item.id, version: previous) }
         // Copies the package's data when it has editable layers: off the cooperative pool.
         if isPackage {
             let saved = record
-            try await NIOThreadPool.singleton.runIfActive { [self] in try makeSyncCopy(saved) }
+            try await makeSyncCopy(saved)
         }
         return record
     }
@@ -119,9 +134,16 @@ extension Portal {
             throw PortalError.badRequest("The thumbnail must be a PNG or JPEG image of at most 10 MB.")
         }
         let name = kind == .png ? "thumbnail.png" : "thumbnail.jpg"
-        try files.putInfo(itemId: record.item.id, path: "thumbnail/\(name)", bytes: bytes)
+        try await files.putInfo(itemId: record.item.id, path: "thumbnail/\(name)", bytes: bytes)
         record.item.thumbnail = "thumbnail/\(name)"
         try await store.saveItem(record)
+    }
+
+    /// A new version name for data: random, so two processes storing data for one item never collide.
+    static func newVersion() -> String {
+        var bytes = [UInt8](repeating: 0, count: 8)
+        for i in bytes.indices { bytes[i] = UInt8.random(in: 0...255) }
+        return "v" + SHA256Digest.hex(bytes)
     }
 
     func readSmallFile(_ path: String, limit: Int) throws -> [UInt8] {

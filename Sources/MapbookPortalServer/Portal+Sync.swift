@@ -22,22 +22,36 @@ extension Portal {
     /// version replaces the copy while nothing has been synchronised to it (generation 0);
     /// after that the copy and what was synchronised stay (its edits reach a version through
     /// `publishSync`, and a device's data is merged against them, never lost to an upload).
-    func makeSyncCopy(_ record: ItemRecord) throws {
+    func makeSyncCopy(_ record: ItemRecord) async throws {
         let path = syncCopyPath(record.item.id)
-        guard let file = files.dataFile(itemId: record.item.id), let package = try? MobileMapPackage(path: file.path) else { return }
-        if access(path, F_OK) == 0 {
-            guard try AuthoritativeCopy(path: path).generation() == 0 else { return }
+        guard let name = record.item.name, let file = try await files.dataFile(itemId: record.item.id, version: record.dataVersion, fileName: name) else { return }
+        let folder = syncFolder(record.item.id), root = configuration.dataDirectory + "/sync"
+        // Reads the package's data and copies it: off the cooperative pool.
+        try await files.withLocalCopy(file) { local in
+            try await NIOThreadPool.singleton.runIfActive {
+                guard let package = try? MobileMapPackage(path: local) else { return }
+                if access(path, F_OK) == 0 {
+                    guard try AuthoritativeCopy(path: path).generation() == 0 else { return }
+                }
+                try Disk.makeDirectory(root)
+                try Disk.makeDirectory(folder)
+                if try !AuthoritativeCopy.make(from: package, at: path) { FileSystem.removeTree(folder) }
+            }
         }
-        try Disk.makeDirectory(configuration.dataDirectory + "/sync")
-        try Disk.makeDirectory(syncFolder(record.item.id))
-        if try !AuthoritativeCopy.make(from: package, at: path) { FileSystem.removeTree(syncFolder(record.item.id)) }
     }
 
     /// Removes an item: its record, its files and its authoritative copy.
     func removeItem(_ id: String) async throws {
         try await store.deleteItem(id)
-        files.remove(itemId: id)
+        await files.remove(itemId: id)
         FileSystem.removeTree(syncFolder(id))
+    }
+
+    /// Forgets the parts of an upload in progress.
+    func discardParts(_ id: String) async throws {
+        let parts = try await store.uploadParts(itemId: id)
+        try await store.deleteUploadParts(itemId: id)
+        await files.removeParts(itemId: id, numbers: parts.map(\.number))
     }
 
     /// Whether `user` may change the item's data by synchronising: its owner, an admin, or a
@@ -78,7 +92,9 @@ extension Portal {
     /// the generation published.
     func publishSync(_ record: ItemRecord, call: PortalRequest) async throws -> (ItemRecord, Int64) {
         let copy = syncCopyPath(record.item.id)
-        guard access(copy, F_OK) == 0, let file = files.dataFile(itemId: record.item.id) else {
+        guard access(copy, F_OK) == 0, let name = record.item.name,
+            let file = try await files.dataFile(itemId: record.item.id, version: record.dataVersion, fileName: name)
+        else {
             throw PortalError(code: 400, messageCode: "SYNC_0001", message: "Item \(record.item.id) has no editable layers to synchronise.", details: [record.item.id])
         }
         let staged = try files.stagingFile(), exported = try files.stagingFile()
@@ -89,11 +105,11 @@ extension Portal {
             FileSystem.removeTree(locators)
         }
         let now = TokenService.now() / 1000
-        let (upload, generation) = try await NIOThreadPool.singleton.runIfActive { () throws -> (UploadedFile, Int64) in
+        let (upload, generation) = try await files.withLocalCopy(file) { local in try await NIOThreadPool.singleton.runIfActive { () throws -> (UploadedFile, Int64) in
             let authoritative = try AuthoritativeCopy(path: copy)
             let generation = try authoritative.generation()
             try authoritative.export(to: exported)
-            let package = try MobileMapPackage(path: file.path)
+            let package = try MobileMapPackage(path: local)
             guard let data = package.dataEntry else {
                 throw PortalError.badRequest("The item's package has no data.gpkg.")
             }
@@ -111,7 +127,7 @@ extension Portal {
             var sha = SHA256Digest()
             try range.forEachChunk { sha.update($0) }
             return (UploadedFile(path: staged, name: file.name, size: range.length, sha256: sha.finalizeHex()), generation)
-        }
+        } }
         let updated = try await finish(record, data: upload, fileName: record.item.name ?? file.name, call: call, isNew: false)
         return (updated, generation)
     }

@@ -14,6 +14,14 @@ public struct PortalConfiguration: Sendable {
     public var storeURL: String?
     /// How long a request waits for that database before it is answered with a 503.
     public var storePatience: Duration = .seconds(5)
+    /// The item files: an S3 bucket (`s3://BUCKET`) at `s3Endpoint`, shared by several portal
+    /// processes (credentials from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION);
+    /// nil for folders in the data folder.
+    public var filesURL: String?
+    public var s3Endpoint: String?
+    /// With a shared store, how long an upload may wait between parts before a sweep (at a
+    /// process's start, `portal gc`) takes it for abandoned.
+    public var abandonedUploadSeconds: Int64 = 24 * 3600
     /// The portal's name in `portals/self`.
     public var name = "Mapbook Portal"
     /// Lifetime of tokens from `generateToken` when the request names none, in minutes, and the most it may ask.
@@ -64,9 +72,9 @@ public final class Portal: Sendable {
         }
     }
 
-    /// Opens the default stores in the data folder and removes what a stopped server left
-    /// half-done: uploads never committed are not items.
-    public static func open(_ configuration: PortalConfiguration) async throws -> Portal {
+    /// Opens the stores the configuration names and (unless `sweeping` is false) removes what
+    /// a stopped server left half-done (`sweep`).
+    public static func open(_ configuration: PortalConfiguration, sweeping: Bool = true) async throws -> Portal {
         let dir = configuration.dataDirectory
         try Disk.makeDirectory(dir)
         let store: any PortalStore
@@ -75,15 +83,53 @@ public final class Portal: Sendable {
         } else {
             store = try SQLitePortalStore(path: "\(dir)/portal.sqlite")
         }
-        let files = try DiskItemFileStore(root: dir)
-        for record in try await store.items() where record.status == .uploading {
-            try await store.deleteItem(record.item.id)
+        let files: any ItemFileStore
+        if let url = configuration.filesURL {
+            guard let endpoint = configuration.s3Endpoint else {
+                throw PortalStoreError(kind: .objectStore(.badConfiguration), path: url, message: "an S3 bucket needs its endpoint (--s3-endpoint URL)")
+            }
+            files = try await S3ItemFileStore.open(url: url, endpoint: endpoint, scratch: dir + "/staging", environment: { getenv($0).map { String(cString: $0) } })
+        } else {
+            files = try DiskItemFileStore(root: dir)
         }
-        let kept = Set(try await store.items().map(\.item.id))
-        files.removeLeftovers(keeping: kept)
-        for id in FileSystem.names(in: dir + "/sync") where !kept.contains(id) { FileSystem.removeTree(dir + "/sync/" + id) }
+        let portal = try await Portal(configuration: configuration, store: store, files: files)
+        if sweeping { try await portal.sweep() }
+        return portal
+    }
+
+    /// The sweep at start and of `portal gc`: abandoned uploads, files no item names, sync
+    /// copies of removed items, expired tokens. Returns how many items and files went.
+    @discardableResult
+    public func sweep() async throws -> Int {
+        var removed = try await Self.sweep(store: store, files: files, shared: configuration.storeURL != nil, abandonedAfter: configuration.abandonedUploadSeconds)
+        let ids = Set(try await store.items().map(\.item.id))
+        let dir = configuration.dataDirectory
+        for id in FileSystem.names(in: dir + "/sync") where !ids.contains(id) {
+            FileSystem.removeTree(dir + "/sync/" + id)
+            removed += 1
+        }
         try await store.deleteExpiredTokens(now: TokenService.now())
-        return try await Portal(configuration: configuration, store: store, files: files)
+        return removed
+    }
+
+    /// Removes what stopped servers left half-done: uploads never committed are not items,
+    /// and files no item names go. With a store of its own (SQLite) this process is the only
+    /// one, so everything unfinished is abandoned; with a shared store another process may be
+    /// receiving an upload right now, so only what has not moved for `abandonedAfter` seconds
+    /// goes. Returns how many items and files went.
+    @discardableResult
+    public static func sweep(store: any PortalStore, files: any ItemFileStore, shared: Bool, abandonedAfter: Int64) async throws -> Int {
+        let age: Int64 = shared ? abandonedAfter : 0
+        let now = TokenService.now()
+        var removed = 0
+        for record in try await store.items() where record.status == .uploading && record.item.modified <= now - age * 1000 {
+            try await store.deleteItem(record.item.id)
+            removed += 1
+        }
+        var kept: [String: String] = [:]
+        for record in try await store.items() { kept[record.item.id] = record.dataVersion }
+        removed += try await files.sweep(keeping: kept, olderThan: age)
+        return removed
     }
 
     // MARK: Signing in

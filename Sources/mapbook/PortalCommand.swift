@@ -16,6 +16,7 @@ struct PortalCommand: AsyncParsableCommand {
         subcommands: [
             PortalServeCommand.self,
             PortalUserCommand.self,
+            PortalGCCommand.self,
             PortalSignInCommand.self,
             PortalSignOutCommand.self,
             PortalSearchCommand.self,

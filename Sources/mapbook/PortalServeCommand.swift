@@ -12,16 +12,15 @@ struct PortalServeCommand: AsyncParsableCommand {
         discussion: """
             The data folder holds the metadata (portal.sqlite), the item files and, with \
             --self-signed, a certificate made on the first run and kept for the next ones. \
+            Several processes (behind a load balancer) share one portal with --store \
+            postgres://... for the metadata and --files s3://BUCKET --s3-endpoint URL for the \
+            files (docs/PORTAL.md). \
             Add users first with 'mapbook portal user add'. Stops cleanly on Ctrl-C or \
             SIGTERM, finishing the requests under way. Logs go to stderr; --log-level debug \
             shows every request.
             """)
 
-    @Option(name: .long, help: "The portal's data folder (created if missing).")
-    var data: String
-
-    @Option(name: .long, help: ArgumentHelp("Keep users, tokens, items and groups in PostgreSQL at this URL instead of SQLite in the data folder (the password from PGPASSWORD).", valueName: "postgres://USER@HOST:PORT/DATABASE"))
-    var store: String?
+    @OptionGroup var storage: PortalStorageOptions
 
     @Option(name: .long, help: "The address to listen on.")
     var host = "127.0.0.1"
@@ -74,8 +73,7 @@ struct PortalServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var configuration = PortalConfiguration(dataDirectory: data)
-        configuration.storeURL = store
+        var configuration = storage.configuration
         configuration.validatePackages = !noValidate
         configuration.limits.fileBytes = maxUploadMB << 20
         configuration.limits.formBytes = maxFormKB << 10
@@ -88,10 +86,10 @@ struct PortalServeCommand: AsyncParsableCommand {
             throw ExitCode.failure
         }
         if try await portal.store.users().isEmpty {
-            Output.error("note: the portal has no users yet; add one with 'mapbook portal user add NAME --admin --data \(data) --password-stdin'")
+            Output.error("note: the portal has no users yet; add one with 'mapbook portal user add NAME --admin --data \(storage.data)\(storage.store.map { " --store \($0)" } ?? "") --password-stdin'")
         }
         let tls: PortalTLS = selfSigned ? .selfSigned : .files(certificate: tlsCert!, key: tlsKey!)
-        let data = self.data
+        let data = storage.data
         if let stopAfter {
             Task.detached {
                 try? await Task.sleep(for: .seconds(stopAfter))

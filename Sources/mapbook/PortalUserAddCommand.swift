@@ -21,11 +21,7 @@ struct PortalUserAddCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Make the user an administrator.")
     var admin = false
 
-    @Option(name: .long, help: "The portal's data folder.")
-    var data: String
-
-    @Option(name: .long, help: ArgumentHelp("Keep users, tokens, items and groups in PostgreSQL at this URL instead of SQLite in the data folder (the password from PGPASSWORD).", valueName: "postgres://USER@HOST:PORT/DATABASE"))
-    var store: String?
+    @OptionGroup var storage: PortalStorageOptions
 
     @Flag(name: .customLong("password-stdin"), help: "Read the password from standard input.")
     var passwordStdin = false
@@ -52,13 +48,10 @@ struct PortalUserAddCommand: AsyncParsableCommand {
             password = String(cString: typed)
         }
         do {
-            var configuration = PortalConfiguration(dataDirectory: data)
-        configuration.storeURL = store
-            configuration.storeURL = store
-            let portal = try await Portal.open(configuration)
+            let portal = try await Portal.open(storage.configuration)
             let existed = try await portal.store.user(name) != nil
             let user = try await portal.setUser(name, password: password, admin: admin, fullName: fullName, email: email)
-            print("\(existed ? "updated" : "added") \(user.isAdmin ? "administrator" : "user") \(user.username) in \(data)")
+            print("\(existed ? "updated" : "added") \(user.isAdmin ? "administrator" : "user") \(user.username) in \(storage.data)")
         } catch {
             Output.error("error: \(error)")
             throw ExitCode.failure

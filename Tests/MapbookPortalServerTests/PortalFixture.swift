@@ -28,6 +28,13 @@ final class PortalFixture: @unchecked Sendable {
             // A loaded test machine is slow, not down.
             configuration.storePatience = .seconds(60)
         }
+        // MAPBOOK_TEST_PORTAL_FILES=s3 keeps the item files in a bucket of a real S3 server
+        // (make test runs them on PostgreSQL and S3 too).
+        if ProcessInfo.processInfo.environment["MAPBOOK_TEST_PORTAL_FILES"] == "s3" {
+            let (bucket, server) = try S3Server.bucket()
+            configuration.filesURL = bucket
+            configuration.s3Endpoint = server.endpoint
+        }
         configure(&configuration)
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         portal = try await Portal.open(configuration)

@@ -9,13 +9,21 @@ import NIOCore
 import NIOPosix
 
 /// Sends a stored file the way download managers and resuming clients expect: length, name,
-/// validators, and one byte range when asked (206), streamed from disk in pieces.
+/// validators, and one byte range when asked (206), streamed from the store in pieces as
+/// they are read (a disk's chunks, an object store's ranged GET).
 enum FileResponse {
-    /// The most read from the file at once: one chunk in flight per download.
-    static let chunkBytes = 256 << 10
+    /// Streams a range of the file (all of it when nil) to a consumer.
+    typealias Reader = @Sendable (ClosedRange<Int64>?, (ByteBuffer) async throws -> Void) async throws -> Void
+
+    /// A file of the item file store.
+    static func send(_ file: StoredFile, from store: any ItemFileStore, request: Request, etag: String?, modified: Int64, contentType: String, attachment: Bool) -> Response {
+        send(file, request: request, etag: etag, modified: modified, contentType: contentType, attachment: attachment) { range, each in
+            try await store.read(file, range: range, each)
+        }
+    }
 
     /// `etag`: the file's SHA-256, sent quoted; `modified`: epoch milliseconds.
-    static func send(_ file: StoredFile, request: Request, etag: String?, modified: Int64, contentType: String, attachment: Bool) -> Response {
+    static func send(_ file: StoredFile, request: Request, etag: String?, modified: Int64, contentType: String, attachment: Bool, read: @escaping Reader) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = contentType
         headers[.acceptRanges] = "bytes"
@@ -44,41 +52,12 @@ enum FileResponse {
                 }
             }
         }
-        let start = range?.lowerBound ?? 0
         let length = range.map { $0.upperBound - $0.lowerBound + 1 } ?? file.size
         headers[.contentLength] = String(length)
         if let range { headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(file.size)" }
-        let path = file.path
+        let wanted = range
         let body = ResponseBody(contentLength: Int(length)) { writer in
-            // Every call that may wait on the disk runs on NIO's thread pool: on Swift's
-            // cooperative pool (one thread per core) a read from a slow disk would hold up
-            // every other request's handler until it returned.
-            let pool = NIOThreadPool.singleton
-            let fd = try await pool.runIfActive { open(path, O_RDONLY | O_CLOEXEC) }
-            guard fd >= 0 else { throw PortalError(code: 500, message: "Cannot read the item's file.") }
-            defer { close(fd) }
-            var offset = start
-            var left = length
-            while left > 0 {
-                let want = Int(min(Int64(Self.chunkBytes), left))
-                let at = offset
-                let chunk = try await pool.runIfActive { () throws -> ByteBuffer in
-                    var buffer = ByteBufferAllocator().buffer(capacity: want)
-                    while true {
-                        var n = 0
-                        buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: want) { raw in
-                            n = pread(fd, raw.baseAddress!, want, off_t(at))
-                            return max(0, n)
-                        }
-                        if n < 0, errno == EINTR { continue }
-                        guard n > 0 else { throw PortalError(code: 500, message: "The item's file ended early.") }
-                        return buffer
-                    }
-                }
-                try await writer.write(chunk)
-                offset += Int64(chunk.readableBytes)
-                left -= Int64(chunk.readableBytes)
-            }
+            try await read(wanted) { try await writer.write($0) }
             try await writer.finish(nil)
         }
         return Response(status: range == nil ? .ok : .partialContent, headers: headers, body: body)

@@ -12,19 +12,19 @@ extension PortalRoutes {
 
         endpoint(router, "\(prefix)/content/items/:id/data", portal, methods: [.get, .head]) { call, context in
             let record = try await portal.readableItem(try context.parameters.require("id"), call.user)
-            guard let file = portal.files.dataFile(itemId: record.item.id) else {
+            guard let name = record.item.name, let file = try await portal.files.dataFile(itemId: record.item.id, version: record.dataVersion, fileName: name) else {
                 throw PortalError.badRequest("Item \(record.item.id) has no data file.")
             }
-            return FileResponse.send(file, request: call.request, etag: record.sha256, modified: record.item.modified, contentType: contentType(file.name), attachment: true)
+            return FileResponse.send(file, from: portal.files, request: call.request, etag: record.sha256, modified: record.item.modified, contentType: contentType(file.name), attachment: true)
         }
 
         endpoint(router, "\(prefix)/content/items/:id/info/**", portal, methods: [.get, .head]) { call, context in
             let record = try await portal.readableItem(try context.parameters.require("id"), call.user)
             let path = context.parameters.getCatchAll().joined(separator: "/")
-            guard PortalPaths.isInfoPath(path), let file = portal.files.infoFile(itemId: record.item.id, path: path) else {
+            guard PortalPaths.isInfoPath(path), let file = try await portal.files.infoFile(itemId: record.item.id, path: path) else {
                 throw PortalError(code: 400, messageCode: "CONT_0001", message: "Item info file does not exist or is inaccessible.", details: [path])
             }
-            return FileResponse.send(file, request: call.request, etag: nil, modified: record.item.modified, contentType: contentType(file.name), attachment: false)
+            return FileResponse.send(file, from: portal.files, request: call.request, etag: nil, modified: record.item.modified, contentType: contentType(file.name), attachment: false)
         }
 
         // A user's content: the root, or one folder.

@@ -26,8 +26,8 @@ extension PortalRoutes {
                     throw PortalError.badRequest("partNum must be a number from 1 to 10000.")
                 }
                 guard let file = call.parameters.files["file"] else { throw PortalError.badRequest("The part has no file.") }
-                let path = try portal.files.partPath(itemId: record.item.id, number: number)
-                guard rename(file.path, path) == 0 else { throw PortalError(code: 500, message: "Cannot store part \(number).") }
+                try await portal.files.putPart(itemId: record.item.id, number: number, from: file.path)
+                try await portal.store.saveUploadPart(itemId: record.item.id, UploadPart(number: number, size: file.size))
                 return json(call, .object(["success": .bool(true), "itemId": .string(record.item.id), "partNum": .integer(Int64(number))]))
             }
             endpoint(router, "\(base)/items/:id/commit", portal, methods: [.post]) { call, context in
@@ -216,76 +216,48 @@ extension PortalRoutes {
         return String(name[..<dot])
     }
 
-    /// Joins the parts of an upload (1, 2, ... with no gap) into the item's data.
+    /// Joins the parts of an upload (1, 2, ... with no gap) into the item's data. The parts
+    /// may have come to any portal process: the store lists them, the file store holds them.
     static func commitParts(_ call: PortalRequest, _ portal: Portal, _ record: ItemRecord) async throws -> ItemRecord {
-        if record.status == .ready, portal.files.parts(itemId: record.item.id).isEmpty { return record }
-        let parts = portal.files.parts(itemId: record.item.id)
+        let parts = try await portal.store.uploadParts(itemId: record.item.id)
+        if record.status == .ready, parts.isEmpty { return record }
         guard !parts.isEmpty else { throw PortalError.badRequest("No parts were uploaded for item \(record.item.id).") }
-        guard parts == Array(1...parts.count) else {
-            let missing = Set(1...(parts.last ?? 1)).subtracting(parts).sorted().prefix(10).map(String.init)
+        guard parts.map(\.number) == Array(1...parts.count) else {
+            let missing = Set(1...(parts.last?.number ?? 1)).subtracting(parts.map(\.number)).sorted().prefix(10).map(String.init)
             throw PortalError.badRequest("Parts are missing: \(missing.joined(separator: ", ")).")
         }
-        // Gigabytes may be copied: on NIO's thread pool, not the cooperative pool.
-        let id = record.item.id, name = record.item.name ?? "data", limit = portal.configuration.limits.fileBytes
-        let upload = try await NIOThreadPool.singleton.runIfActive {
-            try assemble(parts.map { try portal.files.partPath(itemId: id, number: $0) }, into: try portal.files.stagingFile(), name: name, limit: limit)
-        }
-        let staged = upload.path
-        defer { unlink(staged) }
+        let id = record.item.id, name = record.item.name ?? "data"
+        let version = Portal.newVersion()
+        func removeParts() async { try? await portal.discardParts(id) }
+        var updated: ItemRecord
         do {
-            var updated = try await portal.finish(record, data: upload, fileName: record.item.name ?? "data", call: call, isNew: record.status == .uploading)
-            portal.files.removeParts(itemId: record.item.id)
-            try await portal.storeThumbnail(call, &updated)
-            return updated
+            let joined = try await portal.files.joinParts(itemId: id, version: version, fileName: name, parts: parts, limit: portal.configuration.limits.fileBytes)
+            guard let file = try await portal.files.dataFile(itemId: id, version: version, fileName: name) else {
+                throw PortalError(code: 500, message: "The joined upload of item \(id) cannot be found.")
+            }
+            // The validator and the package reader read a file on this machine.
+            updated = try await portal.files.withLocalCopy(file) { path in
+                let upload = UploadedFile(path: path, name: name, size: joined.size, sha256: joined.sha256)
+                return try await portal.finish(record, data: upload, fileName: name, call: call, isNew: record.status == .uploading, storedAs: version)
+            }
         } catch {
             // A refused upload leaves nothing: a new item goes, an update keeps the old version.
-            portal.files.removeParts(itemId: record.item.id)
+            await portal.files.removeData(itemId: id, version: version)
+            await removeParts()
             if record.status == .uploading {
-                try? await portal.store.deleteItem(record.item.id)
-                portal.files.remove(itemId: record.item.id)
+                try? await portal.store.deleteItem(id)
+                await portal.files.remove(itemId: id)
             } else {
-                try? await portal.store.saveItem(ItemRecord(item: record.item, status: .ready, groups: record.groups, sha256: record.sha256))
+                try? await portal.store.saveItem(ItemRecord(item: record.item, status: .ready, groups: record.groups, sha256: record.sha256, version: record.version))
+            }
+            if let error = error as? PortalStoreError, error.kind == .tooLarge {
+                throw PortalError(code: 413, message: "The file is larger than \(portal.configuration.limits.fileBytes) bytes.")
             }
             throw error
         }
-    }
-
-    /// Copies `parts` in turn into `staged`, hashing on the way.
-    static func assemble(_ parts: [String], into staged: String, name: String, limit: Int64) throws -> UploadedFile {
-        let out = open(staged, O_WRONLY | O_TRUNC | O_CLOEXEC)
-        guard out >= 0 else { throw PortalError(code: 500, message: "Cannot assemble the upload.") }
-        var digest = SHA256Digest()
-        var size: Int64 = 0
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        do {
-            defer { close(out) }
-            for (index, path) in parts.enumerated() {
-                let number = index + 1
-                let fd = open(path, O_RDONLY | O_CLOEXEC)
-                guard fd >= 0 else { throw PortalError(code: 500, message: "Cannot read part \(number).") }
-                defer { close(fd) }
-                while true {
-                    let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
-                    if n < 0, errno == EINTR { continue }
-                    guard n >= 0 else { throw PortalError(code: 500, message: "Cannot read part \(number).") }
-                    if n == 0 { break }
-                    buffer.withUnsafeBytes { digest.update(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
-                    var done = 0
-                    while done < n {
-                        let w = buffer.withUnsafeBytes { write(out, $0.baseAddress! + done, n - done) }
-                        if w < 0, errno == EINTR { continue }
-                        guard w > 0 else { throw PortalError(code: 500, message: "Cannot assemble the upload: \(FileSystem.errorMessage()).") }
-                        done += w
-                    }
-                    size += Int64(n)
-                    if size > limit { throw PortalError(code: 413, message: "The file is larger than \(limit) bytes.") }
-                }
-            }
-        } catch {
-            unlink(staged)
-            throw error
-        }
-        return UploadedFile(path: staged, name: name, size: size, sha256: digest.finalizeHex())
+        await removeParts()
+        try await portal.storeThumbnail(call, &updated)
+        return updated
     }
 
     static func updateItem(_ call: PortalRequest, _ portal: Portal, _ record: ItemRecord) async throws -> Response {
@@ -296,7 +268,7 @@ extension PortalRoutes {
                 guard PortalPaths.isFileName(name) else { throw PortalError.badRequest("'\(name)' is not a file name.") }
                 record.item.name = name
             }
-            portal.files.removeParts(itemId: record.item.id)
+            try await portal.discardParts(record.item.id)
             try applyProperties(call, to: &record.item)
             try await portal.store.saveItem(record)
             return json(call, .object(["success": .bool(true), "id": .string(record.item.id)]))

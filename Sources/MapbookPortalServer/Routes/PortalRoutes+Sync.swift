@@ -59,8 +59,10 @@ extension PortalRoutes {
             guard let path = try portal.syncCopy(record).attachmentPath(sha), let size = FileSystem.size(path) else {
                 throw PortalError(code: 404, messageCode: "SYNC_0004", message: "No attachment has that SHA-256.", details: [sha])
             }
-            let file = StoredFile(path: path, name: sha, size: size, modified: 0)
-            return FileResponse.send(file, request: call.request, etag: sha, modified: record.item.modified, contentType: "application/octet-stream", attachment: true)
+            let file = StoredFile(location: path, name: sha, size: size)
+            return FileResponse.send(file, request: call.request, etag: sha, modified: record.item.modified, contentType: "application/octet-stream", attachment: true) { range, each in
+                try await DiskItemFileStore.read(path: path, size: size, range: range, each)
+            }
         }
     }
 

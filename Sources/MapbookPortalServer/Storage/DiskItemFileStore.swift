@@ -3,13 +3,16 @@ import Glibc
 #endif
 import MapbookPackage
 import MapbookSupport
+import NIOCore
+import NIOPosix
 
 /// Item files in folders of the data directory:
 ///
-///     items/<id>/data/<file name>      the item's data
-///     items/<id>/info/<path>           info files (thumbnail/thumbnail.png)
-///     uploads/<id>/<part number>       parts of an upload in progress
-///     staging/                         files being written
+///     items/<id>/<version>/<file name>  the item's data, one folder per version (`data`
+///                                       for data stored before versions)
+///     items/<id>/info/<path>            info files (thumbnail/thumbnail.png)
+///     uploads/<id>/<part number>        parts of an upload in progress
+///     staging/                          files being written
 ///
 /// Every name that comes from a request is checked first (`PortalPaths`), so nothing is
 /// written or read outside these folders.
@@ -26,43 +29,169 @@ public struct DiskItemFileStore: ItemFileStore {
         return "\(root)/items/\(id)"
     }
 
-    public func stagingFile() throws -> String {
-        var template = Array("\(root)/staging/upload-XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw PortalStoreError(kind: .io(errno: errno), path: "\(root)/staging", message: "cannot create a staging file: \(FileSystem.errorMessage())") }
-        close(fd)
-        return String(cString: template.withUnsafeBufferPointer { $0.baseAddress! })
+    private func versionDir(_ id: String, _ version: String) throws -> String {
+        guard PortalPaths.isFileName(version), version != "info" else {
+            throw PortalStoreError(kind: .invalidName, path: root, message: "'\(version)' is not a data version")
+        }
+        return "\(try itemDir(id))/\(version)"
     }
 
-    public func commitData(itemId: String, fileName: String, staged: String) throws {
+    public func stagingFile() throws -> String {
+        try Disk.scratchFile(in: "\(root)/staging")
+    }
+
+    /// Moves `staged` (a file in this store's staging folder, or a copy of another file) into
+    /// a version folder made beside the others: renamed in, so never seen half-written.
+    private func place(_ staged: String, itemId: String, version: String, fileName: String) throws {
         guard PortalPaths.isFileName(fileName) else { throw PortalStoreError(kind: .invalidName, path: root, message: "'\(fileName)' is not a file name") }
-        let dir = try itemDir(itemId)
-        try Disk.makeDirectory(dir)
-        // The new data goes in beside the old under a fresh folder, then the folder is swapped:
-        // a reader sees the old file or the new one, never none.
-        let next = "\(dir)/data.next"
+        let dir = try versionDir(itemId, version)
+        try Disk.makeDirectory(try itemDir(itemId))
+        let next = "\(dir).next"
         FileSystem.removeTree(next)
         try Disk.makeDirectory(next)
         guard rename(staged, "\(next)/\(fileName)") == 0 else {
             throw PortalStoreError(kind: .io(errno: errno), path: staged, message: "cannot move the upload into place: \(FileSystem.errorMessage())")
         }
-        let old = "\(dir)/data.old"
-        FileSystem.removeTree(old)
-        if FileSystem.kind("\(dir)/data") != nil, rename("\(dir)/data", old) != 0 {
-            throw PortalStoreError(kind: .io(errno: errno), path: dir, message: "cannot replace the item's data: \(FileSystem.errorMessage())")
+        FileSystem.removeTree(dir)
+        guard rename(next, dir) == 0 else {
+            throw PortalStoreError(kind: .io(errno: errno), path: dir, message: "cannot store the item's data: \(FileSystem.errorMessage())")
         }
-        guard rename(next, "\(dir)/data") == 0 else {
-            throw PortalStoreError(kind: .io(errno: errno), path: dir, message: "cannot replace the item's data: \(FileSystem.errorMessage())")
-        }
-        FileSystem.removeTree(old)
     }
 
-    public func dataFile(itemId: String) -> StoredFile? {
-        guard let dir = try? itemDir(itemId), let name = FileSystem.names(in: "\(dir)/data").first else { return nil }
-        return Disk.stored("\(dir)/data/\(name)", name: name)
+    public func putData(itemId: String, version: String, fileName: String, from path: String) async throws {
+        // A file of our own staging folder moves in; any other is copied first (the caller keeps it).
+        if path.hasPrefix("\(root)/staging/") {
+            try place(path, itemId: itemId, version: version, fileName: fileName)
+        } else {
+            let staged = try stagingFile()
+            defer { unlink(staged) }
+            _ = try await NIOThreadPool.singleton.runIfActive { try Self.copy([path], into: staged, limit: .max, number: { _ in 1 }) }
+            try place(staged, itemId: itemId, version: version, fileName: fileName)
+        }
     }
 
-    public func putInfo(itemId: String, path: String, bytes: [UInt8]) throws {
+    public func putPart(itemId: String, number: Int, from path: String) async throws {
+        guard PortalPaths.isItemId(itemId), number >= 1, number <= 10_000 else {
+            throw PortalStoreError(kind: .partOutOfRange, path: root, message: "part \(number) of '\(itemId)' is out of range (1-10000)")
+        }
+        let dir = "\(root)/uploads/\(itemId)"
+        try Disk.makeDirectory(dir)
+        let staged = try stagingFile()
+        defer { unlink(staged) }
+        if path.hasPrefix("\(root)/staging/") {
+            guard rename(path, staged) == 0 else { throw PortalStoreError(kind: .io(errno: errno), path: path, message: "cannot store part \(number): \(FileSystem.errorMessage())") }
+        } else {
+            _ = try await NIOThreadPool.singleton.runIfActive { try Self.copy([path], into: staged, limit: .max, number: { _ in number }) }
+        }
+        guard rename(staged, "\(dir)/\(number)") == 0 else {
+            throw PortalStoreError(kind: .io(errno: errno), path: dir, message: "cannot store part \(number): \(FileSystem.errorMessage())")
+        }
+    }
+
+    public func joinParts(itemId: String, version: String, fileName: String, parts: [UploadPart], limit: Int64) async throws -> JoinedData {
+        guard PortalPaths.isItemId(itemId) else { throw PortalStoreError(kind: .invalidName, path: root, message: "'\(itemId)' is not an item id") }
+        let paths = parts.map { "\(root)/uploads/\(itemId)/\($0.number)" }
+        let staged = try stagingFile()
+        defer { unlink(staged) }
+        // Gigabytes may be copied: on NIO's thread pool, not the cooperative pool.
+        let joined = try await NIOThreadPool.singleton.runIfActive { try Self.copy(paths, into: staged, limit: limit, number: { parts[$0].number }) }
+        try place(staged, itemId: itemId, version: version, fileName: fileName)
+        return joined
+    }
+
+    /// Copies `paths` in turn into `out`, hashing on the way.
+    static func copy(_ paths: [String], into staged: String, limit: Int64, number: (Int) -> Int) throws -> JoinedData {
+        let out = open(staged, O_WRONLY | O_TRUNC | O_CLOEXEC)
+        guard out >= 0 else { throw PortalStoreError(kind: .io(errno: errno), path: staged, message: "cannot write: \(FileSystem.errorMessage())") }
+        defer { close(out) }
+        var digest = SHA256Digest()
+        var size: Int64 = 0
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        for (index, path) in paths.enumerated() {
+            let fd = open(path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw PortalStoreError(kind: .io(errno: errno), path: path, message: "cannot read part \(number(index)): \(FileSystem.errorMessage())") }
+            defer { close(fd) }
+            while true {
+                let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, $0.count) }
+                if n < 0, errno == EINTR { continue }
+                guard n >= 0 else { throw PortalStoreError(kind: .io(errno: errno), path: path, message: "cannot read part \(number(index)): \(FileSystem.errorMessage())") }
+                if n == 0 { break }
+                size += Int64(n)
+                if size > limit { throw PortalStoreError(kind: .tooLarge, path: path, message: "the file is larger than \(limit) bytes") }
+                buffer.withUnsafeBytes { digest.update(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+                var done = 0
+                while done < n {
+                    let w = buffer.withUnsafeBytes { write(out, $0.baseAddress! + done, n - done) }
+                    if w < 0, errno == EINTR { continue }
+                    guard w > 0 else { throw PortalStoreError(kind: .io(errno: errno), path: staged, message: "cannot write: \(FileSystem.errorMessage())") }
+                    done += w
+                }
+            }
+        }
+        return JoinedData(size: size, sha256: digest.finalizeHex())
+    }
+
+    public func removeParts(itemId: String, numbers: [Int]) async {
+        guard PortalPaths.isItemId(itemId) else { return }
+        for n in numbers { unlink("\(root)/uploads/\(itemId)/\(n)") }
+        rmdir("\(root)/uploads/\(itemId)")
+    }
+
+    public func dataFile(itemId: String, version: String, fileName: String) async throws -> StoredFile? {
+        guard PortalPaths.isFileName(fileName), let dir = try? versionDir(itemId, version) else { return nil }
+        return Disk.stored("\(dir)/\(fileName)", name: fileName)
+    }
+
+    public func read(_ file: StoredFile, range: ClosedRange<Int64>?, _ each: (ByteBuffer) async throws -> Void) async throws {
+        try await Self.read(path: file.location, size: file.size, range: range, each)
+    }
+
+    /// Streams `range` of the file at `path` (`size` bytes long) in chunks.
+    static func read(path: String, size: Int64, range: ClosedRange<Int64>?, _ each: (ByteBuffer) async throws -> Void) async throws {
+        // Every call that may wait on the disk runs on NIO's thread pool: on Swift's
+        // cooperative pool (one thread per core) a read from a slow disk would hold up every
+        // other request's handler until it returned.
+        let pool = NIOThreadPool.singleton
+        let fd = try await pool.runIfActive { open(path, O_RDONLY | O_CLOEXEC) }
+        guard fd >= 0 else { throw PortalStoreError(kind: .io(errno: errno), path: path, message: "cannot read the item's file: \(FileSystem.errorMessage())") }
+        defer { close(fd) }
+        var offset = range?.lowerBound ?? 0
+        var left = range.map { $0.upperBound - $0.lowerBound + 1 } ?? size
+        while left > 0 {
+            let want = Int(min(Int64(Self.chunkBytes), left))
+            let at = offset
+            let chunk = try await pool.runIfActive { () throws -> ByteBuffer in
+                var buffer = ByteBufferAllocator().buffer(capacity: want)
+                while true {
+                    var n = 0
+                    buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: want) { raw in
+                        n = pread(fd, raw.baseAddress!, want, off_t(at))
+                        return max(0, n)
+                    }
+                    if n < 0, errno == EINTR { continue }
+                    guard n > 0 else { throw PortalStoreError(kind: .io(errno: n < 0 ? errno : 0), path: path, message: "the item's file ended early") }
+                    return buffer
+                }
+            }
+            try await each(chunk)
+            offset += Int64(chunk.readableBytes)
+            left -= Int64(chunk.readableBytes)
+        }
+    }
+
+    /// The most read from a file at once: one chunk in flight per download.
+    static let chunkBytes = 256 << 10
+
+    public func withLocalCopy<T: Sendable>(_ file: StoredFile, _ body: (String) async throws -> T) async throws -> T {
+        try await body(file.location)
+    }
+
+    public func removeData(itemId: String, version: String) async {
+        guard let dir = try? versionDir(itemId, version) else { return }
+        FileSystem.removeTree(dir)
+    }
+
+    public func putInfo(itemId: String, path: String, bytes: [UInt8]) async throws {
         guard PortalPaths.isInfoPath(path) else { throw PortalStoreError(kind: .invalidName, path: root, message: "'\(path)' is not an info file path") }
         var dir = "\(try itemDir(itemId))/info"
         try Disk.makeDirectory(try itemDir(itemId))
@@ -75,40 +204,38 @@ public struct DiskItemFileStore: ItemFileStore {
         try Disk.writeAtomically(bytes, to: "\(dir)/\(components.last!)")
     }
 
-    public func infoFile(itemId: String, path: String) -> StoredFile? {
+    public func infoFile(itemId: String, path: String) async throws -> StoredFile? {
         guard PortalPaths.isInfoPath(path), let dir = try? itemDir(itemId) else { return nil }
         return Disk.stored("\(dir)/info/\(path)", name: String(path.split(separator: "/").last ?? ""))
     }
 
-    public func partPath(itemId: String, number: Int) throws -> String {
-        guard PortalPaths.isItemId(itemId), number >= 1, number <= 10_000 else {
-            throw PortalStoreError(kind: .partOutOfRange, path: root, message: "part \(number) of '\(itemId)' is out of range (1-10000)")
-        }
-        let dir = "\(root)/uploads/\(itemId)"
-        try Disk.makeDirectory(dir)
-        return "\(dir)/\(number)"
-    }
-
-    public func parts(itemId: String) -> [Int] {
-        guard PortalPaths.isItemId(itemId) else { return [] }
-        return FileSystem.names(in: "\(root)/uploads/\(itemId)").compactMap { Int($0) }.sorted()
-    }
-
-    public func removeParts(itemId: String) {
-        guard PortalPaths.isItemId(itemId) else { return }
+    public func remove(itemId: String) async {
+        guard let dir = try? itemDir(itemId) else { return }
+        FileSystem.removeTree(dir)
         FileSystem.removeTree("\(root)/uploads/\(itemId)")
     }
 
-    public func remove(itemId: String) {
-        guard let dir = try? itemDir(itemId) else { return }
-        FileSystem.removeTree(dir)
-        removeParts(itemId: itemId)
-    }
-
-    public func removeLeftovers(keeping: Set<String>) {
-        for name in FileSystem.names(in: "\(root)/staging") { FileSystem.removeTree("\(root)/staging/\(name)") }
-        for id in FileSystem.names(in: "\(root)/uploads") where !keeping.contains(id) { FileSystem.removeTree("\(root)/uploads/\(id)") }
-        for id in FileSystem.names(in: "\(root)/items") where !keeping.contains(id) { FileSystem.removeTree("\(root)/items/\(id)") }
+    public func sweep(keeping: [String: String], olderThan age: Int64) async throws -> Int {
+        let before = Int64(time(nil)) - age
+        var removed = 0
+        func drop(_ path: String) {
+            var st = stat()
+            guard lstat(path, &st) == 0, Int64(st.st_mtim.tv_sec) <= before else { return }
+            FileSystem.removeTree(path)
+            removed += 1
+        }
+        for name in FileSystem.names(in: "\(root)/staging") { drop("\(root)/staging/\(name)") }
+        for id in FileSystem.names(in: "\(root)/uploads") where keeping[id] == nil { drop("\(root)/uploads/\(id)") }
+        for id in FileSystem.names(in: "\(root)/items") {
+            guard let version = keeping[id] else {
+                drop("\(root)/items/\(id)")
+                continue
+            }
+            for name in FileSystem.names(in: "\(root)/items/\(id)") where name != "info" && name != version {
+                drop("\(root)/items/\(id)/\(name)")
+            }
+        }
+        return removed
     }
 }
 
@@ -140,10 +267,19 @@ enum Disk {
         }
     }
 
+    /// A new, empty file of a unique name in `dir`.
+    static func scratchFile(in dir: String) throws -> String {
+        var template = Array("\(dir)/upload-XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw PortalStoreError(kind: .io(errno: errno), path: dir, message: "cannot create a staging file: \(FileSystem.errorMessage())") }
+        close(fd)
+        return String(cString: template.withUnsafeBufferPointer { $0.baseAddress! })
+    }
+
     static func stored(_ path: String, name: String) -> StoredFile? {
         var st = stat()
         guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
-        return StoredFile(path: path, name: name, size: Int64(st.st_size), modified: Int64(st.st_mtim.tv_sec))
+        return StoredFile(location: path, name: name, size: Int64(st.st_size))
     }
 
     /// Writes `bytes` under a temporary name of its own, fsyncs and renames it into place.

@@ -1,35 +1,70 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import MapbookPackage
+import MapbookSupport
+import NIOCore
+
 /// A file the store holds for an item.
 public struct StoredFile: Sendable, Equatable {
-    /// Where it can be read.
-    public var path: String
+    /// Where the store finds it: a path on disk, an object's key.
+    public var location: String
     public var name: String
     public var size: Int64
-    /// Seconds since the epoch.
-    public var modified: Int64
 }
 
-/// Where the portal keeps item files: each item's data file, its info files (the thumbnail)
-/// and the parts of uploads in progress.
+/// What joining an upload's parts gave: the data's size and SHA-256.
+public struct JoinedData: Sendable, Equatable {
+    public var size: Int64
+    public var sha256: String
+}
+
+/// Where the portal keeps item files: each item's data file (in versions), its info files
+/// (the thumbnail) and the parts of uploads in progress.
 ///
-/// Behind a protocol so an object store can follow the disk (DESIGN.md section 7). Uploads are
-/// written to a staging file first and moved into place only when complete, so a reader never
-/// sees half a file.
+/// Files are streams and byte ranges, never paths handed out, so the store can be a folder
+/// (`DiskItemFileStore`, the embedded default) or an S3 bucket shared by several portal
+/// processes (`S3ItemFileStore`). A new data file is stored under a version of its own and
+/// becomes the item's only when the item's record names that version (`ItemRecord.version`),
+/// so a reader sees the old file or the new one, never half of one, and an upload cut short
+/// leaves nothing visible.
+///
+/// Parts are kept by number; which parts exist is recorded in the `PortalStore`, which every
+/// process shares.
 public protocol ItemFileStore: Sendable {
-    /// A new, empty staging file for an upload; commit it or remove it.
+    /// A new, empty scratch file on this machine for a request's body; the caller removes it.
     func stagingFile() throws -> String
-    /// Makes a staged file the item's data, replacing any earlier one in one step.
-    func commitData(itemId: String, fileName: String, staged: String) throws
-    func dataFile(itemId: String) -> StoredFile?
+
+    /// Stores the local file at `path` as the item's data under `version`.
+    func putData(itemId: String, version: String, fileName: String, from path: String) async throws
+    /// Stores the local file at `path` as part `number` (1-10000) of the item's upload.
+    func putPart(itemId: String, number: Int, from path: String) async throws
+    /// Joins `parts` (numbered 1...n, in order) into the item's data under `version`, hashing
+    /// on the way; refused with a 413-shaped error beyond `limit` bytes. The parts stay.
+    func joinParts(itemId: String, version: String, fileName: String, parts: [UploadPart], limit: Int64) async throws -> JoinedData
+    func removeParts(itemId: String, numbers: [Int]) async
+
+    /// The item's data file `fileName` under `version` (`ItemRecord.dataVersion`), if there is one.
+    func dataFile(itemId: String, version: String, fileName: String) async throws -> StoredFile?
+    /// Streams `range` (all of it when nil) of a file this store returned to `each`.
+    func read(_ file: StoredFile, range: ClosedRange<Int64>?, _ each: (ByteBuffer) async throws -> Void) async throws
+    /// Calls `body` with a path on this machine holding the file's bytes: the file itself on
+    /// disk, or a temporary copy removed afterwards (for the package validator and SQLite,
+    /// which read files by path).
+    func withLocalCopy<T: Sendable>(_ file: StoredFile, _ body: (String) async throws -> T) async throws -> T
+    /// Removes one version of the item's data.
+    func removeData(itemId: String, version: String) async
+
     /// Stores an info file (`thumbnail/thumbnail.png`) under the item.
-    func putInfo(itemId: String, path: String, bytes: [UInt8]) throws
-    func infoFile(itemId: String, path: String) -> StoredFile?
-    /// Where part `number` (1-based) of an upload in progress goes.
-    func partPath(itemId: String, number: Int) throws -> String
-    /// The part numbers written so far, in order.
-    func parts(itemId: String) -> [Int]
-    func removeParts(itemId: String)
+    func putInfo(itemId: String, path: String, bytes: [UInt8]) async throws
+    func infoFile(itemId: String, path: String) async throws -> StoredFile?
+
     /// Removes everything the item has.
-    func remove(itemId: String)
-    /// Removes staging files and parts left behind by a server that stopped mid-upload.
-    func removeLeftovers(keeping: Set<String>)
+    func remove(itemId: String) async
+    /// Removes what no item references: data versions other than those in `keeping` (item id
+    /// to the version its record names), parts and info files of items not in it, abandoned
+    /// multipart uploads and scratch files, when last written more than `age` seconds ago
+    /// (another process may be writing a newer one). Returns how many files or objects went.
+    @discardableResult
+    func sweep(keeping: [String: String], olderThan age: Int64) async throws -> Int
 }

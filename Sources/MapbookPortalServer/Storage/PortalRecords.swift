@@ -82,4 +82,18 @@ public struct ItemRecord: Sendable, Equatable {
     public var groups: [String]
     /// SHA-256 of the data file (lowercase hex), sent as its ETag.
     public var sha256: String?
+    /// Which stored copy of the data file is the item's (`ItemFileStore`): each new data gets
+    /// a new version, so the old one stays readable until this record names the new one. Nil
+    /// for data stored before versions (the disk store's `data` folder).
+    public var version: String? = nil
+
+    /// The version to ask the file store for.
+    public var dataVersion: String { version ?? "data" }
+}
+
+/// A part of an upload in progress, as the store records it: any process may receive any
+/// part, and the one that commits finds them all here.
+public struct UploadPart: Sendable, Equatable {
+    public var number: Int
+    public var size: Int64
 }

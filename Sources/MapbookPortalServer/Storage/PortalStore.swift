@@ -1,8 +1,8 @@
 /// Where the portal keeps its metadata: users, tokens, groups, folders and items.
 ///
 /// The server talks to this protocol only, so a PostgreSQL store can follow the SQLite one
-/// (DESIGN.md section 7). Every method is synchronous and may be called from any task; an
-/// implementation serialises access itself.
+/// (DESIGN.md section 7). Every method may be called from any task; an implementation
+/// serialises access itself.
 public protocol PortalStore: Sendable {
     /// Portal-wide values (the organization id, the signing key).
     func setting(_ key: String) async throws -> String?
@@ -25,6 +25,12 @@ public protocol PortalStore: Sendable {
     func item(_ id: String) async throws -> ItemRecord?
     func saveItem(_ record: ItemRecord) async throws
     func deleteItem(_ id: String) async throws
+
+    /// Parts received for an upload in progress (a part sent again replaces the earlier one).
+    func saveUploadPart(itemId: String, _ part: UploadPart) async throws
+    /// In part-number order.
+    func uploadParts(itemId: String) async throws -> [UploadPart]
+    func deleteUploadParts(itemId: String) async throws
 
     func groups() async throws -> [GroupRecord]
     func group(_ id: String) async throws -> GroupRecord?

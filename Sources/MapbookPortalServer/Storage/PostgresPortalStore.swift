@@ -44,7 +44,12 @@ public final class PostgresPortalStore: PortalStore {
         CREATE TABLE signin_failures (key TEXT NOT NULL, time BIGINT NOT NULL);
         CREATE INDEX signin_failures_key ON signin_failures (key, time);
         CREATE INDEX signin_failures_time ON signin_failures (time);
+        """,
+        // Data versions and upload parts (what a commit at any process needs).
         """
+        ALTER TABLE items ADD COLUMN version TEXT;
+        CREATE TABLE upload_parts (item_id TEXT NOT NULL, number INTEGER NOT NULL, size BIGINT NOT NULL, PRIMARY KEY (item_id, number));
+        """,
     ]
 
     /// Connects to the database at `url` (`postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`; the
@@ -254,18 +259,18 @@ public final class PostgresPortalStore: PortalStore {
     func items(_ query: PostgresQuery) async throws -> [ItemRecord] {
         try await run("read items") { [self] in
             var found: [ItemRecord] = []
-            for try await (id, status, text, groups, sha) in try await client.query(query).decode((String, String, String, String, String?).self) {
+            for try await (id, status, text, groups, sha, version) in try await client.query(query).decode((String, String, String, String, String?, String?).self) {
                 guard let status = ItemRecord.Status(rawValue: status), let json = try? JSONParser.parse(text),
                     let item = try? PortalItem(json: json, source: "\(location): item \(id)")
                 else { throw PortalStoreError(kind: .damagedItem, path: location, message: "item \(id) is damaged; remove its row or restore a backup") }
-                found.append(ItemRecord(item: item, status: status, groups: Self.strings(groups), sha256: sha))
+                found.append(ItemRecord(item: item, status: status, groups: Self.strings(groups), sha256: sha, version: version))
             }
             return found
         }
     }
 
     public func items() async throws -> [ItemRecord] {
-        try await items("SELECT id, status, item::text, groups::text, sha256 FROM items ORDER BY id")
+        try await items("SELECT id, status, item::text, groups::text, sha256, version FROM items ORDER BY id")
     }
 
     /// The items the viewer may see are chosen in PostgreSQL (status, access, owner, group
@@ -279,7 +284,7 @@ public final class PostgresPortalStore: PortalStore {
         let group = search.group ?? ""
         let candidates = try await items(
             """
-            SELECT id, status, item::text, groups::text, sha256 FROM items
+            SELECT id, status, item::text, groups::text, sha256, version FROM items
             WHERE status = 'ready'
               AND (item->>'access' = 'public' OR (\(signedIn) AND (\(admin) OR owner_key = \(owner) OR item->>'access' = 'org'
                    OR groups ?| ARRAY(SELECT jsonb_array_elements_text(\(groups)::jsonb)))))
@@ -289,7 +294,7 @@ public final class PostgresPortalStore: PortalStore {
     }
 
     public func item(_ id: String) async throws -> ItemRecord? {
-        try await items("SELECT id, status, item::text, groups::text, sha256 FROM items WHERE id = \(id)").first
+        try await items("SELECT id, status, item::text, groups::text, sha256, version FROM items WHERE id = \(id)").first
     }
 
     public func saveItem(_ r: ItemRecord) async throws {
@@ -297,16 +302,45 @@ public final class PostgresPortalStore: PortalStore {
         try await run("save an item") { [self] in
             try await client.query(
                 """
-                INSERT INTO items (id, owner_key, status, item, groups, sha256)
-                VALUES (\(r.item.id), \(Self.key(r.item.owner)), \(r.status.rawValue), \(item)::jsonb, \(groups)::jsonb, \(r.sha256))
+                INSERT INTO items (id, owner_key, status, item, groups, sha256, version)
+                VALUES (\(r.item.id), \(Self.key(r.item.owner)), \(r.status.rawValue), \(item)::jsonb, \(groups)::jsonb, \(r.sha256), \(r.version))
                 ON CONFLICT (id) DO UPDATE SET owner_key = excluded.owner_key, status = excluded.status, item = excluded.item,
-                  groups = excluded.groups, sha256 = excluded.sha256
+                  groups = excluded.groups, sha256 = excluded.sha256, version = excluded.version
                 """)
         }
     }
 
     public func deleteItem(_ id: String) async throws {
-        try await run("delete an item") { [self] in try await client.query("DELETE FROM items WHERE id = \(id)") }
+        try await run("delete an item") { [self] in
+            try await client.query("DELETE FROM items WHERE id = \(id)")
+            try await client.query("DELETE FROM upload_parts WHERE item_id = \(id)")
+        }
+    }
+
+    // MARK: Upload parts
+
+    public func saveUploadPart(itemId: String, _ part: UploadPart) async throws {
+        try await run("record an upload part") { [self] in
+            try await client.query(
+                """
+                INSERT INTO upload_parts (item_id, number, size) VALUES (\(itemId), \(part.number), \(part.size))
+                ON CONFLICT (item_id, number) DO UPDATE SET size = excluded.size
+                """)
+        }
+    }
+
+    public func uploadParts(itemId: String) async throws -> [UploadPart] {
+        try await run("read upload parts") { [self] in
+            var parts: [UploadPart] = []
+            for try await (number, size) in try await client.query("SELECT number, size FROM upload_parts WHERE item_id = \(itemId) ORDER BY number").decode((Int, Int64).self) {
+                parts.append(UploadPart(number: number, size: size))
+            }
+            return parts
+        }
+    }
+
+    public func deleteUploadParts(itemId: String) async throws {
+        try await run("delete upload parts") { [self] in try await client.query("DELETE FROM upload_parts WHERE item_id = \(itemId)") }
     }
 
     // MARK: Sign-in failures

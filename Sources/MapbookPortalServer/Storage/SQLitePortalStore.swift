@@ -39,6 +39,8 @@ public final class SQLitePortalStore: PortalStore {
         "ALTER TABLE groups ADD COLUMN capabilities TEXT NOT NULL DEFAULT '[]'",
         // Sign-in failures in the store, shared by processes (issue 20).
         "CREATE TABLE signin_failures (key TEXT NOT NULL, time INTEGER NOT NULL); CREATE INDEX signin_failures_key ON signin_failures (key, time)",
+        // Data versions and upload parts in the store (issue 20).
+        "ALTER TABLE items ADD COLUMN version TEXT; CREATE TABLE upload_parts (item_id TEXT NOT NULL, number INTEGER NOT NULL, size INTEGER NOT NULL, PRIMARY KEY (item_id, number))",
     ]
 
     /// Opens (creating and migrating as needed) the store at `path`.
@@ -70,13 +72,13 @@ public final class SQLitePortalStore: PortalStore {
         }
         var items: [String: ItemRecord] = [:]
         do {
-            for row in try db.query("SELECT id, status, item, groups, sha256 FROM items") {
+            for row in try db.query("SELECT id, status, item, groups, sha256, version FROM items") {
                 let id = row[0].text ?? ""
                 guard let status = row[1].text.flatMap(ItemRecord.Status.init(rawValue:)), let text = row[2].text,
                     let json = try? JSONParser.parse(text), let item = try? PortalItem(json: json, source: "\(path): item \(id)")
                 else { throw PortalStoreError(kind: .damagedItem, path: path, message: "item \(id) is damaged; remove its row or restore a backup") }
                 let groups = (row[3].text.flatMap { try? JSONParser.parse($0) }?.arrayValue ?? []).compactMap(\.stringValue)
-                items[id] = ItemRecord(item: item, status: status, groups: groups, sha256: row[4].text)
+                items[id] = ItemRecord(item: item, status: status, groups: groups, sha256: row[4].text, version: row[5].text)
             }
         } catch let e as SQLiteError {
             throw PortalStoreError(kind: .sqlite(e.kind), path: path, message: e.message)
@@ -188,8 +190,9 @@ public final class SQLitePortalStore: PortalStore {
     public func saveItem(_ r: ItemRecord) async throws {
         try run { s in
             _ = try s.db.query(
-                "INSERT OR REPLACE INTO items (id, owner, status, item, groups, sha256) VALUES (?, ?, ?, ?, ?, ?)",
-                [.text(r.item.id), .text(r.item.owner), .text(r.status.rawValue), .text(JSONWriter.string(r.item.jsonValue, style: .compact)), Self.json(r.groups), Self.text(r.sha256)])
+                "INSERT OR REPLACE INTO items (id, owner, status, item, groups, sha256, version) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [.text(r.item.id), .text(r.item.owner), .text(r.status.rawValue), .text(JSONWriter.string(r.item.jsonValue, style: .compact)), Self.json(r.groups), Self.text(r.sha256),
+                 Self.text(r.version)])
             s.items[r.item.id] = r
         }
     }
@@ -197,8 +200,29 @@ public final class SQLitePortalStore: PortalStore {
     public func deleteItem(_ id: String) async throws {
         try run { s in
             _ = try s.db.query("DELETE FROM items WHERE id = ?", [.text(id)])
+            _ = try s.db.query("DELETE FROM upload_parts WHERE item_id = ?", [.text(id)])
             s.items[id] = nil
         }
+    }
+
+    // MARK: Upload parts
+
+    public func saveUploadPart(itemId: String, _ part: UploadPart) async throws {
+        try run { s in
+            _ = try s.db.query("INSERT OR REPLACE INTO upload_parts (item_id, number, size) VALUES (?, ?, ?)", [.text(itemId), .integer(Int64(part.number)), .integer(part.size)])
+        }
+    }
+
+    public func uploadParts(itemId: String) async throws -> [UploadPart] {
+        try run { s in
+            try s.db.query("SELECT number, size FROM upload_parts WHERE item_id = ? ORDER BY number", [.text(itemId)]).map {
+                UploadPart(number: Int($0[0].int64 ?? 0), size: $0[1].int64 ?? 0)
+            }
+        }
+    }
+
+    public func deleteUploadParts(itemId: String) async throws {
+        try run { s in _ = try s.db.query("DELETE FROM upload_parts WHERE item_id = ?", [.text(itemId)]) }
     }
 
     // MARK: Sign-in failures
@@ -301,6 +325,10 @@ public struct PortalStoreError: Error, CustomStringConvertible, Sendable {
         case file(ArchiveError.Kind)
         /// The TLS certificate or private key file cannot be read as PEM, or holds none.
         case invalidCertificate
+        /// A file larger than the portal accepts.
+        case tooLarge
+        /// The object store (S3) failed or cannot be reached.
+        case objectStore(S3Error.Kind)
     }
 
     public var kind: Kind

@@ -1,0 +1,212 @@
+import Foundation
+import MapbookPackage
+import MapbookTestSupport
+import NIOCore
+import Testing
+
+@testable import MapbookPortalServer
+
+/// The item file stores against one suite: the data folder and a bucket of a real S3 server
+/// (OpenStack Swift's s3api) keep, join, stream and sweep files alike.
+@Suite struct ItemFileStoreTests {
+    enum Kind: String, CaseIterable, CustomTestStringConvertible {
+        case disk, s3
+        var testDescription: String { rawValue }
+    }
+
+    static let item = String(repeating: "ab", count: 16)
+
+    func store(_ kind: Kind, _ dir: String) async throws -> any ItemFileStore {
+        switch kind {
+        case .disk: return try DiskItemFileStore(root: dir + "/data")
+        case .s3:
+            let (bucket, server) = try S3Server.bucket()
+            return try await S3ItemFileStore.open(url: bucket, endpoint: server.endpoint, scratch: dir + "/scratch", environment: { getenv($0).map { String(cString: $0) } })
+        }
+    }
+
+    func write(_ bytes: [UInt8], _ dir: String, _ name: String) throws -> String {
+        let path = dir + "/" + name
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    func read(_ store: any ItemFileStore, _ file: StoredFile, _ range: ClosedRange<Int64>? = nil) async throws -> [UInt8] {
+        var out: [UInt8] = []
+        try await store.read(file, range: range) { out.append(contentsOf: $0.readableBytesView) }
+        return out
+    }
+
+    static func bytes(_ count: Int, seed: UInt64) -> [UInt8] {
+        var rng = SplitMix64(seed: seed)
+        return (0..<count).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+    }
+
+    /// A file stored whole reads back whole and by ranges (first byte, last byte, middle).
+    @Test(S3Server.required, arguments: Kind.allCases)
+    func storesAndReadsRanges(_ kind: Kind) async throws {
+        try await withTemporaryDirectory { dir in
+            let store = try await store(kind, dir)
+            let bytes = Self.bytes(300_001, seed: 1)
+            try await store.putData(itemId: Self.item, version: "v1", fileName: "Trees.mmpk", from: try write(bytes, dir, "in"))
+            let file = try #require(try await store.dataFile(itemId: Self.item, version: "v1", fileName: "Trees.mmpk"))
+            #expect(file.size == Int64(bytes.count))
+            #expect(try await read(store, file) == bytes)
+            #expect(try await read(store, file, 0...0) == [bytes[0]])
+            #expect(try await read(store, file, 300_000...300_000) == [bytes[300_000]])
+            #expect(try await read(store, file, 1000...270_999) == Array(bytes[1000...270_999]))
+            #expect(try await store.dataFile(itemId: Self.item, version: "v2", fileName: "Trees.mmpk") == nil)
+            #expect(try await store.dataFile(itemId: Self.item, version: "v1", fileName: "Other.mmpk") == nil)
+            // The local copy holds the same bytes.
+            let copied = try await store.withLocalCopy(file) { path in try Data(contentsOf: URL(fileURLWithPath: path)) }
+            #expect(Array(copied) == bytes)
+        }
+    }
+
+    /// Parts of every size (one larger than S3's 5 MiB minimum, small ones, a tiny last one)
+    /// join into the data with the SHA-256 of the whole; the old version stays until removed.
+    @Test(S3Server.required, arguments: Kind.allCases)
+    func joinsPartsOfAnySize(_ kind: Kind) async throws {
+        try await withTemporaryDirectory { dir in
+            let store = try await store(kind, dir)
+            let sizes = [6 << 20, 1024, 2 << 20, 3 << 20, 100]
+            var whole: [UInt8] = []
+            var parts: [UploadPart] = []
+            for (i, size) in sizes.enumerated() {
+                let bytes = Self.bytes(size, seed: UInt64(i + 10))
+                whole += bytes
+                try await store.putPart(itemId: Self.item, number: i + 1, from: try write(bytes, dir, "part\(i)"))
+                parts.append(UploadPart(number: i + 1, size: Int64(size)))
+            }
+            try await store.putData(itemId: Self.item, version: "old", fileName: "a.mmpk", from: try write([1, 2, 3], dir, "old"))
+            let joined = try await store.joinParts(itemId: Self.item, version: "new", fileName: "a.mmpk", parts: parts, limit: 1 << 30)
+            #expect(joined == JoinedData(size: Int64(whole.count), sha256: SHA256Digest.hex(of: whole)))
+            let file = try #require(try await store.dataFile(itemId: Self.item, version: "new", fileName: "a.mmpk"))
+            #expect(try await read(store, file) == whole)
+            #expect(try await store.dataFile(itemId: Self.item, version: "old", fileName: "a.mmpk") != nil)
+            await store.removeData(itemId: Self.item, version: "old")
+            #expect(try await store.dataFile(itemId: Self.item, version: "old", fileName: "a.mmpk") == nil)
+            await store.removeParts(itemId: Self.item, numbers: parts.map(\.number))
+            // Parts once removed cannot be joined again.
+            await #expect(throws: (any Error).self) { try await store.joinParts(itemId: Self.item, version: "again", fileName: "a.mmpk", parts: parts, limit: 1 << 30) }
+            #expect(try await store.dataFile(itemId: Self.item, version: "again", fileName: "a.mmpk") == nil)
+            if kind == .s3 {
+                // The S3 server saw a multipart upload of three parts: the 6 MiB part alone,
+                // the three small ones combined (5 MiB and more), the 100 bytes last.
+                let log = try String(contentsOfFile: try S3Server.start().log, encoding: .utf8)
+                let bucket = (store as! S3ItemFileStore).client.bucket
+                let partPuts = log.split(separator: "\n").filter { $0.contains("PUT /\(bucket)/items/\(Self.item)/new/") && $0.contains("partNumber") }
+                #expect(partPuts.count == 3, "\(partPuts)")
+            }
+        }
+    }
+
+    /// Joining stops at the limit with a `tooLarge` error and leaves no data.
+    @Test(S3Server.required, arguments: Kind.allCases)
+    func joiningRefusesTooLargeFiles(_ kind: Kind) async throws {
+        try await withTemporaryDirectory { dir in
+            let store = try await store(kind, dir)
+            for n in 1...3 { try await store.putPart(itemId: Self.item, number: n, from: try write(Self.bytes(1000, seed: UInt64(n)), dir, "p\(n)")) }
+            let parts = (1...3).map { UploadPart(number: $0, size: 1000) }
+            do {
+                _ = try await store.joinParts(itemId: Self.item, version: "v", fileName: "x.bin", parts: parts, limit: 2500)
+                Issue.record("joined beyond the limit")
+            } catch let error as PortalStoreError {
+                #expect(error.kind == .tooLarge)
+            }
+            #expect(try await store.dataFile(itemId: Self.item, version: "v", fileName: "x.bin") == nil)
+        }
+    }
+
+    /// Info files, names from requests checked, and an item removed whole.
+    @Test(S3Server.required, arguments: Kind.allCases)
+    func infoFilesNamesAndRemoval(_ kind: Kind) async throws {
+        try await withTemporaryDirectory { dir in
+            let store = try await store(kind, dir)
+            try await store.putInfo(itemId: Self.item, path: "thumbnail/thumbnail.png", bytes: [0x89, 0x50, 0x4E, 0x47])
+            let info = try #require(try await store.infoFile(itemId: Self.item, path: "thumbnail/thumbnail.png"))
+            #expect(info.name == "thumbnail.png")
+            #expect(try await read(store, info) == [0x89, 0x50, 0x4E, 0x47])
+            for bad in ["../x", "a/../../b", ".hidden", ""] {
+                await #expect(throws: PortalStoreError.self) { try await store.putInfo(itemId: Self.item, path: bad, bytes: [1]) }
+            }
+            await #expect(throws: PortalStoreError.self) { try await store.putInfo(itemId: "../../etc", path: "a.png", bytes: [1]) }
+            await #expect(throws: PortalStoreError.self) { try await store.putData(itemId: Self.item, version: "v", fileName: "../x", from: try write([1], dir, "f")) }
+            await #expect(throws: PortalStoreError.self) { try await store.putPart(itemId: Self.item, number: 10_001, from: try write([1], dir, "g")) }
+            try await store.putData(itemId: Self.item, version: "v", fileName: "d.bin", from: try write([1], dir, "h"))
+            await store.remove(itemId: Self.item)
+            #expect(try await store.infoFile(itemId: Self.item, path: "thumbnail/thumbnail.png") == nil)
+            #expect(try await store.dataFile(itemId: Self.item, version: "v", fileName: "d.bin") == nil)
+        }
+    }
+
+    /// The sweep removes versions and items no record names and parts of removed items; a
+    /// sweep that must leave recent files leaves them.
+    @Test(S3Server.required, arguments: Kind.allCases)
+    func sweepKeepsOnlyWhatRecordsName(_ kind: Kind) async throws {
+        try await withTemporaryDirectory { dir in
+            let store = try await store(kind, dir)
+            let other = String(repeating: "cd", count: 16), gone = String(repeating: "ef", count: 16)
+            let f = try write([1, 2, 3], dir, "f")
+            try await store.putData(itemId: Self.item, version: "v1", fileName: "a.bin", from: f)
+            try await store.putData(itemId: Self.item, version: "v2", fileName: "a.bin", from: f)
+            try await store.putInfo(itemId: Self.item, path: "thumbnail/t.png", bytes: [1])
+            try await store.putData(itemId: gone, version: "v1", fileName: "a.bin", from: f)
+            try await store.putPart(itemId: gone, number: 1, from: f)
+            try await store.putPart(itemId: other, number: 1, from: f)
+            let keeping = [Self.item: "v2", other: "data"]
+            #expect(try await store.sweep(keeping: keeping, olderThan: 3600) == 0, "recent files stay")
+            #expect(try await store.sweep(keeping: keeping, olderThan: -5) >= 3)
+            #expect(try await store.dataFile(itemId: Self.item, version: "v1", fileName: "a.bin") == nil)
+            #expect(try await store.dataFile(itemId: Self.item, version: "v2", fileName: "a.bin") != nil)
+            #expect(try await store.infoFile(itemId: Self.item, path: "thumbnail/t.png") != nil)
+            #expect(try await store.dataFile(itemId: gone, version: "v1", fileName: "a.bin") == nil)
+            // The kept item's part stays: it is an upload in progress.
+            let joined = try await store.joinParts(itemId: other, version: "v", fileName: "b.bin", parts: [UploadPart(number: 1, size: 3)], limit: 100)
+            #expect(joined.size == 3)
+            await #expect(throws: (any Error).self) {
+                try await store.joinParts(itemId: gone, version: "v", fileName: "b.bin", parts: [UploadPart(number: 1, size: 3)], limit: 100)
+            }
+        }
+    }
+
+    /// A multipart upload nobody completed (a process killed while joining) is aborted by
+    /// the sweep.
+    @Test(S3Server.required)
+    func sweepAbortsAbandonedMultipartUploads() async throws {
+        try await withTemporaryDirectory { dir in
+            let store = try await store(.s3, dir) as! S3ItemFileStore
+            let key = "items/\(Self.item)/v9/a.bin"
+            let upload = try await store.client.createMultipartUpload(key)
+            _ = try await store.client.uploadPart(key, uploadId: upload, number: 1, bytes: ByteBuffer(bytes: [1, 2, 3]))
+            #expect(try await store.client.multipartUploads(prefix: "items/").map(\.uploadId) == [upload])
+            try await store.sweep(keeping: [Self.item: "v1"], olderThan: -5)
+            #expect(try await store.client.multipartUploads(prefix: "items/").isEmpty)
+        }
+    }
+
+    /// A server that is down, and credentials it refuses, are errors of their own kind (the
+    /// routes answer the first with a 503).
+    @Test(S3Server.required)
+    func unreachableAndRefusedAreKindsOfTheirOwn() async throws {
+        try await withTemporaryDirectory { dir in
+            let server = try S3Server.start()
+            do {
+                _ = try await S3ItemFileStore.open(url: "s3://somewhere", endpoint: "http://127.0.0.1:1", scratch: dir + "/a", environment: { getenv($0).map { String(cString: $0) } })
+                Issue.record("opened a store on a closed port")
+            } catch let error as PortalStoreError {
+                #expect(error.kind == .objectStore(.unreachable))
+            }
+            let wrong: (String) -> String? = { $0 == "AWS_SECRET_ACCESS_KEY" ? "not-the-secret" : getenv($0).map { String(cString: $0) } }
+            do {
+                _ = try await S3ItemFileStore.open(url: "s3://somewhere", endpoint: server.endpoint, scratch: dir + "/b", environment: wrong)
+                Issue.record("opened a store with a wrong secret")
+            } catch let error as PortalStoreError {
+                #expect(error.kind == .objectStore(.denied))
+            }
+            await #expect(throws: PortalStoreError.self) {
+                _ = try await S3ItemFileStore.open(url: "s3://somewhere", endpoint: server.endpoint, scratch: dir + "/c", environment: { _ in nil })
+            }
+        }
+    }
+}

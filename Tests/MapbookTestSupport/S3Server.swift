@@ -1,0 +1,67 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+
+/// A real S3 server for the tests: OpenStack Swift with its s3api middleware
+/// (tools/s3/swift-s3.sh: a one-node installation in a temporary folder, free loopback
+/// ports), started once per test process on first use and stopped when it exits; each caller
+/// gets a bucket of its own. The credentials are put in the process's environment
+/// (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION), where the portal reads them.
+public enum S3Server {
+    public static let proxy = "/usr/bin/swift-proxy-server"
+    public static let accessKey = "mapbook:portal"
+    public static let secretKey = "mapbook-secret"
+    public static let region = "us-east-1"
+
+    /// Tests that need it: with `CI=true` a server that cannot start is a failure, not a skip.
+    public static var required: ConditionTrait {
+        .enabled(if: FileManager.default.isExecutableFile(atPath: proxy) || ExternalTools.isCI, "OpenStack Swift is not installed; run tools/setup")
+    }
+
+    public struct Running: Sendable {
+        public var folder: String
+        public var endpoint: String
+        /// Every request the proxy answered, one line each (method, path, status, Range).
+        public var log: String { folder + "/proxy.log" }
+    }
+
+    nonisolated(unsafe) static var running: Result<Running, ExternalTools.ToolError>?
+    static let lock = NSLock()
+
+    /// A new bucket name (made by the store on first use) and the server.
+    public static func bucket() throws -> (url: String, server: Running) {
+        let server = try start()
+        return ("s3://t\(UInt64.random(in: 0...UInt64.max))", server)
+    }
+
+    public static func start() throws -> Running {
+        lock.lock()
+        defer { lock.unlock() }
+        if let running { return try running.get() }
+        let folder = NSTemporaryDirectory() + "mapbook-s3-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let script = Fixtures.repositoryRoot.appendingPathComponent("tools/s3/swift-s3.sh").path
+        let (status, output) = try ExternalTools.runDetached([script, "start", folder])
+        guard status == 0, let line = output.split(separator: "\n").last, line.hasPrefix("http://") else {
+            let failure = ExternalTools.ToolError(output: "tools/s3/swift-s3.sh start: \(output)")
+            running = .failure(failure)
+            throw failure
+        }
+        let server = Running(folder: folder, endpoint: String(line))
+        setenv("AWS_ACCESS_KEY_ID", accessKey, 1)
+        setenv("AWS_SECRET_ACCESS_KEY", secretKey, 1)
+        setenv("AWS_REGION", region, 1)
+        running = .success(server)
+        stopFolder = folder
+        atexit {
+            guard let folder = S3Server.stopFolder else { return }
+            let script = Fixtures.repositoryRoot.appendingPathComponent("tools/s3/swift-s3.sh").path
+            _ = try? ExternalTools.run(script, ["stop", folder])
+            try? FileManager.default.removeItem(atPath: folder)
+        }
+        return server
+    }
+
+    nonisolated(unsafe) static var stopFolder: String?
+}
