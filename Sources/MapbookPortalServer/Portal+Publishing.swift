@@ -51,7 +51,7 @@ extension Portal {
     func finish(_ record: ItemRecord, data: UploadedFile, fileName: String, call: PortalRequest, isNew: Bool, storedAs: String? = nil) async throws -> ItemRecord {
         guard PortalPaths.isFileName(fileName) else { throw PortalError.badRequest("'\(fileName)' is not a file name.") }
         var record = record
-        let isPackage = record.item.type == PackageManifest.mobileMapPackageType || fileName.lowercased().hasSuffix(".mmpk")
+        let isPackage = Self.isPackage(record, fileName: fileName)
         if isPackage {
             if record.item.type.isEmpty { record.item.type = PackageManifest.mobileMapPackageType }
             if configuration.validatePackages {
@@ -111,6 +111,11 @@ extension Portal {
             try await makeSyncCopy(saved)
         }
         return record
+    }
+
+    /// Whether the upload is a mobile map package, which is validated and read.
+    static func isPackage(_ record: ItemRecord, fileName: String) -> Bool {
+        record.item.type == PackageManifest.mobileMapPackageType || fileName.lowercased().hasSuffix(".mmpk")
     }
 
     /// Fills what the request did not set from a package's `.info`. The extent is a fact of

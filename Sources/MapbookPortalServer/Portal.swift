@@ -76,7 +76,7 @@ public final class Portal: Sendable {
     /// a stopped server left half-done (`sweep`).
     public static func open(_ configuration: PortalConfiguration, sweeping: Bool = true) async throws -> Portal {
         let dir = configuration.dataDirectory
-        try Disk.makeDirectory(dir)
+        try Disk.makeDirectories(dir)
         let store: any PortalStore
         if let url = configuration.storeURL {
             store = try await PostgresPortalStore.connect(url, password: getenv("PGPASSWORD").map { String(cString: $0) }, patience: configuration.storePatience)

@@ -12,6 +12,23 @@ extension PortalRoutes {
     static func info(_ router: Router<PortalContext>, _ portal: Portal) {
         // `/sharing/rest/` too: the router ignores the trailing slash.
         endpoint(router, prefix, portal) { call, _ in json(call, .object(["currentVersion": .string(apiVersion)])) }
+        // For load balancers: 200 while this process answers and reaches its metadata store,
+        // 503 (the store's error) when it does not, so the balancer sends requests elsewhere.
+        // The HTTP status says it (the API's errors are 200s with an error body, which a
+        // balancer does not read).
+        for method in [HTTPRequest.Method.get, .head] {
+            router.on("/health", method: method) { _, context in
+                do {
+                    _ = try await portal.store.setting("orgId")
+                    return PortalResponse.json(.object(["status": .string("ok")]))
+                } catch {
+                    context.logger.error("health: \(error)")
+                    var response = PortalResponse.json(.object(["status": .string("unavailable"), "reason": .string("\(error)")]))
+                    response.status = .serviceUnavailable
+                    return response
+                }
+            }
+        }
         endpoint(router, "\(prefix)/info", portal) { call, _ in
             json(call, .object([
                 "owningSystemUrl": .string(call.baseURL),

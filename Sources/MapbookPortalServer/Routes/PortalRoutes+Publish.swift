@@ -235,10 +235,18 @@ extension PortalRoutes {
             guard let file = try await portal.files.dataFile(itemId: id, version: version, fileName: name) else {
                 throw PortalError(code: 500, message: "The joined upload of item \(id) cannot be found.")
             }
-            // The validator and the package reader read a file on this machine.
-            updated = try await portal.files.withLocalCopy(file) { path in
-                let upload = UploadedFile(path: path, name: name, size: joined.size, sha256: joined.sha256)
-                return try await portal.finish(record, data: upload, fileName: name, call: call, isNew: record.status == .uploading, storedAs: version)
+            let isNew = record.status == .uploading
+            if Portal.isPackage(record, fileName: name) {
+                // The validator and the package reader read a file on this machine: a
+                // temporary copy, removed afterwards.
+                updated = try await portal.files.withLocalCopy(file) { path in
+                    let upload = UploadedFile(path: path, name: name, size: joined.size, sha256: joined.sha256)
+                    return try await portal.finish(record, data: upload, fileName: name, call: call, isNew: isNew, storedAs: version)
+                }
+            } else {
+                // Other files are stored as they are: nothing reads them here (no path needed).
+                let upload = UploadedFile(path: "", name: name, size: joined.size, sha256: joined.sha256)
+                updated = try await portal.finish(record, data: upload, fileName: name, call: call, isNew: isNew, storedAs: version)
             }
         } catch {
             // A refused upload leaves nothing: a new item goes, an update keeps the old version.

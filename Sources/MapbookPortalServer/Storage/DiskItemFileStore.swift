@@ -261,6 +261,13 @@ public enum PortalPaths {
 
 /// The file-system calls of the disk store that throw its own error, over the shared ones.
 enum Disk {
+    /// Makes `path` and any missing folders above it.
+    static func makeDirectories(_ path: String) throws {
+        let parent = FileSystem.parent(of: path)
+        if !parent.isEmpty, parent != path, FileSystem.kind(parent) == nil { try makeDirectories(parent) }
+        try makeDirectory(path)
+    }
+
     static func makeDirectory(_ path: String) throws {
         if mkdir(path, 0o755) != 0 && errno != EEXIST {
             throw PortalStoreError(kind: .io(errno: errno), path: path, message: "cannot create the folder: \(FileSystem.errorMessage())")

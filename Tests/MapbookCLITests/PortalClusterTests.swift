@@ -1,0 +1,143 @@
+import Foundation
+import MapbookPackage
+import MapbookTestSupport
+import Testing
+
+/// The production shape (issue 20): three portal processes behind nginx, sharing PostgreSQL
+/// and an S3 bucket (OpenStack Swift), all on loopback (tools/portal/cluster.sh). Nothing a
+/// request needs lives in one process: an item made at one is read at another, an upload's
+/// parts go to all three, a token revoked at one is refused at the others; the real `arcgis`
+/// client and our own pass through the balancer.
+@Suite(.serialized) struct PortalClusterTests {
+    static let enabled = ConditionTrait.enabled(
+        if: (FileManager.default.isExecutableFile(atPath: PostgresServer.initdb) && FileManager.default.isExecutableFile(atPath: S3Server.proxy)
+            && FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx")) || ExternalTools.isCI,
+        "PostgreSQL 15, OpenStack Swift or nginx is not installed; run tools/setup")
+
+    /// `curl -sk` with extra arguments; the body (and, with `-i`, the headers).
+    func curl(_ arguments: [String]) throws -> String {
+        let (status, output) = try ExternalTools.run("/usr/bin/curl", ["-sk", "--max-time", "60"] + arguments)
+        guard status == 0 else { throw ExternalTools.ToolError(output: "curl \(arguments): exit \(status): \(output)") }
+        return output
+    }
+
+    func json(_ arguments: [String]) throws -> JSONObject {
+        let text = try curl(arguments)
+        guard case .object(let o) = try JSONParser.parse(Array(text.utf8)) else { throw ExternalTools.ToolError(output: text) }
+        return o
+    }
+
+    @Test(enabled)
+    func nothingLivesInOneProcess() throws {
+        try withTemporaryDirectory { dir in
+            let cluster = try PortalCluster(users: [("alice", "alice-password-1", true), ("bob", "bob-password-1", false)])
+            let a = try cluster.processURL(1), b = try cluster.processURL(2), c = try cluster.processURL(3)
+            let api = "/sharing/rest"
+
+            // A token issued by A works at B; revoked at A, it is refused at B and C. (Uploads carry
+            // it in the query: a multipart body is refused before it is read without one.)
+            let token = try #require(try json(["-d", "username=alice&password=alice-password-1&expiration=60&f=json", a + api + "/generateToken"]).string("token"))
+            #expect(try json([b + api + "/community/self?f=json&token=" + token]).string("username") == "alice")
+
+            // An upload in parts: begun at A, part 1 to A, 2 to B, 3 to C, committed at B.
+            let package = try TestPackages.makePackage(in: dir, name: "Cluster Trees.mmpk")
+            let bytes = try readFile(package)
+            let cut = [0, bytes.count / 3, 2 * bytes.count / 3, bytes.count]
+            let added = try json([
+                "-F", "f=json", "-F", "token=\(token)", "-F", "multipart=true", "-F", "fileName=Cluster Trees.mmpk", "-F", "type=Mobile Map Package",
+                "-F", "title=Cluster trees", a + api + "/content/users/alice/addItem?token=" + token,
+            ])
+            let id = try #require(added.string("id"), "\(added)")
+            for (n, base) in [a, b, c].enumerated() {
+                let part = dir + "/part\(n + 1)"
+                try Data(bytes[cut[n]..<cut[n + 1]]).write(to: URL(fileURLWithPath: part))
+                let answer = try json(["-F", "f=json", "-F", "token=\(token)", "-F", "partNum=\(n + 1)", "-F", "file=@\(part)", base + api + "/content/users/alice/items/\(id)/addPart?token=" + token])
+                #expect(answer["success"]?.boolValue == true, "part \(n + 1) at process \(n + 1): \(answer)")
+            }
+            // Invisible everywhere until committed.
+            #expect(try json([c + api + "/content/items/\(id)?f=json&token=" + token]).object("error") != nil)
+            let committed = try json(["-F", "f=json", b + api + "/content/users/alice/items/\(id)/commit?token=" + token])
+            #expect(committed["success"]?.boolValue == true, "\(committed)")
+            #expect(try json([c + api + "/content/users/alice/items/\(id)/status?f=json&token=" + token]).string("status") == "completed")
+
+            // Read at C, found by a search at A, downloaded whole through nginx and in a range at B.
+            #expect(try json([c + api + "/content/items/\(id)?f=json&token=" + token]).string("id") == id)
+            let found = try json([a + api + "/search?f=json&q=owner%3Aalice&token=" + token])
+            #expect(found["results"]?.arrayValue?.compactMap { $0.objectValue?.string("id") }.contains(id) == true, "\(found)")
+            let whole = dir + "/whole.mmpk"
+            _ = try curl(["-o", whole, cluster.url + api + "/content/items/\(id)/data?token=" + token])
+            #expect(try readFile(whole) == bytes)
+            let range = dir + "/range"
+            let headers = try curl(["-D", "-", "-o", range, "-H", "Range: bytes=100-4195", b + api + "/content/items/\(id)/data?token=" + token])
+            #expect(headers.contains("206"), "\(headers)")
+            #expect(try readFile(range) == Array(bytes[100...4195]))
+
+            // The object store saw the parts, the multipart join and the ranged read.
+            let s3 = try String(contentsOfFile: try S3Server.start().log, encoding: .utf8).split(separator: "\n")
+            #expect(s3.filter { $0.contains("/uploads/\(id)/") && $0.contains(" PUT ") }.count == 3)
+            #expect(s3.contains { $0.contains("/items/\(id)/") && $0.contains("uploads") && $0.contains(" POST ") }, "a multipart upload was begun")
+            #expect(s3.contains { $0.contains("/items/\(id)/") && $0.contains(" GET ") && $0.contains("bytes%3D100-4195") }, "a ranged GET")
+
+            // Revoked at A: refused at B and C.
+            _ = try curl(["-d", "token=\(token)&f=json", a + api + "/oauth2/revokeToken"])
+            for base in [b, c] {
+                let refused = try json([base + api + "/community/self?f=json&token=" + token])
+                #expect(refused.object("error")?["code"]?.intValue == 498, "\(refused)")
+            }
+            // Each of the three processes answered through nginx.
+            _ = try (0..<6).map { _ in try curl([cluster.url + api + "/content/items/\(id)?f=json&token=x"]) }
+            let upstreams = Set(try String(contentsOfFile: cluster.accessLog, encoding: .utf8).split(separator: "\n").compactMap { line in
+                line.split(separator: " ").first { $0.hasPrefix("up=") }
+            })
+            #expect(upstreams.count == 3, "\(upstreams)")
+            // The balancer's health check.
+            #expect(try curl([cluster.url + "/health"]).contains("\"ok\""))
+        }
+    }
+
+    /// Our own client through the balancer: OAuth sign-in (its steps answered by different
+    /// processes), publish in parts, search, download, publish a new version, check for it.
+    @Test(enabled)
+    func ourClientWorksThroughTheBalancer() throws {
+        try withTemporaryDirectory { dir in
+            let cluster = try PortalCluster(users: [("alice", "alice-password-1", true)])
+            let home = dir + "/home"
+            func mapbook(_ arguments: [String], stdin: String? = nil) throws -> MapbookBinary.Result {
+                try MapbookBinary.run(arguments, environment: ["MAPBOOK_HOME": home], stdin: stdin)
+            }
+            let signIn = try mapbook(["portal", "signin", cluster.url, "--user", "alice", "--password-stdin", "--ca-cert", cluster.certificate], stdin: "alice-password-1\n")
+            try #require(signIn.status == 0, "\(signIn.stderr)")
+            func json(_ result: MapbookBinary.Result) throws -> [String: Any] {
+                try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stdout) \(result.stderr)")
+            }
+            let package = try TestPackages.makePackage(in: dir, name: "Balanced.mmpk")
+            let published = try json(try mapbook(["portal", "publish", package, "--part-size", "20000", "--json"]))
+            let id = try #require(published["itemId"] as? String, "\(published)")
+            let search = try mapbook(["portal", "search", "Sample", "--json"])
+            #expect(search.status == 0 && search.stdout.contains(id), "\(search.stdout) \(search.stderr)")
+            let download = try json(try mapbook(["portal", "download", id, "--json"]))
+            #expect(download["sha256"] as? String == SHA256Digest.hex(of: try readFile(package)))
+            let second = try TestPackages.makePackage(in: dir, name: "Balanced v2.mmpk", timestamp: 1_800_000_000)
+            let updated = try json(try mapbook(["portal", "publish", second, "--part-size", "20000", "--json"]))
+            #expect(updated["action"] as? String == "updated" && updated["itemId"] as? String == id, "\(updated)")
+            let update = try mapbook(["portal", "update", "--all"])
+            #expect(update.status == 0 && update.stdout.contains("Updated"), "\(update.stdout) \(update.stderr)")
+            #expect(try readFile(home + "/downloads/\(id).mmpk") == readFile(second))
+        }
+    }
+
+    @Test(.enabled(if: (PortalArcGISClientTests.hasArcGIS && FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx")) || ExternalTools.isCI,
+                   "the arcgis Python package (tools/setup) or nginx is missing"))
+    func theArcGISClientWorksThroughTheBalancer() throws {
+        try withTemporaryDirectory { dir in
+            let cluster = try PortalCluster(users: [("alice", "alice-secret-1", true), ("bob", "bob-secret-22", false)])
+            let first = try TestPackages.makePackage(in: dir, name: "Field Water.mmpk")
+            let second = try TestPackages.makePackage(in: dir, name: "Field Water v2.mmpk", timestamp: 1_800_000_000)
+            let script = Fixtures.repositoryRoot.appendingPathComponent("tools/portal/arcgis_client_check.py").path
+            let (status, output) = try ExternalTools.run(
+                ExternalTools.python, [script, cluster.url, first, second, "alice", "alice-secret-1", "bob", "bob-secret-22", dir + "/downloads"])
+            #expect(status == 0, "\(output.suffix(1500))")
+            #expect(output.contains("all checks passed"))
+        }
+    }
+}
