@@ -17,6 +17,7 @@ struct PortalCommand: AsyncParsableCommand {
             PortalServeCommand.self,
             PortalUserCommand.self,
             PortalGCCommand.self,
+            PortalMigrateCommand.self,
             PortalSignInCommand.self,
             PortalSignOutCommand.self,
             PortalSearchCommand.self,

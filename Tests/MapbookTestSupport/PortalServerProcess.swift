@@ -10,14 +10,14 @@ public final class PortalServerProcess: @unchecked Sendable {
     private let process = Process()
     private let output = Pipe()
 
-    /// Adds users (name, password, admin) to a new data folder, then starts the server.
-    /// `store`: a PostgreSQL URL for the metadata (`--store`), else SQLite in the data folder.
-    public init(users: [(name: String, password: String, admin: Bool)], lifetime: Int = 900, extraArguments: [String] = [], store: String? = nil) throws {
-        data = NSTemporaryDirectory() + "mapbook-portal-\(getpid())-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+    /// Adds users (name, password, admin) to a new data folder (or `data`), then starts the
+    /// server. `store`: a PostgreSQL URL for the metadata (`--store`), else SQLite in the data folder.
+    public init(users: [(name: String, password: String, admin: Bool)], lifetime: Int = 900, extraArguments: [String] = [], store: String? = nil, data: String? = nil) throws {
+        self.data = data ?? NSTemporaryDirectory() + "mapbook-portal-\(getpid())-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: self.data, withIntermediateDirectories: true)
         for user in users {
             let run = try MapbookBinary.run(
-                ["portal", "user", "add", user.name, "--data", data, "--password-stdin"] + (user.admin ? ["--admin"] : []) + (store.map { ["--store", $0] } ?? []),
+                ["portal", "user", "add", user.name, "--data", self.data, "--password-stdin"] + (user.admin ? ["--admin"] : []) + (store.map { ["--store", $0] } ?? []),
                 stdin: user.password + "\n")
             guard run.status == 0 else { throw ServerError(message: "user add \(user.name) failed: \(run.stderr)") }
         }

@@ -55,6 +55,9 @@ enum FileResponse {
         let length = range.map { $0.upperBound - $0.lowerBound + 1 } ?? file.size
         headers[.contentLength] = String(length)
         if let range { headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(file.size)" }
+        // A HEAD is answered from what the store knows: no read of the file (on S3, a GET
+        // of the whole object).
+        if request.method == .head { return Response(status: range == nil ? .ok : .partialContent, headers: headers, body: ResponseBody()) }
         let wanted = range
         let body = ResponseBody(contentLength: Int(length)) { writer in
             try await read(wanted) { try await writer.write($0) }

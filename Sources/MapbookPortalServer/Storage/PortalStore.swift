@@ -7,6 +7,8 @@ public protocol PortalStore: Sendable {
     /// Portal-wide values (the organization id, the signing key).
     func setting(_ key: String) async throws -> String?
     func setSetting(_ key: String, _ value: String) async throws
+    /// Every setting, by key (for migrating).
+    func settings() async throws -> [String: String]
 
     func user(_ username: String) async throws -> UserRecord?
     func users() async throws -> [UserRecord]
@@ -15,6 +17,8 @@ public protocol PortalStore: Sendable {
     func saveToken(_ token: TokenRecord) async throws
     func token(hash: String) async throws -> TokenRecord?
     func deleteToken(hash: String) async throws
+    /// Every token (for migrating: devices stay signed in).
+    func tokens() async throws -> [TokenRecord]
     func deleteTokens(username: String) async throws
     func deleteExpiredTokens(now: Int64) async throws
 

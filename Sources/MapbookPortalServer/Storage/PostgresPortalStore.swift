@@ -176,6 +176,14 @@ public final class PostgresPortalStore: PortalStore {
         }
     }
 
+    public func settings() async throws -> [String: String] {
+        try await run("read the settings") { [self] in
+            var all: [String: String] = [:]
+            for try await (key, value) in try await client.query("SELECT key, value FROM settings").decode((String, String).self) { all[key] = value }
+            return all
+        }
+    }
+
     // MARK: Users
 
     static let userColumns = "username, id, full_name, email, role, password, created, modified"
@@ -225,21 +233,27 @@ public final class PostgresPortalStore: PortalStore {
         }
     }
 
-    public func token(hash: String) async throws -> TokenRecord? {
-        try await run("read a token") { [self] in
-            var found: TokenRecord?
-            let rows = try await client.query(
-                "SELECT hash, kind, username, client_id, referer, created, expires, code_challenge, redirect_uri FROM tokens WHERE hash = \(hash)")
-            for try await (h, kind, user, client, referer, created, expires, challenge, redirect) in rows.decode(
+    func tokens(_ query: PostgresQuery) async throws -> [TokenRecord] {
+        try await run("read tokens") { [self] in
+            var found: [TokenRecord] = []
+            for try await (h, kind, user, client, referer, created, expires, challenge, redirect) in try await client.query(query).decode(
                 (String, String, String, String?, String?, Int64, Int64, String?, String?).self)
             {
                 guard let kind = TokenRecord.Kind(rawValue: kind) else { continue }
-                found = TokenRecord(
+                found.append(TokenRecord(
                     hash: h, kind: kind, username: user, clientId: client, referer: referer, created: created, expires: expires,
-                    codeChallenge: challenge, redirectURI: redirect)
+                    codeChallenge: challenge, redirectURI: redirect))
             }
             return found
         }
+    }
+
+    public func token(hash: String) async throws -> TokenRecord? {
+        try await tokens("SELECT hash, kind, username, client_id, referer, created, expires, code_challenge, redirect_uri FROM tokens WHERE hash = \(hash)").first
+    }
+
+    public func tokens() async throws -> [TokenRecord] {
+        try await tokens("SELECT hash, kind, username, client_id, referer, created, expires, code_challenge, redirect_uri FROM tokens ORDER BY hash")
     }
 
     public func deleteToken(hash: String) async throws {

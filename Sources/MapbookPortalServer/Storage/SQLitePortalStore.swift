@@ -114,6 +114,14 @@ public final class SQLitePortalStore: PortalStore {
         try run { s in _ = try s.db.query("INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)", [.text(key), .text(value)]) }
     }
 
+    public func settings() async throws -> [String: String] {
+        try run { s in
+            var all: [String: String] = [:]
+            for row in try s.db.query("SELECT key, value FROM settings") { all[row[0].text ?? ""] = row[1].text ?? "" }
+            return all
+        }
+    }
+
     // MARK: Users
 
     private static func user(_ row: [SQLiteValue]) -> UserRecord {
@@ -150,15 +158,21 @@ public final class SQLitePortalStore: PortalStore {
         }
     }
 
+    private static let tokenColumns = "hash, kind, username, client_id, referer, created, expires, code_challenge, redirect_uri"
+
+    private static func token(_ row: [SQLiteValue]) -> TokenRecord? {
+        guard let kind = row[1].text.flatMap(TokenRecord.Kind.init(rawValue:)) else { return nil }
+        return TokenRecord(
+            hash: row[0].text ?? "", kind: kind, username: row[2].text ?? "", clientId: row[3].text, referer: row[4].text, created: row[5].int64 ?? 0,
+            expires: row[6].int64 ?? 0, codeChallenge: row[7].text, redirectURI: row[8].text)
+    }
+
     public func token(hash: String) async throws -> TokenRecord? {
-        try run { s in
-            guard let row = try s.db.query("SELECT hash, kind, username, client_id, referer, created, expires, code_challenge, redirect_uri FROM tokens WHERE hash = ?", [.text(hash)]).first,
-                let kind = row[1].text.flatMap(TokenRecord.Kind.init(rawValue:))
-            else { return nil }
-            return TokenRecord(
-                hash: row[0].text ?? "", kind: kind, username: row[2].text ?? "", clientId: row[3].text, referer: row[4].text, created: row[5].int64 ?? 0,
-                expires: row[6].int64 ?? 0, codeChallenge: row[7].text, redirectURI: row[8].text)
-        }
+        try run { s in try s.db.query("SELECT \(Self.tokenColumns) FROM tokens WHERE hash = ?", [.text(hash)]).first.flatMap(Self.token) }
+    }
+
+    public func tokens() async throws -> [TokenRecord] {
+        try run { s in try s.db.query("SELECT \(Self.tokenColumns) FROM tokens ORDER BY hash").compactMap(Self.token) }
     }
 
     public func deleteToken(hash: String) async throws {
