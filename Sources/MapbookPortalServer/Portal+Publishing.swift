@@ -105,10 +105,15 @@ extension Portal {
         // The record names the new version: the old one is nobody's (a download of it under
         // way may fail and start again, with the new ETag).
         if let previous, previous != version { await files.removeData(itemId: record.item.id, version: previous) }
-        // Copies the package's data when it has editable layers: off the cooperative pool.
+        // Copies the package's data when it has editable layers, from the file on this
+        // machine the validator read, or the stored one when storing it moved that file.
         if isPackage {
-            let saved = record
-            try await makeSyncCopy(saved)
+            if access(data.path, R_OK) == 0 {
+                try await makeSyncCopy(record, from: data.path)
+            } else if let stored = try await files.dataFile(itemId: record.item.id, version: version, fileName: fileName) {
+                let saved = record
+                try await files.withLocalCopy(stored) { try await makeSyncCopy(saved, from: $0) }
+            }
         }
         return record
     }

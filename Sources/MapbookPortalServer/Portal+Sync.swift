@@ -22,21 +22,19 @@ extension Portal {
     /// version replaces the copy while nothing has been synchronised to it (generation 0);
     /// after that the copy and what was synchronised stay (its edits reach a version through
     /// `publishSync`, and a device's data is merged against them, never lost to an upload).
-    func makeSyncCopy(_ record: ItemRecord) async throws {
+    /// `local`: the package, as a file on this machine.
+    func makeSyncCopy(_ record: ItemRecord, from local: String) async throws {
         let path = syncCopyPath(record.item.id)
-        guard let name = record.item.name, let file = try await files.dataFile(itemId: record.item.id, version: record.dataVersion, fileName: name) else { return }
         let folder = syncFolder(record.item.id), root = configuration.dataDirectory + "/sync"
         // Reads the package's data and copies it: off the cooperative pool.
-        try await files.withLocalCopy(file) { local in
-            try await NIOThreadPool.singleton.runIfActive {
-                guard let package = try? MobileMapPackage(path: local) else { return }
-                if access(path, F_OK) == 0 {
-                    guard try AuthoritativeCopy(path: path).generation() == 0 else { return }
-                }
-                try Disk.makeDirectory(root)
-                try Disk.makeDirectory(folder)
-                if try !AuthoritativeCopy.make(from: package, at: path) { FileSystem.removeTree(folder) }
+        try await NIOThreadPool.singleton.runIfActive {
+            guard let package = try? MobileMapPackage(path: local) else { return }
+            if access(path, F_OK) == 0 {
+                guard try AuthoritativeCopy(path: path).generation() == 0 else { return }
             }
+            try Disk.makeDirectory(root)
+            try Disk.makeDirectory(folder)
+            if try !AuthoritativeCopy.make(from: package, at: path) { FileSystem.removeTree(folder) }
         }
     }
 

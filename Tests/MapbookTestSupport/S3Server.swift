@@ -64,4 +64,17 @@ public enum S3Server {
     }
 
     nonisolated(unsafe) static var stopFolder: String?
+
+    /// The proxy's log lines, once `until` holds for them or 5 s have passed: its lines reach
+    /// the log through a UDP listener, a moment after the request.
+    public static func logLines(until: ([Substring]) -> Bool) throws -> [Substring] {
+        let log = try start().log
+        var lines: [Substring] = []
+        for _ in 0..<50 {
+            lines = (try? String(contentsOfFile: log, encoding: .utf8))?.split(separator: "\n") ?? []
+            if until(lines) { break }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        return lines
+    }
 }

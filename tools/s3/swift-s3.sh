@@ -8,12 +8,49 @@
 #   tools/s3/swift-s3.sh start DIR   # rings, configuration and storage in DIR, servers on free
 #                                    # ports; prints the endpoint URL
 #   tools/s3/swift-s3.sh stop DIR    # stop the servers (DIR stays; remove it after)
+#   tools/s3/swift-s3.sh resume DIR  # start stopped servers again, on the same ports
 #
 # Credentials: access key `mapbook:portal`, secret `mapbook-secret`, region `us-east-1`.
 # The proxy's log (every S3 request, with its method, path and Range) is DIR/proxy.log.
 set -euo pipefail
 cmd=${1:?start or stop}
 dir=${2:?a folder}
+# Starts the log listener, memcached and the four servers of DIR's configuration and waits
+# for the proxy to answer; prints its URL.
+serve() {
+    # Swift logs through syslog: a small listener on a UDP port of our own writes the proxy's
+    # lines (one per request: method, path, status, Range) to DIR/proxy.log.
+    setsid python3 -c '
+import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind(("127.0.0.1", int(sys.argv[1])))
+with open(sys.argv[2], "ab", buffering=0) as log:
+    while True:
+        log.write(s.recv(65536).rstrip(b"\0\n") + b"\n")
+' "$logport" "$dir/proxy.log" </dev/null >/dev/null 2>&1 &
+    echo $! >"$dir/run/log.pid"
+    # tempauth keeps its tokens in memcached (Debian's), one of our own on a free port.
+    setsid memcached -l 127.0.0.1 -p "$memcache" -U 0 -m 64 -u "$user" </dev/null >"$dir/memcached.out" 2>&1 &
+    echo $! >"$dir/run/memcached.pid"
+    # Each server runs detached with its own output; its pid goes in DIR/run.
+    for kind in account container object proxy; do
+        setsid "swift-$kind-server" "$dir/conf/$kind-server.conf" </dev/null >"$dir/$kind.out" 2>&1 &
+        echo $! >"$dir/run/$kind.pid"
+    done
+    echo "$proxy" >"$dir/port"
+    for _ in $(seq 1 150); do
+        if curl -fsS "http://127.0.0.1:$proxy/healthcheck" >/dev/null 2>&1; then
+            echo "http://127.0.0.1:$proxy"
+            return 0
+        fi
+        sleep 0.2
+    done
+    echo "swift-s3.sh: the Swift proxy did not answer on port $proxy within 30 s" >&2
+    cat "$dir"/*.out >&2
+    "$0" stop "$dir"
+    return 1
+}
+
 case "$cmd" in
 start)
     command -v swift-proxy-server >/dev/null && command -v swift-object-server >/dev/null && command -v memcached >/dev/null \
@@ -111,37 +148,15 @@ use = egg:swift#slo
 [filter:dlo]
 use = egg:swift#dlo
 EOF
-    # Swift logs through syslog: a small listener on a UDP port of our own writes the proxy's
-    # lines (one per request: method, path, status, Range) to DIR/proxy.log.
-    setsid python3 -c '
-import socket, sys
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-s.bind(("127.0.0.1", int(sys.argv[1])))
-with open(sys.argv[2], "ab", buffering=0) as log:
-    while True:
-        log.write(s.recv(65536).rstrip(b"\0\n") + b"\n")
-' "$logport" "$dir/proxy.log" </dev/null >/dev/null 2>&1 &
-    echo $! >"$dir/run/log.pid"
-    # tempauth keeps its tokens in memcached (Debian's), one of our own on a free port.
-    setsid memcached -l 127.0.0.1 -p "$memcache" -U 0 -m 64 -u "$user" </dev/null >"$dir/memcached.out" 2>&1 &
-    echo $! >"$dir/run/memcached.pid"
-    # Each server runs detached with its own output; its pid goes in DIR/run.
-    for kind in account container object proxy; do
-        setsid "swift-$kind-server" "$dir/conf/$kind-server.conf" </dev/null >"$dir/$kind.out" 2>&1 &
-        echo $! >"$dir/run/$kind.pid"
-    done
-    echo "$proxy" >"$dir/port"
-    for _ in $(seq 1 150); do
-        if curl -fsS "http://127.0.0.1:$proxy/healthcheck" >/dev/null 2>&1; then
-            echo "http://127.0.0.1:$proxy"
-            exit 0
-        fi
-        sleep 0.2
-    done
-    echo "swift-s3.sh: the Swift proxy did not answer on port $proxy within 30 s" >&2
-    cat "$dir"/*.out >&2
-    "$0" stop "$dir"
-    exit 1
+    echo "proxy=$proxy memcache=$memcache logport=$logport user=$user" >"$dir/ports"
+    serve
+    ;;
+resume)
+    # The same servers on the same ports, after `stop` (the data kept).
+    dir=$(cd "$dir" && pwd)
+    # shellcheck disable=SC1091
+    source "$dir/ports"
+    serve
     ;;
 stop)
     for f in "$dir"/run/*.pid; do
@@ -153,7 +168,7 @@ stop)
     done
     ;;
 *)
-    echo "swift-s3.sh: start or stop" >&2
+    echo "swift-s3.sh: start, stop or resume" >&2
     exit 64
     ;;
 esac

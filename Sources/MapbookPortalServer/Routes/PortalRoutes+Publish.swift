@@ -249,8 +249,12 @@ extension PortalRoutes {
                 updated = try await portal.finish(record, data: upload, fileName: name, call: call, isNew: isNew, storedAs: version)
             }
         } catch {
+            // The joined data goes unless the record already names it (a failure after it was saved).
+            if (try? await portal.store.item(id))??.version != version { await portal.files.removeData(itemId: id, version: version) }
+            // The database or the object store failing for a moment is no refusal: the item and
+            // its parts stay, and the client's retried commit joins them again.
+            guard Self.isRefusal(error) else { throw error }
             // A refused upload leaves nothing: a new item goes, an update keeps the old version.
-            await portal.files.removeData(itemId: id, version: version)
             await removeParts()
             if record.status == .uploading {
                 try? await portal.store.deleteItem(id)
@@ -266,6 +270,14 @@ extension PortalRoutes {
         await removeParts()
         try await portal.storeThumbnail(call, &updated)
         return updated
+    }
+
+    /// Whether a failed commit was the upload's fault (invalid, too large), not the
+    /// infrastructure's.
+    static func isRefusal(_ error: any Error) -> Bool {
+        if let error = error as? PortalError { return (400..<500).contains(error.code) }
+        if let error = error as? PortalStoreError { return error.kind == .tooLarge || error.kind == .invalidName }
+        return false
     }
 
     static func updateItem(_ call: PortalRequest, _ portal: Portal, _ record: ItemRecord) async throws -> Response {
