@@ -110,7 +110,7 @@ extension Portal {
         if isPackage {
             if access(data.path, R_OK) == 0 {
                 try await makeSyncCopy(record, from: data.path)
-            } else if let stored = try await files.dataFile(itemId: record.item.id, version: version, fileName: fileName) {
+            } else if let stored = try await files.dataFile(itemId: record.item.id, version: version, fileName: fileName, size: nil) {
                 let saved = record
                 try await files.withLocalCopy(stored) { try await makeSyncCopy(saved, from: $0) }
             }

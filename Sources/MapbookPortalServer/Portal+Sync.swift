@@ -91,7 +91,7 @@ extension Portal {
     func publishSync(_ record: ItemRecord, call: PortalRequest) async throws -> (ItemRecord, Int64) {
         let copy = syncCopyPath(record.item.id)
         guard access(copy, F_OK) == 0, let name = record.item.name,
-            let file = try await files.dataFile(itemId: record.item.id, version: record.dataVersion, fileName: name)
+            let file = try await files.dataFile(itemId: record.item.id, version: record.dataVersion, fileName: name, size: nil)
         else {
             throw PortalError(code: 400, messageCode: "SYNC_0001", message: "Item \(record.item.id) has no editable layers to synchronise.", details: [record.item.id])
         }

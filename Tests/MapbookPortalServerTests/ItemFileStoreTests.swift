@@ -49,14 +49,14 @@ import Testing
             let store = try await store(kind, dir)
             let bytes = Self.bytes(300_001, seed: 1)
             try await store.putData(itemId: Self.item, version: "v1", fileName: "Trees.mmpk", from: try write(bytes, dir, "in"))
-            let file = try #require(try await store.dataFile(itemId: Self.item, version: "v1", fileName: "Trees.mmpk"))
+            let file = try #require(try await store.dataFile(itemId: Self.item, version: "v1", fileName: "Trees.mmpk", size: nil))
             #expect(file.size == Int64(bytes.count))
             #expect(try await read(store, file) == bytes)
             #expect(try await read(store, file, 0...0) == [bytes[0]])
             #expect(try await read(store, file, 300_000...300_000) == [bytes[300_000]])
             #expect(try await read(store, file, 1000...270_999) == Array(bytes[1000...270_999]))
-            #expect(try await store.dataFile(itemId: Self.item, version: "v2", fileName: "Trees.mmpk") == nil)
-            #expect(try await store.dataFile(itemId: Self.item, version: "v1", fileName: "Other.mmpk") == nil)
+            #expect(try await store.dataFile(itemId: Self.item, version: "v2", fileName: "Trees.mmpk", size: nil) == nil)
+            #expect(try await store.dataFile(itemId: Self.item, version: "v1", fileName: "Other.mmpk", size: nil) == nil)
             // The local copy holds the same bytes.
             let copied = try await store.withLocalCopy(file) { path in try Data(contentsOf: URL(fileURLWithPath: path)) }
             #expect(Array(copied) == bytes)
@@ -81,15 +81,15 @@ import Testing
             try await store.putData(itemId: Self.item, version: "old", fileName: "a.mmpk", from: try write([1, 2, 3], dir, "old"))
             let joined = try await store.joinParts(itemId: Self.item, version: "new", fileName: "a.mmpk", parts: parts, limit: 1 << 30)
             #expect(joined == JoinedData(size: Int64(whole.count), sha256: SHA256Digest.hex(of: whole)))
-            let file = try #require(try await store.dataFile(itemId: Self.item, version: "new", fileName: "a.mmpk"))
+            let file = try #require(try await store.dataFile(itemId: Self.item, version: "new", fileName: "a.mmpk", size: nil))
             #expect(try await read(store, file) == whole)
-            #expect(try await store.dataFile(itemId: Self.item, version: "old", fileName: "a.mmpk") != nil)
+            #expect(try await store.dataFile(itemId: Self.item, version: "old", fileName: "a.mmpk", size: nil) != nil)
             await store.removeData(itemId: Self.item, version: "old")
-            #expect(try await store.dataFile(itemId: Self.item, version: "old", fileName: "a.mmpk") == nil)
+            #expect(try await store.dataFile(itemId: Self.item, version: "old", fileName: "a.mmpk", size: nil) == nil)
             await store.removeParts(itemId: Self.item, numbers: parts.map(\.number))
             // Parts once removed cannot be joined again.
             await #expect(throws: (any Error).self) { try await store.joinParts(itemId: Self.item, version: "again", fileName: "a.mmpk", parts: parts, limit: 1 << 30) }
-            #expect(try await store.dataFile(itemId: Self.item, version: "again", fileName: "a.mmpk") == nil)
+            #expect(try await store.dataFile(itemId: Self.item, version: "again", fileName: "a.mmpk", size: nil) == nil)
             if kind == .s3 {
                 // The S3 server saw a multipart upload of three parts: the 6 MiB part alone,
                 // the three small ones combined (5 MiB and more), the 100 bytes last.
@@ -114,7 +114,7 @@ import Testing
             } catch let error as PortalStoreError {
                 #expect(error.kind == .tooLarge)
             }
-            #expect(try await store.dataFile(itemId: Self.item, version: "v", fileName: "x.bin") == nil)
+            #expect(try await store.dataFile(itemId: Self.item, version: "v", fileName: "x.bin", size: nil) == nil)
         }
     }
 
@@ -136,7 +136,7 @@ import Testing
             try await store.putData(itemId: Self.item, version: "v", fileName: "d.bin", from: try write([1], dir, "h"))
             await store.remove(itemId: Self.item)
             #expect(try await store.infoFile(itemId: Self.item, path: "thumbnail/thumbnail.png") == nil)
-            #expect(try await store.dataFile(itemId: Self.item, version: "v", fileName: "d.bin") == nil)
+            #expect(try await store.dataFile(itemId: Self.item, version: "v", fileName: "d.bin", size: nil) == nil)
         }
     }
 
@@ -157,10 +157,10 @@ import Testing
             let keeping = [Self.item: "v2", other: "data"]
             #expect(try await store.sweep(keeping: keeping, olderThan: 3600) == 0, "recent files stay")
             #expect(try await store.sweep(keeping: keeping, olderThan: -5) >= 3)
-            #expect(try await store.dataFile(itemId: Self.item, version: "v1", fileName: "a.bin") == nil)
-            #expect(try await store.dataFile(itemId: Self.item, version: "v2", fileName: "a.bin") != nil)
+            #expect(try await store.dataFile(itemId: Self.item, version: "v1", fileName: "a.bin", size: nil) == nil)
+            #expect(try await store.dataFile(itemId: Self.item, version: "v2", fileName: "a.bin", size: nil) != nil)
             #expect(try await store.infoFile(itemId: Self.item, path: "thumbnail/t.png") != nil)
-            #expect(try await store.dataFile(itemId: gone, version: "v1", fileName: "a.bin") == nil)
+            #expect(try await store.dataFile(itemId: gone, version: "v1", fileName: "a.bin", size: nil) == nil)
             // The kept item's part stays: it is an upload in progress.
             let joined = try await store.joinParts(itemId: other, version: "v", fileName: "b.bin", parts: [UploadPart(number: 1, size: 3)], limit: 100)
             #expect(joined.size == 3)

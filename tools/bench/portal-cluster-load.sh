@@ -33,13 +33,7 @@ else
     mapbook=$root/.build/release/mapbook
 fi
 
-package=$dir/NapervilleWater.mmpk
-if [ ! -f "$package" ]; then
-    mkdir -p "$dir/sample"
-    python3 tools/samples/naperville.py "$dir/sample" >/dev/null
-    cp samples/naperville-water/project.yaml samples/naperville-water/search-quality.yaml "$dir/sample/"
-    "$mapbook" create "$dir/sample/project.yaml" -o "$package" >/dev/null
-fi
+package=$(tools/bench/portal/sample-package.sh "$dir" "$mapbook")
 size=$(stat -c %s "$package")
 
 tools/portal/cluster.sh down "$dir/cluster" 2>/dev/null || true

@@ -27,13 +27,7 @@ else
 fi
 
 # The package to serve: the Naperville sample (5 MB).
-package=$dir/NapervilleWater.mmpk
-if [ ! -f "$package" ]; then
-    mkdir -p "$dir/sample"
-    python3 tools/samples/naperville.py "$dir/sample" >/dev/null
-    cp samples/naperville-water/project.yaml samples/naperville-water/search-quality.yaml "$dir/sample/"
-    "$mapbook" create "$dir/sample/project.yaml" -o "$package" >/dev/null
-fi
+package=$(tools/bench/portal/sample-package.sh "$dir" "$mapbook")
 size=$(stat -c %s "$package")
 
 rm -rf "$dir/data"

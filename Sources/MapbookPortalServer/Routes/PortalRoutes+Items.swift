@@ -12,7 +12,7 @@ extension PortalRoutes {
 
         endpoint(router, "\(prefix)/content/items/:id/data", portal, methods: [.get, .head]) { call, context in
             let record = try await portal.readableItem(try context.parameters.require("id"), call.user)
-            guard let name = record.item.name, let file = try await portal.files.dataFile(itemId: record.item.id, version: record.dataVersion, fileName: name) else {
+            guard let name = record.item.name, let file = try await portal.files.dataFile(itemId: record.item.id, version: record.dataVersion, fileName: name, size: record.item.size) else {
                 throw PortalError.badRequest("Item \(record.item.id) has no data file.")
             }
             return FileResponse.send(file, from: portal.files, request: call.request, etag: record.sha256, modified: record.item.modified, contentType: contentType(file.name), attachment: true)

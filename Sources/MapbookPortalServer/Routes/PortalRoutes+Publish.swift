@@ -232,7 +232,7 @@ extension PortalRoutes {
         var updated: ItemRecord
         do {
             let joined = try await portal.files.joinParts(itemId: id, version: version, fileName: name, parts: parts, limit: portal.configuration.limits.fileBytes)
-            guard let file = try await portal.files.dataFile(itemId: id, version: version, fileName: name) else {
+            guard let file = try await portal.files.dataFile(itemId: id, version: version, fileName: name, size: nil) else {
                 throw PortalError(code: 500, message: "The joined upload of item \(id) cannot be found.")
             }
             let isNew = record.status == .uploading

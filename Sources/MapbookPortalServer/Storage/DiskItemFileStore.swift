@@ -137,7 +137,7 @@ public struct DiskItemFileStore: ItemFileStore {
         rmdir("\(root)/uploads/\(itemId)")
     }
 
-    public func dataFile(itemId: String, version: String, fileName: String) async throws -> StoredFile? {
+    public func dataFile(itemId: String, version: String, fileName: String, size: Int64?) async throws -> StoredFile? {
         guard PortalPaths.isFileName(fileName), let dir = try? versionDir(itemId, version) else { return nil }
         return Disk.stored("\(dir)/\(fileName)", name: fileName)
     }

@@ -44,8 +44,10 @@ public protocol ItemFileStore: Sendable {
     func joinParts(itemId: String, version: String, fileName: String, parts: [UploadPart], limit: Int64) async throws -> JoinedData
     func removeParts(itemId: String, numbers: [Int]) async
 
-    /// The item's data file `fileName` under `version` (`ItemRecord.dataVersion`), if there is one.
-    func dataFile(itemId: String, version: String, fileName: String) async throws -> StoredFile?
+    /// The item's data file `fileName` under `version` (`ItemRecord.dataVersion`), if there is
+    /// one. `size`, when the item's record gives it, spares an object store the request that
+    /// would ask (a download is then one ranged GET).
+    func dataFile(itemId: String, version: String, fileName: String, size: Int64?) async throws -> StoredFile?
     /// Streams `range` (all of it when nil) of a file this store returned to `each`.
     func read(_ file: StoredFile, range: ClosedRange<Int64>?, _ each: (ByteBuffer) async throws -> Void) async throws
     /// Calls `body` with a path on this machine holding the file's bytes: the file itself on

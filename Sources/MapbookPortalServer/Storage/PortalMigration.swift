@@ -65,7 +65,7 @@ public struct PortalMigration: Sendable {
         let items = try await from.store.items().filter { $0.status == .ready }
         for record in items {
             var copied = record
-            if let name = record.item.name, let data = try await from.files.dataFile(itemId: record.item.id, version: record.dataVersion, fileName: name) {
+            if let name = record.item.name, let data = try await from.files.dataFile(itemId: record.item.id, version: record.dataVersion, fileName: name, size: nil) {
                 // The same version name at the destination: a second run replaces, never adds.
                 let version = record.version ?? "v" + String((record.sha256 ?? record.item.id).prefix(16))
                 try await from.files.withLocalCopy(data) { path in
@@ -119,7 +119,7 @@ public struct PortalMigration: Sendable {
             guard moved == record else { throw Mismatch(itemId: record.item.id, problem: "its metadata differs at the destination") }
             guard let name = record.item.name, let sha = record.sha256 else { continue }
             let stored = try await to.store.item(record.item.id)
-            guard let file = try await to.files.dataFile(itemId: record.item.id, version: stored?.dataVersion ?? "", fileName: name) else {
+            guard let file = try await to.files.dataFile(itemId: record.item.id, version: stored?.dataVersion ?? "", fileName: name, size: nil) else {
                 throw Mismatch(itemId: record.item.id, problem: "its data file is missing at the destination")
             }
             var digest = SHA256Digest()

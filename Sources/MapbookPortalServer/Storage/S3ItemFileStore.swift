@@ -160,9 +160,10 @@ public struct S3ItemFileStore: ItemFileStore {
         for n in numbers { try? await client.delete("uploads/\(itemId)/\(n)") }
     }
 
-    public func dataFile(itemId: String, version: String, fileName: String) async throws -> StoredFile? {
+    public func dataFile(itemId: String, version: String, fileName: String, size known: Int64?) async throws -> StoredFile? {
         guard PortalPaths.isItemId(itemId), PortalPaths.isFileName(version), PortalPaths.isFileName(fileName) else { return nil }
         let key = Self.dataKey(itemId, version, fileName)
+        if let known { return StoredFile(location: key, name: fileName, size: known) }
         guard let size = try await s3({ try await client.size(key) }) else { return nil }
         return StoredFile(location: key, name: fileName, size: size)
     }
