@@ -130,7 +130,7 @@ final class ItemSearchDocument {
         return true
     }
 
-    private static func number(_ text: String) -> Double? {
+    static func number(_ text: String) -> Double? {
         ItemQueryParser.isNumber(text) ? Double(text) : nil
     }
 }

@@ -53,12 +53,12 @@ public struct ItemSort: Sendable, Equatable {
     }
 
     /// A sort key's value: text compared without case, numbers as numbers.
-    private enum Value: Comparable {
+    enum Value: Comparable {
         case text(String)
         case number(Int64)
     }
 
-    private static func value(of key: Key, in item: PortalItem) -> Value {
+    static func value(of key: Key, in item: PortalItem) -> Value {
         switch key {
         case .title: .text(item.title.lowercased())
         case .type: .text(item.type.lowercased())

@@ -46,12 +46,18 @@ public struct SearchPage: Sendable, Equatable {
     /// `num` asked for (the API echoes the capped page size, not the count on this page), and
     /// the `start` of the next page or -1.
     public func apply<T>(_ all: [T]) -> (results: ArraySlice<T>, total: Int, start: Int, num: Int, nextStart: Int) {
-        let total = all.count
-        guard start >= 1, start - 1 < total else { return (all[total...], total, start, num, -1) }
+        let window = window(total: all.count)
+        return (all[window.offset..<(window.offset + window.count)], all.count, start, num, window.nextStart)
+    }
+
+    /// Where this page lies among `total` results: how many to skip, how many to take, and the
+    /// `start` of the next page or -1 (for a store that pages itself, as `apply` pages).
+    public func window(total: Int) -> (offset: Int, count: Int, nextStart: Int) {
+        guard start >= 1, start - 1 < total else { return (total, 0, -1) }
         let offset = start - 1
         let end = offset + min(num, total - offset)
         // A count-only page (num=0) has no next page: following it would never advance.
         let nextStart = end < total && num > 0 ? end + 1 : -1
-        return (all[offset..<end], total, start, num, nextStart)
+        return (offset, end - offset, nextStart)
     }
 }

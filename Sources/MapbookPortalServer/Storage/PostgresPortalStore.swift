@@ -50,6 +50,9 @@ public final class PostgresPortalStore: PortalStore {
         ALTER TABLE items ADD COLUMN version TEXT;
         CREATE TABLE upload_parts (item_id TEXT NOT NULL, number INTEGER NOT NULL, size BIGINT NOT NULL, PRIMARY KEY (item_id, number));
         """,
+        // Search in SQL: each item's search document (ItemQuery.searchDocument), made in Swift
+        // when it is saved; rows written before (or by another layout) are made again at start.
+        "ALTER TABLE items ADD COLUMN search JSONB NOT NULL DEFAULT '{}'::jsonb",
     ]
 
     /// Connects to the database at `url` (`postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`; the
@@ -72,6 +75,7 @@ public final class PostgresPortalStore: PortalStore {
         let store = PostgresPortalStore(client: client, runner: runner, location: parsed.redacted, patience: patience)
         do {
             try await store.migrate()
+            try await store.reindex()
         } catch {
             await store.shutdown()
             throw error
@@ -150,6 +154,14 @@ public final class PostgresPortalStore: PortalStore {
                 }
             }
         }
+    }
+
+    /// Makes the search documents of rows whose document is missing or of another layout.
+    func reindex() async throws {
+        let current = Int64(ItemQuery.searchDocumentVersion)
+        let stale = try await items(
+            "SELECT id, status, item::text, groups::text, sha256, version FROM items WHERE (search->>'v')::bigint IS DISTINCT FROM \(current)")
+        for record in stale { try await saveItem(record) }
     }
 
     static let logger = Logger(label: "mapbook.portal.postgres")
@@ -274,37 +286,48 @@ public final class PostgresPortalStore: PortalStore {
         try await run("read items") { [self] in
             var found: [ItemRecord] = []
             for try await (id, status, text, groups, sha, version) in try await client.query(query).decode((String, String, String, String, String?, String?).self) {
-                guard let status = ItemRecord.Status(rawValue: status), let json = try? JSONParser.parse(text),
-                    let item = try? PortalItem(json: json, source: "\(location): item \(id)")
-                else { throw PortalStoreError(kind: .damagedItem, path: location, message: "item \(id) is damaged; remove its row or restore a backup") }
-                found.append(ItemRecord(item: item, status: status, groups: Self.strings(groups), sha256: sha, version: version))
+                found.append(try Self.record(id: id, status: status, item: text, groups: groups, sha256: sha, version: version, location: location))
             }
             return found
         }
+    }
+
+    static func record(id: String, status: String, item text: String, groups: String, sha256: String?, version: String?, location: String) throws -> ItemRecord {
+        guard let status = ItemRecord.Status(rawValue: status), let json = try? JSONParser.parse(text),
+            let item = try? PortalItem(json: json, source: "\(location): item \(id)")
+        else { throw PortalStoreError(kind: .damagedItem, path: location, message: "item \(id) is damaged; remove its row or restore a backup") }
+        return ItemRecord(item: item, status: status, groups: strings(groups), sha256: sha256, version: version)
     }
 
     public func items() async throws -> [ItemRecord] {
         try await items("SELECT id, status, item::text, groups::text, sha256, version FROM items ORDER BY id")
     }
 
-    /// The items the viewer may see are chosen in PostgreSQL (status, access, owner, group
-    /// membership); the query's terms, the order and the page are applied to them as the
-    /// SQLite store applies them (`ItemSearch.run`), so both stores answer alike.
+    /// The whole search runs in PostgreSQL (`PostgresSearchSQL`): who may see what, the `q`
+    /// conditions on each item's stored search document, the order and the page, with the
+    /// meaning the SQLite store gives them in Swift (the same suite tests both).
     public func searchItems(_ search: ItemSearch) async throws -> ItemSearchResult {
-        let viewer = search.viewer
-        let groups = Self.json(Array(viewer.groups))
-        let owner = viewer.username.map(Self.key) ?? ""
-        let signedIn = viewer.username != nil, admin = viewer.isAdmin
-        let group = search.group ?? ""
-        let candidates = try await items(
-            """
-            SELECT id, status, item::text, groups::text, sha256, version FROM items
-            WHERE status = 'ready'
-              AND (item->>'access' = 'public' OR (\(signedIn) AND (\(admin) OR owner_key = \(owner) OR item->>'access' = 'org'
-                   OR groups ?| ARRAY(SELECT jsonb_array_elements_text(\(groups)::jsonb)))))
-              AND (\(group) = '' OR groups ? \(group))
-            """)
-        return search.run(over: candidates)
+        let offset = max(0, search.page.start - 1), limit = search.page.start >= 1 ? search.page.num : 0
+        let (records, counted) = try await run("search items") { [self] in
+            var records: [ItemRecord] = [], total = 0
+            let rows = try await client.query(PostgresSearchSQL.statement(search, offset: offset, limit: limit))
+            for try await (id, status, text, groups, sha, version, count) in rows.decode((String, String, String, String, String?, String?, Int).self) {
+                records.append(try Self.record(id: id, status: status, item: text, groups: groups, sha256: sha, version: version, location: location))
+                total = count
+            }
+            return (records, total)
+        }
+        var total = counted
+        if records.isEmpty {
+            // A page past the end has no rows to carry the count.
+            total = try await run("count items") { [self] in
+                var n = 0
+                for try await count in try await client.query(PostgresSearchSQL.count(search)).decode(Int.self) { n = count }
+                return n
+            }
+        }
+        let window = search.page.window(total: total)
+        return ItemSearchResult(items: records.map(\.item), total: total, start: search.page.start, num: search.page.num, nextStart: window.nextStart)
     }
 
     public func item(_ id: String) async throws -> ItemRecord? {
@@ -313,13 +336,14 @@ public final class PostgresPortalStore: PortalStore {
 
     public func saveItem(_ r: ItemRecord) async throws {
         let item = JSONWriter.string(r.item.jsonValue, style: .compact), groups = Self.json(r.groups)
+        let search = JSONWriter.string(ItemQuery.searchDocument(r.item, groups: r.groups), style: .compact)
         try await run("save an item") { [self] in
             try await client.query(
                 """
-                INSERT INTO items (id, owner_key, status, item, groups, sha256, version)
-                VALUES (\(r.item.id), \(Self.key(r.item.owner)), \(r.status.rawValue), \(item)::jsonb, \(groups)::jsonb, \(r.sha256), \(r.version))
+                INSERT INTO items (id, owner_key, status, item, groups, sha256, version, search)
+                VALUES (\(r.item.id), \(Self.key(r.item.owner)), \(r.status.rawValue), \(item)::jsonb, \(groups)::jsonb, \(r.sha256), \(r.version), \(search)::jsonb)
                 ON CONFLICT (id) DO UPDATE SET owner_key = excluded.owner_key, status = excluded.status, item = excluded.item,
-                  groups = excluded.groups, sha256 = excluded.sha256, version = excluded.version
+                  groups = excluded.groups, sha256 = excluded.sha256, version = excluded.version, search = excluded.search
                 """)
         }
     }
