@@ -1,5 +1,6 @@
 import Foundation
 import MapbookPackage
+import MapbookPortalAPI
 import MapbookTestSupport
 import NIOCore
 import Testing
@@ -167,6 +168,31 @@ import Testing
             await #expect(throws: (any Error).self) {
                 try await store.joinParts(itemId: gone, version: "v", fileName: "b.bin", parts: [UploadPart(number: 1, size: 3)], limit: 100)
             }
+        }
+    }
+
+    /// The portal's sweep: alone with its store (SQLite), every upload not committed is
+    /// abandoned; with a shared store, only those that have not moved for the set time, since
+    /// another process may be receiving one now.
+    @Test func theSweepLeavesOtherProcessesUploadsAlone() async throws {
+        try await withTemporaryDirectory { dir in
+            let store = try SQLitePortalStore(path: dir + "/portal.sqlite"), files = try DiskItemFileStore(root: dir + "/data")
+            let now = TokenService.now()
+            func upload(_ id: String, modified: Int64) async throws {
+                let item = PortalItem(id: id, owner: "alice", created: modified, modified: modified, title: id, type: "Mobile Map Package")
+                try await store.saveItem(ItemRecord(item: item, status: .uploading, groups: [], sha256: nil))
+                try await files.putPart(itemId: id, number: 1, from: try write([1, 2, 3], dir, "p"))
+            }
+            let recent = String(repeating: "1", count: 32), old = String(repeating: "2", count: 32)
+            try await upload(recent, modified: now)
+            try await upload(old, modified: now - 2 * 3600 * 1000)
+            try await Portal.sweep(store: store, files: files, shared: true, abandonedAfter: 3600)
+            #expect(try await store.item(recent) != nil)
+            #expect(try await store.item(old) == nil)
+            #expect(FileManager.default.fileExists(atPath: dir + "/data/uploads/\(recent)/1"))
+            try await Portal.sweep(store: store, files: files, shared: false, abandonedAfter: 3600)
+            #expect(try await store.item(recent) == nil)
+            #expect(!FileManager.default.fileExists(atPath: dir + "/data/uploads/\(recent)"))
         }
     }
 

@@ -107,6 +107,20 @@ import Testing
                 let folder = FolderRecord(id: "f", owner: "Alice", title: "Field", created: 3)
                 try await store.saveFolder(folder)
                 #expect(try await store.folders(owner: "alice") == [folder])
+                // What migrating reads: every setting and token.
+                #expect(try await store.settings() == ["orgId": "def"])
+                let access = TokenRecord(hash: "t2", kind: .access, username: "Alice", clientId: nil, referer: "r", created: 1, expires: 99, codeChallenge: nil, redirectURI: nil)
+                try await store.saveToken(access)
+                #expect(try await store.tokens() == [access])
+                // Upload parts: any order in, part-number order out, a resent part replacing
+                // the first, gone with the item.
+                let item = ItemRecord(item: PortalItem(id: "i1", owner: "Alice", created: 1, modified: 1, title: "Up", type: "Mobile Map Package"), status: .uploading, groups: [], sha256: nil, version: "v1")
+                try await store.saveItem(item)
+                #expect(try await store.item("i1") == item)
+                for (n, size) in [(2, 20), (1, 10), (3, 30), (2, 25)] { try await store.saveUploadPart(itemId: "i1", UploadPart(number: n, size: Int64(size))) }
+                #expect(try await store.uploadParts(itemId: "i1") == [UploadPart(number: 1, size: 10), UploadPart(number: 2, size: 25), UploadPart(number: 3, size: 30)])
+                try await store.deleteItem("i1")
+                #expect(try await store.uploadParts(itemId: "i1").isEmpty)
             }
         }
     }
