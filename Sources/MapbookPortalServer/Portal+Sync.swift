@@ -24,6 +24,7 @@ extension Portal {
     /// `publishSync`, and a device's data is merged against them, never lost to an upload).
     /// `local`: the package, as a file on this machine.
     func makeSyncCopy(_ record: ItemRecord, from local: String) async throws {
+        if let sharedSync { return try await sharedSync.make(record.item.id, from: local) }
         let path = syncCopyPath(record.item.id)
         let folder = syncFolder(record.item.id), root = configuration.dataDirectory + "/sync"
         // Reads the package's data and copies it: off the cooperative pool.
@@ -41,8 +42,25 @@ extension Portal {
     /// Removes an item: its record, its files and its authoritative copy.
     func removeItem(_ id: String) async throws {
         try await store.deleteItem(id)
+        try await sharedSync?.store.deleteSyncCopy(itemId: id)
         await files.remove(itemId: id)
         FileSystem.removeTree(syncFolder(id))
+    }
+
+    /// Takes the authoritative copies an embedded portal keeps in `folder` (`<data>/sync`,
+    /// one folder per item), for items this portal has (`portal migrate`). Returns how many.
+    public func importSyncCopies(from folder: String) async throws -> Int {
+        var count = 0
+        for id in FileSystem.names(in: folder) where PortalPaths.isItemId(id) {
+            guard try await store.item(id) != nil else { continue }
+            if let sharedSync {
+                try await sharedSync.importCopy(id, from: folder + "/" + id)
+            } else {
+                try PortalMigration.copyTree(folder + "/" + id, to: syncFolder(id))
+            }
+            count += 1
+        }
+        return count
     }
 
     /// Forgets the parts of an upload in progress.
@@ -67,12 +85,13 @@ extension Portal {
 
     /// Applies a device's sync request to the item's copy, as `user`.
     func synchronise(_ record: ItemRecord, _ request: SyncRequest, user: UserRecord) async throws -> SyncResponse {
-        let path = syncCopyPath(record.item.id)
-        guard access(path, F_OK) == 0 else {
-            throw PortalError(code: 400, messageCode: "SYNC_0001", message: "Item \(record.item.id) has no editable layers to synchronise.", details: [record.item.id])
-        }
         let now = TokenService.now() / 1000
         do {
+            if let sharedSync { return try await sharedSync.synchronise(record.item.id, request, user: user.username, now: now) }
+            let path = syncCopyPath(record.item.id)
+            guard access(path, F_OK) == 0 else {
+                throw PortalError(code: 400, messageCode: "SYNC_0001", message: "Item \(record.item.id) has no editable layers to synchronise.", details: [record.item.id])
+            }
             return try await NIOThreadPool.singleton.runIfActive {
                 try AuthoritativeCopy(path: path).synchronise(request, user: user.username, now: now)
             }
@@ -89,11 +108,8 @@ extension Portal {
     /// see an update and a fresh download holds every synchronised edit. Returns the item and
     /// the generation published.
     func publishSync(_ record: ItemRecord, call: PortalRequest) async throws -> (ItemRecord, Int64) {
-        let copy = syncCopyPath(record.item.id)
-        guard access(copy, F_OK) == 0, let name = record.item.name,
-            let file = try await files.dataFile(itemId: record.item.id, version: record.dataVersion, fileName: name, size: nil)
-        else {
-            throw PortalError(code: 400, messageCode: "SYNC_0001", message: "Item \(record.item.id) has no editable layers to synchronise.", details: [record.item.id])
+        guard let name = record.item.name, let file = try await files.dataFile(itemId: record.item.id, version: record.dataVersion, fileName: name, size: nil) else {
+            throw Self.noCopy(record.item.id)
         }
         let staged = try files.stagingFile(), exported = try files.stagingFile()
         let locators = staged + ".locators"
@@ -102,11 +118,21 @@ extension Portal {
             unlink(exported)
             FileSystem.removeTree(locators)
         }
+        // The copy's data as a package's data.gpkg holds it, and the generation it is at.
+        let exportedGeneration: Int64?
+        if let sharedSync {
+            exportedGeneration = try await sharedSync.export(record.item.id, to: exported)
+        } else {
+            let copy = syncCopyPath(record.item.id)
+            exportedGeneration = access(copy, F_OK) != 0 ? nil : try await NIOThreadPool.singleton.runIfActive {
+                let authoritative = try AuthoritativeCopy(path: copy)
+                try authoritative.export(to: exported)
+                return try authoritative.generation()
+            }
+        }
+        guard let generation = exportedGeneration else { throw Self.noCopy(record.item.id) }
         let now = TokenService.now() / 1000
-        let (upload, generation) = try await files.withLocalCopy(file) { local in try await NIOThreadPool.singleton.runIfActive { () throws -> (UploadedFile, Int64) in
-            let authoritative = try AuthoritativeCopy(path: copy)
-            let generation = try authoritative.generation()
-            try authoritative.export(to: exported)
+        let upload = try await files.withLocalCopy(file) { local in try await NIOThreadPool.singleton.runIfActive { () throws -> UploadedFile in
             let package = try MobileMapPackage(path: local)
             guard let data = package.dataEntry else {
                 throw PortalError.badRequest("The item's package has no data.gpkg.")
@@ -124,7 +150,7 @@ extension Portal {
             let range = ByteRange(file: try RandomAccessFile(path: staged))
             var sha = SHA256Digest()
             try range.forEachChunk { sha.update($0) }
-            return (UploadedFile(path: staged, name: file.name, size: range.length, sha256: sha.finalizeHex()), generation)
+            return UploadedFile(path: staged, name: file.name, size: range.length, sha256: sha.finalizeHex())
         } }
         let updated = try await finish(record, data: upload, fileName: record.item.name ?? file.name, call: call, isNew: false)
         return (updated, generation)
@@ -132,12 +158,39 @@ extension Portal {
 }
 
 extension Portal {
-    /// The item's authoritative copy, for a user who may synchronise with it.
-    func syncCopy(_ record: ItemRecord) throws -> AuthoritativeCopy {
+    static func noCopy(_ id: String) -> PortalError {
+        PortalError(code: 400, messageCode: "SYNC_0001", message: "Item \(id) has no editable layers to synchronise.", details: [id])
+    }
+
+    /// The item's authoritative copy here, for a user who may synchronise with it.
+    func localSyncCopy(_ record: ItemRecord) throws -> AuthoritativeCopy {
         let path = syncCopyPath(record.item.id)
-        guard access(path, F_OK) == 0 else {
-            throw PortalError(code: 400, messageCode: "SYNC_0001", message: "Item \(record.item.id) has no editable layers to synchronise.", details: [record.item.id])
-        }
+        guard access(path, F_OK) == 0 else { throw Self.noCopy(record.item.id) }
         return try AuthoritativeCopy(path: path)
+    }
+
+    /// Which of the attachments (SHA-256) nobody has uploaded for the item.
+    func missingAttachments(_ record: ItemRecord, _ hashes: [String]) async throws -> [String] {
+        if let sharedSync {
+            guard try await sharedSync.store.syncCopy(itemId: record.item.id) != nil else { throw Self.noCopy(record.item.id) }
+            return try await sharedSync.missingAttachments(record.item.id, hashes)
+        }
+        return try localSyncCopy(record).missingAttachments(hashes)
+    }
+
+    /// Stores an uploaded attachment; its SHA-256.
+    func storeAttachment(_ record: ItemRecord, file: String) async throws -> String {
+        if let sharedSync { return try await sharedSync.storeAttachment(record.item.id, file: file) }
+        return try localSyncCopy(record).storeAttachment(file)
+    }
+
+    /// A file on this machine with an attachment's bytes, and its size.
+    func attachmentFile(_ record: ItemRecord, _ sha: String) async throws -> (path: String, size: Int64)? {
+        if let sharedSync {
+            guard try await sharedSync.store.syncCopy(itemId: record.item.id) != nil else { throw Self.noCopy(record.item.id) }
+            return try await sharedSync.attachment(record.item.id, sha)
+        }
+        guard let path = try localSyncCopy(record).attachmentPath(sha), let size = FileSystem.size(path) else { return nil }
+        return (path, size)
     }
 }

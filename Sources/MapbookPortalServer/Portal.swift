@@ -57,12 +57,20 @@ public final class Portal: Sendable {
     public let signInThrottle: SignInThrottle
     /// The one organization this portal hosts.
     public let orgId: String
+    /// With PostgreSQL and a bucket shared by several processes, the authoritative copies of
+    /// editable items live there too (nil: in the data folder, for this process alone).
+    let sharedSync: SharedSyncCopies?
 
     public init(configuration: PortalConfiguration, store: any PortalStore, files: any ItemFileStore) async throws {
         self.configuration = configuration
         self.store = store
         self.files = files
         tokens = TokenService(store: store)
+        if let shared = store as? PostgresPortalStore, configuration.filesURL != nil {
+            sharedSync = SharedSyncCopies(store: shared, files: files, root: configuration.dataDirectory + "/sync")
+        } else {
+            sharedSync = nil
+        }
         signInThrottle = SignInThrottle(limits: configuration.signInLimits, store: store, now: configuration.clock)
         if let id = try await store.setting("orgId") {
             orgId = id

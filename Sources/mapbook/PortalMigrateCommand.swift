@@ -42,10 +42,10 @@ struct PortalMigrateCommand: AsyncParsableCommand {
                 done += 1
                 if done % 50 == 0 { Output.error("\(done) items copied") }
             }
-            try PortalMigration.copyTree(from + "/sync", to: storage.data + "/sync")
+            let copies = try await portal.importSyncCopies(from: from + "/sync")
             print("""
-                migrated \(summary.users) users, \(summary.tokens) tokens, \(summary.groups) groups, \(summary.folders) folders and \
-                \(summary.items) items (\(summary.files) files, \(summary.bytes) bytes); every item's metadata and SHA-256 checked
+                migrated \(summary.users) users, \(summary.tokens) tokens, \(summary.groups) groups, \(summary.folders) folders, \
+                \(summary.items) items (\(summary.files) files, \(summary.bytes) bytes) and \(copies) sync copies; every item's metadata and SHA-256 checked
                 """)
         } catch {
             Output.error("error: \(error)")

@@ -126,6 +126,65 @@ import Testing
         }
     }
 
+    /// Field editing through the balancer's processes: the package published at C, device A
+    /// synchronising through A and device B through B, an attachment uploaded at A and
+    /// downloaded at B, the synchronised data published as a new version at C. Each step
+    /// reads the copy the one before left in the bucket, whichever process made it.
+    @Test(enabled)
+    func editsSynchroniseThroughAnyProcess() throws {
+        try withTemporaryDirectory { dir in
+            let cluster = try PortalCluster(users: [("alice", "alice-password-1", true)])
+            func mapbook(_ home: String, _ arguments: [String], stdin: String? = nil) throws -> MapbookBinary.Result {
+                let result = try MapbookBinary.run(arguments, environment: ["MAPBOOK_HOME": dir + "/" + home], stdin: stdin)
+                #expect(result.status == 0, "\(arguments): \(result.stderr)")
+                return result
+            }
+            // Each home signs in at one process, so each command goes there.
+            for (home, process) in [("a", 1), ("b", 2), ("c", 3)] {
+                _ = try mapbook(home, ["portal", "signin", try cluster.processURL(process), "--user", "alice", "--password-stdin", "--ca-cert", cluster.certificate], stdin: "alice-password-1\n")
+            }
+            let project = try EditableTrees.write(in: dir + "/project", related: true)
+            _ = try mapbook("c", ["create", project, "-o", dir + "/trees.mmpk"])
+            let published = try mapbook("c", ["portal", "publish", dir + "/trees.mmpk", "--json"])
+            let id = try #require((try JSONSerialization.jsonObject(with: Data(published.stdout.utf8)) as? [String: Any])?["itemId"] as? String)
+            for home in ["a", "b"] { _ = try mapbook(home, ["portal", "download", id]) }
+            let package = { (home: String) in dir + "/\(home)/downloads/\(id).mmpk" }
+
+            // A: a tree dead and a photo of another, synchronised through process 1.
+            _ = try mapbook("a", ["edit", "update", package("a"), "--layer", "trees", "2", "--set", "condition=Dead"])
+            let photo = dir + "/bark.jpg"
+            let bytes: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0] + (0..<30_000).map { UInt8(truncatingIfNeeded: $0 &* 13) }
+            try Data(bytes).write(to: URL(fileURLWithPath: photo))
+            _ = try mapbook("a", ["edit", "attach", package("a"), "--layer", "trees", "1", photo])
+            _ = try mapbook("a", ["sync", id, "--json"])
+            // B: another tree's trunk, through process 2; it receives A's edits and photo.
+            _ = try mapbook("b", ["edit", "update", package("b"), "--layer", "trees", "3", "--set", "dbh=41"])
+            _ = try mapbook("b", ["sync", id, "--json"])
+            // A again, through process 1: B's edit arrives.
+            _ = try mapbook("a", ["sync", id, "--json"])
+            func value(_ home: String, _ sql: String) throws -> SQLiteValue? {
+                let copies = try FileManager.default.contentsOfDirectory(atPath: dir + "/\(home)/edits")
+                return try SQLiteDatabase(readOnlyPath: dir + "/\(home)/edits/\(copies[0])/data.gpkg").scalar(sql)
+            }
+            for home in ["a", "b"] {
+                #expect(try value(home, "SELECT condition FROM trees WHERE fid = 2") == .text("Dead"), "\(home)")
+                #expect(try value(home, "SELECT CAST(dbh AS REAL) FROM trees WHERE fid = 3") == .real(41), "\(home)")
+                #expect(try value(home, "SELECT data FROM trees_attachments WHERE att_name = 'bark.jpg'") == .blob(bytes), "\(home)")
+            }
+            // The synchronised data as a new version, published at process 3; a fresh device
+            // downloading it through nginx has every edit.
+            _ = try mapbook("c", ["portal", "publish", "--from-sync", id, "--json"])
+            _ = try mapbook("d", ["portal", "signin", cluster.url, "--user", "alice", "--password-stdin", "--ca-cert", cluster.certificate], stdin: "alice-password-1\n")
+            _ = try mapbook("d", ["portal", "download", id])
+            let fresh = try MobileMapPackage(path: dir + "/d/downloads/\(id).mmpk")
+            let data = dir + "/fresh.gpkg"
+            try Data(try fresh.archive.read(try #require(fresh.dataEntry))).write(to: URL(fileURLWithPath: data))
+            let database = try SQLiteDatabase(readOnlyPath: data)
+            #expect(try database.scalar("SELECT condition FROM trees WHERE fid = 2") == .text("Dead"))
+            #expect(try database.scalar("SELECT count(*) FROM trees_attachments WHERE att_name = 'bark.jpg'") == .integer(1))
+        }
+    }
+
     @Test(.enabled(if: (PortalArcGISClientTests.hasArcGIS && FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx")) || ExternalTools.isCI,
                    "the arcgis Python package (tools/setup) or nginx is missing"))
     func theArcGISClientWorksThroughTheBalancer() throws {

@@ -47,6 +47,21 @@ import Testing
             _ = try json(["-d", "users=bob&f=json&token=\(alice)", old.url + api + "/community/groups/\(groupId)/addUsers"])
             _ = try json(["-d", "groups=\(groupId)&f=json&token=\(alice)", old.url + api + "/content/users/alice/items/\(ids[1])/share"])
             _ = try json(["-d", "title=Maps&f=json&token=\(alice)", old.url + api + "/content/users/alice/createFolder"])
+            // An editable package, and a device's edit synchronised to its copy.
+            func device(_ home: String, _ arguments: [String], stdin: String? = nil) throws -> MapbookBinary.Result {
+                let result = try MapbookBinary.run(arguments, environment: ["MAPBOOK_HOME": dir + "/" + home], stdin: stdin)
+                #expect(result.status == 0, "\(arguments): \(result.stderr)")
+                return result
+            }
+            let project = try EditableTrees.write(in: dir + "/project")
+            _ = try device("a", ["create", project, "-o", dir + "/trees.mmpk"])
+            _ = try device("a", ["portal", "signin", old.url, "--user", "alice", "--password-stdin", "--ca-cert", old.certificate], stdin: "alice-password-1\n")
+            let published = try device("a", ["portal", "publish", dir + "/trees.mmpk", "--json"])
+            let trees = try #require((try JSONSerialization.jsonObject(with: Data(published.stdout.utf8)) as? [String: Any])?["itemId"] as? String)
+            ids.append(trees)
+            _ = try device("a", ["portal", "download", trees])
+            _ = try device("a", ["edit", "update", dir + "/a/downloads/\(trees).mmpk", "--layer", "trees", "2", "--set", "condition=Dead"])
+            _ = try device("a", ["sync", trees])
             let before = try ids.map { try curl([old.url + api + "/content/items/\($0)?f=json&token=" + alice]) }
             old.stop()
 
@@ -57,7 +72,8 @@ import Testing
             let migrated = try MapbookBinary.run(arguments)
             #expect(migrated.status == 0, "\(migrated.stderr)")
             #expect(migrated.stdout.contains("migrated 2 users"), "\(migrated.stdout)")
-            #expect(migrated.stdout.contains("and 2 items"), "\(migrated.stdout)")
+            #expect(migrated.stdout.contains(" 3 items"), "\(migrated.stdout)")
+            #expect(migrated.stdout.contains("1 sync copies"), "\(migrated.stdout)")
             // Again: a migration cut short is finished by running it once more.
             let again = try MapbookBinary.run(arguments)
             #expect(again.status == 0, "\(again.stderr)")
@@ -86,6 +102,14 @@ import Testing
             let headers = try curl(["-D", "-", "-o", image, new.url + api + "/content/items/\(ids[0])/info/\(thumbnail)?token=" + alice])
             #expect(headers.contains(" 200"), "\(headers)")
             #expect(try readFile(image).starts(with: [0x89, 0x50, 0x4E, 0x47]) || (try readFile(image)).starts(with: [0xFF, 0xD8]))
+            // The edit synchronised before the move reaches a device of the new portal: the copy,
+            // its log and its generations came along.
+            _ = try device("n", ["portal", "signin", new.url, "--user", "alice", "--password-stdin", "--ca-cert", new.certificate], stdin: "alice-password-1\n")
+            _ = try device("n", ["portal", "download", trees])
+            _ = try device("n", ["sync", trees])
+            let copies = try FileManager.default.contentsOfDirectory(atPath: dir + "/n/edits")
+            let received = try SQLiteDatabase(readOnlyPath: dir + "/n/edits/\(try #require(copies.first))/data.gpkg").scalar("SELECT condition FROM trees WHERE fid = 2")
+            #expect(received == .text("Dead"))
         }
     }
 

@@ -39,15 +39,13 @@ extension PortalRoutes {
         endpoint(router, "\(prefix)/content/items/:id/sync/attachments/missing", portal, methods: [.post]) { call, context in
             let (record, _) = try await editableItem(call, context, portal)
             let hashes = list(call["hashes"])
-            let copy = try portal.syncCopy(record)
-            return json(call, .object(["missing": .array(copy.missingAttachments(hashes).map { .string($0) })]))
+            return json(call, .object(["missing": .array(try await portal.missingAttachments(record, hashes).map { .string($0) })]))
         }
         endpoint(router, "\(prefix)/content/items/:id/sync/attachments", portal, methods: [.post]) { call, context in
             let (record, _) = try await editableItem(call, context, portal)
             guard let file = call.parameters.files["file"] else { throw PortalError.badRequest("An attachment upload needs its file (the file part).") }
-            let copy = try portal.syncCopy(record)
             do {
-                let sha = try copy.storeAttachment(file.path)
+                let sha = try await portal.storeAttachment(record, file: file.path)
                 return json(call, .object(["success": .bool(true), "sha256": .string(sha), "size": .integer(file.size)]))
             } catch let error as SyncError {
                 throw PortalError(code: 413, messageCode: "SYNC_0003", message: error.message)
@@ -56,7 +54,7 @@ extension PortalRoutes {
         endpoint(router, "\(prefix)/content/items/:id/sync/attachments/:sha", portal, methods: [.get, .head]) { call, context in
             let (record, _) = try await editableItem(call, context, portal)
             let sha = try context.parameters.require("sha")
-            guard let path = try portal.syncCopy(record).attachmentPath(sha), let size = FileSystem.size(path) else {
+            guard let (path, size) = try await portal.attachmentFile(record, sha) else {
                 throw PortalError(code: 404, messageCode: "SYNC_0004", message: "No attachment has that SHA-256.", details: [sha])
             }
             let file = StoredFile(location: path, name: sha, size: size)

@@ -209,6 +209,35 @@ public struct DiskItemFileStore: ItemFileStore {
         return Disk.stored("\(dir)/info/\(path)", name: String(path.split(separator: "/").last ?? ""))
     }
 
+    /// `items/<id>/sync/...`, checked as info paths are.
+    private func objectPath(_ itemId: String, _ name: String) throws -> String {
+        guard PortalPaths.isInfoPath(name), name.hasPrefix("sync/") else {
+            throw PortalStoreError(kind: .invalidName, path: root, message: "'\(name)' is not an item object name")
+        }
+        return "\(try itemDir(itemId))/\(name)"
+    }
+
+    public func putObject(itemId: String, name: String, from path: String) async throws {
+        let destination = try objectPath(itemId, name)
+        try Disk.makeDirectories(FileSystem.parent(of: destination))
+        let staged = try stagingFile()
+        defer { unlink(staged) }
+        _ = try await NIOThreadPool.singleton.runIfActive { try Self.copy([path], into: staged, limit: .max, number: { _ in 1 }) }
+        guard rename(staged, destination) == 0 else {
+            throw PortalStoreError(kind: .io(errno: errno), path: destination, message: "cannot store: \(FileSystem.errorMessage())")
+        }
+    }
+
+    public func object(itemId: String, name: String) async throws -> StoredFile? {
+        guard let path = try? objectPath(itemId, name) else { return nil }
+        return Disk.stored(path, name: FileSystem.lastComponent(name))
+    }
+
+    public func removeObject(itemId: String, name: String) async {
+        guard let path = try? objectPath(itemId, name) else { return }
+        unlink(path)
+    }
+
     public func remove(itemId: String) async {
         guard let dir = try? itemDir(itemId) else { return }
         FileSystem.removeTree(dir)
@@ -231,7 +260,7 @@ public struct DiskItemFileStore: ItemFileStore {
                 drop("\(root)/items/\(id)")
                 continue
             }
-            for name in FileSystem.names(in: "\(root)/items/\(id)") where name != "info" && name != version {
+            for name in FileSystem.names(in: "\(root)/items/\(id)") where name != "info" && name != "sync" && name != version {
                 drop("\(root)/items/\(id)/\(name)")
             }
         }

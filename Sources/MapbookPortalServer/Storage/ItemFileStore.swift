@@ -61,10 +61,17 @@ public protocol ItemFileStore: Sendable {
     func putInfo(itemId: String, path: String, bytes: [UInt8]) async throws
     func infoFile(itemId: String, path: String) async throws -> StoredFile?
 
+    /// Stores the local file at `path` as the item's private object `name` (`sync/...`: the
+    /// authoritative copy of an editable item and its attachments), never served as a file of
+    /// the item.
+    func putObject(itemId: String, name: String, from path: String) async throws
+    func object(itemId: String, name: String) async throws -> StoredFile?
+    func removeObject(itemId: String, name: String) async
+
     /// Removes everything the item has.
     func remove(itemId: String) async
     /// Removes what no item references: data versions other than those in `keeping` (item id
-    /// to the version its record names), parts and info files of items not in it, abandoned
+    /// to the version its record names), parts, info files and objects of items not in it, abandoned
     /// multipart uploads and scratch files, when last written more than `age` seconds ago
     /// (another process may be writing a newer one). Returns how many files or objects went.
     @discardableResult

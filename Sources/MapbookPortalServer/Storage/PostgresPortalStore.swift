@@ -53,6 +53,15 @@ public final class PostgresPortalStore: PortalStore {
         // Search in SQL: each item's search document (ItemQuery.searchDocument), made in Swift
         // when it is saved; rows written before (or by another layout) are made again at start.
         "ALTER TABLE items ADD COLUMN search JSONB NOT NULL DEFAULT '{}'::jsonb",
+        // Editable items' authoritative copies, shared by processes (SharedSyncCopies): which
+        // object in the bucket is the current copy, at which generation; the replicas' last
+        // generations.
+        """
+        CREATE TABLE sync_copies (item_id TEXT PRIMARY KEY, version TEXT NOT NULL, generation BIGINT NOT NULL);
+        CREATE TABLE sync_replicas (
+          item_id TEXT NOT NULL, replica TEXT NOT NULL, username TEXT NOT NULL, generation BIGINT NOT NULL, time BIGINT NOT NULL,
+          PRIMARY KEY (item_id, replica));
+        """,
     ]
 
     /// Connects to the database at `url` (`postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`; the
@@ -352,6 +361,70 @@ public final class PostgresPortalStore: PortalStore {
         try await run("delete an item") { [self] in
             try await client.query("DELETE FROM items WHERE id = \(id)")
             try await client.query("DELETE FROM upload_parts WHERE item_id = \(id)")
+        }
+    }
+
+    // MARK: Authoritative copies
+
+    /// The current copy of an editable item: its object's version and its generation.
+    func syncCopy(itemId: String) async throws -> (version: String, generation: Int64)? {
+        try await run("read a sync copy") { [self] in
+            var found: (String, Int64)?
+            for try await row in try await client.query("SELECT version, generation FROM sync_copies WHERE item_id = \(itemId)").decode((String, Int64).self) {
+                found = row
+            }
+            return found.map { (version: $0.0, generation: $0.1) }
+        }
+    }
+
+    func saveSyncCopy(itemId: String, version: String, generation: Int64) async throws {
+        try await run("record a sync copy") { [self] in
+            try await client.query(
+                """
+                INSERT INTO sync_copies (item_id, version, generation) VALUES (\(itemId), \(version), \(generation))
+                ON CONFLICT (item_id) DO UPDATE SET version = excluded.version, generation = excluded.generation
+                """)
+        }
+    }
+
+    func deleteSyncCopy(itemId: String) async throws {
+        try await run("delete a sync copy") { [self] in
+            try await client.query("DELETE FROM sync_copies WHERE item_id = \(itemId)")
+            try await client.query("DELETE FROM sync_replicas WHERE item_id = \(itemId)")
+        }
+    }
+
+    /// A device's last sync with an item: who, at which generation, when (seconds).
+    func saveSyncReplica(itemId: String, replica: String, username: String, generation: Int64, time: Int64) async throws {
+        try await run("record a replica") { [self] in
+            try await client.query(
+                """
+                INSERT INTO sync_replicas (item_id, replica, username, generation, time) VALUES (\(itemId), \(replica), \(username), \(generation), \(time))
+                ON CONFLICT (item_id, replica) DO UPDATE SET username = excluded.username, generation = excluded.generation, time = excluded.time
+                """)
+        }
+    }
+
+    /// Runs `body` holding PostgreSQL's advisory lock named `key`, which every process using
+    /// the database shares: one holder at a time. The lock lives on one connection of the pool
+    /// for the time of `body`; a process that dies holding it loses its connection and with
+    /// it the lock.
+    func withLock<T: Sendable>(_ key: String, _ body: @Sendable () async throws -> T) async throws -> T {
+        do {
+            return try await client.withConnection { connection in
+                try await connection.query("SELECT pg_advisory_lock(hashtext(\(key)))", logger: Self.logger)
+                do {
+                    let result = try await body()
+                    try await connection.query("SELECT pg_advisory_unlock(hashtext(\(key)))", logger: Self.logger)
+                    return result
+                } catch {
+                    _ = try? await connection.query("SELECT pg_advisory_unlock(hashtext(\(key)))", logger: Self.logger)
+                    throw error
+                }
+            }
+        } catch let error as PSQLError {
+            let reason = error.serverInfo?[.message] ?? String(describing: error.code)
+            throw PortalStoreError(kind: .database, path: location, message: "PostgreSQL could not lock \(key): \(reason)")
         }
     }
 

@@ -215,6 +215,28 @@ public struct S3ItemFileStore: ItemFileStore {
         return StoredFile(location: key, name: String(path.split(separator: "/").last ?? ""), size: size)
     }
 
+    func objectKey(_ itemId: String, _ name: String) throws -> String {
+        guard PortalPaths.isInfoPath(name), name.hasPrefix("sync/") else {
+            throw PortalStoreError(kind: .invalidName, path: client.bucket, message: "'\(name)' is not an item object name")
+        }
+        return "items/\(try checked(itemId))/\(name)"
+    }
+
+    public func putObject(itemId: String, name: String, from path: String) async throws {
+        try await upload(path, to: try objectKey(itemId, name))
+    }
+
+    public func object(itemId: String, name: String) async throws -> StoredFile? {
+        guard let key = try? objectKey(itemId, name) else { return nil }
+        guard let size = try await s3({ try await client.size(key) }) else { return nil }
+        return StoredFile(location: key, name: FileSystem.lastComponent(name), size: size)
+    }
+
+    public func removeObject(itemId: String, name: String) async {
+        guard let key = try? objectKey(itemId, name) else { return }
+        try? await client.delete(key)
+    }
+
     public func remove(itemId: String) async {
         guard PortalPaths.isItemId(itemId) else { return }
         for prefix in ["items/\(itemId)/", "uploads/\(itemId)/"] {
@@ -233,7 +255,7 @@ public struct S3ItemFileStore: ItemFileStore {
                 let parts = object.key.split(separator: "/", maxSplits: 3).map(String.init)
                 guard parts.count >= 3, (Self.epochSeconds(object.lastModified) ?? 0) <= before else { continue }
                 let kept = keeping[parts[1]]
-                let stale = parts[0] == "uploads" ? kept == nil : (kept == nil || (parts[2] != "info" && parts[2] != kept))
+                let stale = parts[0] == "uploads" ? kept == nil : (kept == nil || (parts[2] != "info" && parts[2] != "sync" && parts[2] != kept))
                 if stale {
                     try await client.delete(object.key)
                     removed += 1
