@@ -178,10 +178,14 @@ struct SharedSyncCopies: Sendable {
         return (path, file.size)
     }
 
-    /// Which of `hashes` nobody uploaded.
+    /// Which of `hashes` nobody uploaded (asked of the bucket, nothing fetched).
     func missingAttachments(_ id: String, _ hashes: [String]) async throws -> [String] {
         var missing: [String] = []
-        for sha in hashes where try await attachment(id, sha) == nil { missing.append(sha) }
+        for sha in hashes {
+            if Self.isSHA256(sha), access(folder(id) + "/attachments/" + sha, F_OK) == 0 { continue }
+            if Self.isSHA256(sha), try await files.object(itemId: id, name: Self.attachmentName(sha)) != nil { continue }
+            missing.append(sha)
+        }
         return missing
     }
 

@@ -7,6 +7,8 @@
 # tools/bench/changeset-vs-geodiff.sh (made here when missing).
 #
 #   tools/bench/sync-vs-download.sh [EDITS=100] [RUNS=5]
+#   SYNC_BENCH_CLUSTER=1 tools/bench/sync-vs-download.sh ...   # the devices on different
+#                                  processes of tools/portal/cluster.sh (PostgreSQL + S3)
 #
 # The portal (`mapbook portal serve --self-signed`) listens on a free loopback port and stops
 # at the end. The figures go in docs/PERFORMANCE.md ("Changesets and sync").
@@ -19,19 +21,33 @@ pkgdir=${CHANGESET_BENCH_DIR:-/tmp/mapbook-changeset-bench}
 swift build -c release --product mapbook >/dev/null
 mapbook=$PWD/.build/release/mapbook
 if [ ! -f "$pkgdir/points.mmpk" ]; then tools/bench/changeset-vs-geodiff.sh 100000 10000 1 >/dev/null; fi
+[ -d "$dir/cluster" ] && tools/portal/cluster.sh down "$dir/cluster" >/dev/null 2>&1 || true
 rm -rf "$dir" && mkdir -p "$dir/data"
-echo 'bench-password-1' | "$mapbook" portal user add bench --data "$dir/data" --password-stdin >/dev/null
-"$mapbook" portal serve --data "$dir/data" --self-signed --port 0 --log-level error --stop-after 1800 > "$dir/server.out" 2>"$dir/server.err" &
-server=$!
-trap 'kill $server 2>/dev/null || true' EXIT
-for _ in $(seq 1 100); do grep -q "Mapbook portal on" "$dir/server.out" 2>/dev/null && break; sleep 0.2; done
-url=$(sed -n 's/^Mapbook portal on \(https:[^ ]*\).*/\1/p' "$dir/server.out")
-cert=$dir/data/tls/certificate.pem
-[ -f "$cert" ] || cert=$(ls "$dir"/data/*.pem "$dir"/data/*/*.pem 2>/dev/null | head -1)
-for home in a b c; do
-    echo 'bench-password-1' | MAPBOOK_HOME=$dir/$home "$mapbook" portal signin "$url" --user bench --password-stdin --ca-cert "$cert" >/dev/null
+if [ -n "${SYNC_BENCH_CLUSTER:-}" ]; then
+    # Three processes behind nginx on PostgreSQL and S3: device a talks to process 1, b to
+    # process 2, the publish and the peer's download go through nginx.
+    url=$(MAPBOOK=$mapbook PORTAL_STOP_AFTER=1800 tools/portal/cluster.sh up "$dir/cluster" 3)
+    trap 'tools/portal/cluster.sh down "$dir/cluster" >/dev/null 2>&1 || true' EXIT
+    # shellcheck disable=SC1091
+    source "$dir/cluster/env"
+    echo 'bench-password-1' | "$mapbook" portal user add bench --data "$dir/data" --store "$PORTAL_STORE" --password-stdin >/dev/null
+    cert=$dir/cluster/p1/tls/certificate.pem
+    urls=("$(tools/portal/cluster.sh url "$dir/cluster" 1)" "$(tools/portal/cluster.sh url "$dir/cluster" 2)" "$url")
+else
+    echo 'bench-password-1' | "$mapbook" portal user add bench --data "$dir/data" --password-stdin >/dev/null
+    "$mapbook" portal serve --data "$dir/data" --self-signed --port 0 --log-level error --stop-after 1800 > "$dir/server.out" 2>"$dir/server.err" &
+    server=$!
+    trap 'kill $server 2>/dev/null || true' EXIT
+    for _ in $(seq 1 100); do grep -q "Mapbook portal on" "$dir/server.out" 2>/dev/null && break; sleep 0.2; done
+    url=$(sed -n 's/^Mapbook portal on \(https:[^ ]*\).*/\1/p' "$dir/server.out")
+    cert=$dir/data/tls/certificate.pem
+    urls=("$url" "$url" "$url")
+fi
+homes=(a b c)
+for i in 0 1 2; do
+    echo 'bench-password-1' | MAPBOOK_HOME=$dir/${homes[$i]} "$mapbook" portal signin "${urls[$i]}" --user bench --password-stdin --ca-cert "$cert" >/dev/null
 done
-id=$(MAPBOOK_HOME=$dir/a "$mapbook" portal publish "$pkgdir/points.mmpk" 2>/dev/null)
+id=$(MAPBOOK_HOME=$dir/c "$mapbook" portal publish "$pkgdir/points.mmpk" 2>/dev/null)
 for home in a b; do MAPBOOK_HOME=$dir/$home "$mapbook" portal download "$id" >/dev/null 2>&1; done
 # First syncs make the working copies and bring both devices to the same generation.
 for home in a b; do MAPBOOK_HOME=$dir/$home "$mapbook" sync >/dev/null 2>&1; done
