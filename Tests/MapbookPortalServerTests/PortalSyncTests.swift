@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import MapbookData
 import MapbookEditing
 import MapbookPackage
 import MapbookPackager
@@ -137,6 +138,46 @@ import Testing
             _ = try await client.execute(uri: "/sharing/rest/content/users/alice/items/\(id)/update", method: .post, headers: h, body: body)
             #expect(try common3() == .text("rowan"))
             #expect(try SQLiteDatabase(readOnlyPath: copy).scalar("SELECT condition FROM trees WHERE fid = 2") == .text("Dead"))
+        }
+    }
+
+    /// With copies shared by several processes (PostgreSQL and S3): a process killed after it
+    /// merged a sync into its cached copy but before the bucket and PostgreSQL had the result
+    /// leaves a cache marked stale; the next sync there works from the current copy, so the
+    /// half-done merge is never seen and the generation goes on from the current one.
+    @Test(PostgresServer.required, S3Server.required)
+    func aProcessKilledMidSyncLeavesTheSharedCopyAsItWas() async throws {
+        let database = try PostgresServer.database()
+        let (bucket, s3) = try S3Server.bucket()
+        let fixture = try await PortalFixture { configuration in
+            configuration.storeURL = database
+            configuration.storePatience = .seconds(60)
+            configuration.filesURL = bucket
+            configuration.s3Endpoint = s3.endpoint
+        }
+        let (file, device) = try trees(fixture)
+        let request = JSONWriter.bytes(try device.syncRequest().json)
+        try FileManager.default.createDirectory(atPath: fixture.directory + "/other", withIntermediateDirectories: true)
+        let receiving = JSONWriter.bytes(try WorkingCopy(package: try MobileMapPackage(path: file), folder: fixture.directory + "/other").syncRequest().json)
+        try await fixture.test { client in
+            let id = try await fixture.publish(client, as: "alice", file: file)
+            let first = try SyncResponse(json: .object(try PortalFixture.json(try await sync(client, id, token: fixture.tokens["alice"], body: request))), source: "answer")
+            #expect(first.generation == 1)
+            // What a killed process leaves: its cache changed (a merge nobody stored), the
+            // marker of the version it held gone.
+            let cache = fixture.directory + "/data/sync/\(id)"
+            try FileManager.default.removeItem(atPath: cache + "/version")
+            let stale = try SQLiteDatabase(writablePath: cache + "/data.gpkg", create: false)
+            try GeoPackageFunctions.register(on: stale)
+            try stale.execute("UPDATE trees SET condition = 'Ghost' WHERE fid = 1")
+            try stale.execute("INSERT INTO mapbook_sync_log (changeset_id, replica, user, time) VALUES ('ghost', 'r', 'u', 0)")
+            try stale.close()
+            let answer = try await sync(client, id, token: fixture.tokens["alice"], body: receiving)
+            let second = try SyncResponse(json: .object(try PortalFixture.json(answer)), source: "answer")
+            #expect(second.generation == 1, "\(String(buffer: answer.body))")
+            #expect(second.rows.map(\.values["condition"]) == [.text("Dead")])
+            #expect(!second.rows.contains { $0.values["condition"] == .text("Ghost") })
+            #expect(try SQLiteDatabase(readOnlyPath: cache + "/data.gpkg").scalar("SELECT condition FROM trees WHERE fid = 1") != .text("Ghost"))
         }
     }
 }
