@@ -127,7 +127,10 @@ extension Portal {
     /// the data, so a new version's extent always replaces the old.
     func adopt(_ info: PackageManifest, into record: inout ItemRecord, requestGave: [String: String], isNew: Bool) {
         func empty(_ s: String?) -> Bool { s?.isEmpty ?? true }
-        if requestGave["title"] == nil, empty(record.item.title) || isNew, let t = info.title, !t.isEmpty { record.item.title = t }
+        // A new item's title is the package's unless the owner gave one: at this request, or at
+        // the `addItem` that began an upload in parts (which otherwise titles it by file name).
+        let defaultTitle = empty(record.item.title) || (isNew && record.item.title == PortalRoutes.stem(record.item.name ?? ""))
+        if requestGave["title"] == nil, defaultTitle, let t = info.title, !t.isEmpty { record.item.title = t }
         if requestGave["snippet"] == nil, empty(record.item.snippet), let s = info.snippet, !s.isEmpty { record.item.snippet = s }
         if requestGave["description"] == nil, empty(record.item.description), let d = info.description, !d.isEmpty { record.item.description = d }
         if requestGave["tags"] == nil, record.item.tags.isEmpty, let t = info.tags { record.item.tags = t }

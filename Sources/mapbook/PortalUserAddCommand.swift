@@ -48,7 +48,8 @@ struct PortalUserAddCommand: AsyncParsableCommand {
             password = String(cString: typed)
         }
         do {
-            let portal = try await Portal.open(storage.configuration)
+            // No sweep: a server may be running on the same data, mid-upload.
+            let portal = try await Portal.open(storage.configuration, sweeping: false)
             let existed = try await portal.store.user(name) != nil
             let user = try await portal.setUser(name, password: password, admin: admin, fullName: fullName, email: email)
             print("\(existed ? "updated" : "added") \(user.isAdmin ? "administrator" : "user") \(user.username) in \(storage.data)")

@@ -88,6 +88,9 @@ import Testing
             let data = try await client.execute(uri: "/sharing/rest/content/items/\(id)/data", method: .get, headers: alice)
             #expect(Array(data.body.readableBytesView) == bytes)
             #expect(data.headers[.eTag] == "\"\(SHA256Digest.hex(of: bytes))\"")
+            // The title given when the upload began stays; without one, the package's is taken.
+            let item = try PortalFixture.json(try await client.execute(uri: "/sharing/rest/content/items/\(id)?f=json", method: .get, headers: alice))
+            #expect(item["title"]?.stringValue == "In parts")
         }
     }
 
