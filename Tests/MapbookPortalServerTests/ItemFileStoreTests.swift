@@ -80,8 +80,11 @@ import Testing
                 parts.append(UploadPart(number: i + 1, size: Int64(size)))
             }
             try await store.putData(itemId: Self.item, version: "old", fileName: "a.mmpk", from: try write([1, 2, 3], dir, "old"))
-            let joined = try await store.joinParts(itemId: Self.item, version: "new", fileName: "a.mmpk", parts: parts, limit: 1 << 30)
-            #expect(joined == JoinedData(size: Int64(whole.count), sha256: SHA256Digest.hex(of: whole)))
+            let joined = try await store.joinParts(itemId: Self.item, version: "new", fileName: "a.mmpk", parts: parts, limit: 1 << 30, copyTo: dir + "/copy")
+            #expect(joined.size == Int64(whole.count) && joined.sha256 == SHA256Digest.hex(of: whole))
+            // A store whose files are elsewhere writes the validator's copy in the same pass.
+            #expect(joined.copied == (kind == .s3))
+            if joined.copied { #expect(try readFile(dir + "/copy") == whole) }
             let file = try #require(try await store.dataFile(itemId: Self.item, version: "new", fileName: "a.mmpk", size: nil))
             #expect(try await read(store, file) == whole)
             #expect(try await store.dataFile(itemId: Self.item, version: "old", fileName: "a.mmpk", size: nil) != nil)
@@ -89,7 +92,7 @@ import Testing
             #expect(try await store.dataFile(itemId: Self.item, version: "old", fileName: "a.mmpk", size: nil) == nil)
             await store.removeParts(itemId: Self.item, numbers: parts.map(\.number))
             // Parts once removed cannot be joined again.
-            await #expect(throws: (any Error).self) { try await store.joinParts(itemId: Self.item, version: "again", fileName: "a.mmpk", parts: parts, limit: 1 << 30) }
+            await #expect(throws: (any Error).self) { try await store.joinParts(itemId: Self.item, version: "again", fileName: "a.mmpk", parts: parts, limit: 1 << 30, copyTo: nil) }
             #expect(try await store.dataFile(itemId: Self.item, version: "again", fileName: "a.mmpk", size: nil) == nil)
             if kind == .s3 {
                 // The S3 server saw a multipart upload of three parts: the 6 MiB part alone,
@@ -110,7 +113,7 @@ import Testing
             for n in 1...3 { try await store.putPart(itemId: Self.item, number: n, from: try write(Self.bytes(1000, seed: UInt64(n)), dir, "p\(n)")) }
             let parts = (1...3).map { UploadPart(number: $0, size: 1000) }
             do {
-                _ = try await store.joinParts(itemId: Self.item, version: "v", fileName: "x.bin", parts: parts, limit: 2500)
+                _ = try await store.joinParts(itemId: Self.item, version: "v", fileName: "x.bin", parts: parts, limit: 2500, copyTo: nil)
                 Issue.record("joined beyond the limit")
             } catch let error as PortalStoreError {
                 #expect(error.kind == .tooLarge)
@@ -163,10 +166,10 @@ import Testing
             #expect(try await store.infoFile(itemId: Self.item, path: "thumbnail/t.png") != nil)
             #expect(try await store.dataFile(itemId: gone, version: "v1", fileName: "a.bin", size: nil) == nil)
             // The kept item's part stays: it is an upload in progress.
-            let joined = try await store.joinParts(itemId: other, version: "v", fileName: "b.bin", parts: [UploadPart(number: 1, size: 3)], limit: 100)
+            let joined = try await store.joinParts(itemId: other, version: "v", fileName: "b.bin", parts: [UploadPart(number: 1, size: 3)], limit: 100, copyTo: nil)
             #expect(joined.size == 3)
             await #expect(throws: (any Error).self) {
-                try await store.joinParts(itemId: gone, version: "v", fileName: "b.bin", parts: [UploadPart(number: 1, size: 3)], limit: 100)
+                try await store.joinParts(itemId: gone, version: "v", fileName: "b.bin", parts: [UploadPart(number: 1, size: 3)], limit: 100, copyTo: nil)
             }
         }
     }

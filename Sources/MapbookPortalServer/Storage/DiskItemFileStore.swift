@@ -88,7 +88,8 @@ public struct DiskItemFileStore: ItemFileStore {
         }
     }
 
-    public func joinParts(itemId: String, version: String, fileName: String, parts: [UploadPart], limit: Int64) async throws -> JoinedData {
+    /// The joined file is on this machine already: `copyTo` is left alone.
+    public func joinParts(itemId: String, version: String, fileName: String, parts: [UploadPart], limit: Int64, copyTo: String?) async throws -> JoinedData {
         guard PortalPaths.isItemId(itemId) else { throw PortalStoreError(kind: .invalidName, path: root, message: "'\(itemId)' is not an item id") }
         let paths = parts.map { "\(root)/uploads/\(itemId)/\($0.number)" }
         let staged = try stagingFile()

@@ -13,10 +13,12 @@ public struct StoredFile: Sendable, Equatable {
     public var size: Int64
 }
 
-/// What joining an upload's parts gave: the data's size and SHA-256.
+/// What joining an upload's parts gave: the data's size and SHA-256, and whether the store
+/// also wrote the bytes to the local file it was given.
 public struct JoinedData: Sendable, Equatable {
     public var size: Int64
     public var sha256: String
+    public var copied = false
 }
 
 /// Where the portal keeps item files: each item's data file (in versions), its info files
@@ -40,8 +42,10 @@ public protocol ItemFileStore: Sendable {
     /// Stores the local file at `path` as part `number` (1-10000) of the item's upload.
     func putPart(itemId: String, number: Int, from path: String) async throws
     /// Joins `parts` (numbered 1...n, in order) into the item's data under `version`, hashing
-    /// on the way; refused with a 413-shaped error beyond `limit` bytes. The parts stay.
-    func joinParts(itemId: String, version: String, fileName: String, parts: [UploadPart], limit: Int64) async throws -> JoinedData
+    /// on the way; refused with a 413-shaped error beyond `limit` bytes. The parts stay. A
+    /// store whose files are not on this machine also writes the bytes to `copyTo` when given
+    /// (the validator's copy, made in the same pass; `JoinedData.copied`).
+    func joinParts(itemId: String, version: String, fileName: String, parts: [UploadPart], limit: Int64, copyTo: String?) async throws -> JoinedData
     func removeParts(itemId: String, numbers: [Int]) async
 
     /// The item's data file `fileName` under `version` (`ItemRecord.dataVersion`), if there is

@@ -114,11 +114,18 @@ public struct S3ItemFileStore: ItemFileStore {
         try await upload(path, to: "uploads/\(itemId)/\(number)")
     }
 
-    public func joinParts(itemId: String, version: String, fileName: String, parts: [UploadPart], limit: Int64) async throws -> JoinedData {
+    public func joinParts(itemId: String, version: String, fileName: String, parts: [UploadPart], limit: Int64, copyTo: String?) async throws -> JoinedData {
         guard PortalPaths.isFileName(fileName), PortalPaths.isFileName(version) else {
             throw PortalStoreError(kind: .invalidName, path: client.bucket, message: "'\(fileName)' is not a file name")
         }
         let key = Self.dataKey(try checked(itemId), version, fileName)
+        // The validator's local copy, written as the bytes pass.
+        var copy: Int32 = -1
+        if let copyTo {
+            copy = Glibc.open(copyTo, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+            guard copy >= 0 else { throw PortalStoreError(kind: .io(errno: errno), path: copyTo, message: "cannot write: \(FileSystem.errorMessage())") }
+        }
+        defer { if copy >= 0 { close(copy) } }
         let id = try await s3 { try await client.createMultipartUpload(key) }
         do {
             var digest = SHA256Digest()
@@ -137,6 +144,10 @@ public struct S3ItemFileStore: ItemFileStore {
                         size += Int64(chunk.readableBytes)
                         if size > limit { throw PortalStoreError(kind: .tooLarge, path: key, message: "the file is larger than \(limit) bytes") }
                         chunk.withUnsafeReadableBytes { digest.update($0) }
+                        if copy >= 0 {
+                            let failed = chunk.withUnsafeReadableBytes { FileSystem.writeAll($0, to: copy) }
+                            guard failed == 0 else { throw PortalStoreError(kind: .io(errno: failed), path: copyTo ?? "", message: "cannot write: \(FileSystem.errorMessage(failed))") }
+                        }
                         var chunk = chunk
                         pending.writeBuffer(&chunk)
                         if pending.readableBytes >= Self.maximumPartBytes { try await send() }
@@ -148,7 +159,7 @@ public struct S3ItemFileStore: ItemFileStore {
             }
             if pending.readableBytes > 0 || etags.isEmpty { try await send() }
             try await s3 { try await client.completeMultipartUpload(key, uploadId: id, parts: etags) }
-            return JoinedData(size: size, sha256: digest.finalizeHex())
+            return JoinedData(size: size, sha256: digest.finalizeHex(), copied: copyTo != nil)
         } catch {
             try? await client.abortMultipartUpload(key, uploadId: id)
             throw error
