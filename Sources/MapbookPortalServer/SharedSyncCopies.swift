@@ -54,14 +54,8 @@ struct SharedSyncCopies: Sendable {
     /// Writes a stored file to `path` (a temporary name, then renamed).
     func download(_ file: StoredFile, to path: String) async throws {
         let temporary = path + ".download"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw PortalStoreError(kind: .io(errno: errno), path: temporary, message: "cannot write: \(FileSystem.errorMessage())") }
         do {
-            defer { close(fd) }
-            try await files.read(file, range: nil) { chunk in
-                let failed = chunk.withUnsafeReadableBytes { FileSystem.writeAll($0, to: fd) }
-                guard failed == 0 else { throw PortalStoreError(kind: .io(errno: failed), path: temporary, message: "cannot write: \(FileSystem.errorMessage(failed))") }
-            }
+            try await files.download(file, to: temporary)
         } catch {
             unlink(temporary)
             throw error
@@ -155,21 +149,17 @@ struct SharedSyncCopies: Sendable {
         let changes = (try? SQLiteChangeset.changes(request.changeset, source: "the changeset")) ?? []
         var wanted = Set<String>()
         for change in changes {
-            for case .text(let value)? in change.new where Self.isSHA256(value) { wanted.insert(value) }
+            for case .text(let value)? in change.new where AuthoritativeCopy.isAttachmentHash(value) { wanted.insert(value) }
         }
         for sha in wanted.sorted() where access(folder(id) + "/attachments/" + sha, F_OK) != 0 {
             _ = try await attachment(id, sha)
         }
     }
 
-    static func isSHA256(_ s: String) -> Bool {
-        s.utf8.count == 64 && s.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) }
-    }
-
     /// A local file with the attachment's bytes (fetched from the bucket when this process has
     /// not got it), and its size; nil when nobody uploaded it.
     func attachment(_ id: String, _ sha: String) async throws -> (path: String, size: Int64)? {
-        guard Self.isSHA256(sha) else { return nil }
+        guard AuthoritativeCopy.isAttachmentHash(sha) else { return nil }
         let path = folder(id) + "/attachments/" + sha
         if let size = FileSystem.size(path) { return (path, size) }
         guard let file = try await files.object(itemId: id, name: Self.attachmentName(sha)) else { return nil }
@@ -182,8 +172,8 @@ struct SharedSyncCopies: Sendable {
     func missingAttachments(_ id: String, _ hashes: [String]) async throws -> [String] {
         var missing: [String] = []
         for sha in hashes {
-            if Self.isSHA256(sha), access(folder(id) + "/attachments/" + sha, F_OK) == 0 { continue }
-            if Self.isSHA256(sha), try await files.object(itemId: id, name: Self.attachmentName(sha)) != nil { continue }
+            if AuthoritativeCopy.isAttachmentHash(sha), access(folder(id) + "/attachments/" + sha, F_OK) == 0 { continue }
+            if AuthoritativeCopy.isAttachmentHash(sha), try await files.object(itemId: id, name: Self.attachmentName(sha)) != nil { continue }
             missing.append(sha)
         }
         return missing
@@ -219,7 +209,7 @@ struct SharedSyncCopies: Sendable {
         let path = folder + "/data.gpkg"
         guard access(path, F_OK) == 0 else { return }
         try await store.withLock(Self.lockKey(id)) {
-            for sha in FileSystem.names(in: folder + "/attachments") where Self.isSHA256(sha) {
+            for sha in FileSystem.names(in: folder + "/attachments") where AuthoritativeCopy.isAttachmentHash(sha) {
                 try await files.putObject(itemId: id, name: Self.attachmentName(sha), from: folder + "/attachments/" + sha)
             }
             let generation = try await NIOThreadPool.singleton.runIfActive { try AuthoritativeCopy(path: path).generation() }

@@ -14,19 +14,6 @@ import Testing
             && FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx")) || ExternalTools.isCI,
         "PostgreSQL 15, OpenStack Swift or nginx is not installed; run tools/setup")
 
-    /// `curl -sk` with extra arguments; the body (and, with `-i`, the headers).
-    func curl(_ arguments: [String]) throws -> String {
-        let (status, output) = try ExternalTools.run("/usr/bin/curl", ["-sk", "--max-time", "60"] + arguments)
-        guard status == 0 else { throw ExternalTools.ToolError(output: "curl \(arguments): exit \(status): \(output)") }
-        return output
-    }
-
-    func json(_ arguments: [String]) throws -> JSONObject {
-        let text = try curl(arguments)
-        guard case .object(let o) = try JSONParser.parse(Array(text.utf8)) else { throw ExternalTools.ToolError(output: text) }
-        return o
-    }
-
     @Test(enabled)
     func nothingLivesInOneProcess() throws {
         try withTemporaryDirectory { dir in
@@ -36,14 +23,14 @@ import Testing
 
             // A token issued by A works at B; revoked at A, it is refused at B and C. (Uploads carry
             // it in the query: a multipart body is refused before it is read without one.)
-            let token = try #require(try json(["-d", "username=alice&password=alice-password-1&expiration=60&f=json", a + api + "/generateToken"]).string("token"))
-            #expect(try json([b + api + "/community/self?f=json&token=" + token]).string("username") == "alice")
+            let token = try #require(try Curl.json(["-d", "username=alice&password=alice-password-1&expiration=60&f=json", a + api + "/generateToken"]).string("token"))
+            #expect(try Curl.json([b + api + "/community/self?f=json&token=" + token]).string("username") == "alice")
 
             // An upload in parts: begun at A, part 1 to A, 2 to B, 3 to C, committed at B.
             let package = try TestPackages.makePackage(in: dir, name: "Cluster Trees.mmpk")
             let bytes = try readFile(package)
             let cut = [0, bytes.count / 3, 2 * bytes.count / 3, bytes.count]
-            let added = try json([
+            let added = try Curl.json([
                 "-F", "f=json", "-F", "token=\(token)", "-F", "multipart=true", "-F", "fileName=Cluster Trees.mmpk", "-F", "type=Mobile Map Package",
                 "-F", "title=Cluster trees", a + api + "/content/users/alice/addItem?token=" + token,
             ])
@@ -51,24 +38,24 @@ import Testing
             for (n, base) in [a, b, c].enumerated() {
                 let part = dir + "/part\(n + 1)"
                 try Data(bytes[cut[n]..<cut[n + 1]]).write(to: URL(fileURLWithPath: part))
-                let answer = try json(["-F", "f=json", "-F", "token=\(token)", "-F", "partNum=\(n + 1)", "-F", "file=@\(part)", base + api + "/content/users/alice/items/\(id)/addPart?token=" + token])
+                let answer = try Curl.json(["-F", "f=json", "-F", "token=\(token)", "-F", "partNum=\(n + 1)", "-F", "file=@\(part)", base + api + "/content/users/alice/items/\(id)/addPart?token=" + token])
                 #expect(answer["success"]?.boolValue == true, "part \(n + 1) at process \(n + 1): \(answer)")
             }
             // Invisible everywhere until committed.
-            #expect(try json([c + api + "/content/items/\(id)?f=json&token=" + token]).object("error") != nil)
-            let committed = try json(["-F", "f=json", b + api + "/content/users/alice/items/\(id)/commit?token=" + token])
+            #expect(try Curl.json([c + api + "/content/items/\(id)?f=json&token=" + token]).object("error") != nil)
+            let committed = try Curl.json(["-F", "f=json", b + api + "/content/users/alice/items/\(id)/commit?token=" + token])
             #expect(committed["success"]?.boolValue == true, "\(committed)")
-            #expect(try json([c + api + "/content/users/alice/items/\(id)/status?f=json&token=" + token]).string("status") == "completed")
+            #expect(try Curl.json([c + api + "/content/users/alice/items/\(id)/status?f=json&token=" + token]).string("status") == "completed")
 
             // Read at C, found by a search at A, downloaded whole through nginx and in a range at B.
-            #expect(try json([c + api + "/content/items/\(id)?f=json&token=" + token]).string("id") == id)
-            let found = try json([a + api + "/search?f=json&q=owner%3Aalice&token=" + token])
+            #expect(try Curl.json([c + api + "/content/items/\(id)?f=json&token=" + token]).string("id") == id)
+            let found = try Curl.json([a + api + "/search?f=json&q=owner%3Aalice&token=" + token])
             #expect(found["results"]?.arrayValue?.compactMap { $0.objectValue?.string("id") }.contains(id) == true, "\(found)")
             let whole = dir + "/whole.mmpk"
-            _ = try curl(["-o", whole, cluster.url + api + "/content/items/\(id)/data?token=" + token])
+            _ = try Curl.text(["-o", whole, cluster.url + api + "/content/items/\(id)/data?token=" + token])
             #expect(try readFile(whole) == bytes)
             let range = dir + "/range"
-            let headers = try curl(["-D", "-", "-o", range, "-H", "Range: bytes=100-4195", b + api + "/content/items/\(id)/data?token=" + token])
+            let headers = try Curl.text(["-D", "-", "-o", range, "-H", "Range: bytes=100-4195", b + api + "/content/items/\(id)/data?token=" + token])
             #expect(headers.contains("206"), "\(headers)")
             #expect(try readFile(range) == Array(bytes[100...4195]))
 
@@ -79,19 +66,19 @@ import Testing
             #expect(s3.contains { $0.contains("/items/\(id)/") && $0.contains(" GET ") && $0.contains("bytes%3D100-4195") }, "a ranged GET")
 
             // Revoked at A: refused at B and C.
-            _ = try curl(["-d", "token=\(token)&f=json", a + api + "/oauth2/revokeToken"])
+            _ = try Curl.text(["-d", "token=\(token)&f=json", a + api + "/oauth2/revokeToken"])
             for base in [b, c] {
-                let refused = try json([base + api + "/community/self?f=json&token=" + token])
+                let refused = try Curl.json([base + api + "/community/self?f=json&token=" + token])
                 #expect(refused.object("error")?["code"]?.intValue == 498, "\(refused)")
             }
             // Each of the three processes answered through nginx.
-            _ = try (0..<6).map { _ in try curl([cluster.url + api + "/content/items/\(id)?f=json&token=x"]) }
+            _ = try (0..<6).map { _ in try Curl.text([cluster.url + api + "/content/items/\(id)?f=json&token=x"]) }
             let upstreams = Set(try String(contentsOfFile: cluster.accessLog, encoding: .utf8).split(separator: "\n").compactMap { line in
                 line.split(separator: " ").first { $0.hasPrefix("up=") }
             })
             #expect(upstreams.count == 3, "\(upstreams)")
             // The balancer's health check.
-            #expect(try curl([cluster.url + "/health"]).contains("\"ok\""))
+            #expect(try Curl.text([cluster.url + "/health"]).contains("\"ok\""))
         }
     }
 

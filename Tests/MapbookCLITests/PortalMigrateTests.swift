@@ -11,20 +11,8 @@ import Testing
         if: (FileManager.default.isExecutableFile(atPath: PostgresServer.initdb) && FileManager.default.isExecutableFile(atPath: S3Server.proxy)) || ExternalTools.isCI,
         "PostgreSQL 15 or OpenStack Swift is not installed; run tools/setup")
 
-    func curl(_ arguments: [String]) throws -> String {
-        let (status, output) = try ExternalTools.run("/usr/bin/curl", ["-sk", "--max-time", "60"] + arguments)
-        guard status == 0 else { throw ExternalTools.ToolError(output: "curl \(arguments): exit \(status): \(output)") }
-        return output
-    }
-
-    func json(_ arguments: [String]) throws -> JSONObject {
-        let text = try curl(arguments)
-        guard case .object(let o) = try JSONParser.parse(Array(text.utf8)) else { throw ExternalTools.ToolError(output: text) }
-        return o
-    }
-
     func token(_ base: String, _ user: String, _ password: String) throws -> String {
-        try #require(try json(["-d", "username=\(user)&password=\(password)&expiration=600&f=json", base + "/sharing/rest/generateToken"]).string("token"))
+        try #require(try Curl.json(["-d", "username=\(user)&password=\(password)&expiration=600&f=json", base + "/sharing/rest/generateToken"]).string("token"))
     }
 
     @Test(enabled)
@@ -39,14 +27,14 @@ import Testing
             let second = try TestPackages.makePackage(in: dir, name: "Shared.mmpk", timestamp: 1_800_000_000)
             var ids: [String] = []
             for package in [first, second] {
-                let added = try json(["-F", "f=json", "-F", "type=Mobile Map Package", "-F", "file=@\(package)", old.url + api + "/content/users/alice/addItem?token=" + alice])
+                let added = try Curl.json(["-F", "f=json", "-F", "type=Mobile Map Package", "-F", "file=@\(package)", old.url + api + "/content/users/alice/addItem?token=" + alice])
                 ids.append(try #require(added.string("id"), "\(added)"))
             }
-            let group = try json(["-d", "title=Field crew&access=org&f=json&token=\(alice)", old.url + api + "/community/createGroup"])
+            let group = try Curl.json(["-d", "title=Field crew&access=org&f=json&token=\(alice)", old.url + api + "/community/createGroup"])
             let groupId = try #require(group.object("group")?.string("id"), "\(group)")
-            _ = try json(["-d", "users=bob&f=json&token=\(alice)", old.url + api + "/community/groups/\(groupId)/addUsers"])
-            _ = try json(["-d", "groups=\(groupId)&f=json&token=\(alice)", old.url + api + "/content/users/alice/items/\(ids[1])/share"])
-            _ = try json(["-d", "title=Maps&f=json&token=\(alice)", old.url + api + "/content/users/alice/createFolder"])
+            _ = try Curl.json(["-d", "users=bob&f=json&token=\(alice)", old.url + api + "/community/groups/\(groupId)/addUsers"])
+            _ = try Curl.json(["-d", "groups=\(groupId)&f=json&token=\(alice)", old.url + api + "/content/users/alice/items/\(ids[1])/share"])
+            _ = try Curl.json(["-d", "title=Maps&f=json&token=\(alice)", old.url + api + "/content/users/alice/createFolder"])
             // An editable package, and a device's edit synchronised to its copy.
             func device(_ home: String, _ arguments: [String], stdin: String? = nil) throws -> MapbookBinary.Result {
                 let result = try MapbookBinary.run(arguments, environment: ["MAPBOOK_HOME": dir + "/" + home], stdin: stdin)
@@ -62,7 +50,7 @@ import Testing
             _ = try device("a", ["portal", "download", trees])
             _ = try device("a", ["edit", "update", dir + "/a/downloads/\(trees).mmpk", "--layer", "trees", "2", "--set", "condition=Dead"])
             _ = try device("a", ["sync", trees])
-            let before = try ids.map { try curl([old.url + api + "/content/items/\($0)?f=json&token=" + alice]) }
+            let before = try ids.map { try Curl.text([old.url + api + "/content/items/\($0)?f=json&token=" + alice]) }
             old.stop()
 
             let store = try PostgresServer.database()
@@ -84,22 +72,22 @@ import Testing
                 new.removeData()
             }
             // alice's token from the old portal still works; bob signs in with his password.
-            #expect(try json([new.url + api + "/community/self?f=json&token=" + alice]).string("username") == "alice")
+            #expect(try Curl.json([new.url + api + "/community/self?f=json&token=" + alice]).string("username") == "alice")
             let bob = try token(new.url, "bob", "bob-password-1")
             // The items, as they were.
-            let after = try ids.map { try curl([new.url + api + "/content/items/\($0)?f=json&token=" + alice]) }
+            let after = try ids.map { try Curl.text([new.url + api + "/content/items/\($0)?f=json&token=" + alice]) }
             #expect(after == before)
             // bob sees the shared one (through the group), not the private one, and gets its bytes.
-            #expect(try json([new.url + api + "/content/items/\(ids[1])?f=json&token=" + bob]).string("id") == ids[1])
-            #expect(try json([new.url + api + "/content/items/\(ids[0])?f=json&token=" + bob]).object("error") != nil)
+            #expect(try Curl.json([new.url + api + "/content/items/\(ids[1])?f=json&token=" + bob]).string("id") == ids[1])
+            #expect(try Curl.json([new.url + api + "/content/items/\(ids[0])?f=json&token=" + bob]).object("error") != nil)
             let download = dir + "/download.mmpk"
-            _ = try curl(["-o", download, new.url + api + "/content/items/\(ids[1])/data?token=" + bob])
+            _ = try Curl.text(["-o", download, new.url + api + "/content/items/\(ids[1])/data?token=" + bob])
             #expect(try readFile(download) == readFile(second))
-            let folders = try json([new.url + api + "/content/users/alice?f=json&token=" + alice])
+            let folders = try Curl.json([new.url + api + "/content/users/alice?f=json&token=" + alice])
             #expect(folders["folders"]?.arrayValue?.contains { $0.objectValue?.string("title") == "Maps" } == true, "\(folders)")
             let thumbnail = try #require(try JSONParser.parse(Array(after[0].utf8)).objectValue?.string("thumbnail"))
             let image = dir + "/thumbnail"
-            let headers = try curl(["-D", "-", "-o", image, new.url + api + "/content/items/\(ids[0])/info/\(thumbnail)?token=" + alice])
+            let headers = try Curl.text(["-D", "-", "-o", image, new.url + api + "/content/items/\(ids[0])/info/\(thumbnail)?token=" + alice])
             #expect(headers.contains(" 200"), "\(headers)")
             #expect(try readFile(image).starts(with: [0x89, 0x50, 0x4E, 0x47]) || (try readFile(image)).starts(with: [0xFF, 0xD8]))
             // The edit synchronised before the move reaches a device of the new portal: the copy,

@@ -8,12 +8,6 @@ import Testing
 @Suite struct PortalPostgresTests {
     static let script = Fixtures.repositoryRoot.appendingPathComponent("tools/pg/postgres.sh").path
 
-    func curl(_ url: String) throws -> JSONObject {
-        let (_, output) = try ExternalTools.run("/usr/bin/curl", ["-sk", "--max-time", "20", url])
-        guard case .object(let o) = try JSONParser.parse(Array(output.utf8)) else { throw ExternalTools.ToolError(output: output) }
-        return o
-    }
-
     @Test(PostgresServer.required)
     func aDatabaseRestartGives503sThenRecoversByItself() throws {
         try withTemporaryDirectory { dir in
@@ -33,15 +27,13 @@ import Testing
                 server.stop()
                 server.removeData()
             }
-            let (_, tokenText) = try ExternalTools.run(
-                "/usr/bin/curl", ["-sk", "-d", "username=alice&password=alice-password-1&expiration=60&f=json", server.url + "/sharing/rest/generateToken"])
-            let token = try #require(try JSONParser.parse(Array(tokenText.utf8)).objectValue?.string("token"), "\(tokenText)")
+            let token = try #require(try Curl.json(["-d", "username=alice&password=alice-password-1&expiration=60&f=json", server.url + "/sharing/rest/generateToken"]).string("token"))
             let me = server.url + "/sharing/rest/community/self?f=json&token=" + token
-            #expect(try curl(me).string("username") == "alice")
+            #expect(try Curl.json([me]).string("username") == "alice")
 
             let stopped = try ExternalTools.runDetached([Self.script, "stop", folder])
             #expect(stopped.status == 0, "\(stopped.output)")
-            let down = try curl(me)
+            let down = try Curl.json([me])
             #expect(down.object("error")?["code"]?.intValue == 503, "\(down)")
             #expect(down.object("error")?.string("message")?.contains("database") == true, "\(down)")
 
@@ -50,7 +42,7 @@ import Testing
             // The pool reconnects by itself: the same portal process answers again.
             var back: JSONObject = [:]
             for _ in 0..<60 {
-                back = try curl(me)
+                back = try Curl.json([me])
                 if back.string("username") == "alice" { break }
                 Thread.sleep(forTimeInterval: 0.5)
             }

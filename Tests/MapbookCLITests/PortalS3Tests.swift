@@ -9,12 +9,6 @@ import Testing
 @Suite struct PortalS3Tests {
     static let script = Fixtures.repositoryRoot.appendingPathComponent("tools/s3/swift-s3.sh").path
 
-    func curl(_ arguments: [String]) throws -> JSONObject {
-        let (_, output) = try ExternalTools.run("/usr/bin/curl", ["-sk", "--max-time", "60"] + arguments)
-        guard case .object(let o) = try JSONParser.parse(Array(output.utf8)) else { throw ExternalTools.ToolError(output: output) }
-        return o
-    }
-
     @Test(.enabled(if: (FileManager.default.isExecutableFile(atPath: S3Server.proxy) && FileManager.default.isExecutableFile(atPath: PostgresServer.initdb)) || ExternalTools.isCI,
                    "OpenStack Swift or PostgreSQL 15 is not installed; run tools/setup"))
     func anObjectStoreOutageGives503sAndKeepsTheUpload() throws {
@@ -38,33 +32,33 @@ import Testing
                 server.removeData()
             }
             let api = server.url + "/sharing/rest"
-            let token = try #require(try curl(["-d", "username=alice&password=alice-password-1&expiration=60&f=json", api + "/generateToken"]).string("token"))
+            let token = try #require(try Curl.json(["-d", "username=alice&password=alice-password-1&expiration=60&f=json", api + "/generateToken"]).string("token"))
             let package = try TestPackages.makePackage(in: dir, name: "Outage.mmpk")
             let bytes = try readFile(package)
-            let added = try curl(["-F", "f=json", "-F", "multipart=true", "-F", "fileName=Outage.mmpk", "-F", "type=Mobile Map Package", api + "/content/users/alice/addItem?token=" + token])
+            let added = try Curl.json(["-F", "f=json", "-F", "multipart=true", "-F", "fileName=Outage.mmpk", "-F", "type=Mobile Map Package", api + "/content/users/alice/addItem?token=" + token])
             let id = try #require(added.string("id"), "\(added)")
             let half = bytes.count / 2
             for (n, slice) in [(1, bytes[..<half]), (2, bytes[half...])] {
                 let part = dir + "/part\(n)"
                 try Data(slice).write(to: URL(fileURLWithPath: part))
-                let answer = try curl(["-F", "f=json", "-F", "partNum=\(n)", "-F", "file=@\(part)", api + "/content/users/alice/items/\(id)/addPart?token=" + token])
+                let answer = try Curl.json(["-F", "f=json", "-F", "partNum=\(n)", "-F", "file=@\(part)", api + "/content/users/alice/items/\(id)/addPart?token=" + token])
                 #expect(answer["success"]?.boolValue == true, "\(answer)")
             }
 
             let stopped = try ExternalTools.runDetached([Self.script, "stop", folder])
             #expect(stopped.status == 0, "\(stopped.output)")
             let commit = ["-F", "f=json", api + "/content/users/alice/items/\(id)/commit?token=" + token]
-            let down = try curl(commit)
+            let down = try Curl.json(commit)
             #expect(down.object("error")?["code"]?.intValue == 503, "\(down)")
             #expect(down.object("error")?.string("message")?.contains("file store") == true, "\(down)")
 
             let resumed = try ExternalTools.runDetached([Self.script, "resume", folder])
             try #require(resumed.status == 0, "\(resumed.output)")
             // The same commit, retried: the parts were kept.
-            let back = try curl(commit)
+            let back = try Curl.json(commit)
             #expect(back["success"]?.boolValue == true, "\(back)")
             let download = dir + "/download.mmpk"
-            _ = try ExternalTools.run("/usr/bin/curl", ["-sk", "-o", download, api + "/content/items/\(id)/data?token=" + token])
+            try Curl.text(["-o", download, api + "/content/items/\(id)/data?token=" + token])
             #expect(try readFile(download) == bytes)
         }
     }

@@ -231,27 +231,27 @@ extension PortalRoutes {
         func removeParts() async { try? await portal.discardParts(id) }
         var updated: ItemRecord
         do {
-            let isNew = record.status == .uploading, isPackage = Portal.isPackage(record, fileName: name)
+            let isPackage = Portal.isPackage(record, fileName: name)
             // The validator and the package reader read a file on this machine: a temporary
             // copy, written while the parts are joined, removed afterwards.
             let scratch = isPackage ? try portal.files.stagingFile() : nil
             defer { if let scratch { unlink(scratch) } }
             let joined = try await portal.files.joinParts(itemId: id, version: version, fileName: name, parts: parts, limit: portal.configuration.limits.fileBytes, copyTo: scratch)
-            guard let file = try await portal.files.dataFile(itemId: id, version: version, fileName: name, size: joined.size) else {
-                throw PortalError(code: 500, message: "The joined upload of item \(id) cannot be found.")
+            func finish(from path: String) async throws -> ItemRecord {
+                let upload = UploadedFile(path: path, name: name, size: joined.size, sha256: joined.sha256)
+                return try await portal.finish(record, data: upload, fileName: name, call: call, isNew: record.status == .uploading, storedAs: version)
             }
-            if isPackage, let scratch, joined.copied {
-                let upload = UploadedFile(path: scratch, name: name, size: joined.size, sha256: joined.sha256)
-                updated = try await portal.finish(record, data: upload, fileName: name, call: call, isNew: isNew, storedAs: version)
-            } else if isPackage {
-                updated = try await portal.files.withLocalCopy(file) { path in
-                    let upload = UploadedFile(path: path, name: name, size: joined.size, sha256: joined.sha256)
-                    return try await portal.finish(record, data: upload, fileName: name, call: call, isNew: isNew, storedAs: version)
-                }
-            } else {
+            if !isPackage {
                 // Other files are stored as they are: nothing reads them here (no path needed).
-                let upload = UploadedFile(path: "", name: name, size: joined.size, sha256: joined.sha256)
-                updated = try await portal.finish(record, data: upload, fileName: name, call: call, isNew: isNew, storedAs: version)
+                updated = try await finish(from: "")
+            } else if let scratch, joined.copied {
+                updated = try await finish(from: scratch)
+            } else {
+                // The store's file is on this machine already (or is copied here).
+                guard let file = try await portal.files.dataFile(itemId: id, version: version, fileName: name, size: joined.size) else {
+                    throw PortalError(code: 500, message: "The joined upload of item \(id) cannot be found.")
+                }
+                updated = try await portal.files.withLocalCopy(file) { try await finish(from: $0) }
             }
         } catch {
             // The joined data goes unless the record already names it (a failure after it was saved).

@@ -116,8 +116,6 @@ public enum PortalRoutes {
         } catch let error as PortalStoreError where error.kind == .objectStore(.unreachable) {
             context.logger.error("files: \(error.description)")
             return PortalResponse.error(PortalError(code: 503, message: "The portal's file store cannot be reached; try again shortly.", details: [error.message]))
-        } catch let error as PortalStoreError where error.kind == .tooLarge {
-            return PortalResponse.error(PortalError(code: 413, message: "The file is too large.", details: [error.message]))
         } catch let error as PortalStoreError {
             context.logger.error("store: \(error.description)")
             return PortalResponse.error(PortalError(code: 500, message: "The portal could not complete the request.", details: [error.message]))

@@ -245,6 +245,7 @@ public struct DiskItemFileStore: ItemFileStore {
         FileSystem.removeTree("\(root)/uploads/\(itemId)")
     }
 
+    @discardableResult
     public func sweep(keeping: [String: String], olderThan age: Int64) async throws -> Int {
         let before = Int64(time(nil)) - age
         var removed = 0
@@ -302,6 +303,19 @@ enum Disk {
         if mkdir(path, 0o755) != 0 && errno != EEXIST {
             throw PortalStoreError(kind: .io(errno: errno), path: path, message: "cannot create the folder: \(FileSystem.errorMessage())")
         }
+    }
+
+    /// Opens `path` for writing, made or emptied; the caller closes the descriptor.
+    static func create(_ path: String, permissions: mode_t = 0o644) throws -> Int32 {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, permissions)
+        guard fd >= 0 else { throw PortalStoreError(kind: .io(errno: errno), path: path, message: "cannot write: \(FileSystem.errorMessage())") }
+        return fd
+    }
+
+    /// Writes all of `chunk` to `fd`, the file at `path`.
+    static func write(_ chunk: ByteBuffer, to fd: Int32, path: String) throws {
+        let failed = chunk.withUnsafeReadableBytes { FileSystem.writeAll($0, to: fd) }
+        guard failed == 0 else { throw PortalStoreError(kind: .io(errno: failed), path: path, message: "cannot write: \(FileSystem.errorMessage(failed))") }
     }
 
     /// A new, empty file of a unique name in `dir`.

@@ -81,3 +81,12 @@ public protocol ItemFileStore: Sendable {
     @discardableResult
     func sweep(keeping: [String: String], olderThan age: Int64) async throws -> Int
 }
+
+extension ItemFileStore {
+    /// Writes a stored file's bytes to the local file `path` (made or emptied).
+    func download(_ file: StoredFile, to path: String) async throws {
+        let fd = try Disk.create(path)
+        defer { close(fd) }
+        try await read(file, range: nil) { try Disk.write($0, to: fd, path: path) }
+    }
+}

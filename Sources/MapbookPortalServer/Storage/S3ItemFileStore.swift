@@ -120,12 +120,8 @@ public struct S3ItemFileStore: ItemFileStore {
         }
         let key = Self.dataKey(try checked(itemId), version, fileName)
         // The validator's local copy, written as the bytes pass.
-        var copy: Int32 = -1
-        if let copyTo {
-            copy = Glibc.open(copyTo, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-            guard copy >= 0 else { throw PortalStoreError(kind: .io(errno: errno), path: copyTo, message: "cannot write: \(FileSystem.errorMessage())") }
-        }
-        defer { if copy >= 0 { close(copy) } }
+        let copy = try copyTo.map { try Disk.create($0, permissions: 0o600) }
+        defer { if let copy { close(copy) } }
         let id = try await s3 { try await client.createMultipartUpload(key) }
         do {
             var digest = SHA256Digest()
@@ -144,10 +140,7 @@ public struct S3ItemFileStore: ItemFileStore {
                         size += Int64(chunk.readableBytes)
                         if size > limit { throw PortalStoreError(kind: .tooLarge, path: key, message: "the file is larger than \(limit) bytes") }
                         chunk.withUnsafeReadableBytes { digest.update($0) }
-                        if copy >= 0 {
-                            let failed = chunk.withUnsafeReadableBytes { FileSystem.writeAll($0, to: copy) }
-                            guard failed == 0 else { throw PortalStoreError(kind: .io(errno: failed), path: copyTo ?? "", message: "cannot write: \(FileSystem.errorMessage(failed))") }
-                        }
+                        if let copy, let copyTo { try Disk.write(chunk, to: copy, path: copyTo) }
                         var chunk = chunk
                         pending.writeBuffer(&chunk)
                         if pending.readableBytes >= Self.maximumPartBytes { try await send() }
@@ -187,24 +180,7 @@ public struct S3ItemFileStore: ItemFileStore {
     public func withLocalCopy<T: Sendable>(_ file: StoredFile, _ body: (String) async throws -> T) async throws -> T {
         let path = try stagingFile()
         defer { unlink(path) }
-        let fd = Glibc.open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
-        guard fd >= 0 else { throw PortalStoreError(kind: .io(errno: errno), path: path, message: "cannot write: \(FileSystem.errorMessage())") }
-        do {
-            defer { close(fd) }
-            try await read(file, range: nil) { chunk in
-                try await NIOThreadPool.singleton.runIfActive {
-                    try chunk.withUnsafeReadableBytes { raw in
-                        var done = 0
-                        while done < raw.count {
-                            let w = write(fd, raw.baseAddress! + done, raw.count - done)
-                            if w < 0, errno == EINTR { continue }
-                            guard w > 0 else { throw PortalStoreError(kind: .io(errno: errno), path: path, message: "cannot write: \(FileSystem.errorMessage())") }
-                            done += w
-                        }
-                    }
-                }
-            }
-        }
+        try await download(file, to: path)
         return try await body(path)
     }
 
@@ -258,6 +234,7 @@ public struct S3ItemFileStore: ItemFileStore {
         }
     }
 
+    @discardableResult
     public func sweep(keeping: [String: String], olderThan age: Int64) async throws -> Int {
         let before = Int64(time(nil)) - age
         var removed = 0
