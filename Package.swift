@@ -135,7 +135,7 @@ let package = Package(
         .target(
             name: "MapbookPackager",
             dependencies: [
-                "MapbookSupport", "MapbookPackage", "MapbookData", "MapbookTiles", "MapbookRender", "MapbookSearch", "MapbookRouting",
+                "MapbookSupport", "MapbookPackage", "MapbookData", "MapbookTiles", "MapbookRender", "MapbookSearch", "MapbookRouting", "MapbookInspection",
                 .product(name: "Yams", package: "Yams"),
             ]),
         // The device library: modes, packages, records, the credential; files only.
@@ -185,7 +185,7 @@ let package = Package(
         .executableTarget(
             name: "mapbook",
             dependencies: [
-                "MapbookPackage", "MapbookTiles", "MapbookSearch", "MapbookRouting", "MapbookEditing", "MapbookInspection", "MapbookPackager", "MapbookLibrary", "MapbookViewer", "MapbookPortalAPI", "MapbookPortal",
+                "MapbookSupport", "MapbookPackage", "MapbookTiles", "MapbookSearch", "MapbookRouting", "MapbookEditing", "MapbookInspection", "MapbookPackager", "MapbookLibrary", "MapbookViewer", "MapbookPortalAPI", "MapbookPortal",
                 "MapbookPortalServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

@@ -110,6 +110,7 @@ extension Packager {
         var importer = LayerImporter(target: target)
         importer.extent = project.extent
         var tables: Set<String> = []
+        var strictFailures: [(spec: Project.SourceSpec, lines: [String])] = []
         for spec in project.sources {
             let file = context.resolve(spec.path)
             guard access(file, R_OK) == 0 else {
@@ -144,11 +145,18 @@ extension Packager {
             } catch let error as DataError {
                 throw context.error(.data(error.kind), spec.key, spec.line, error.description)
             }
-            if project.strict && !summary.report.isEmpty {
-                throw context.error(.strictProblems, spec.key, spec.line, "'\(spec.path)' has problems and --strict is on:\n  " + summary.report.lines.joined(separator: "\n  "))
+            if project.strict && !(summary.report.isEmpty && summary.warnings.isEmpty) {
+                strictFailures.append((spec, summary.warnings + summary.report.lines))
             }
             result.layers[spec.name] = ImportedLayer(source: spec.name, file: spec.path, table: table, summary: summary)
             result.order.append(spec.name)
+        }
+        // Every source with problems is named at once, so one run shows all there is to fix.
+        if let first = strictFailures.first {
+            let listed = strictFailures.map { spec, lines in
+                "\(spec.key) '\(spec.path)':\n    " + lines.joined(separator: "\n    ")
+            }
+            throw context.error(.strictProblems, first.spec.key, first.spec.line, "\(strictFailures.count) source\(strictFailures.count == 1 ? " has" : "s have") problems and --strict is on:\n  " + listed.joined(separator: "\n  "))
         }
         try writer?.close()
         return result

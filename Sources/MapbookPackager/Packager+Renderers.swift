@@ -23,6 +23,9 @@ enum RendererShorthand {
         RGBAColor(red: 204, green: 102, blue: 119), RGBAColor(red: 136, green: 34, blue: 85),
     ]
 
+    /// The "Other" class: values no class of the renderer holds.
+    static let other = RGBAColor(red: 153, green: 153, blue: 153)
+
     /// Viridis anchors: a sequential ramp readable in grey and by colour-blind readers.
     static let sequential: [RGBAColor] = [
         RGBAColor(red: 253, green: 231, blue: 37), RGBAColor(red: 94, green: 201, blue: 98),
@@ -63,11 +66,35 @@ enum RendererShorthand {
     }
 
     /// The numeric values of a field, sorted; a sample of at most `limit` spread evenly.
-    static func sortedValues(_ database: SQLiteDatabase, table: String, field: String, limit: Int = 5000) throws -> [Double] {
+    /// The field's values that are numbers (numeric cells, and text cells that spell one, as
+    /// renderers read them), sorted; and the non-empty cells that are not numbers, with one.
+    static func numbers(_ database: SQLiteDatabase, table: String, field: String) throws -> (values: [Double], unreadable: Int, example: String?) {
         let q = SQLiteDatabase.quote
-        let all = try database.query("SELECT CAST(\(q(field)) AS REAL) FROM \(q(table)) WHERE \(q(field)) IS NOT NULL AND typeof(\(q(field))) IN ('integer', 'real') ORDER BY 1").compactMap { $0[0].double }
-        guard all.count > limit else { return all }
-        return (0..<limit).map { all[$0 * (all.count - 1) / (limit - 1)] }
+        var values: [Double] = []
+        var unreadable = 0
+        var example: String?
+        for row in try database.query("SELECT \(q(field)) FROM \(q(table)) WHERE \(q(field)) IS NOT NULL") {
+            switch row[0] {
+            case .integer(let i): values.append(Double(i))
+            case .real(let d) where d.isFinite: values.append(d)
+            case .text(let t):
+                if let d = RendererValue.number(reading: t) {
+                    values.append(d)
+                } else if !t.allSatisfy(\.isWhitespace) {
+                    unreadable += 1
+                    if example == nil { example = t }
+                }
+            default: unreadable += 1
+            }
+        }
+        values.sort()
+        return (values, unreadable, example)
+    }
+
+    /// At most `limit` of sorted `values`, evenly spread, for the classification methods.
+    static func sample(_ values: [Double], limit: Int = 5000) -> [Double] {
+        guard values.count > limit else { return values }
+        return (0..<limit).map { values[$0 * (values.count - 1) / (limit - 1)] }
     }
 
     /// Class upper bounds by quantile, equal interval or Jenks natural breaks.
@@ -171,6 +198,16 @@ extension Packager.Context {
             }
             var found = try database.query("SELECT \(q(f)) FROM \(q(source.table)) WHERE \(q(f)) IS NOT NULL GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1000")
                 .compactMap { $0[0].text }
+            // An editable field's coded values get their classes before any feature has them,
+            // so a feature edited to a new code is drawn in its own colour, not "Other".
+            var domainNames: [String: String] = [:]
+            if let rule = editable[spec.source]?.rules.first(where: { $0.field == f }), case .codedValues(let coded)? = rule.domain {
+                for value in coded {
+                    guard let code = value.code.displayText else { continue }
+                    domainNames[code] = value.name
+                    if !found.contains(code) { found.append(code) }
+                }
+            }
             if !given.isEmpty {
                 let names = Set(given.map(\.0))
                 found = given.map(\.0) + found.filter { !names.contains($0) }
@@ -192,13 +229,18 @@ extension Packager.Context {
                     color = palette[next % max(palette.count, 1)]
                     next += 1
                 }
-                infos.append(UniqueValueInfo(value: value, label: value, symbol: RendererShorthand.symbol(color, geometryType: source.geometryType)))
+                infos.append(UniqueValueInfo(value: value, label: domainNames[value] ?? value, symbol: RendererShorthand.symbol(color, geometryType: source.geometryType)))
             }
             infos.sort { a, b in (a.valueText ?? "").localizedStandardLess(b.valueText ?? "") }
-            let grey = RGBAColor(red: 153, green: 153, blue: 153)
-            return .uniqueValue(UniqueValueRenderer(field: f, infos: infos, defaultSymbol: RendererShorthand.symbol(grey, geometryType: source.geometryType), defaultLabel: "Other"))
+            let renderer = Renderer.uniqueValue(UniqueValueRenderer(field: f, infos: infos, defaultSymbol: RendererShorthand.symbol(RendererShorthand.other, geometryType: source.geometryType), defaultLabel: RendererClasses.otherLabel))
+            try report(renderer, of: spec, source: source, database: database)
+            return renderer
         default:
             let f = try field()
+            let numbers = try RendererShorthand.numbers(database, table: source.table, field: f)
+            if numbers.unreadable > 0, !numbers.values.isEmpty {
+                warnings.add("\(spec.key).renderer: \(numbers.unreadable) cell\(numbers.unreadable == 1 ? "" : "s") of '\(f)' \(numbers.unreadable == 1 ? "is" : "are") not a number (such as '\(numbers.example ?? "")'); \(numbers.unreadable == 1 ? "its feature is" : "their features are") drawn as \"Other\", the other \(numbers.values.count) classified")
+            }
             var upper: [Double]
             if case .array(let items)? = options["breaks"] {
                 upper = try items.map { item in
@@ -210,14 +252,21 @@ extension Packager.Context {
                 let method = options.string("method") ?? "natural-breaks"
                 let classes = options["classes"]?.intValue ?? 5
                 guard (1...12).contains(classes) else { throw error(.invalidValue, key + ".classes", spec.line, "classes must be between 1 and 12") }
-                let values = try RendererShorthand.sortedValues(database, table: source.table, field: f)
-                guard !values.isEmpty else { throw error(.invalidValue, key + ".field", spec.line, "'\(f)' has no numeric values to classify") }
+                let values = RendererShorthand.sample(numbers.values)
+                guard !values.isEmpty else {
+                    throw error(.invalidValue, key + ".field", spec.line, "'\(f)' has no numeric values to classify" + (numbers.unreadable > 0 ? ": none of its \(numbers.unreadable) non-empty cells is a number (such as '\(numbers.example ?? "")')" : ": every cell is empty"))
+                }
                 guard let b = RendererShorthand.breaks(values, method: method, classes: classes) else {
                     throw error(.invalidValue, key + ".method", spec.line, "unknown method '\(method)'; use quantile, equal-interval or natural-breaks")
                 }
                 upper = Array(Set(b)).sorted()
             }
-            let minimum = try database.scalar("SELECT min(CAST(\(q(f)) AS REAL)) FROM \(q(source.table)) WHERE typeof(\(q(f))) IN ('integer', 'real')")?.double ?? upper[0]
+            let minimum = numbers.values.first ?? upper[0]
+            // Values above the last break get a class of their own up to the data's maximum (as
+            // ArcGIS Pro's last class ends at the maximum), so no feature goes undrawn.
+            if let maximum = numbers.values.last, maximum > upper[upper.count - 1] {
+                upper.append(maximum)
+            }
             let colors = RendererShorthand.ramp(upper.count)
             var lower = min(minimum, upper[0])
             var infos: [ClassBreakInfo] = []
@@ -228,8 +277,54 @@ extension Packager.Context {
                 infos.append(ClassBreakInfo(classMaxValue: top, label: label, symbol: RendererShorthand.symbol(colors[i], geometryType: source.geometryType)))
                 lower = top
             }
-            return .classBreaks(ClassBreaksRenderer(field: f, minValue: min(minimum, upper[0]), infos: infos))
+            // Features with no number (an empty or unreadable cell) are drawn as "Other", as
+            // ArcGIS draws values no class holds with the renderer's default symbol.
+            var classBreaks = ClassBreaksRenderer(field: f, minValue: min(minimum, upper[0]), infos: infos)
+            classBreaks.defaultSymbol = RendererShorthand.symbol(RendererShorthand.other, geometryType: source.geometryType)
+            classBreaks.defaultLabel = RendererClasses.otherLabel
+            let renderer = Renderer.classBreaks(classBreaks)
+            try report(renderer, of: spec, source: source, database: database)
+            return renderer
         }
+    }
+
+    /// Counts the features each class of `renderer` and its default hold, for `create` to
+    /// print; the count of features no class holds and that have no default is a warning.
+    func report(_ renderer: Renderer, of spec: Project.LayerSpec, source: Packager.ResolvedSource, database: SQLiteDatabase) throws {
+        let classes = RendererClasses(renderer)
+        guard let field = renderer.fields.first else { return }
+        let q = SQLiteDatabase.quote
+        var counts = [Int](repeating: 0, count: classes.classes.count)
+        var other = 0
+        for row in try database.query("SELECT \(q(field)), count(*) FROM \(q(source.table)) GROUP BY 1") {
+            let value: JSONValue
+            switch row[0] {
+            case .integer(let i): value = .integer(i)
+            case .real(let d): value = .number(d)
+            case .text(let t): value = .string(t)
+            case .null, .blob: value = .null
+            }
+            let n = Int(row[1].int64 ?? 0)
+            if let i = classes.classIndex({ _ in value }) { counts[i] += n } else { other += n }
+        }
+        var entries = zip(classes.classes, counts).map { (label: $0.label, count: $1) }
+        if let defaultClass = classes.defaultClass {
+            entries.append((defaultClass.label, other))
+        } else if other > 0 {
+            warnings.add("\(spec.key).renderer: \(other) feature\(other == 1 ? "" : "s") of \(source.spec.name) fall in no class and are not drawn")
+        }
+        warnings.addClasses(Packager.RendererReport(layer: spec.key, source: source.spec.name, field: field, classes: entries))
+    }
+}
+
+extension Packager {
+    /// How many features each class of a layer's renderer holds, the default ("Other") last.
+    public struct RendererReport: Sendable {
+        /// Where the layer is in the project: `maps[0].layers[1]`.
+        public var layer: String
+        public var source: String
+        public var field: String
+        public var classes: [(label: String, count: Int)]
     }
 }
 

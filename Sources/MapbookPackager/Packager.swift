@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import MapbookInspection
 import MapbookPackage
 import MapbookSupport
 import MapbookRender
@@ -17,6 +18,8 @@ public struct PackagerSummary: Sendable {
     public var layers: [Packager.ImportedLayer]
     /// Warnings about the maps (renderers that could not colour every value, ...).
     public var warnings: [String]
+    /// Features per class of each renderer made from a short form (`renderer: { classBreaks: ... }`).
+    public var classes: [Packager.RendererReport]
     /// What the tiler did per zoom, when the backdrop was built from layers.
     public var backdrop: TilerReport?
     /// The locators built, when sources have `search`.
@@ -42,15 +45,24 @@ public enum Packager {
         let tiles = workFile(beside: output, name: "tiles", extension: "vtpk")
         let indexes = locatorWorkFiles(project, beside: output)
         defer {
-            unlink(work)
-            unlink(tiles)
-            for file in indexes { unlink(file) }
+            for file in [work, tiles] + indexes { removeWorkFile(file) }
         }
         let plan = try plan(project, output: output, timestamp: timestamp, dataFile: work, backdropFile: tiles, locatorFiles: indexes, progress: progress)
-        let written = try PackageWriter.write(plan.contents, to: output)
+        // What `create` writes, `validate` accepts: the archive is checked under its temporary
+        // name and a package that fails is never renamed into place.
+        let written = try PackageWriter.write(plan.contents, to: output) { temporary in
+            let report = PackageValidator.validate(path: temporary)
+            let errors = report.diagnostics.filter { $0.severity == .error }
+            guard errors.isEmpty else {
+                let listed = errors.prefix(5).map(\.description).joined(separator: "; ")
+                throw ProjectError(
+                    kind: .invalidPackage, file: project.file, key: "", line: nil,
+                    message: "the package built fails its own validation, so \(output) was not written (a defect of mapbook; please report it with the project): \(listed)")
+            }
+        }
         return PackagerSummary(
             path: output, maps: plan.mapCounts, entries: written.entries, fileSize: written.fileSize, extent: plan.extent,
-            layers: plan.layers, warnings: plan.warnings, backdrop: plan.backdrop, locator: plan.locator, network: plan.network)
+            layers: plan.layers, warnings: plan.warnings, classes: plan.classes, backdrop: plan.backdrop, locator: plan.locator, network: plan.network)
     }
 
     /// Everything `build` would do, without writing the package: the sources are imported into
@@ -62,9 +74,7 @@ public enum Packager {
         let tiles = workFile(beside: folder + "/x", name: "tiles", extension: "vtpk")
         let indexes = locatorWorkFiles(project, beside: folder + "/x")
         defer {
-            unlink(work)
-            unlink(tiles)
-            for file in indexes { unlink(file) }
+            for file in [work, tiles] + indexes { removeWorkFile(file) }
         }
         return try plan(project, output: output, timestamp: timestamp, dataFile: work, backdropFile: tiles, locatorFiles: indexes, progress: progress)
     }
@@ -87,7 +97,16 @@ public enum Packager {
         let folder = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
         var ts = timespec()
         clock_gettime(CLOCK_REALTIME, &ts)
-        return "\(folder)/.mapbook-\(name)-\(getpid())-\(ts.tv_nsec).\(ext)"
+        let file = "\(folder)/.mapbook-\(name)-\(getpid())-\(ts.tv_nsec).\(ext)"
+        // An interrupted build (Ctrl-C, SIGTERM) removes it too.
+        WorkFiles.register(file)
+        return file
+    }
+
+    /// Removes a work file and SQLite's journal beside it.
+    static func removeWorkFile(_ file: String) {
+        for suffix in ["", "-journal", "-wal", "-shm"] { unlink(file + suffix) }
+        WorkFiles.unregister(file)
     }
 
     /// Everything `build` would write, without writing it.
@@ -99,6 +118,8 @@ public enum Packager {
         /// The size the package will have, from the files it will hold.
         public var estimatedSize: Int64
         public var warnings: [String]
+        /// Features per class of each renderer made from a short form.
+        public var classes: [RendererReport] = []
         /// What the tiler did per zoom, when the backdrop was built from layers.
         public var backdrop: TilerReport?
         /// The locators built, when sources have `search`.
@@ -111,7 +132,10 @@ public enum Packager {
     /// context can add to it from non-mutating methods.
     final class Warnings: @unchecked Sendable {
         private(set) var list: [String] = []
+        /// Features per class of each renderer the project's short forms made.
+        private(set) var classes: [RendererReport] = []
         func add(_ warning: String) { list.append(warning) }
+        func addClasses(_ report: RendererReport) { classes.append(report) }
     }
 
     /// The latest time a package may carry: 9999-12-31T23:59:59Z.
@@ -252,7 +276,7 @@ public enum Packager {
         estimate += Int64(maps.count) * 8192 + Int64(thumbnail?.count ?? 0) * Int64(1 + maps.count)
         return Plan(
             contents: contents, extent: extent, mapCounts: counts, layers: layers, estimatedSize: estimate, warnings: context.warnings.list,
-            backdrop: tiling, locator: locator, network: network)
+            classes: context.warnings.classes, backdrop: tiling, locator: locator, network: network)
     }
 
     public static func currentTime() -> Int64 {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import MapbookPackage
 import MapbookPackager
+import MapbookSupport
 import MapbookTiles
 
 #if canImport(Glibc)
@@ -60,6 +61,8 @@ struct CreateCommand: ParsableCommand {
     }
 
     func run() throws {
+        // Ctrl-C or a SIGTERM removes the hidden files the build has made so far.
+        WorkFiles.removeOnInterrupt()
         let spec = try Project.load(path: project)
         let target = output ?? spec.directory + "/" + spec.name + ".mmpk"
         let timestamp = try fixedTime.flatMap(Self.parseTime) ?? Self.sourceDateEpoch()
@@ -74,6 +77,7 @@ struct CreateCommand: ParsableCommand {
             out.line("  extent \(plan.extent) (WGS84)")
             Self.printLayers(plan.layers, to: &out)
             for warning in plan.warnings { out.line("  warning: \(warning)") }
+            Self.printClasses(plan.classes, to: &out)
             if let tiling = plan.backdrop { Self.printBackdrop(tiling, to: &out) }
             if let locator = plan.locator { Self.printLocator(locator, to: &out) }
             if let network = plan.network { Self.printNetwork(network, to: &out) }
@@ -92,6 +96,7 @@ struct CreateCommand: ParsableCommand {
         out.line("Wrote \(summary.path): \(summary.maps.count) map\(summary.maps.count == 1 ? "" : "s"), \(summary.entries.count) entries, \(Format.count(summary.fileSize)) bytes")
         Self.printLayers(summary.layers, to: &out)
         for warning in summary.warnings { out.line("  warning: \(warning)") }
+        Self.printClasses(summary.classes, to: &out)
         if let tiling = summary.backdrop { Self.printBackdrop(tiling, to: &out) }
         if let locator = summary.locator { Self.printLocator(locator, to: &out) }
         if let network = summary.network { Self.printNetwork(network, to: &out) }
@@ -100,6 +105,14 @@ struct CreateCommand: ParsableCommand {
         }
         out.line("  extent \(summary.extent) (WGS84)")
         out.flush()
+    }
+
+    /// Features per class of each renderer made from a short form, "Other" last.
+    static func printClasses(_ reports: [Packager.RendererReport], to out: inout Output) {
+        for report in reports {
+            let classes = report.classes.map { "\($0.label): \(Format.count($0.count))" }.joined(separator: ", ")
+            out.line("  classes of \(report.layer) (\(report.source).\(report.field)): \(classes)")
+        }
     }
 
     /// The backdrop's per-zoom table: tiles, bytes, largest tile, features kept and dropped.
@@ -144,7 +157,7 @@ struct CreateCommand: ParsableCommand {
             let s = layer.summary
             let type = s.schema.geometryType?.gpkgName ?? "table"
             out.line("  layer \(layer.source) (\(layer.file) -> data.gpkg \(layer.table), \(type)): \(s.kept) kept, \(s.dropped) dropped, \(s.clipped) clipped")
-            for line in s.report.lines {
+            for line in s.warnings + s.report.lines {
                 out.line("    warning: \(line)")
             }
         }

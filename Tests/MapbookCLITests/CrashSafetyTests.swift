@@ -62,17 +62,42 @@ import Glibc
     /// Runs `arguments` and kills it with SIGKILL once it has written `bytes`; false when it
     /// ended before.
     static func kill(_ arguments: [String], environment: [String: String] = [:], afterWriting bytes: Int64) throws -> Bool {
+        try send(SIGKILL, to: arguments, environment: environment, afterWriting: bytes) != nil
+    }
+
+    /// Runs `arguments` and sends it `signal` once it has written `bytes`; how it ended (its
+    /// exit status, or nil when the signal ended it), or nil when it ended before.
+    static func send(_ signal: Int32, to arguments: [String], environment: [String: String] = [:], afterWriting bytes: Int64) throws -> Int32?? {
         let pid = try spawn(arguments, environment: environment)
         var status: Int32 = 0
         while waitpid(pid, &status, WNOHANG) == 0 {
             if let n = written(pid), n >= bytes {
-                Glibc.kill(pid, SIGKILL)
-                wait(pid)
-                return true
+                Glibc.kill(pid, signal)
+                return .some(wait(pid))
             }
             usleep(100)
         }
-        return false
+        return nil
+    }
+
+    /// `create` interrupted by Ctrl-C or SIGTERM at moments of its run leaves nothing at all in
+    /// the output's folder: neither its work files nor the archive's temporary file.
+    @Test func createInterruptedLeavesNothingBehind() throws {
+        let dir = try NapervilleSample.project()
+        defer { dir.remove() }
+        let out = dir.path + "/out"
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        let arguments = ["create", dir.path + "/project.yaml", "-o", out + "/Naperville.mmpk"]
+        let whole = try Self.runWatching(arguments)
+        try #require(whole.status == 0, "\(whole)")
+        try FileManager.default.removeItem(atPath: out + "/Naperville.mmpk")
+        for (k, signal) in [(1, SIGINT), (3, SIGTERM), (5, SIGINT), (7, SIGTERM)] {
+            let at = whole.written * Int64(k) / 8
+            let ended = try Self.send(signal, to: arguments, afterWriting: at)
+            #expect(ended == .some(128 + signal), "create interrupted at \(at) bytes ended with \(String(describing: ended))")
+            let left = try FileManager.default.contentsOfDirectory(atPath: out)
+            #expect(left.isEmpty, "left after signal \(signal) at \(at) of \(whole.written) bytes: \(left)")
+        }
     }
 
     /// `create` killed at 20 moments of its run (imports, tiles, locators, the archive): never

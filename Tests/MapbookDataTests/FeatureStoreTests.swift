@@ -97,6 +97,42 @@ import Testing
         }
     }
 
+    @Test func impossibleDegreesDropTheirRowInsteadOfMovingItAcrossTheWorld() throws {
+        try withTemporaryDirectory { dir in
+            // Row 3's longitude was typed -200; row 4 has latitude and longitude swapped.
+            try writeFile(dir + "/trees.csv", Array("id,lon,lat\n1,-122.61,45.57\n2,-200,45.57\n3,45.56,-122.6\n4,-122.56,45.58\n".utf8))
+            let summary = try importInto(dir, reader: try CSVReader(path: dir + "/trees.csv"), table: "trees")
+            #expect(summary.kept == 2)
+            #expect(summary.report.count(.badCoordinate) == 2)
+            #expect(summary.report.count(.coercedValue) == 0)
+            // Both rows are named (by line), with the first one's reason.
+            #expect(summary.report.lines.contains { $0.contains("rows 3, 4") && $0.contains("-200") }, "\(summary.report.lines)")
+            // The extent stays around Portland instead of spanning the world.
+            let e = try #require(summary.extent)
+            #expect(e.width < 10_000)
+        }
+    }
+
+    @Test(Fixtures.required)
+    func aShapefileWithoutPrjSaysWhichCoordinateSystemWasAssumed() throws {
+        try withTemporaryDirectory { dir in
+            let summary = try importInto(dir, reader: try ShapefileReader(path: Fixtures.path("pyshp/blockgroups.shp")), table: "bg")
+            #expect(summary.kept == 663)
+            #expect(summary.warnings.count == 1 && summary.warnings[0].contains(".prj"), "\(summary.warnings)")
+        }
+    }
+
+    @Test func aCSVWithoutACoordinateSystemSaysWhichWasAssumed() throws {
+        try withTemporaryDirectory { dir in
+            try writeFile(dir + "/p.csv", "lon,lat\n5,45\n")
+            let csv = try importInto(dir, reader: try CSVReader(path: dir + "/p.csv"), table: "p")
+            #expect(csv.warnings.count == 1)
+            try? FileManager.default.removeItem(atPath: dir + "/data.gpkg")
+            let given = try importInto(dir, reader: try CSVReader(path: dir + "/p.csv", options: CSVOptions(crs: .wgs84)), table: "p")
+            #expect(given.warnings.isEmpty)
+        }
+    }
+
     @Test(Fixtures.required)
     func antarcticaClosingAlongTheSouthPoleIsNotTakenForAWrap() throws {
         // Natural Earth closes Antarctica's ring along the pole from +180 to -180: an edge on

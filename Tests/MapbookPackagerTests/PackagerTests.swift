@@ -70,6 +70,47 @@ import MapbookInspection
         }
     }
 
+    /// Trees by diameter with breaks that stop below the largest trees, one cell unreadable,
+    /// and a condition whose domain has a code no tree has yet.
+    @Test func everyFeatureHasAClassOrTheOtherSymbolAndCreateCountsThem() throws {
+        try withTemporaryDirectory { dir in
+            var csv = "lon,lat,dbh,condition\n"
+            for i in 0..<40 { csv += "-122.6\(i),45.5,\(i * 2),\(i % 2 == 0 ? "Good" : "Fair")\n" }
+            csv += "-122.7,45.5,n/a,Good\n"
+            try writeFile(dir + "/trees.csv", csv)
+            try writeFile(dir + "/p.yaml", """
+                title: Trees
+                sources:
+                  trees: { path: trees.csv, crs: EPSG:4326, edit: { fields: { condition: { domain: [Good, Fair, Poor, Dead] } } } }
+                maps:
+                  - name: Size
+                    layers: [ { source: trees, renderer: { classBreaks: { field: dbh, breaks: [6, 12, 24, 48] } } } ]
+                  - name: Condition
+                    layers: [ { source: trees, renderer: { uniqueValue: { field: condition } } } ]
+                """)
+            let summary = try Packager.build(try Project.load(path: dir + "/p.yaml"), output: dir + "/t.mmpk", timestamp: 1_700_000_000)
+            let package = try MobileMapPackage(path: dir + "/t.mmpk")
+            let maps = try package.mapEntries.map { try package.map($0) }
+            let size = try #require(maps.first { $0.item.title == "Size" || $0.item.name == "Size" }?.map.operationalLayers?.first?.renderer)
+            let classes = RendererClasses(size)
+            // 48 < dbh <= 78 has a class; the unreadable cell is "Other".
+            #expect(classes.classIndex { _ in .number(78) } == classes.classes.count - 1)
+            #expect(classes.defaultClass?.label == "Other")
+            let sizeCounts = try #require(summary.classes.first { $0.field == "dbh" })
+            #expect(sizeCounts.classes.map(\.count).reduce(0, +) == 41)
+            #expect(sizeCounts.classes.last?.label == "Other" && sizeCounts.classes.last?.count == 1)
+            #expect(sizeCounts.classes.dropLast().last?.count == 15, "dbh 50 to 78: \(sizeCounts.classes)")
+
+            let condition = try #require(maps.first { $0.item.title == "Condition" || $0.item.name == "Condition" }?.map.operationalLayers?.first?.renderer)
+            // "Dead" has its own class before any tree is dead.
+            let conditionClasses = RendererClasses(condition)
+            #expect(conditionClasses.classIndex { _ in .string("Dead") } != nil)
+            let conditionCounts = try #require(summary.classes.first { $0.field == "condition" })
+            #expect(conditionCounts.classes.first { $0.label == "Dead" }?.count == 0)
+            #expect(conditionCounts.classes.first { $0.label == "Good" }?.count == 21)
+        }
+    }
+
     @Test func sameProjectAndTimeGiveTheSameBytes() throws {
         try withTemporaryDirectory { dir in
             try writeFile(dir + "/q.yaml", "- { text: point 1, expect: Point 1 }\n")

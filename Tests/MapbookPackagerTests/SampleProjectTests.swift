@@ -291,6 +291,26 @@ import MapbookInspection
         }
     }
 
+    @Test func strictNamesEverySourceWithProblemsAtOnce() throws {
+        try withTemporaryDirectory { dir in
+            try writeFile(dir + "/a.geojson", "{\"type\":\"FeatureCollection\",\"features\":[{\"type\":\"Feature\",\"properties\":{},\"geometry\":null},{\"type\":\"Feature\",\"properties\":{},\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2]}}]}")
+            // Longitudes and latitudes declared as Web Mercator metres: every point near 0,0.
+            try writeFile(dir + "/b.csv", "lon,lat\n-122.6,45.5\n-122.5,45.6\n")
+            try writeFile(dir + "/p.yaml", "title: T\nsources:\n  a: a.geojson\n  b: { path: b.csv, crs: EPSG:3857 }\nmaps: [ { name: M, layers: [a, b] } ]\n")
+            var project = try Project.load(path: dir + "/p.yaml")
+            let summary = try Packager.build(project, output: dir + "/ok.mmpk")
+            let b = try #require(summary.layers.first { $0.source == "b" })
+            #expect(b.summary.warnings.count == 1, "the coordinates look like degrees: \(b.summary.warnings)")
+            project.strict = true
+            #expect {
+                _ = try Packager.build(project, output: dir + "/strict.mmpk")
+            } throws: { error in
+                guard let error = error as? ProjectError, error.kind == .strictProblems else { return false }
+                return error.message.contains("a.geojson") && error.message.contains("b.csv")
+            }
+        }
+    }
+
     @Test func anUnknownCoordinateSystemIsAClearErrorNamingTheFileKeyAndLine() throws {
         try withTemporaryDirectory { dir in
             try writeFile(dir + "/pts.csv", "x,y,name\n1,2,a\n")

@@ -133,6 +133,21 @@ import MapbookInspection
         }
     }
 
+    @Test func levelsAboveTheFirstTileAreNotPromisedToClients() throws {
+        try withTemporaryDirectory { dir in
+            // Small polygons that first make tiles at level 2, in a package for levels 0 to 4.
+            let writer = try VectorTilePackageWriter(path: dir + "/city.vtpk", description: TestTiles.description(minLOD: 0, maxLOD: 4))
+            for c in [TileCoordinate(z: 2, x: 1, y: 1), TileCoordinate(z: 3, x: 2, y: 3), TileCoordinate(z: 4, x: 5, y: 6)] {
+                try writer.addTile(TestTiles.gzipped(c), at: c)
+            }
+            try writer.finish()
+            let report = PackageValidator.validate(path: dir + "/city.vtpk")
+            #expect(report.passes(strict: true), "\(report.diagnostics)")
+            let reader = try VectorTilePackageReader(path: dir + "/city.vtpk")
+            #expect(reader.metadata.minZoom == 2)
+        }
+    }
+
     @Test func theSameTilesInAnyOrderGiveTheSameBytes() throws {
         try withTemporaryDirectory { dir in
             try TestTiles.writePackage(at: dir + "/a.vtpk", shuffledWith: nil)

@@ -20,7 +20,8 @@ public struct CoordinateReferenceSystem: Sendable, Equatable, CustomStringConver
     public static let wgs84 = CoordinateReferenceSystem(epsg: 4326)
     public static let webMercator = CoordinateReferenceSystem(epsg: 3857)
 
-    /// Parses "EPSG:4326", "epsg:3857", "4326" or a WKT string.
+    /// Parses "EPSG:4326", "epsg:3857", "4326", a common name ("WGS84", "CRS84", "Web
+    /// Mercator"), an OGC URN or a WKT string.
     public init?(userText: String) {
         let text = userText.trimming(" \t\r\n")
         let upper = text.uppercased()
@@ -28,7 +29,11 @@ public struct CoordinateReferenceSystem: Sendable, Equatable, CustomStringConver
             self.init(epsg: code)
         } else if upper.hasPrefix("EPSG:"), let code = Int(text.dropFirst(5)), code > 0 {
             self.init(epsg: code)
-        } else if upper.hasPrefix("OGC:CRS84") || upper == "CRS84" {
+        } else if let code = Self.commonNames[upper.filter { !" _-".contains($0) }] {
+            self.init(epsg: code)
+        } else if upper.hasPrefix("URN:OGC:DEF:CRS:EPSG:"), let code = Int(text.split(separator: ":").last ?? ""), code > 0 {
+            self.init(epsg: code)
+        } else if upper.hasPrefix("OGC:CRS84") || upper.hasPrefix("URN:OGC:DEF:CRS:OGC:1.3:CRS84") {
             self.init(epsg: 4326)
         } else if text.contains("[") {
             self.init(wkt: text)
@@ -36,6 +41,13 @@ public struct CoordinateReferenceSystem: Sendable, Equatable, CustomStringConver
             return nil
         }
     }
+
+    /// Names people write for the two systems maps use most, upper-cased without spaces,
+    /// underscores or hyphens: "WGS 84", "wgs84", "GCS_WGS_1984", "CRS84", "Web Mercator".
+    static let commonNames: [String: Int] = [
+        "WGS84": 4326, "WGS1984": 4326, "GCSWGS1984": 4326, "CRS84": 4326, "EPSG4326": 4326,
+        "WEBMERCATOR": 3857, "PSEUDOMERCATOR": 3857, "WGS84PSEUDOMERCATOR": 3857, "EPSG3857": 3857,
+    ]
 
     /// What PROJ is given: "EPSG:n" or the WKT.
     var projDefinition: String { epsg.map { "EPSG:\($0)" } ?? wkt ?? "" }

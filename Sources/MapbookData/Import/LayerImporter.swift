@@ -30,6 +30,11 @@ public struct LayerImporter {
         /// Bytes of geometry and attributes written (or that would be), for size estimates.
         public var payloadBytes = 0
 
+        /// What concerns the whole source rather than rows: the coordinate system assumed for
+        /// a source without one, coordinates that look like degrees in a projected system.
+        /// `--strict` fails on these as on the report's rows.
+        public var warnings: [String] = []
+
         public var dropped: Int { read - kept }
         public var clipped: Int { report.count(.clipped) }
     }
@@ -48,6 +53,12 @@ public struct LayerImporter {
             throw DataError(kind: .crs(error.kind), path: reader.path, message: "\(error.description); give the layer's coordinate system with `crs:` in the project file")
         }
         let geographic = transform.sourceIsGeographic
+        var warnings: [String] = []
+        if reader.schema.crs == nil, reader.schema.geometryType != nil {
+            warnings.append("no coordinate system is given (\(Self.whereACRSComesFrom(reader.path))); WGS84 longitude/latitude (EPSG:4326) was assumed; say so with `crs: EPSG:4326`, or give the right one")
+        }
+        // Where the source's positions fall, before projection: degrees in a projected system.
+        var sourceExtent = BoundingBox.empty
         let clipper = try extent.map { box -> RectangleClipper in
             if target.isWGS84 { return RectangleClipper(box) }
             let toTarget = try CoordinateTransform(from: .wgs84, to: target)
@@ -84,7 +95,12 @@ public struct LayerImporter {
                         local.note(.badCoordinate, row: feature.row, "a coordinate is not a finite number")
                         continue
                     }
+                    if !geographic, let e = g.envelope { sourceExtent.include(e) }
                     if geographic {
+                        if let problem = Self.impossibleDegrees(g) {
+                            local.note(.badCoordinate, row: feature.row, problem)
+                            continue
+                        }
                         let (wrapped, changed) = Antimeridian.normalize(g)
                         if changed {
                             g = wrapped
@@ -145,6 +161,53 @@ public struct LayerImporter {
         summary.report = reader.report
         summary.report.merge(local)
         summary.extent = extentSeen.isEmpty ? nil : extentSeen
+        if !geographic, !sourceExtent.isEmpty, sourceExtent.minX >= -180, sourceExtent.maxX <= 180, sourceExtent.minY >= -90, sourceExtent.maxY <= 90 {
+            warnings.append("every coordinate lies within ±180/±90, though \(sourceCRS) is a projected system (metres or feet): the coordinates look like degrees, and all \(summary.kept) features land within \(Int(max(abs(sourceExtent.minX), abs(sourceExtent.maxX), abs(sourceExtent.minY), abs(sourceExtent.maxY)).rounded(.up))) units of its origin; if they are longitude and latitude, say `crs: EPSG:4326`")
+        }
+        summary.warnings = warnings
         return summary
+    }
+}
+
+extension LayerImporter {
+    /// Why a geometry in degrees cannot be a place on Earth, or nil when it can.
+    ///
+    /// A latitude beyond ±90° never can. A point's longitude beyond ±180° is a typo or swapped
+    /// columns, not a place: moving it by 360° would put it on the other side of the world and
+    /// stretch the package's extent over it. Lines and polygons may run on past ±180° to cross
+    /// the antimeridian continuously (Aleutian islands, Pacific routes); those are cut there
+    /// as GDAL's `-wrapdateline` does, unless no position is within ±180° or one is beyond ±360°.
+    static func impossibleDegrees(_ g: Geometry) -> String? {
+        var latitude: Double?
+        var longitude: Double?
+        var inRange = false
+        var farOut: Double?
+        g.forEachPosition { p in
+            if abs(p.y) > 90, latitude == nil { latitude = p.y }
+            if abs(p.x) > 180, longitude == nil { longitude = p.x }
+            if abs(p.x) > 360, farOut == nil { farOut = p.x }
+            if abs(p.x) <= 180 { inRange = true }
+        }
+        if let latitude {
+            return "latitude \(Self.degrees(latitude)) is outside -90...90 (are longitude and latitude swapped?); the feature was dropped"
+        }
+        guard let longitude else { return nil }
+        let pointLike = g.type.family == .point
+        if pointLike || !inRange || farOut != nil {
+            return "longitude \(Self.degrees(farOut ?? longitude)) is outside -180...180; the feature was dropped"
+        }
+        return nil
+    }
+
+    /// Where a source of this kind names its coordinate system, for the message saying none did.
+    static func whereACRSComesFrom(_ path: String) -> String {
+        let lower = path.lowercased()
+        if lower.hasSuffix(".shp") || lower.hasSuffix(".zip") || lower.hasSuffix(".dbf") { return "the Shapefile has no .prj" }
+        if lower.hasSuffix(".gpkg") { return "the table's srs_id is undefined" }
+        return "neither the file nor the project's `crs:` names one"
+    }
+
+    private static func degrees(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e9 ? String(Int(value)) : String(value)
     }
 }

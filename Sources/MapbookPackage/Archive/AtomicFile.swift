@@ -33,6 +33,7 @@ public final class AtomicFile {
         }
         self.descriptor = fd
         self.temporaryPath = String(cString: template.withUnsafeBufferPointer { $0.baseAddress! })
+        WorkFiles.register(temporaryPath)
         if let permissions {
             fchmod(fd, permissions)
         } else {
@@ -76,6 +77,7 @@ public final class AtomicFile {
     public func commit() throws(ArchiveError) {
         precondition(!finished, "AtomicFile committed twice")
         finished = true
+        defer { WorkFiles.unregister(temporaryPath) }
         if fsync(descriptor) != 0 {
             let code = errno
             close(descriptor)
@@ -98,6 +100,7 @@ public final class AtomicFile {
         finished = true
         close(descriptor)
         unlink(temporaryPath)
+        WorkFiles.unregister(temporaryPath)
     }
 
     /// Writes `bytes` to `path` atomically.

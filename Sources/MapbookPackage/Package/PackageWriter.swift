@@ -71,7 +71,9 @@ public struct PackageWriteSummary: Sendable {
 /// The archive is built in a temporary file beside `path`, fsynced and renamed; on any error
 /// nothing is left under `path` or beside it. Each entry is read from its source once.
 public enum PackageWriter {
-    public static func write(_ contents: PackageContents, to path: String) throws -> PackageWriteSummary {
+    /// `check` sees the finished archive under its temporary name before it is renamed into
+    /// place; an error it throws leaves nothing behind, and `path` untouched.
+    public static func write(_ contents: PackageContents, to path: String, check: ((String) throws -> Void)? = nil) throws -> PackageWriteSummary {
         let output = try AtomicFile(destination: path)
         let zip = try ZipWriter(descriptor: output.descriptor, path: path)
         var digests: [(String, EntryDigest)] = []
@@ -141,6 +143,7 @@ public enum PackageWriter {
         written.append((manifestName, Int64(manifestBytes.count)))
 
         try zip.close()
+        try check?(output.temporaryPath)
         try output.commit()
         let size = (try? RandomAccessFile(path: path).size) ?? 0
         return PackageWriteSummary(path: path, entries: written, fileSize: size)

@@ -61,6 +61,8 @@ public struct ProjectError: Error, Sendable, CustomStringConvertible {
         case featureTable(FeatureTableError.Kind)
         /// A source file cannot be imported.
         case data(DataError.Kind)
+        /// The package built fails `validate`: a defect of mapbook, never written.
+        case invalidPackage
     }
 
     public var kind: Kind

@@ -95,6 +95,12 @@ public final class VectorTilePackageWriter: WritableTileArchive {
             tiles.append(coordinate)
         }
         let bundles = plans.values.sorted { ($0.level, $0.row, $0.column) < ($1.level, $1.row, $1.column) }
+        // Levels above the first tile hold nothing. Their tile map nodes could only be array
+        // nodes, which from minLOD on claim tiles no bundle holds (clients would request them,
+        // and `validate` refuses it), so the package's levels start where its tiles do.
+        if let lowest = tiles.lazy.map(\.z).min(), lowest > description.minLOD {
+            description.minLOD = min(lowest, description.maxLOD)
+        }
 
         let folder = Self.folder
         var documents: [(String, [UInt8])] = []

@@ -1,0 +1,60 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
+import Synchronization
+
+/// The temporary files a long command is writing, removed when it is interrupted.
+///
+/// A build registers each hidden file it makes beside its output (the feature store, the
+/// backdrop, an archive under its temporary name) and unregisters it once it is renamed into
+/// place or removed. After `removeOnInterrupt()`, SIGINT and SIGTERM remove every registered
+/// file (with SQLite's journal files beside it) and end the process with 128 + the signal, as
+/// the default action would, so Ctrl-C never leaves a build's leftovers behind.
+///
+/// The removal runs on a dispatch queue, not in a signal handler, so it may take the lock.
+package enum WorkFiles {
+    private static let files = Mutex<Set<String>>([])
+    private static let sources = Mutex<[any DispatchSourceSignal]>([])
+
+    /// Adds `path` to the files removed on interruption.
+    package static func register(_ path: String) {
+        _ = files.withLock { $0.insert(path) }
+    }
+
+    /// Takes `path` off the list: it was renamed into place, or removed.
+    package static func unregister(_ path: String) {
+        _ = files.withLock { $0.remove(path) }
+    }
+
+    /// The files registered now.
+    package static var registered: Set<String> { files.withLock { $0 } }
+
+    /// From now on, SIGINT and SIGTERM remove the registered files and end the process.
+    /// Calling it again does nothing.
+    ///
+    /// The corresponding C function is `signal` (the default actions are ignored while
+    /// dispatch sources watch for the signals).
+    package static func removeOnInterrupt() {
+        sources.withLock { sources in
+            guard sources.isEmpty else { return }
+            for code in [SIGINT, SIGTERM] {
+                signal(code, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: code, queue: .global())
+                source.setEventHandler {
+                    removeAll()
+                    _exit(128 + code)
+                }
+                source.resume()
+                sources.append(source)
+            }
+        }
+    }
+
+    /// Removes every registered file now.
+    package static func removeAll() {
+        for path in files.withLock({ $0 }) {
+            for suffix in ["", "-journal", "-wal", "-shm"] { unlink(path + suffix) }
+        }
+    }
+}
