@@ -21,6 +21,10 @@ public struct EditError: Error, Sendable, CustomStringConvertible {
         case packageChanged
         /// An attachment larger than its layer allows.
         case tooLarge
+        /// A feature of a layer with geometry given no place (`--at`, `--geometry`).
+        case noPlace
+        /// A place outside the package's extent.
+        case outsideExtent
     }
 
     public var kind: Kind
@@ -35,5 +39,10 @@ public struct EditError: Error, Sendable, CustomStringConvertible {
         self.message = message
     }
 
-    public var description: String { "\(layer).\(field): \(message)" }
+    /// "trees.condition: ...", "trees: ..." when no field is concerned, the message alone when
+    /// no layer is.
+    public var description: String {
+        if layer.isEmpty { return message }
+        return field.isEmpty ? "\(layer): \(message)" : "\(layer).\(field): \(message)"
+    }
 }

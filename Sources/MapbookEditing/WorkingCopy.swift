@@ -133,6 +133,20 @@ public final class WorkingCopy {
     }
 
     /// The layer `table`, with what its edit schema allows; refused when it has none.
+    /// Refuses, before any working copy is made, a package without data to edit and a layer
+    /// without an edit schema, reading the package's own data in place.
+    public static func checkEditable(package: MobileMapPackage, layer table: String) throws {
+        guard let entry = package.dataEntry else {
+            throw EditError(kind: .notEditable, layer: "", field: "", message: "\(package.path) has no data.gpkg (an Esri package keeps its data in a mobile geodatabase), so nothing in it can be edited")
+        }
+        let data = try package.database(entry)
+        guard try EditSchema.read(data, table: table) == nil else { return }
+        let editable = (try? EditSchema.editableTables(data)) ?? []
+        throw EditError(
+            kind: .notEditable, layer: table, field: "",
+            message: "is not editable (its source has no edit: in the project); " + (editable.isEmpty ? "no layer of this package is" : "the editable layers are: \(editable.sorted().joined(separator: ", "))"))
+    }
+
     public func layer(_ table: String) throws -> (table: FeatureTable, validator: EditValidator) {
         let features = try FeatureTable(database: database, table: table)
         guard let schema = try EditSchema.read(database, table: table) else {
@@ -151,6 +165,9 @@ public final class WorkingCopy {
     /// `add` with `set` written as given (a related record's key), past the validator.
     func add(layer table: String, geometry: Geometry?, values typed: [(field: String, text: String)], set: [String: FieldValue], user: String, now: Int64) throws -> Change {
         let (features, validator) = try layer(table)
+        if geometry == nil, features.geometryColumn != nil {
+            throw EditError(kind: .noPlace, layer: table, field: "", message: "a feature of this layer needs a place: give --at LON,LAT or --geometry WKT")
+        }
         var values = try validator.insert(typed)
         for (field, value) in set { values[field] = value }
         let globalid = Self.randomGlobalID()
@@ -293,7 +310,8 @@ public final class WorkingCopy {
         for suffix in ["", "-wal", "-shm", "-journal"] where unlink(path + suffix) != 0 && errno != ENOENT {
             throw EditError(kind: .notEditable, layer: "", field: "", message: "cannot remove \(path + suffix): \(FileSystem.errorMessage())")
         }
-        rmdir(folder)
+        // Everything else the copy made (the locator index of the edited data, attachments).
+        FileSystem.removeTree(folder)
         return pending
     }
 

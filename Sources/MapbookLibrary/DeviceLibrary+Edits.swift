@@ -20,6 +20,12 @@ extension DeviceLibrary {
     /// `data.gpkg`, so every view shows the edited state.
     /// A copy made from other data than `entry` holds (the package was updated since) is not
     /// used.
+    /// Whether this device has a folder of edits for the package with `guid`; nothing is created.
+    public func hasEditsFolder(packageGUID guid: String) -> Bool {
+        guard !guid.isEmpty, !guid.contains("/"), !guid.contains("..") else { return false }
+        return FileSystem.kind(root + "/edits/" + guid) == .directory
+    }
+
     public func workingCopyData(packageGUID guid: String, dataEntry entry: ZipEntry) -> String? {
         guard !guid.isEmpty, !guid.contains("/"), !guid.contains("..") else { return nil }
         let path = root + "/edits/" + guid + "/data.gpkg"

@@ -98,9 +98,38 @@ struct EditCommand: ParsableCommand {
     static var now: Int64 { Int64(time(nil)) }
 
     /// Opens the package's working copy, finds the layer and prints the edit `body` makes.
-    static func perform(_ options: EditLayerOptions, _ body: (WorkingCopy, String) throws -> WorkingCopy.Change) throws {
-        let (package, copy) = try open(options.path)
-        try LibraryCommand.attempt { report(try body(copy, try table(options.layer, in: package))) }
+    ///
+    /// Nothing is written until an edit is accepted: the layer is checked in the package
+    /// itself first, and a working copy made for an edit that is then refused is removed.
+    static func perform(_ options: EditLayerOptions, place: Geometry? = nil, _ body: (WorkingCopy, String) throws -> WorkingCopy.Change) throws {
+        let (package, table) = try LibraryCommand.attempt { () throws -> (MobileMapPackage, String) in
+            let package = try MobileMapPackage(path: options.path)
+            let table = try Self.table(options.layer, in: package)
+            try WorkingCopy.checkEditable(package: package, layer: table)
+            if let place { try checkInside(place, package: package, layer: table) }
+            return (package, table)
+        }
+        let library = try LibraryCommand.attempt { try LibraryCommand.library() }
+        let guid = package.manifest.guid ?? ""
+        let hadCopy = library.hasEditsFolder(packageGUID: guid)
+        let (_, copy) = try open(options.path)
+        do {
+            try LibraryCommand.attempt { report(try body(copy, table)) }
+        } catch {
+            if !hadCopy, let folder = try? library.editsFolder(packageGUID: guid) { _ = try? WorkingCopy.discard(folder: folder) }
+            throw error
+        }
+    }
+
+    /// Refuses a place outside the package's extent (WGS84), widened by half its size on each
+    /// side (what a map opened on the whole package shows around its data, where a new
+    /// feature beside the last one is still expected): a typo, swapped or unsigned degrees.
+    static func checkInside(_ place: Geometry, package: MobileMapPackage, layer: String) throws {
+        guard let extent = try package.itemInfo()?.extent, let envelope = place.envelope else { return }
+        let dx = (extent.maxX - extent.minX) / 2, dy = (extent.maxY - extent.minY) / 2
+        guard envelope.minX >= extent.minX - dx, envelope.maxX <= extent.maxX + dx, envelope.minY >= extent.minY - dy, envelope.maxY <= extent.maxY + dy else {
+            throw EditError(kind: .outsideExtent, layer: layer, field: "", message: "the place \(envelope.minX),\(envelope.minY) is outside the package's extent \(extent) (LON,LAT in WGS84; check the order and the signs)")
+        }
     }
 
     static func report(_ change: WorkingCopy.Change) {
@@ -137,7 +166,7 @@ struct EditAddCommand: ParsableCommand {
     func run() throws {
         let values = try EditCommand.assignments(sets)
         let shape = try EditCommand.geometry(at: at, wkt: geometry)
-        try EditCommand.perform(options) { copy, table in
+        try EditCommand.perform(options, place: shape) { copy, table in
             try copy.add(layer: table, geometry: shape, values: values, user: EditCommand.user, now: EditCommand.now)
         }
     }
@@ -186,7 +215,7 @@ struct EditMoveCommand: ParsableCommand {
 
     func run() throws {
         let shape = try EditCommand.geometry(at: at, wkt: geometry)
-        try EditCommand.perform(options) { copy, table in
+        try EditCommand.perform(options, place: shape) { copy, table in
             try copy.update(layer: table, fid: id, geometry: shape, values: [], user: EditCommand.user, now: EditCommand.now)
         }
     }

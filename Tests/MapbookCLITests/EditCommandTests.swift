@@ -21,10 +21,10 @@ import Testing
             let before = try Data(contentsOf: URL(fileURLWithPath: package))
             let env = ["MAPBOOK_HOME": dir + "/home", "USER": "ana"]
             func edit(_ arguments: [String]) throws -> MapbookBinary.Result { try MapbookBinary.run(["edit"] + arguments, environment: env) }
-            let added = try edit(["add", package, "--layer", "Street Trees", "--at=-122.63,45.53", "--set", "common=maple", "--set", "dbh=4"])
+            let added = try edit(["add", package, "--layer", "Street Trees", "--at=-122.615,45.515", "--set", "common=maple", "--set", "dbh=4"])
             #expect(added.status == 0 && added.stdout.hasPrefix("insert trees 4 {"), "\(added.stdout) \(added.stderr)")
             #expect(try edit(["update", package, "--layer", "trees", "1", "--set", "condition=dead"]).status == 0)
-            #expect(try edit(["move", package, "--layer", "trees", "2", "--at=-122.64,45.54"]).status == 0)
+            #expect(try edit(["move", package, "--layer", "trees", "2", "--at=-122.625,45.525"]).status == 0)
             #expect(try edit(["delete", package, "--layer", "trees", "3"]).status == 0)
             // Refused, naming the field and what is allowed; nothing written.
             let range = try edit(["update", package, "--layer", "trees", "1", "--set", "dbh=900"])
@@ -53,7 +53,7 @@ import Testing
             // new tree where it was added; the deleted one is gone.
             let identified = try MapbookBinary.run(["identify", package, "--at=-122.60,45.50", "--scale", "5000", "--json"], environment: env)
             #expect(identified.status == 0 && identified.stdout.contains("Dead") && !identified.stdout.contains("\"Good\""), "\(identified.stdout) \(identified.stderr)")
-            let added4 = try MapbookBinary.run(["identify", package, "--at=-122.63,45.53", "--scale", "5000", "--json"], environment: env)
+            let added4 = try MapbookBinary.run(["identify", package, "--at=-122.615,45.515", "--scale", "5000", "--json"], environment: env)
             #expect(added4.status == 0 && added4.stdout.contains("maple"), "\(added4.stdout) \(added4.stderr)")
             let gone = try MapbookBinary.run(["identify", package, "--at=-122.62,45.52", "--scale", "5000", "--json"], environment: env)
             #expect(!gone.stdout.contains("ash"), "\(gone.stdout)")
@@ -73,6 +73,43 @@ import Testing
             let discarded = try edit(["discard", package])
             #expect(discarded.status == 0 && discarded.stdout.contains("Discarded 4 edits"), "\(discarded.stdout)")
             #expect(try edit(["edits", package]).stdout.contains("No pending edits."))
+        }
+    }
+
+    /// Every refusal of a first edit leaves the device library as it was; discard removes all
+    /// a working copy made, its search index included.
+    @Test func aRefusedEditWritesNothingAndDiscardRemovesEverything() throws {
+        try withTemporaryDirectory { dir in
+            // The trees searchable by name, so search keeps an index of the edited data.
+            let project = try EditableTrees.write(in: dir)
+            let yaml = try String(contentsOfFile: project, encoding: .utf8).replacingOccurrences(of: "title: Street Trees", with: "title: Street Trees\n    search: common")
+            try writeFile(project, yaml)
+            let package = dir + "/trees.mmpk"
+            #expect(try MapbookBinary.run(["create", project, "-o", package]).status == 0)
+            let env = ["MAPBOOK_HOME": dir + "/home"]
+            func edit(_ arguments: [String]) throws -> MapbookBinary.Result { try MapbookBinary.run(["edit"] + arguments, environment: env) }
+            func editsFolders() -> [String] { (try? FileManager.default.contentsOfDirectory(atPath: dir + "/home/edits")) ?? [] }
+            let refusals: [[String]] = [
+                ["add", package, "--layer", "trees", "--set", "common=oak"],
+                ["add", package, "--layer", "trees", "--at=0,0"],
+                ["add", package, "--layer", "trees", "--at=45.5,-122.6"],
+                ["add", package, "--layer", "trees", "--at=-122.61,45.51", "--set", "condition=Burnt"],
+                ["update", package, "--layer", "trees", "99999", "--set", "common=oak"],
+            ]
+            for arguments in refusals {
+                let refused = try edit(arguments)
+                #expect(refused.status != 0, "\(arguments): \(refused.stderr)")
+                #expect(editsFolders().isEmpty, "\(arguments) left \(editsFolders())")
+            }
+            let missing = try edit(["update", package, "--layer", "trees", "99999", "--set", "common=oak"])
+            #expect(missing.stderr.contains("error: trees: feature 99999"), "\(missing.stderr)")
+            #expect(try edit(["add", package, "--layer", "trees", "--at=-122.61,45.51"]).status == 0)
+            // The viewers' search reads an index of the edited data, made beside the copy.
+            let search = try MapbookBinary.run(["search", package, "oak"], environment: env)
+            #expect(search.status == 0, "\(search.stderr)")
+            #expect(editsFolders().count == 1)
+            #expect(try edit(["discard", package]).status == 0)
+            #expect(editsFolders().isEmpty, "discard left \(editsFolders())")
         }
     }
 

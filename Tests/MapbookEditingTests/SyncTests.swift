@@ -213,7 +213,7 @@ import Testing
     @Test func aChangesetSentTwiceIsAppliedOnce() throws {
         try withTemporaryDirectory { dir in
             let w = try world(dir)
-            let added = try w.a.add(layer: "trees", geometry: nil, values: [("common", "yew")], user: "ana", now: 1_800_000_000)
+            let added = try w.a.add(layer: "trees", geometry: Geometry(.point(Position(x: -122.61, y: 45.51)), hasZ: false, hasM: false), values: [("common", "yew")], user: "ana", now: 1_800_000_000)
             _ = try w.a.update(layer: "trees", fid: 1, values: [("condition", "Dead")], user: "ana", now: 1_800_000_000)
             _ = try w.b.update(layer: "trees", fid: 1, values: [("condition", "Poor")], user: "ben", now: 1_800_000_000)
             try sync(w.b, w.server, user: "ben")
