@@ -239,16 +239,30 @@ extension Packager {
         func packageExtent(sources: [ResolvedSource], backdrop: ResolvedBackdrop?) throws -> BoundingBox {
             if let extent = project.extent { return extent }
             let used = Set(project.maps.flatMap { $0.layers.map(\.source) })
-            let extents = sources.filter { used.contains($0.spec.name) }.compactMap(\.extent)
-            if let first = extents.first {
-                var box = extents.dropFirst().reduce(first) { $0.union($1) }
-                // A single point, or points on one line, still needs an area to show.
-                if box.maxX - box.minX < 0.001 { box.minX -= 0.005; box.maxX += 0.005 }
-                if box.maxY - box.minY < 0.001 { box.minY -= 0.005; box.maxY += 0.005 }
-                return box
-            }
+            if let box = Self.extent(of: sources.filter { used.contains($0.spec.name) }) { return box }
             if let backdrop = backdrop?.extent { return backdrop }
             throw error(.noExtent, "extent", nil, "cannot work out the package extent from the layers (their tables record no extent in EPSG:4326 or EPSG:3857); give 'extent: [xmin, ymin, xmax, ymax]' in WGS84 degrees")
+        }
+
+        /// Where a map opens when the project gives it no extent: its own layers' extent with a
+        /// margin of 5% each side, so a map of a city's trees opens on the trees even when
+        /// another map of the package shows the world; nil when its layers record none.
+        func mapExtent(_ spec: Project.MapSpec, sources: [String: Packager.ResolvedSource]) -> BoundingBox? {
+            guard var box = Self.extent(of: spec.layers.compactMap { sources[$0.source] }) else { return nil }
+            let dx = (box.maxX - box.minX) * 0.05, dy = (box.maxY - box.minY) * 0.05
+            box = BoundingBox(minX: max(box.minX - dx, -180), minY: max(box.minY - dy, -90), maxX: min(box.maxX + dx, 180), maxY: min(box.maxY + dy, 90))
+            return box
+        }
+
+        /// The union of the sources' extents (WGS84); a single point, or points on one line,
+        /// still get an area to show.
+        static func extent(of sources: [ResolvedSource]) -> BoundingBox? {
+            let extents = sources.compactMap(\.extent)
+            guard let first = extents.first else { return nil }
+            var box = extents.dropFirst().reduce(first) { $0.union($1) }
+            if box.maxX - box.minX < 0.001 { box.minX -= 0.005; box.maxX += 0.005 }
+            if box.maxY - box.minY < 0.001 { box.minY -= 0.005; box.maxY += 0.005 }
+            return box
         }
 
         func readImage(_ path: String, key: String) throws -> [UInt8] {

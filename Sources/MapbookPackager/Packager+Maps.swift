@@ -31,7 +31,7 @@ extension Packager.Context {
         } else {
             map.baseMap = BaseMap(title: "No basemap", layers: [])
         }
-        let extent = spec.extent ?? packageExtent
+        let extent = spec.extent ?? mapExtent(spec, sources: sources) ?? packageExtent
         map.initialState = InitialState(viewpoint: Viewpoint(extent: envelope(extent, in: spatialReference)))
         map.bookmarks = spec.bookmarks.map { bookmark(for: $0, in: spatialReference) }
 

@@ -188,7 +188,7 @@ public enum Packager {
         let backdropRenderer = try backdrop.map { try BackdropRenderer.open(try TilePackage(archive: try ZipArchive(path: $0.file))) }
         for (i, spec) in project.maps.enumerated() where spec.thumbnail == nil {
             let png = try drawThumbnail(
-                maps[i].map, dataFile: dataFile, tables: tables, extent: spec.extent ?? extent, spatialReference: spatialReference,
+                maps[i].map, dataFile: dataFile, tables: tables, extent: spec.extent ?? context.mapExtent(spec, sources: sources) ?? extent, spatialReference: spatialReference,
                 backdrop: backdropRenderer)
             if let png { maps[i].map.item.thumbnail = DataURI.encode(png, mimeType: "image/png") }
             if thumbnail == nil { thumbnail = png }

@@ -104,6 +104,7 @@ struct EditCommand: ParsableCommand {
     static func perform(_ options: EditLayerOptions, place: Geometry? = nil, _ body: (WorkingCopy, String) throws -> WorkingCopy.Change) throws {
         let (package, table) = try LibraryCommand.attempt { () throws -> (MobileMapPackage, String) in
             let package = try MobileMapPackage(path: options.path)
+            try PackageAccess.check(package)
             let table = try Self.table(options.layer, in: package)
             try WorkingCopy.checkEditable(package: package, layer: table)
             if let place { try checkInside(place, package: package, layer: table) }

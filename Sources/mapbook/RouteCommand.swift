@@ -75,6 +75,7 @@ struct RouteCommand: ParsableCommand {
         let routing: RoutingNetwork
         do {
             package = try MobileMapPackage(path: path)
+            try PackageAccess.check(package)
             routing = try RoutingNetwork.open(package, name: network)
         } catch {
             Output.error("error: \(error)")

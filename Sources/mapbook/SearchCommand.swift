@@ -60,6 +60,7 @@ struct SearchCommand: ParsableCommand {
         let locator: CompositeLocator
         do {
             package = try MobileMapPackage(path: path)
+            try PackageAccess.check(package)
             guard let opened = try EditedLocator.open(package) else {
                 Output.error("error: '\(path)' has no locator; give a source 'search: { field: NAME }' in the project file and build it again")
                 throw ExitCode.failure
@@ -179,6 +180,7 @@ struct ReverseCommand: ParsableCommand {
         var results: [GeocodeCandidate] = []
         do {
             let package = try MobileMapPackage(path: path)
+            try PackageAccess.check(package)
             guard let locator = try EditedLocator.open(package) else {
                 Output.error("error: '\(path)' has no locator; give a source 'search: { field: NAME }' in the project file and build it again")
                 throw ExitCode.failure

@@ -21,6 +21,7 @@ struct MapOptions: ParsableArguments {
     func open() throws -> ViewerMap {
         try ViewerCommand.attempt {
             let session = try MapSession(path: path, library: LibraryCommand.library())
+            try PackageAccess.check(session.package)
             return try session.map(named: map)
         }
     }

@@ -34,6 +34,45 @@ import Testing
         return dir + "/project.yaml"
     }
 
+    /// Past its date, a package with preventExpiredAccess is refused by every command that
+    /// shows or changes its data, with its own message; inspect and validate still work and
+    /// say it expired; one with allowExpiredAccess works, saying so once.
+    @Test func expiredPackagesAreRefusedByEveryCommandThatShowsTheirData() throws {
+        try withTemporaryDirectory { dir in
+            let project = try makeProject(in: dir)
+            let text = try String(contentsOfFile: project, encoding: .utf8)
+            var packages: [String: String] = [:]
+            for kind in ["preventExpiredAccess", "allowExpiredAccess"] {
+                try writeFile(project, text.replacingOccurrences(of: "expiration: { date: 2099-01-01,", with: "expiration: { date: 2020-01-01, type: \(kind),"))
+                let created = try MapbookBinary.run(["create", project, "-o", dir + "/\(kind).mmpk", "--fixed-time", "2019-01-01T00:00:00Z"])
+                try #require(created.status == 0, "\(created.stderr)")
+                packages[kind] = dir + "/\(kind).mmpk"
+            }
+            let env = ["MAPBOOK_HOME": dir + "/home"]
+            let commands: [[String]] = [
+                ["render", "-o", dir + "/r.png"], ["identify", "--at=-88.15,41.75"], ["legend"], ["toc"], ["bookmarks"],
+                ["search", "x"], ["reverse", "--at=-88.15,41.75"], ["route", "--from=-88.15,41.75", "--to=-88.16,41.76"],
+            ]
+            for command in commands + [["edit-add"]] {
+                let arguments = command == ["edit-add"]
+                    ? ["edit", "add", packages["preventExpiredAccess"]!, "--layer", "points", "--at=-88.15,41.75"]
+                    : [command[0], packages["preventExpiredAccess"]!] + command.dropFirst()
+                let refused = try MapbookBinary.run(arguments, environment: env)
+                #expect(refused.status == 1, "\(command): \(refused.stderr)")
+                #expect(refused.stderr.contains("expired on 2020-01-01 and can no longer be opened: Ask GIS for a new copy"), "\(command): \(refused.stderr)")
+            }
+            let inspect = try MapbookBinary.run(["inspect", packages["preventExpiredAccess"]!])
+            #expect(inspect.status == 0 && inspect.stdout.contains("2020-01-01"), "\(inspect.stdout)")
+            let validate = try MapbookBinary.run(["validate", packages["preventExpiredAccess"]!])
+            #expect(validate.status == 0 && validate.stdout.contains("expired"), "\(validate.stdout)")
+
+            let allowed = try MapbookBinary.run(["render", packages["allowExpiredAccess"]!, "-o", dir + "/a.png"], environment: env)
+            #expect(allowed.status == 0, "\(allowed.stderr)")
+            let notices = allowed.stderr.components(separatedBy: "expired on 2020-01-01: Ask GIS for a new copy").count - 1
+            #expect(notices == 1, "\(allowed.stderr)")
+        }
+    }
+
     @Test func createInspectValidateExtract() throws {
         try withTemporaryDirectory { dir in
             let project = try makeProject(in: dir)

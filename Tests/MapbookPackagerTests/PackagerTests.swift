@@ -111,6 +111,27 @@ import MapbookInspection
         }
     }
 
+    /// A package of a city's trees and a world map: each map opens on its own layers.
+    @Test func aMapWithoutAnExtentOpensOnItsOwnLayers() throws {
+        try withTemporaryDirectory { dir in
+            try writeFile(dir + "/trees.csv", "lon,lat\n-122.61,45.56\n-122.56,45.58\n")
+            try writeFile(dir + "/cities.csv", "lon,lat\n-170,-50\n170,70\n")
+            try writeFile(dir + "/p.yaml", "title: T\nsources:\n  trees: { path: trees.csv, crs: EPSG:4326 }\n  cities: { path: cities.csv, crs: EPSG:4326 }\nmaps:\n  - { name: Trees, layers: [trees] }\n  - { name: World, layers: [cities] }\n")
+            let summary = try Packager.build(try Project.load(path: dir + "/p.yaml"), output: dir + "/t.mmpk", timestamp: 1_700_000_000)
+            #expect(summary.extent.width > 300)
+            let package = try MobileMapPackage(path: dir + "/t.mmpk")
+            var extents: [String: BoundingBox] = [:]
+            for entry in package.mapEntries {
+                let map = try package.map(entry)
+                extents[map.item.name ?? ""] = try #require(map.item.extent?.bounds)
+            }
+            let trees = try #require(extents["Trees"])
+            // The trees with a margin, not the world.
+            #expect(trees.minX < -122.61 && trees.maxX > -122.56 && trees.width < 0.1, "\(trees)")
+            #expect(try #require(extents["World"]).width > 300)
+        }
+    }
+
     @Test func sameProjectAndTimeGiveTheSameBytes() throws {
         try withTemporaryDirectory { dir in
             try writeFile(dir + "/q.yaml", "- { text: point 1, expect: Point 1 }\n")
