@@ -128,8 +128,9 @@ extension Packager.Context {
                 if let clause = label.labelClass.whereClause {
                     do {
                         _ = try FeatureTable(database: try source.open(), table: source.table, definitionExpression: clause).count()
-                    } catch {
-                        throw self.error(.invalidValue, label.key + ".where", label.line, "the label's where '\(clause)' cannot be run on \(source.table): \(error)")
+                    } catch let e as FeatureTableError {
+                        // The message without the work file's path: the user never named it.
+                        throw self.error(.featureTable(e.kind), label.key + ".where", label.line, "the label's where '\(clause)' cannot be run on \(source.table): \(e.message)")
                     }
                 }
             }

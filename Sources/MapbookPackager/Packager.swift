@@ -150,6 +150,14 @@ public enum Packager {
             throw ProjectError(kind: .invalidValue, file: project.file, key: "", line: nil, message: "the package time \(now) is not between 1970 and 9999 (Unix seconds)")
         }
         var context = Context(project: project)
+        // A folder that is not there, or not writable, is said before any work is done.
+        let folder = FileSystem.parent(of: output)
+        guard FileSystem.kind(folder) == .directory else {
+            throw ProjectError(kind: .file(.io(errno: ENOENT)), file: project.file, key: "", line: nil, message: "cannot write '\(output)': the folder '\(folder)' does not exist")
+        }
+        guard access(folder, W_OK) == 0 else {
+            throw ProjectError(kind: .file(.io(errno: errno)), file: project.file, key: "", line: nil, message: "cannot write '\(output)': the folder '\(folder)' is not writable (\(FileSystem.errorMessage()))")
+        }
         // The output must not overwrite an input.
         let outputKey = canonicalPath(output) ?? output
         let inputs = project.sources.map { context.resolve($0.path) } + (project.backdrop?.path.map { [context.resolve($0)] } ?? [])

@@ -60,7 +60,10 @@ public final class MapSession {
             ?? maps.first { $0.name.lowercased() == lowered || $0.map.item.name?.lowercased() == lowered }
             ?? Int(name).flatMap { (1...maps.count).contains($0) ? maps[$0 - 1] : nil }
         guard let found else {
-            throw ViewerError(kind: .unknownMap, path: package.path, message: "no map named '\(name)'", choices: maps.map(\.name))
+            let message = Int(name) != nil
+                ? "there is no map \(name): the package has \(maps.count) map\(maps.count == 1 ? "" : "s"), numbered from 1"
+                : "no map named '\(name)'"
+            throw ViewerError(kind: .unknownMap, path: package.path, message: message, choices: maps.enumerated().map { "\($0.offset + 1). \($0.element.name)" })
         }
         return try open(found)
     }

@@ -36,10 +36,10 @@ public struct MapView: Sendable, Equatable {
     public init(center: Position, scale: Double, width: Int, height: Int, dpi: Double = 96, metresPerUnit: Double = 1) throws(ViewerError) {
         try Self.check(width: width, height: height, dpi: dpi)
         guard scale.isFinite, scale > 0 else {
-            throw ViewerError(kind: .invalidView, path: "view", message: "a scale of \(scale) cannot be drawn; give a positive scale such as 24000 for 1:24,000")
+            throw ViewerError(kind: .invalidView, path: "", message: "a scale of \(scale) cannot be drawn; give a positive scale such as 24000 for 1:24,000")
         }
         guard center.x.isFinite, center.y.isFinite else {
-            throw ViewerError(kind: .invalidView, path: "view", message: "the centre (\(center.x), \(center.y)) is not on the map")
+            throw ViewerError(kind: .invalidView, path: "", message: "the centre (\(center.x), \(center.y)) is not on the map")
         }
         self.center = center
         self.scale = scale
@@ -56,7 +56,7 @@ public struct MapView: Sendable, Equatable {
         guard extent.minX.isFinite, extent.minY.isFinite, extent.maxX.isFinite, extent.maxY.isFinite,
             extent.maxX >= extent.minX, extent.maxY >= extent.minY, extent.maxX > extent.minX || extent.maxY > extent.minY
         else {
-            throw ViewerError(kind: .invalidView, path: "view", message: "(\(extent.minX), \(extent.minY), \(extent.maxX), \(extent.maxY)) is not a box: give XMIN,YMIN,XMAX,YMAX with XMIN < XMAX and YMIN < YMAX")
+            throw ViewerError(kind: .invalidView, path: "", message: "(\(extent.minX), \(extent.minY), \(extent.maxX), \(extent.maxY)) is not a box: give XMIN,YMIN,XMAX,YMAX with XMIN < XMAX and YMIN < YMAX")
         }
         let resolution = max((extent.maxX - extent.minX) / Double(width), (extent.maxY - extent.minY) / Double(height))
         let scale = resolution * metresPerUnit * dpi / Self.metresPerInch
@@ -65,10 +65,10 @@ public struct MapView: Sendable, Equatable {
 
     static func check(width: Int, height: Int, dpi: Double) throws(ViewerError) {
         guard (1...maximumSide).contains(width), (1...maximumSide).contains(height) else {
-            throw ViewerError(kind: .invalidView, path: "view", message: "a picture of \(width) x \(height) pixels cannot be drawn; each side must be 1 to \(maximumSide) pixels")
+            throw ViewerError(kind: .invalidView, path: "", message: "a picture of \(width) x \(height) pixels cannot be drawn; each side must be 1 to \(maximumSide) pixels")
         }
         guard dpi.isFinite, dpi > 0, dpi <= 2400 else {
-            throw ViewerError(kind: .invalidView, path: "view", message: "\(dpi) DPI cannot be drawn; give 1 to 2400 (96 is a screen's)")
+            throw ViewerError(kind: .invalidView, path: "", message: "\(dpi) DPI cannot be drawn; give 1 to 2400 (96 is a screen's)")
         }
     }
 

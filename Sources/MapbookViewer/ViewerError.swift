@@ -49,7 +49,7 @@ public struct ViewerError: Error, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        var text = "'\(path)': \(message)"
+        var text = path.isEmpty ? message : "'\(path)': \(message)"
         if !choices.isEmpty { text += "; choose one of: " + choices.map { "'\($0)'" }.joined(separator: ", ") }
         return text
     }

@@ -195,7 +195,7 @@ public final class ViewerMap {
     /// A WGS84 longitude/latitude in the map's spatial reference.
     public func fromLongitudeLatitude(_ p: Position) throws(ViewerError) -> Position {
         guard p.x.isFinite, p.y.isFinite, abs(p.y) <= 90, abs(p.x) <= 540 else {
-            throw ViewerError(kind: .invalidView, path: "view", message: "(\(p.x), \(p.y)) is not a longitude and latitude")
+            throw ViewerError(kind: .invalidView, path: "", message: "(\(p.x), \(p.y)) is not a longitude and latitude")
         }
         return try toMap(p, from: .wgs84)
     }
@@ -216,10 +216,10 @@ public final class ViewerMap {
         do {
             transform = try CoordinateTransform(from: source, to: target)
         } catch {
-            throw ViewerError(kind: .invalidView, path: "view", message: "cannot convert coordinates from \(source) to \(target): \(error.message)")
+            throw ViewerError(kind: .invalidView, path: "", message: "cannot convert coordinates from \(source) to \(target): \(error.message)")
         }
         guard let q = transform.apply(p) else {
-            throw ViewerError(kind: .invalidView, path: "view", message: "(\(p.x), \(p.y)) in \(source) has no place in \(target)")
+            throw ViewerError(kind: .invalidView, path: "", message: "(\(p.x), \(p.y)) in \(source) has no place in \(target)")
         }
         return q
     }

@@ -40,6 +40,9 @@ struct CreateCommand: ParsableCommand {
     var strict = false
 
     func validate() throws {
+        if let output, !output.lowercased().hasSuffix(".mmpk") {
+            throw ValidationError("-o '\(output)': a mobile map package's file name ends in .mmpk")
+        }
         if let fixedTime, Self.parseTime(fixedTime) == nil {
             throw ValidationError("--fixed-time '\(fixedTime)' is neither an ISO 8601 date nor Unix seconds between 1970 and 9999")
         }
@@ -132,7 +135,7 @@ struct CreateCommand: ParsableCommand {
         }
         out.line(line)
         for p in report.participants {
-            out.line("    \(p.name) (\(p.source).\(p.field)\(p.isAddress ? ", role address" : "")): \(Format.count(p.entries)) features indexed, \(Format.count(p.groups)) distinct texts, index \(Format.bytes(p.indexBytes)), text \(Format.bytes(Int64(p.textBytes)))")
+            out.line("    \(p.name) (\(p.source).\(p.field)\(p.isAddress ? ", role address" : "")): \(Format.count(p.entries, "feature")) indexed, \(Format.count(p.groups, "distinct text")), index \(Format.bytes(p.indexBytes)), text \(Format.bytes(Int64(p.textBytes)))")
             if p.skipped > 0 {
                 out.line("      warning: \(Format.count(p.skipped)) of \(Format.count(p.features)) features have no searchable text in \(p.field) (empty, or no letter or digit); search cannot find them")
             }

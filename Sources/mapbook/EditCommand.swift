@@ -74,7 +74,7 @@ struct EditCommand: ParsableCommand {
     static func geometry(at: String?, wkt: String?) throws -> Geometry? {
         if let at {
             guard let p = LonLat(argument: at) else {
-                Output.error("error: --at '\(at)' is not LON,LAT")
+                Output.error("error: --at '\(at)': \(LonLat.problem(at) ?? "not LON,LAT")")
                 throw ExitCode(64)
             }
             return Geometry(.point(Position(x: p.longitude, y: p.latitude)), hasZ: false, hasM: false)

@@ -35,7 +35,7 @@ struct ExtractCommand: ParsableCommand {
         limits.maximumCompressionRatio = maxRatio
         let summary = try SafeExtractor.extract(archivePath: path, to: folder, limits: limits)
         var out = Output()
-        out.line("Extracted \(summary.files == 1 ? "1 file" : "\(Format.count(summary.files)) files") (\(Format.count(summary.bytes)) bytes) into \(folder)")
+        out.line("Extracted \(Format.count(summary.files, "file")) (\(Format.count(summary.bytes)) bytes) into \(folder)")
         out.flush()
     }
 }

@@ -41,7 +41,8 @@ struct IdentifyCommand: ParsableCommand {
     var json = false
 
     func validate() throws {
-        guard (at == nil) != (search == nil) else { throw ValidationError("give --at LON,LAT or --search TEXT") }
+        guard at == nil || search == nil else { throw ValidationError("--at and --search exclude each other: identify what is at a place, or what a search finds, not both") }
+        guard at != nil || search != nil else { throw ValidationError("give --at LON,LAT or --search TEXT") }
         guard tolerance.isFinite, tolerance >= 0, tolerance <= 1000 else { throw ValidationError("--tolerance must be 0 to 1000 pixels") }
         guard (1...10_000).contains(max) else { throw ValidationError("--max must be 1 to 10000") }
     }

@@ -48,9 +48,7 @@ struct LibraryCommand: ParsableCommand {
     }
 
     /// "1 package", "2 packages".
-    static func count(_ n: Int, _ noun: String) -> String {
-        "\(n) \(noun)\(n == 1 ? "" : "s")"
-    }
+    static func count(_ n: Int, _ noun: String) -> String { Format.count(n, noun) }
 }
 
 extension LibraryMode: ExpressibleByArgument {}

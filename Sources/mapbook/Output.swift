@@ -36,6 +36,11 @@ struct Output {
 
 enum Format {
     /// 1234567 -> "1,234,567".
+    /// "1 feature", "2,500 features": the count with its noun, plural unless one.
+    static func count<T: BinaryInteger>(_ n: T, _ noun: String) -> String {
+        "\(count(n)) \(noun)\(n == 1 ? "" : "s")"
+    }
+
     static func count<T: BinaryInteger>(_ n: T) -> String {
         let digits = String(n.magnitude)
         var out = ""

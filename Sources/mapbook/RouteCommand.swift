@@ -86,6 +86,10 @@ struct RouteCommand: ParsableCommand {
         var labels: [String] = []
         var locator: CompositeLocator?
         for text in texts {
+            if let problem = LonLat.problem(text) {
+                Output.error("error: '\(text)' is not a place: \(problem)")
+                throw ExitCode.failure
+            }
             if let lonLat = LonLat(argument: text) {
                 places.append(StreetNetwork.Node(lon: lonLat.longitude, lat: lonLat.latitude))
                 labels.append(text)

@@ -8,12 +8,37 @@ struct LonLat: ExpressibleByArgument {
     var latitude: Double
 
     init?(argument: String) {
-        let parts = argument.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimming(" ") }
-        guard parts.count == 2, let lon = Double(parts[0]), let lat = Double(parts[1]),
-            (-180...180).contains(lon), (-90...90).contains(lat)
-        else { return nil }
+        guard let (lon, lat) = Self.numbers(argument), (-180...180).contains(lon), (-90...90).contains(lat) else { return nil }
         longitude = lon
         latitude = lat
+    }
+
+    /// `LON,LAT` read as `--near` and `--at` take it, refused with the reason.
+    static func parse(_ argument: String) throws -> LonLat {
+        if let lonLat = LonLat(argument: argument) { return lonLat }
+        throw ValidationError(problem(argument) ?? "'\(argument)' is not LON,LAT (two numbers, longitude first, such as -122.6,45.5)")
+    }
+
+    /// Why two numbers cannot be a longitude and latitude; nil for valid ones and for text
+    /// that is not two numbers (an address to search, say).
+    static func problem(_ argument: String) -> String? {
+        guard let (lon, lat) = numbers(argument) else { return nil }
+        if !(-90...90).contains(lat) {
+            let swapped = (-90...90).contains(lon) && (-180...180).contains(lat) ? " (longitude and latitude swapped? give LON,LAT: \(parts(argument)[1]),\(parts(argument)[0]))" : ""
+            return "latitude \(parts(argument)[1]) is outside -90...90\(swapped); the order is LON,LAT"
+        }
+        if !(-180...180).contains(lon) { return "longitude \(parts(argument)[0]) is outside -180...180; the order is LON,LAT" }
+        return nil
+    }
+
+    private static func parts(_ argument: String) -> [String] {
+        argument.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimming(" ") }
+    }
+
+    private static func numbers(_ argument: String) -> (Double, Double)? {
+        let parts = parts(argument)
+        guard parts.count == 2, let lon = Double(parts[0]), let lat = Double(parts[1]), lon.isFinite, lat.isFinite else { return nil }
+        return (lon, lat)
     }
 
     static var defaultCompletionKind: CompletionKind { .default }
@@ -42,7 +67,7 @@ struct SearchCommand: ParsableCommand {
     var suggest = false
 
     // Unconditional: western longitudes start with a minus sign.
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Prefer results near this place.", valueName: "LON,LAT"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Prefer results near this place.", valueName: "LON,LAT"), transform: LonLat.parse)
     var near: LonLat?
 
     @Option(name: .long, help: "The most results to show (1-1000).")
@@ -159,7 +184,7 @@ struct ReverseCommand: ParsableCommand {
     @Argument(help: "The package (.mmpk).")
     var path: String
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("The place.", valueName: "LON,LAT"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("The place.", valueName: "LON,LAT"), transform: LonLat.parse)
     var at: LonLat
 
     @Option(name: .long, help: "How far to look, in metres.")

@@ -26,7 +26,7 @@ struct TocCommand: ParsableCommand {
     @Flag(name: .long, help: "Forget the layers turned on and off on this device for this map.")
     var reset = false
 
-    @Option(name: .long, help: ArgumentHelp("Mark the layers that do not draw at this scale (24000 for 1:24,000).", valueName: "S"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Mark the layers that do not draw at this scale (24000 for 1:24,000).", valueName: "S"), transform: ViewOptions.parseScale)
     var scale: Double?
 
     @Flag(name: .long, help: "Print the table of contents as JSON.")

@@ -39,8 +39,17 @@ struct ViewOptions: ParsableArguments {
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Centre the view on a WGS84 longitude and latitude (with --scale).", valueName: "LON,LAT"))
     var center: String?
 
-    @Option(name: .long, help: ArgumentHelp("The scale denominator, as Esri tiling schemes count map units (24000 for 1:24,000).", valueName: "S"))
+    // Unconditional, so that a negative scale is refused for what it is, not as a missing value.
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("The scale denominator, as Esri tiling schemes count map units (24000 for 1:24,000).", valueName: "S"), transform: ViewOptions.parseScale)
     var scale: Double?
+
+    /// A scale denominator: a positive number.
+    static func parseScale(_ text: String) throws -> Double {
+        guard let value = Double(text), value.isFinite, value > 0 else {
+            throw ValidationError("'\(text)' is not a scale: give a positive scale denominator (24000 for 1:24,000)")
+        }
+        return value
+    }
 
     static let defaultSize = "1024x768"
 
@@ -72,7 +81,7 @@ struct ViewOptions: ParsableArguments {
     /// `--center` (longitude, latitude) with its `--scale`, or nil when `--center` is not given.
     func centerAndScale() throws -> (Position, Double)? {
         guard let center else { return nil }
-        guard let lonLat = LonLat(argument: center) else { throw ViewerCommand.usage("--center '\(center)' is not LON,LAT") }
+        guard let lonLat = LonLat(argument: center) else { throw ViewerCommand.usage("--center '\(center)': \(LonLat.problem(center) ?? "not LON,LAT")") }
         guard let scale else { throw ViewerCommand.usage("--center needs --scale") }
         return (Position(x: lonLat.longitude, y: lonLat.latitude), scale)
     }

@@ -75,9 +75,16 @@ import Testing
                 (["render", package, "--center", "-88,41", "--scale", "0", "-o", dir + "/x.png"], "positive scale"),
                 (["render", package, "--bbox", "1,2,0,3", "-o", dir + "/x.png"], "XMIN < XMAX"),
                 (["render", package, "-o", dir + "/x.jpg"], ".svg"),
-                (["render", package, "--map", "Gamma", "-o", dir + "/x.png"], "'Alpha', 'Beta'"),
+                (["render", package, "--map", "Gamma", "-o", dir + "/x.png"], "'1. Alpha', '2. Beta'"),
+                (["render", package, "--map", "9", "-o", dir + "/x.png"], "there is no map 9"),
                 (["render", package, "--bookmark", "Nowhere", "-o", dir + "/x.png"], "'Centre'"),
                 (["toc", package, "--hide", "nothing"], "choose one of"),
+                (["render", package, "--center", "-88,41", "--scale", "-5", "-o", dir + "/x.png"], "'-5' is not a scale"),
+                (["render", package, "--center", "-88,95", "--scale", "5000", "-o", dir + "/x.png"], "the order is LON,LAT"),
+                (["search", package, "oak", "--near", "45.5,-122.6"], "latitude -122.6 is outside -90...90 (longitude and latitude swapped?"),
+                (["reverse", package, "--at", "200,41"], "longitude 200 is outside -180...180"),
+                (["identify", package, "--at=-88.15,41.75", "--search", "x"], "exclude each other"),
+                (["create", project, "-o", dir + "/x.txt"], "ends in .mmpk"),
             ]
             for (arguments, words) in cases {
                 let run = try MapbookBinary.run(arguments, environment: home)
@@ -85,6 +92,11 @@ import Testing
                 #expect(run.stderr.contains(words), "\(arguments): \(run.stderr)")
             }
             #expect(!FileManager.default.fileExists(atPath: dir + "/x.png"))
+            // Said without a word of where mapbook keeps its work.
+            let size = try MapbookBinary.run(["render", package, "--size", "0x0", "-o", dir + "/x.png"], environment: home)
+            #expect(size.stderr.contains("error: a picture of 0 x 0 pixels cannot be drawn"), "\(size.stderr)")
+            let folder = try MapbookBinary.run(["create", project, "-o", "/nonexistent/x.mmpk"])
+            #expect(folder.status == 1 && folder.stderr.contains("the folder '/nonexistent' does not exist") && !folder.stderr.contains(".mapbook-"), "\(folder.stderr)")
         }
     }
 

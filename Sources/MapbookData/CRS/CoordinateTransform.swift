@@ -139,8 +139,29 @@ public final class CoordinateTransform {
 
     private static func lastError(_ context: OpaquePointer?) -> String {
         let code = proj_context_errno(context)
-        guard code != 0, let text = proj_context_errno_string(context, code) else { return "unknown definition" }
-        return String(cString: text)
+        guard code != 0 else { return "unknown definition" }
+        if let words = words(code) { return words }
+        return proj_context_errno_string(context, code).map { String(cString: $0) } ?? "unknown definition"
+    }
+
+    /// PROJ's error codes (`proj.h`, PROJ_ERR_*) in words, where its own text is only
+    /// "Unknown error (code N)".
+    static func words(_ code: Int32) -> String? {
+        switch code {
+        case 1024, 1025: return "the definition is not valid PROJ, WKT or an EPSG code"
+        case 1026: return "the definition lacks a required parameter"
+        case 1027: return "a parameter of the definition has a value PROJ refuses"
+        case 1028: return "the definition has parameters that exclude each other"
+        case 1029: return "a grid or resource file the definition needs is missing"
+        case 2048, 2049: return "a coordinate is not valid in this system"
+        case 2050: return "a coordinate is outside the area this projection covers"
+        case 2051: return "PROJ knows no way between these two systems"
+        case 2052, 2053: return "a coordinate is outside the grid this transformation needs"
+        case 4096, 4097: return "PROJ does not know this coordinate system (an EPSG code that does not exist, or a definition it cannot read)"
+        case 4098: return "the transformation cannot be run backwards"
+        case 4099: return "PROJ would need the network, which is off"
+        default: return nil
+        }
     }
 
     /// The EPSG code PROJ identifies for a WKT definition with high confidence, or nil.
