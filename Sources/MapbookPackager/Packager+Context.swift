@@ -53,13 +53,17 @@ extension Packager {
             ProjectError(kind: kind, file: project.file, key: key, line: line, message: message)
         }
 
-        /// Refuses a `field` the project names that `table` does not have, with the column
-        /// differing only in case if there is one, and the table's columns.
+        /// Refuses a `field` the project names that `table` does not have, with the column it
+        /// most likely meant (differing in case, or a typo away) and the table's columns.
         func checkColumn(_ field: String, _ what: String, of table: String, columns: [String], key: String, line: Int?) throws(ProjectError) {
             guard !columns.contains(field) else { return }
             var message = "the \(what) '\(field)' is not a column of \(table)"
-            if let near = columns.first(where: { $0.lowercased() == field.lowercased() }) { message += "; did you mean '\(near)'?" }
-            throw error(.noSuchColumn, key, line, message + "; its columns are: \(columns.joined(separator: ", "))")
+            if let near = columns.first(where: { $0.lowercased() == field.lowercased() }) ?? nearest(field, in: columns) {
+                message += "; did you mean '\(near)'? Its columns are: "
+            } else {
+                message += "; its columns are: "
+            }
+            throw error(.noSuchColumn, key, line, message + columns.joined(separator: ", "))
         }
 
         /// The entry name for an input file: its base name, made unique.

@@ -136,7 +136,7 @@ extension Packager {
             for (name, _) in spec.types where reader.schema.fieldIndex(name) == nil {
                 throw context.error(.noSuchColumn, spec.key + ".types", spec.line, "'\(name)' is not a field of '\(spec.path)'; its fields are: \(reader.schema.fields.map(\.name).joined(separator: ", "))")
             }
-            let summary: LayerImporter.Summary
+            var summary: LayerImporter.Summary
             do {
                 summary = try layerImporter.run(
                     reader, table: table, writer: writer, identifier: spec.title ?? spec.name,
@@ -145,6 +145,7 @@ extension Packager {
             } catch let error as DataError {
                 throw context.error(.data(error.kind), spec.key, spec.line, error.description)
             }
+            try Self.checkNotEmpty(spec, summary: &summary, project: project, context: context)
             if project.strict && !(summary.report.isEmpty && summary.warnings.isEmpty) {
                 strictFailures.append((spec, summary.warnings + summary.report.lines))
             }
@@ -160,6 +161,27 @@ extension Packager {
         }
         try writer?.close()
         return result
+    }
+}
+
+extension Packager {
+    /// Refuses a source whose kind of geometry cannot be known (an empty GeoJSON would
+    /// otherwise become a table listed as a map layer), and warns of one that gives its map
+    /// nothing: no features (a CSV of only its header) unless it is an editable layer to be
+    /// filled in the field, or every feature outside the project's extent (an extent in the
+    /// wrong order or system, most likely). The warnings fail `--strict`.
+    static func checkNotEmpty(_ spec: Project.SourceSpec, summary: inout LayerImporter.Summary, project: Project, context: Context) throws {
+        let file = spec.path.split(separator: "/").last.map(String.init) ?? spec.path
+        if summary.read == 0 {
+            if summary.schema.geometryType == nil && spec.geometry?.lowercased() != "none" && file.lowercased().hasSuffix("json") {
+                throw context.error(.empty, spec.key + ".path", spec.line, "'\(file)' holds no features, so what kind of geometry its layer has cannot be known; give it features (or, for a table without geometry, `geometry: none`)")
+            }
+            if summary.schema.geometryType != nil && spec.edit == nil {
+                summary.warnings.append("'\(file)' holds no features: its layer is empty; give it data, or make it editable with `edit:` to collect features in the field")
+            }
+        } else if summary.kept == 0, summary.report.count(.outsideExtent) > 0, let extent = project.extent {
+            summary.warnings.append("all \(summary.read) features lie outside the project's extent \(extent) (WGS84: xmin, ymin, xmax, ymax), so its layer is empty: its data lies elsewhere, or the extent's numbers are in the wrong order or system")
+        }
     }
 }
 

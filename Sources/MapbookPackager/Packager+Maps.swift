@@ -122,6 +122,9 @@ extension Packager.Context {
                 throw error(.noGeometry, spec.key + ".labels", spec.line, "\(source.table) is a table without geometry; it has no labels")
             }
             for label in spec.labels {
+                if let placement = label.labelClass.placement, let problem = Self.placementProblem(placement, geometryType: source.geometryType) {
+                    throw error(.invalidValue, label.key + ".placement", label.line, problem)
+                }
                 for field in label.labelClass.fields where !columnNames.contains(field) {
                     throw error(.noSuchColumn, label.key, label.line, "the label names '\(field)', not a column of \(source.table); its columns are: \(columnNames.joined(separator: ", "))")
                 }
@@ -130,7 +133,7 @@ extension Packager.Context {
                         _ = try FeatureTable(database: try source.open(), table: source.table, definitionExpression: clause).count()
                     } catch let e as FeatureTableError {
                         // The message without the work file's path: the user never named it.
-                        throw self.error(.featureTable(e.kind), label.key + ".where", label.line, "the label's where '\(clause)' cannot be run on \(source.table): \(e.message)")
+                        throw self.error(.invalidValue, label.key + ".where", label.line, "the label's where '\(clause)' cannot be run on \(source.table): \(e.message)")
                     }
                 }
             }
@@ -245,5 +248,19 @@ extension Packager.Context {
         var fill = color
         fill.alpha = 128
         return .simpleFill(SimpleFillSymbol(color: fill, outline: SimpleLineSymbol(color: color, width: 1)))
+    }
+
+    /// Why an ArcGIS label placement does not fit a layer's geometry (`along` on points), or nil.
+    static func placementProblem(_ placement: String, geometryType: String?) -> String? {
+        guard let type = geometryType?.lowercased() else { return nil }
+        let kinds: [(prefix: String, family: String, words: String)] = [
+            ("esriServerPointLabel", "point", "points: above, below, left, right, center and the corners"),
+            ("esriServerLinePlacement", "line", "lines: along, above-along, below-along"),
+            ("esriServerPolygonPlacement", "polygon", "polygons: horizontal"),
+        ]
+        guard let kind = kinds.first(where: { placement.hasPrefix($0.prefix) }), !type.contains(kind.family) else { return nil }
+        let fitting = kinds.first { type.contains($0.family) }.map { "; for this layer use one for \($0.words)" } ?? ""
+        let name = Project.labelPlacements.first { $0.value == placement }?.key ?? placement
+        return "placement '\(name)' is for \(kind.family)s, and this layer has \(type) geometry\(fitting)"
     }
 }

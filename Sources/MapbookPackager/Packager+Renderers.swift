@@ -169,9 +169,7 @@ extension Packager.Context {
         let key = spec.key + ".renderer.\(kind)"
         func field() throws -> String {
             guard let f = options.string("field") else { throw error(.missingKey, key, spec.line, "a \(kind) renderer needs a 'field'") }
-            guard columnNames.contains(f) else {
-                throw error(.noSuchColumn, key + ".field", spec.line, "'\(f)' is not a column of \(source.table); its columns are: \(columnNames.joined(separator: ", "))")
-            }
+            try checkColumn(f, "renderer's field", of: source.table, columns: columnNames, key: key + ".field", line: spec.line)
             return f
         }
         func colorOption(_ name: String) throws -> RGBAColor? {

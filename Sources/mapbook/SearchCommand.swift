@@ -1,4 +1,5 @@
 import ArgumentParser
+import MapbookData
 import MapbookPackage
 import MapbookSearch
 
@@ -128,7 +129,8 @@ struct SearchCommand: ParsableCommand {
                 if json {
                     out.line(JSONWriter.string(.array(candidates.map(\.jsonValue))).trimmingTrailingNewline())
                 } else {
-                    for (i, c) in candidates.enumerated() { Self.render(c, number: i + 1, into: &out) }
+                    let labels = Self.fieldLabels(package)
+                    for (i, c) in candidates.enumerated() { Self.render(c, number: i + 1, into: &out, labels: labels[c.layer] ?? [:]) }
                 }
             }
         } catch {
@@ -148,7 +150,29 @@ struct SearchCommand: ParsableCommand {
         return s
     }
 
-    static func render(_ c: GeocodeCandidate, number: Int, into out: inout Output) {
+    /// The labels identify gives each layer's fields (the pop-up's labels, else the fields'
+    /// aliases), by table and field name, so search results read as identify's do.
+    static func fieldLabels(_ package: MobileMapPackage) -> [String: [String: String]] {
+        var labels: [String: [String: String]] = [:]
+        guard let entry = package.dataEntry, let data = try? package.database(entry) else { return labels }
+        for mapEntry in package.mapEntries {
+            guard let map = try? package.map(mapEntry) else { continue }
+            for layer in map.map.operationalLayers ?? [] {
+                guard let table = layer.path.flatMap(LayerDataPath.init)?.table, labels[table] == nil else { continue }
+                var names: [String: String] = [:]
+                if let fields = try? FeatureTable(database: data, table: table).fields {
+                    for field in fields { if let alias = field.alias, !alias.isEmpty { names[field.name] = alias } }
+                }
+                for info in layer.popupInfo?.fieldInfos ?? [] {
+                    if let name = info.fieldName, let label = info.label, !label.isEmpty { names[name] = label }
+                }
+                labels[table] = names
+            }
+        }
+        return labels
+    }
+
+    static func render(_ c: GeocodeCandidate, number: Int, into out: inout Output, labels: [String: String] = [:]) {
         var head = "\(number). \(c.label)"
         if c.matchedText != c.label { head += " [\(c.matchedText)]" }
         var facts = [c.participant]
@@ -159,8 +183,8 @@ struct SearchCommand: ParsableCommand {
         let attributes = c.attributes.compactMap { key, value -> String? in
             switch value {
             case .null: return nil
-            case .string(let s): return "\(key): \(s)"
-            default: return "\(key): \(JSONWriter.string(value).trimmingTrailingNewline())"
+            case .string(let s): return "\(labels[key] ?? key): \(s)"
+            default: return "\(labels[key] ?? key): \(JSONWriter.string(value).trimmingTrailingNewline())"
             }
         }
         if !attributes.isEmpty { out.line("   " + attributes.joined(separator: " · ")) }

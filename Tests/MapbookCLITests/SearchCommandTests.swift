@@ -47,6 +47,14 @@ import Testing
         #expect(first.double("distance") != nil)
     }
 
+    /// Results name their fields as identify does: by the project's aliases.
+    @Test func searchResultsLabelFieldsByTheirAliases() throws {
+        let text = try MapbookBinary.run(["search", Self.package, "WV-00123"])
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.contains("Valve Type: ") && text.stdout.contains("Diameter (in): "), "\(text.stdout)")
+        #expect(!text.stdout.contains("VALVETYPE:"), "\(text.stdout)")
+    }
+
     @Test func suggestGivesDistinctTextsWithTheirNearestFeature() throws {
         let run = try MapbookBinary.run(["search", Self.package, "451 E Chic", "--suggest", "--json", "--max", "5"])
         #expect(run.status == 0, "\(run.stderr)")

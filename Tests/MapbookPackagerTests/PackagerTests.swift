@@ -147,7 +147,7 @@ import MapbookInspection
 
     @Test(arguments: [
         // (the points' search, top-level keys, words in the message)
-        ("NAM", "", "the search field 'NAM' is not a column of points; its columns are: NAME, KIND, SIZE"),
+        ("NAM", "", "the search field 'NAM' is not a column of points; did you mean 'NAME'? Its columns are: NAME, KIND, SIZE"),
         ("name", "", "did you mean 'NAME'?"),
         ("{ field: NAME, display: LABEL }", "", "the display field 'LABEL' is not a column"),
         ("{ field: NAME, rank: KIND }", "", "'KIND' holds text values; a rank must be a number"),

@@ -291,6 +291,47 @@ import MapbookInspection
         }
     }
 
+    /// Mistakes that used to build a package without a word.
+    @Test(arguments: [
+        ("empty.geojson", "{\"type\":\"FeatureCollection\",\"features\":[]}", "", "geometry"),
+        ("pts.csv", "lon,lat,name\n5,45,a\n", "", "placement 'along' is for lines"),
+        ("pts.csv", "lon,lat,name\n5,45,a\n", "", "did you mean 'name'"),
+    ])
+    func mistakesAreRefusedWithTheReason(file: String, content: String, extra: String, words: String) throws {
+        try withTemporaryDirectory { dir in
+            try writeFile(dir + "/" + file, content)
+            var layer = "{ source: a }"
+            if words.hasPrefix("placement") { layer = "{ source: a, labels: [ { field: name, placement: along } ] }" }
+            if words.hasPrefix("did you mean") { layer = "{ source: a, renderer: { uniqueValue: { field: nmae } } }" }
+            try writeFile(dir + "/p.yaml", "title: T\n\(extra)sources:\n  a: { path: \(file), crs: EPSG:4326 }\nmaps: [ { name: M, layers: [ \(layer) ] } ]\n")
+            #expect {
+                _ = try Packager.build(try Project.load(path: dir + "/p.yaml"), output: dir + "/o.mmpk")
+            } throws: { error in
+                guard let error = error as? ProjectError else { return false }
+                return error.message.contains(words)
+            }
+            #expect(!FileManager.default.fileExists(atPath: dir + "/o.mmpk"))
+        }
+    }
+
+    /// A source that gives its map nothing is said, and fails --strict.
+    @Test(arguments: [
+        ("header.csv", "lon,lat,name\n", "", "no features"),
+        ("far.csv", "lon,lat\n5,45\n6,46\n", "extent: [-123, 45, -122, 46]\n", "outside the project's extent"),
+    ])
+    func sourcesThatGiveTheirMapNothingAreWarned(file: String, content: String, extra: String, words: String) throws {
+        try withTemporaryDirectory { dir in
+            try writeFile(dir + "/" + file, content)
+            try writeFile(dir + "/p.yaml", "title: T\n\(extra)sources:\n  a: { path: \(file), crs: EPSG:4326 }\nmaps: [ { name: M, layers: [a] } ]\n")
+            var project = try Project.load(path: dir + "/p.yaml")
+            if extra.isEmpty { project.extent = BoundingBox(minX: 4, minY: 44, maxX: 7, maxY: 47) }
+            let summary = try Packager.build(project, output: dir + "/o.mmpk")
+            #expect(summary.layers[0].summary.warnings.contains { $0.contains(words) }, "\(summary.layers[0].summary.warnings)")
+            project.strict = true
+            #expect { _ = try Packager.build(project, output: dir + "/strict.mmpk") } throws: { ($0 as? ProjectError)?.kind == .strictProblems }
+        }
+    }
+
     @Test func strictNamesEverySourceWithProblemsAtOnce() throws {
         try withTemporaryDirectory { dir in
             try writeFile(dir + "/a.geojson", "{\"type\":\"FeatureCollection\",\"features\":[{\"type\":\"Feature\",\"properties\":{},\"geometry\":null},{\"type\":\"Feature\",\"properties\":{},\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2]}}]}")

@@ -55,9 +55,8 @@ struct ProjectNode {
     /// Refuses keys outside `allowed`, naming the nearest one, to catch typos.
     func checkKeys(_ allowed: [String]) throws(ProjectError) {
         for (key, value) in try entries() where !allowed.contains(key) {
-            let suggestion = allowed.min { editDistance(key, $0) < editDistance(key, $1) }
             var message = "unknown key '\(key)'"
-            if let s = suggestion, editDistance(key, s) <= max(2, key.count / 3) { message += "; did you mean '\(s)'?" }
+            if let s = nearest(key, in: allowed) { message += "; did you mean '\(s)'?" }
             message += " Known keys here: " + allowed.joined(separator: ", ")
             throw ProjectError(kind: .unknownKey, file: file, key: value.path, line: value.line, message: message)
         }
@@ -152,6 +151,13 @@ struct ProjectNode {
             throw error(.unsupported, "YAML aliases are not supported here")
         }
     }
+}
+
+/// The candidate a typo of `word` most likely meant: the nearest by edit distance, when it is
+/// near enough (two edits, or a third of the word), ignoring case.
+func nearest(_ word: String, in candidates: [String]) -> String? {
+    guard let best = candidates.min(by: { editDistance(word, $0) < editDistance(word, $1) }) else { return nil }
+    return editDistance(word, best) <= max(2, word.count / 3) ? best : nil
 }
 
 /// Levenshtein distance, for suggesting the key a typo meant.
