@@ -278,24 +278,50 @@ import Testing
         }
     }
 
+    /// Esri's ST_Geometry shapes read: every city and state where Esri's own R-tree says it
+    /// is, in Web Mercator as the geodatabase declares, and every city inside its state.
     @Test(Fixtures.required)
-    func anEsriMobileGeodatabaseOpensWithItsAttributesAndSaysItsShapesAreNotPublic() throws {
+    func anEsriMobileGeodatabaseOpensWithItsAttributesAndShapes() throws {
         let database = try SQLiteDatabase(readOnlyPath: Fixtures.path("esri-runtime-data/usa.geodatabase"))
         let table = try FeatureTable(database: database, table: "USMajorCities")
         #expect(table.geometryFormat == .esriSTGeometry)
         #expect(table.geometryColumn == "Shape")
         #expect(table.idColumn == "OBJECTID")
-        #expect(table.geometryProblem?.contains("not public") == true)
-        #expect(table.fields.map(\.name).contains("NAME"))
+        #expect(table.geometryProblem == nil)
+        #expect(table.geometryType == .point)
+        #expect(table.crs?.epsg == 3857)
+        #expect(table.spatialIndex == "st_spindex__USMajorCities_Shape")
         #expect(try table.count() == 118)
-        let cities = try table.allFeatures(fields: ["NAME", "ST"]).collect()
-        #expect(cities.count == 118)
-        #expect(cities.allSatisfy { $0.geometry == nil && $0.values[0].displayText?.isEmpty == false })
         let filtered = try FeatureTable(database: database, table: "USMajorCities", definitionExpression: "ST = 'CA'")
+        let cities = try table.allFeatures(fields: ["NAME", "ST"]).collect()
         #expect(try filtered.count() == Int64(cities.filter { $0.values[1] == .text("CA") }.count))
-        #expect {
-            try table.features(in: BoundingBox(minX: -180, minY: -90, maxX: 180, maxY: 90))
-        } throws: { ($0 as? FeatureTableError)?.kind == .geometryFormatNotPublic }
+
+        let states = try FeatureTable(database: database, table: "USStates")
+        #expect(states.geometryType == .multiPolygon)
+        let shapes = try states.allFeatures(fields: ["STATE_ABBR"]).collect()
+        #expect(Int64(shapes.count) == (try states.count()))
+        for layer in [(table, cities), (states, shapes), (try FeatureTable(database: database, table: "USMajorHighways"), try FeatureTable(database: database, table: "USMajorHighways").allFeatures(fields: []).collect())] {
+            // Each shape's envelope is its R-tree box, to the 32-bit floats the R-tree keeps.
+            let boxes = try database.query("SELECT pkid, minx, miny, maxx, maxy FROM \(layer.0.spatialIndex!)")
+            var byID: [Int64: [Double]] = [:]
+            for row in boxes { byID[row[0].int64!] = (1...4).map { row[$0].double! } }
+            #expect(byID.count == layer.1.count)
+            for feature in layer.1 {
+                let e = try #require(feature.geometry?.envelope, "\(layer.0.name) \(feature.id): \(feature.geometryProblem ?? "no shape")")
+                let box = try #require(byID[feature.id])
+                #expect(zip([e.minX, e.minY, e.maxX, e.maxY], box).allSatisfy { abs($0 - $1) < 4 }, "\(layer.0.name) \(feature.id): \(e) against \(box)")
+            }
+        }
+        // Every city lies in the state its ST names.
+        let stateOf = Dictionary(uniqueKeysWithValues: shapes.compactMap { f in f.values[0].displayText.map { ($0, f.geometry!) } })
+        for city in cities {
+            guard let st = city.values[1].displayText, let state = stateOf[st], case .point(let p)? = city.geometry?.shape else { continue }
+            #expect(state.distance(to: p) == 0, "\(city.values[0]) is not in \(st)")
+        }
+        // The R-tree answers box queries: California's cities from a box around it.
+        let california = BoundingBox(minX: -13_850_000, minY: 3_830_000, maxX: -12_700_000, maxY: 5_160_000)
+        let inBox = try table.features(in: california, fields: ["ST"]).collect()
+        #expect(!inBox.isEmpty && inBox.count == cities.filter { $0.geometry!.intersects(california) }.count)
     }
 
     @Test(Fixtures.required)

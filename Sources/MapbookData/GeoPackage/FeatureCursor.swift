@@ -38,16 +38,20 @@ public final class FeatureCursor {
                 guard let id = statement.column(0).int64 else { continue }
                 var geometry: Geometry?
                 var problem: String?
-                if hasGeometry, let point = statement.withBlob(1, GeoPackageBinary.plainPoint), let point {
+                if hasGeometry, table.geometryFormat == .geoPackage, let point = statement.withBlob(1, GeoPackageBinary.plainPoint), let point {
                     geometry = point
                 } else if hasGeometry {
                     switch statement.column(1) {
                     case .null: break
                     case .blob(let bytes):
                         do {
-                            geometry = try GeoPackageBinary.decode(bytes).geometry
+                            if table.geometryFormat == .esriSTGeometry {
+                                geometry = try STGeometryBlob.decode(bytes, grids: table.grids)
+                            } else {
+                                geometry = try GeoPackageBinary.decode(bytes).geometry
+                            }
                         } catch {
-                            problem = error.description
+                            problem = "\(error)"
                         }
                     default: problem = "the geometry column holds a value that is not a blob"
                     }

@@ -20,7 +20,7 @@ extension FeatureTable {
         if let spatialIndex, share(of: box) < Self.scanShare {
             // The R-tree's boxes are rounded outwards to 32-bit floats, so it finds a superset
             // that the geometry test narrows.
-            conditions.append("\(q(idColumn)) IN (SELECT id FROM \(q(spatialIndex)) WHERE minx <= ? AND maxx >= ? AND miny <= ? AND maxy >= ?)")
+            conditions.append("\(q(idColumn)) IN (SELECT \(spatialIndexID) FROM \(q(spatialIndex)) WHERE minx <= ? AND maxx >= ? AND miny <= ? AND maxy >= ?)")
             bindings += [.real(box.maxX), .real(box.minX), .real(box.maxY), .real(box.minY)]
         } else {
             conditions.append("\(q(geometryColumn)) IS NOT NULL")
@@ -65,7 +65,7 @@ extension FeatureTable {
     /// The feature with this id, when it exists and passes the filter.
     public func feature(id: Int64, fields names: [String]? = nil) throws(FeatureTableError) -> TableFeature? {
         let wanted = try resolve(names)
-        let cursor = try cursor(wanted, geometry: geometryColumn != nil && geometryFormat == .geoPackage, conditions: ["\(q(idColumn)) = ?"], bindings: [.integer(id)], box: nil)
+        let cursor = try cursor(wanted, geometry: geometryColumn != nil && geometryProblem == nil, conditions: ["\(q(idColumn)) = ?"], bindings: [.integer(id)], box: nil)
         defer { cursor.finish() }
         return try cursor.next()
     }
@@ -73,7 +73,7 @@ extension FeatureTable {
     /// Every feature passing the filter, in id order.
     public func allFeatures(fields names: [String]? = nil, geometry: Bool = true) throws(FeatureTableError) -> FeatureCursor {
         let wanted = try resolve(names)
-        return try cursor(wanted, geometry: geometry && geometryColumn != nil && geometryFormat == .geoPackage, conditions: [], bindings: [], box: nil, ordered: true)
+        return try cursor(wanted, geometry: geometry && geometryColumn != nil && geometryProblem == nil, conditions: [], bindings: [], box: nil, ordered: true)
     }
 
     /// How many rows pass the filter; nil for a view or virtual table, whose rows are not

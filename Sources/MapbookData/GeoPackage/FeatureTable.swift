@@ -7,15 +7,15 @@ import MapbookPackage
 ///
 /// Opening runs no `quick_check`: a table inside a package is opened often and read through
 /// the range VFS, and a damaged page fails the query that reaches it instead. Tables of Esri
-/// mobile geodatabases open too, with their attributes; their geometries use Esri's
-/// ST_Geometry encoding, which is not public, and `geometryProblem` says so.
+/// mobile geodatabases open too: their ST_Geometry blobs are decoded (`STGeometryBlob`) and
+/// their R-trees (`st_spindex__<table>_<column>`) used as GeoPackage's are.
 /// Not Sendable: use a table from one task at a time, like its database.
 public final class FeatureTable {
     /// How the table stores its geometries.
     public enum GeometryFormat: Sendable, Hashable {
         /// GeoPackage binary: the "GP" header and ISO WKB (GeoPackage 1.4, clause 2.1.3).
         case geoPackage
-        /// Esri's ST_Geometry blobs of a mobile geodatabase (not public).
+        /// Esri's ST_Geometry blobs of a mobile geodatabase (`STGeometryBlob`).
         case esriSTGeometry
     }
 
@@ -37,6 +37,10 @@ public final class FeatureTable {
     public let fields: [Field]
     /// The R-tree of the geometry column, when the table has one.
     public let spatialIndex: String?
+    /// The R-tree's column of feature ids: `id` in a GeoPackage, `pkid` in Esri's.
+    let spatialIndexID: String
+    /// The integer grids of Esri's spatial references, by srid, for its ST_Geometry blobs.
+    let grids: [Int: STGeometryBlob.Grid]
     /// Why geometries cannot be read, when they cannot.
     public let geometryProblem: String?
     /// The extent recorded in `gpkg_contents`, in the table's CRS.
@@ -120,13 +124,16 @@ public final class FeatureTable {
             crs = schema.crs
             fields = schema.fields
             recordedExtent = schema.extent
-            geometryProblem = schema.format == .esriSTGeometry && schema.geometryColumn != nil
-                ? "its geometries are in Esri's ST_Geometry encoding, which is not public; attributes and ids can be read, shapes cannot" : nil
-            if schema.format == .geoPackage, let column = schema.geometryColumn, try database.tableExists("rtree_\(schema.name)_\(column)") {
-                spatialIndex = "rtree_\(schema.name)_\(column)"
+            grids = schema.grids
+            geometryProblem = schema.format == .esriSTGeometry && schema.geometryColumn != nil && schema.grids.isEmpty
+                ? "its mobile geodatabase has no st_aux_spatial_reference_systems table, so its ST_Geometry shapes cannot be placed; attributes and ids can be read" : nil
+            let index = schema.format == .geoPackage ? "rtree_" : "st_spindex__"
+            if let column = schema.geometryColumn, try database.tableExists("\(index)\(schema.name)_\(column)") {
+                spatialIndex = "\(index)\(schema.name)_\(column)"
             } else {
                 spatialIndex = nil
             }
+            spatialIndexID = schema.format == .geoPackage ? "id" : "pkid"
         } catch let error as FeatureTableError {
             throw error
         } catch {
@@ -184,6 +191,7 @@ public final class FeatureTable {
         var crs: CoordinateReferenceSystem?
         var fields: [Field] = []
         var extent: BoundingBox?
+        var grids: [Int: STGeometryBlob.Grid] = [:]
     }
 
     private static func geoPackageSchema(_ database: SQLiteDatabase, _ table: String) throws -> Schema {
@@ -235,6 +243,33 @@ public final class FeatureTable {
             schema.geometryColumn = column[0].text
         }
         try readColumns(database, into: &schema)
+        guard let column = schema.geometryColumn, try database.tableExists("st_aux_spatial_reference_systems") else { return schema }
+        var systems: [Int: (auth: String?, code: Int64?, wkt: String?)] = [:]
+        for row in try database.query("SELECT srid, auth_name, auth_srid, srtext, falsex, falsey, xyunits FROM st_aux_spatial_reference_systems") {
+            guard let srid = row[0].int64 else { continue }
+            systems[Int(srid)] = (row[1].text, row[2].int64, row[3].text)
+            if let x = row[4].double, let y = row[5].double, let units = row[6].double, units > 0 {
+                schema.grids[Int(srid)] = STGeometryBlob.Grid(falseX: x, falseY: y, xyUnits: units)
+            }
+        }
+        // st_geometry_columns: the declared type (ST_Geometry's codes) and the srid.
+        if try database.tableExists("st_geometry_columns"),
+            let row = try database.query("SELECT geometry_type, srid FROM st_geometry_columns WHERE lower(f_table_name) = lower(?) AND lower(f_geometry_column) = lower(?)", [.text(name), .text(column)]).first
+        {
+            schema.geometryType = [1: .point, 2: .lineString, 3: .polygon, 4: .multiPoint, 5: .multiLineString, 6: .multiPolygon][Int(row[0].int64 ?? 0)] ?? .geometry
+            if let srid = row[1].int64 {
+                schema.srsID = srid
+                if let system = systems[Int(srid)] {
+                    if system.auth?.uppercased() == "EPSG", let code = system.code, code > 0 {
+                        schema.crs = CoordinateReferenceSystem(epsg: Int(code))
+                    } else if let wkt = system.wkt, !wkt.isEmpty {
+                        schema.crs = CoordinateReferenceSystem(wkt: wkt)
+                    }
+                } else if srid > 0, srid < 100_000 {
+                    schema.crs = CoordinateReferenceSystem(epsg: Int(srid))
+                }
+            }
+        }
         return schema
     }
 

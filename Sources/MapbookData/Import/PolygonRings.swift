@@ -30,6 +30,12 @@ enum PolygonRings {
         return polygons.map { $0.map { rings[$0] } }
     }
 
+    /// Groups rings into polygons by how deeply they nest alone, whatever their orientation.
+    static func assembleByNesting(_ rings: [[Position]]) -> [[[Position]]] {
+        if rings.count == 1 { return [rings] }
+        return byNesting(rings, areas: rings.map(Geometry.signedArea), boxes: rings.map(envelope))
+    }
+
     /// Classifies rings by how deeply they nest, ignoring orientation.
     private static func byNesting(_ rings: [[Position]], areas: [Double], boxes: [BoundingBox]) -> [[[Position]]] {
         let order = rings.indices.sorted { abs(areas[$0]) > abs(areas[$1]) }
