@@ -178,6 +178,11 @@ public enum Packager {
             tiling = built.1
         }
         let extent = try context.packageExtent(sources: Array(sources.values), backdrop: backdrop)
+        // A backdrop given as a file may cover another place than the data (a country's basemap
+        // for a city elsewhere): outside it the maps draw on nothing.
+        if project.backdrop?.path != nil, let backdrop, let covered = backdrop.extent, !covered.contains(extent) {
+            context.warnings.add("backdrop: '\(backdrop.title)' covers \(covered), not all of the package's extent \(extent) (WGS84); outside it the maps have no backdrop")
+        }
         var thumbnail = try project.thumbnail.map { try context.readImage($0, key: "thumbnail") }
         let spatialReference = project.crs == 4326 ? SpatialReference.wgs84 : SpatialReference.webMercator
 

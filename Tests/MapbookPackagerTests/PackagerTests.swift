@@ -346,7 +346,9 @@ import MapbookInspection
             let extra = "backdrop: { path: basemap.vtpk, title: Basemap DE }\nextent: [-125, 24, -66, 50]"
             let layers = "[states, { source: cities, renderer: { type: classBreaks, field: RuleID, classBreakInfos: [] } }, nulls]"
             let p = try project(in: dir, sources: sources, extra: extra, layers: layers)
-            _ = try Packager.build(p, output: dir + "/usa.mmpk", timestamp: 1_795_305_600)
+            let summary = try Packager.build(p, output: dir + "/usa.mmpk", timestamp: 1_795_305_600)
+            // A German basemap under the United States is said.
+            #expect(summary.warnings.contains { $0.hasPrefix("backdrop: 'Basemap DE' covers") }, "\(summary.warnings)")
             let report = PackageValidator.validate(path: dir + "/usa.mmpk", options: ValidationOptions(now: 1_795_305_600_000))
             #expect(report.diagnostics.isEmpty, "\(report.diagnostics)")
             let inspection = try PackageInspector.inspect(path: dir + "/usa.mmpk")

@@ -271,6 +271,23 @@ import MapbookInspection
         try writeFile(output, RawZip(entries).bytes())
     }
 
+    /// Polygons collapsed to a line at low zooms (as Esri's basemap.de has) are a note for
+    /// validate and are skipped without a word when drawing; an undecodable tile stays an error.
+    @Test func polygonsWithNoAreaAreANoteNotAnError() throws {
+        try withTemporaryDirectory { dir in
+            let c = TileCoordinate(z: 2, x: 2, y: 1)
+            var tile = TestTiles.mvt(c)
+            // A "triangle" whose three points lie on one line.
+            tile += TestTiles.field(3, TestTiles.layer("water", key: "kind", value: "lake", type: 3, geometry: [9, 0, 0, 18, 4, 4, 4, 4, 15]))
+            let writer = try VectorTilePackageWriter(path: dir + "/de.vtpk", description: TestTiles.description(minLOD: 2, maxLOD: 2))
+            try writer.addTile(tile, at: c)
+            try writer.finish()
+            let report = PackageValidator.validate(path: dir + "/de.vtpk")
+            #expect(report.passes(strict: true), "\(report.diagnostics)")
+            #expect(report.diagnostics.contains { $0.code == "tiles.degenerate" && $0.severity == .note && $0.message.hasPrefix("1 polygon in 1 tile") }, "\(report.diagnostics)")
+        }
+    }
+
     @Test func validateFindsATileMapThatDisagreesWithTheBundles() throws {
         try withTemporaryDirectory { dir in
             let path = dir + "/b.vtpk"

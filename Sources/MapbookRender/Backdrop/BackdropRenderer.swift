@@ -288,6 +288,9 @@ struct DecodedTile {
                 let geometry: TileGeometry
                 do {
                     geometry = try feature.decodeGeometry()
+                } catch where error.kind == .degeneratePolygon {
+                    // Draws nothing; skipped without a word, as MapLibre and GDAL skip it.
+                    continue
                 } catch {
                     skipped.append(error.located(layer: layer.name, feature: shortened.contains(layer.name) ? nil : index, featureID: feature.id))
                     continue

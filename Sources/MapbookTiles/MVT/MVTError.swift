@@ -40,6 +40,10 @@ public struct MVTError: Error, Sendable, Equatable, CustomStringConvertible {
         case unknownGeometryType
         /// A geometry's commands break MVT 4.3: a wrong command, count or ring.
         case invalidGeometry
+        /// A polygon none of whose rings has an area (all collapsed to a line or a point, as
+        /// real basemaps have at low zooms). Readers skip it, as MapLibre and GDAL do: it draws
+        /// nothing, so it is not an error of the tile.
+        case degeneratePolygon
     }
 
     public var kind: Kind

@@ -212,7 +212,7 @@ struct GeometryCommandReader {
             ringNumber += 1
         }
         if !sawExterior, let (ring, points) = degenerate {
-            throw fail("no ring has an area (ring \(ring) is a degenerate ring of \(points) point\(points == 1 ? "" : "s"))")
+            throw MVTError(kind: .degeneratePolygon, source: "", message: "no ring has an area (ring \(ring) is a degenerate ring of \(points) point\(points == 1 ? "" : "s"))")
         }
         return polygons
     }
