@@ -138,7 +138,26 @@ extension Packager.Context {
             try forbidTurns(&network, r, rows, featuresById: featuresById, layer: spec.source)
         }
         progress?("network: \(network.nodes.count) nodes, \(network.edges.count) edges; preprocessing", 0)
-        let hierarchies = spec.metrics.map { ContractionHierarchy.build(network, metric: $0) }
+        var hierarchies: [ContractionHierarchy] = []
+        // The limit holds for the network's whole preprocessing, from reading its source on.
+        let deadline = started + .milliseconds(Int64(spec.timeLimit * 60_000))
+        for metric in spec.metrics {
+            var lastSaid = ContinuousClock.now
+            do {
+                hierarchies.append(try ContractionHierarchy.build(network, metric: metric, until: deadline) { done, all in
+                    // A line every two seconds or so, not every thousand nodes.
+                    guard ContinuousClock.now - lastSaid > .seconds(2) || done == 0 else { return }
+                    lastSaid = ContinuousClock.now
+                    progress?("network: hierarchy by \(metric.name): \(done * 100 / max(all, 1))% (\(done) of \(all) nodes)", 0)
+                })
+            } catch {
+                let others = spec.metrics.filter { $0 != metric }.map(\.name)
+                let leaveOut = others.isEmpty ? "" : "leave it out with `metrics: [\(others.joined(separator: ", "))]` under network:, or "
+                throw self.error(
+                    .timeLimit, spec.key + ".metrics", spec.line,
+                    "\(error.message) after \(spec.timeLimit == spec.timeLimit.rounded() ? String(Int(spec.timeLimit)) : String(spec.timeLimit)) minute\(spec.timeLimit == 1 ? "" : "s"): this network's hierarchy by \(metric.name) does not finish in reasonable time (grid-like street networks do that); \(leaveOut)raise `time_limit:` (minutes) under network:")
+            }
+        }
         let dataEntry = "../" + (sources[spec.source]?.entry ?? "data.gpkg")
         let bytes = StreetNetworkFile.encode(network, hierarchies: hierarchies, source: .init(data: dataEntry, layer: layer.table, tolerance: spec.tolerance))
         let elapsed = clock.now - started

@@ -38,7 +38,18 @@ public struct ContractionHierarchy: Sendable {
 
     public static func build(_ network: StreetNetwork, metric: StreetNetwork.Metric) -> ContractionHierarchy {
         var builder = Builder(network, metric: metric)
-        builder.contractAll()
+        try! builder.contractAll(until: nil, progress: nil)
+        return builder.hierarchy()
+    }
+
+    /// Builds the hierarchy unless it takes past `deadline`: then `RoutingError.timeLimit`,
+    /// saying how far it got. `progress` hears the nodes contracted and the nodes in all,
+    /// every 1,024 nodes.
+    public static func build(
+        _ network: StreetNetwork, metric: StreetNetwork.Metric, until deadline: ContinuousClock.Instant, progress: ((Int, Int) -> Void)? = nil
+    ) throws(RoutingError) -> ContractionHierarchy {
+        var builder = Builder(network, metric: metric)
+        try builder.contractAll(until: deadline, progress: progress)
         return builder.hierarchy()
     }
 }
@@ -196,7 +207,7 @@ extension ContractionHierarchy {
             return 2 * (added - removed) + Int(deletedNeighbours[Int(v)]) + Int(level[Int(v)])
         }
 
-        mutating func contractAll() {
+        mutating func contractAll(until deadline: ContinuousClock.Instant?, progress: ((Int, Int) -> Void)?) throws(RoutingError) {
             // Lazy updates: a node's priority is checked again when it comes up, and it goes
             // back if it got worse than the next one's.
             var queue = PriorityQueue()
@@ -208,6 +219,14 @@ extension ContractionHierarchy {
             var next: Int32 = 0
             while let (p, v) = queue.pop() {
                 if contracted[Int(v)] || p != current[Int(v)] { continue }
+                if next % 1024 == 0 {
+                    progress?(Int(next), n)
+                    if let deadline, ContinuousClock.now > deadline {
+                        throw RoutingError(
+                            kind: .timeLimit, source: "",
+                            message: "the hierarchy by \(metric.name) was stopped at its time limit with \(next) of \(n) nodes contracted")
+                    }
+                }
                 let fresh = priority(v)
                 if fresh > p, let top = queue.minPriority, fresh > top {
                     current[Int(v)] = fresh

@@ -14,6 +14,9 @@ public struct RoutingError: Error, Sendable, CustomStringConvertible {
         case samePlace
         /// The package has no network (or not the one named).
         case noNetwork
+        /// Preprocessing ran past its time limit (a grid-like network, whose hierarchy grows
+        /// without end).
+        case timeLimit
     }
 
     public var kind: Kind

@@ -70,6 +70,9 @@ public struct StreetNetwork: Sendable {
     /// What a route minimises.
     public enum Metric: Int, Sendable, CaseIterable {
         case time = 0, distance = 1
+
+        /// "time" or "distance", as project files name it.
+        public var name: String { self == .time ? "time" : "distance" }
     }
 
     /// The weight of edge `e` by `metric`.

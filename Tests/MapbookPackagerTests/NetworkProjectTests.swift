@@ -58,6 +58,25 @@ import Testing
         }
     }
 
+    /// A network whose hierarchy runs past the project's time limit stops the build with the
+    /// settings that avoid it; the limit is read from the project.
+    @Test func aHierarchyPastItsTimeLimitStopsTheBuildNamingTheSettings() throws {
+        try withTemporaryDirectory { dir in
+            try streets(dir)
+            let project = try project(dir, network: "{ source: streets, speed: speed, time_limit: 0.000001 }")
+            #expect(project.network?.timeLimit == 0.000001)
+            // The limit (60 µs from when the network's source is read) passes before its first
+            // node is contracted.
+            #expect {
+                _ = try Packager.build(project, output: dir + "/n.mmpk")
+            } throws: { error in
+                guard let error = error as? ProjectError, error.kind == .timeLimit else { return false }
+                return error.message.contains("`metrics: [distance]`") && error.message.contains("time_limit")
+            }
+            #expect(!FileManager.default.fileExists(atPath: dir + "/n.mmpk"))
+        }
+    }
+
     /// A street apart from the rest is built, with a warning that names it and where it is.
     @Test func aStreetCutOffFromTheRestIsWarnedOf() throws {
         try withTemporaryDirectory { dir in

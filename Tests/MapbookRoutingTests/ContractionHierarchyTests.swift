@@ -25,6 +25,25 @@ import Testing
         return StreetNetworkBuilder.build(lines)
     }
 
+    /// A hierarchy that runs past its deadline stops with `timeLimit`, saying how far it got,
+    /// and reports its progress while it runs.
+    @Test func aHierarchyPastItsTimeLimitStopsAndSaysHowFarItGot() throws {
+        let network = Self.town(size: 40, seed: 7)
+        #expect {
+            _ = try ContractionHierarchy.build(network, metric: .distance, until: ContinuousClock.now - .seconds(1))
+        } throws: { error in
+            guard let error = error as? RoutingError, error.kind == .timeLimit else { return false }
+            return error.message.contains("0 of \(network.nodes.count) nodes")
+        }
+        var heard: [Int] = []
+        let built = try ContractionHierarchy.build(network, metric: .distance, until: ContinuousClock.now + .seconds(600)) { done, all in
+            #expect(all == network.nodes.count)
+            heard.append(done)
+        }
+        #expect(heard.first == 0 && heard.count >= network.nodes.count / 1024 && heard == heard.sorted())
+        #expect(built.rank.count == network.nodes.count)
+    }
+
     @Test(arguments: StreetNetwork.Metric.allCases)
     func shortestPathsMatchDijkstraOnRandomPairs(metric: StreetNetwork.Metric) throws {
         let network = Self.town(size: 40, seed: 7)

@@ -20,6 +20,9 @@ extension Project {
         public var restrictions: RestrictionsSpec?
         /// What routes may minimise: a hierarchy is built for each (both by default).
         public var metrics: [StreetNetwork.Metric] = StreetNetwork.Metric.allCases
+        /// How long the network may take to build (its source read, its hierarchies made)
+        /// before `create` stops, in minutes.
+        public var timeLimit: Double = 10
         public var line: Int?
         public var key: String
     }
@@ -54,7 +57,7 @@ extension Project {
     }
 
     static func parseNetwork(_ node: ProjectNode, sources: Set<String>) throws(ProjectError) -> NetworkSpec {
-        try node.checkKeys(["name", "source", "name_field", "class", "oneway", "speed", "roundabout", "level", "tolerance", "split_at_crossings", "restrictions", "metrics"])
+        try node.checkKeys(["name", "source", "name_field", "class", "oneway", "speed", "roundabout", "level", "tolerance", "split_at_crossings", "restrictions", "metrics", "time_limit"])
         let sourceNode = try node.required("source")
         let source = try sourceNode.string()
         guard sources.contains(source) else {
@@ -84,6 +87,10 @@ extension Project {
             }
             guard !chosen.isEmpty else { throw metrics.error(.invalidValue, "a network needs at least one metric: time or distance") }
             spec.metrics = chosen.sorted { $0.rawValue < $1.rawValue }
+        }
+        if let limit = node["time_limit"] {
+            spec.timeLimit = try limit.double()
+            guard spec.timeLimit > 0, spec.timeLimit <= 10_080 else { throw limit.error(.invalidValue, "time_limit is minutes, more than 0 and at most a week (10080)") }
         }
         if let restrictions = node["restrictions"] {
             if let file = try? restrictions.string() {

@@ -63,6 +63,8 @@ public struct ProjectError: Error, Sendable, CustomStringConvertible {
         case data(DataError.Kind)
         /// The package built fails `validate`: a defect of mapbook, never written.
         case invalidPackage
+        /// A step ran past the time limit the project gives it (a network's hierarchy).
+        case timeLimit
     }
 
     public var kind: Kind
