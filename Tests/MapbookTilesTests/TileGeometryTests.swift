@@ -99,6 +99,17 @@ import Testing
         #expect(TileGeometry.lines([[]]).isEmpty)
     }
 
+    /// A polygon whose only ring collapsed (two points, or three on a line) draws nothing:
+    /// its own kind, which readers skip and validate notes, not an invalid geometry.
+    @Test(arguments: [[9, 0, 0, 10, 20, 0, 15], [9, 0, 0, 18, 4, 4, 4, 4, 15]] as [[UInt32]])
+    func aPolygonWithNoAreaIsDegenerateNotInvalid(commands: [UInt32]) {
+        let feature = VectorTile.Feature(type: .polygon, geometry: commands)
+        let error = #expect(throws: MVTError.self) { try feature.decodeGeometry() }
+        #expect(error?.kind == .degeneratePolygon)
+        let checkError = #expect(throws: MVTError.self) { try feature.checkGeometry() }
+        #expect(checkError?.kind == .degeneratePolygon)
+    }
+
     @Test func unknownTypeHasNoGeometry() {
         let error = #expect(throws: MVTError.self) {
             try VectorTile.Feature(type: .unknown, geometry: [9, 50, 34]).decodeGeometry()
@@ -117,7 +128,6 @@ import Testing
         ([9, 4, 4, 9, 2, 2], .lineString),
         ([9, 0, 0, 26, 20, 0, 0, 20, 19, 0], .polygon),
         ([9, 0, 0, 26, 20, 0, 0, 20, 19, 0, 9, 0, 0], .polygon),
-        ([9, 0, 0, 10, 20, 0, 15], .polygon),
     ] as [([UInt32], VectorTile.GeometryType)])
     func malformedCommandsAreRefusedAsInvalidGeometry(commands: [UInt32], type: VectorTile.GeometryType) {
         let feature = VectorTile.Feature(type: type, geometry: commands)
