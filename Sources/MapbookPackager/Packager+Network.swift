@@ -73,7 +73,7 @@ extension Packager.Context {
 
         let clock = ContinuousClock()
         let started = clock.now
-        progress?("network: reading \(spec.source)", 0)
+        progress?("network: reading \(spec.source)", -1)
         let database = try SQLiteDatabase(readOnlyPath: dataFile)
         let table = try FeatureTable(database: database, table: layer.table)
         let toWGS84 = try CoordinateTransform(from: table.crs ?? CoordinateReferenceSystem(epsg: project.crs), to: .wgs84)
@@ -129,7 +129,7 @@ extension Packager.Context {
             }.joined(separator: "; ")
             throw error(.invalidValue, spec.key, spec.line, "values of \(spec.source) the network cannot read: \(detail); list them under oneway's with/against/both/closed, or fix the speeds (km/h over 0)")
         }
-        progress?("network: \(lines.count) lines", 0)
+        progress?("network: \(lines.count) lines", -1)
         var network = StreetNetworkBuilder.build(lines, options: .init(tolerance: spec.tolerance, splitAtCrossings: spec.splitAtCrossings))
         guard !network.edges.isEmpty else {
             throw error(.invalidValue, spec.key + ".source", spec.line, "'\(spec.source)' gives a network with no edges (no line has two distinct points)")
@@ -137,7 +137,7 @@ extension Packager.Context {
         if let r = spec.restrictions, let rows = restrictionTable {
             try forbidTurns(&network, r, rows, featuresById: featuresById, layer: spec.source)
         }
-        progress?("network: \(network.nodes.count) nodes, \(network.edges.count) edges; preprocessing", 0)
+        progress?("network: \(network.nodes.count) nodes, \(network.edges.count) edges; preprocessing", -1)
         var hierarchies: [ContractionHierarchy] = []
         // The limit holds for the network's whole preprocessing, from reading its source on.
         let deadline = started + .milliseconds(Int64(spec.timeLimit * 60_000))
@@ -148,7 +148,7 @@ extension Packager.Context {
                     // A line every two seconds or so, not every thousand nodes.
                     guard ContinuousClock.now - lastSaid > .seconds(2) || done == 0 else { return }
                     lastSaid = ContinuousClock.now
-                    progress?("network: hierarchy by \(metric.name): \(done * 100 / max(all, 1))% (\(done) of \(all) nodes)", 0)
+                    progress?("network: hierarchy by \(metric.name): \(done * 100 / max(all, 1))% (\(done) of \(all) nodes)", -1)
                 })
             } catch {
                 let others = spec.metrics.filter { $0 != metric }.map(\.name)

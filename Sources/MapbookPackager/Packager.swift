@@ -50,7 +50,9 @@ public enum Packager {
         let plan = try plan(project, output: output, timestamp: timestamp, dataFile: work, backdropFile: tiles, locatorFiles: indexes, progress: progress)
         // What `create` writes, `validate` accepts: the archive is checked under its temporary
         // name and a package that fails is never renamed into place.
+        progress?("writing the package", -1)
         let written = try PackageWriter.write(plan.contents, to: output) { temporary in
+            progress?("checking the package as validate does", -1)
             let report = PackageValidator.validate(path: temporary)
             let errors = report.diagnostics.filter { $0.severity == .error }
             guard errors.isEmpty else {
@@ -200,6 +202,7 @@ public enum Packager {
         // The backdrop's tiles and style, read from the file just built (or given).
         let backdropRenderer = try backdrop.map { try BackdropRenderer.open(try TilePackage(archive: try ZipArchive(path: $0.file))) }
         for (i, spec) in project.maps.enumerated() where spec.thumbnail == nil {
+            progress?("drawing the thumbnail of \(spec.name)", -1)
             let png = try drawThumbnail(
                 maps[i].map, dataFile: dataFile, tables: tables, extent: spec.extent ?? context.mapExtent(spec, sources: sources) ?? extent, spatialReference: spatialReference,
                 backdrop: backdropRenderer)

@@ -10,21 +10,20 @@ import Darwin
 /// The labels of a view's operational layers (their `labelingInfo`), collected layer by layer
 /// and drawn over every layer once all are drawn. Layers added first (the top layer first)
 /// place first; a label whose box would overlap one already placed is dropped, unless its
-/// class allows overlaps, as ArcGIS deconflicts labels.
+/// class allows overlaps, as ArcGIS deconflicts labels. Each label lies wholly inside the view.
 ///
 /// Points are labelled beside their marker as `labelPlacement` says (above the centre by
 /// default); lines once per visible stretch at its middle, following it; polygons
 /// horizontally at an inner point of the part inside the view.
 public struct FeatureLabels {
-    private var placer: LabelPlacer
     private var groups: [[LabelPlacer.Label]] = []
+    /// The labels placed by `place(in:canvas:)`, each holding its layout, until drawn.
+    private var placed: [[LabelPlacer.Label]] = []
     private let clip: PixelClip
     /// Pixels per point: 4/3 at 96 dpi.
     private let pixelsPerPoint: Double
 
     public init(canvas: MapCanvas, dpi: Double = 96) {
-        placer = LabelPlacer(width: canvas.width, height: canvas.height)
-        placer.keepInside = true
         clip = PixelClip(minX: 0, minY: 0, maxX: Double(canvas.width), maxY: Double(canvas.height))
         pixelsPerPoint = dpi / 72
     }
@@ -44,13 +43,15 @@ public struct FeatureLabels {
             (Double(c.red) / 255, Double(c.green) / 255, Double(c.blue) / 255, Double(c.alpha) / 255)
         }
         let placement = labelClass.placement ?? ""
-        let template = LabelPlacer.Label(
+        var template = LabelPlacer.Label(
             text: "", font: Self.font(symbol), size: size, maxWidth: 0, letterSpacing: 0, align: 1,
             x: 0, y: 0, angle: 0, color: unit(color),
             haloWidth: halo == nil ? 0 : (symbol.haloSize ?? 1) * pixelsPerPoint,
             halo: halo.map(unit) ?? (0, 0, 0, 0), anchor: "center",
             offset: (0, 0), padding: 2, allowOverlap: labelClass.allowOverlap, ignorePlacement: false,
             icon: nil, iconScale: 1, iconOpacity: 1)
+        // A view's own labels stand wholly inside it (a tile's continue on the next tile).
+        template.avoidEdges = true
         // The symbol's own offset, points right and up, in the label's ems.
         let shift = ((symbol.xoffset ?? 0) * pixelsPerPoint / size, -(symbol.yoffset ?? 0) * pixelsPerPoint / size)
         var group: [LabelPlacer.Label] = []
@@ -84,13 +85,29 @@ public struct FeatureLabels {
         groups.append(group)
     }
 
-    /// Places the labels added and draws them on `canvas`; returns how many characters had
-    /// no glyph in the installed fonts.
+    /// Places the labels added in `placer`, the first layer added first, each where no label
+    /// placed before it (in this call or earlier ones) stands; returns how many characters had
+    /// no glyph in the installed fonts. `draw(on:)` then draws them.
+    @discardableResult
+    public mutating func place(in placer: inout LabelPlacer, canvas: MapCanvas) -> Int {
+        let (placed, missingGlyphs) = placer.place(groups, context: canvas.context)
+        self.placed += placed
+        groups = []
+        return missingGlyphs
+    }
+
+    /// Draws the labels on `canvas`, the first layer added on top, and lets go of them: those
+    /// placed by `place(in:canvas:)`, then any added since, placed among themselves alone.
+    /// Returns how many characters of the latter had no glyph in the installed fonts.
     @discardableResult
     public mutating func draw(on canvas: MapCanvas) -> Int {
-        let (placed, missingGlyphs) = placer.place(groups, context: canvas.context)
+        var missingGlyphs = 0
+        if !groups.isEmpty {
+            var own = LabelPlacer(width: canvas.width, height: canvas.height)
+            missingGlyphs = place(in: &own, canvas: canvas)
+        }
         LabelPlacer.draw(placed.reversed(), context: canvas.context, sprite: nil)
-        groups = []
+        placed = []
         return missingGlyphs
     }
 

@@ -7,9 +7,14 @@ import Glibc
 import Darwin
 #endif
 
-/// Where labels stand on a frame: each placed label's box, so that a later label that would
+/// Where labels stand on a picture: each placed label's box, so that a later label that would
 /// overlap one is dropped, as MapLibre's collision index does (boxes, not glyph outlines).
-struct LabelPlacer {
+///
+/// One placer serves a whole picture: the operational layers' labels (`FeatureLabels`) and
+/// the backdrop's (`BackdropRenderer`) are placed into the same one, so no label of one is
+/// drawn over a label of the other, and `reserve` keeps labels off what is drawn over the map
+/// (the credits).
+public struct LabelPlacer {
     struct Box {
         var minX: Double, minY: Double, maxX: Double, maxY: Double
 
@@ -108,9 +113,6 @@ struct LabelPlacer {
 
     let width: Double
     let height: Double
-    /// Whether a label must lie wholly inside the frame (a view's own labels), rather than
-    /// only touch it (a tile's labels, which continue on the next tile).
-    var keepInside = false
     private(set) var boxes: [Box] = []
     /// Characters of labels along lines measured so far, by font, size and character.
     var glyphMetrics: [String: GlyphMetrics] = [:]
@@ -118,9 +120,16 @@ struct LabelPlacer {
     private var grid: [Int: [Int]] = [:]
     static let cell = 64.0
 
-    init(width: Int = 0, height: Int = 0) {
+    /// An empty placer for a picture of `width` x `height` pixels.
+    public init(width: Int, height: Int) {
         self.width = Double(width)
         self.height = Double(height)
+    }
+
+    /// Keeps labels off the rectangle of `width` x `height` pixels whose top left corner is
+    /// (`x`, `y`): no label placed after this is drawn over it.
+    public mutating func reserve(x: Double, y: Double, width: Double, height: Double) {
+        insert(Box(minX: x, minY: y, maxX: x + width, maxY: y + height))
     }
 
     private func cells(_ b: Box) -> [Int] {
@@ -132,10 +141,9 @@ struct LabelPlacer {
         return out
     }
 
-    /// Whether `box` is free: inside the frame and over no placed box.
+    /// Whether `box` is free: on the frame and over no placed box.
     func isFree(_ box: Box) -> Bool {
         guard box.maxX > 0, box.maxY > 0, box.minX < width, box.minY < height else { return false }
-        if keepInside && (box.minX < 0 || box.minY < 0 || box.maxX > width || box.maxY > height) { return false }
         for cell in cells(box) {
             for i in grid[cell] ?? [] where boxes[i].overlaps(box) { return false }
         }

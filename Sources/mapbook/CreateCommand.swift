@@ -174,7 +174,7 @@ final class ProgressReporter: @unchecked Sendable {
     private var shown = false
 
     /// `count` is the features read so far; a negative count makes `source` a status line
-    /// (the backdrop's zooms).
+    /// (the backdrop's steps: features read into the tiler, the zoom guess, each zoom).
     func update(_ source: String, _ count: Int) {
         if count < 0 {
             let text = isTerminal ? "\r  \(source)\u{1B}[K" : "\(source)\n"

@@ -414,4 +414,39 @@ import MapbookInspection
             }
         }
     }
+
+    /// `create` is heard through every step of tiling a backdrop after the import, not only
+    /// the import: the features read into the tiler, the guess of the maximum zoom, the
+    /// thinning and tiling, each zoom and the writing of the tiles, then the thumbnails, the
+    /// archive and its check, in that order, as status lines (a negative count).
+    @Test func buildingABackdropIsHeardStepByStep() throws {
+        try withTemporaryDirectory { dir in
+            var features: [String] = []
+            for i in 0..<2_500 {
+                let lon = 10 + Double(i % 50) * 0.001, lat = 50 + Double(i / 50) * 0.001
+                features.append(#"{"type": "Feature", "properties": {"name": "P\#(i)"}, "geometry": {"type": "Point", "coordinates": [\#(lon), \#(lat)]}}"#)
+            }
+            try #"{"type": "FeatureCollection", "features": [\#(features.joined(separator: ",\n"))]}"#
+                .write(toFile: dir + "/points.geojson", atomically: true, encoding: .utf8)
+            try """
+            title: Points
+            crs: EPSG:3857
+            sources:
+              points: { path: points.geojson }
+            backdrop:
+              layers: [points]
+            maps:
+              - name: Points
+                layers: [points]
+            """.write(toFile: dir + "/project.yaml", atomically: true, encoding: .utf8)
+            var status: [String] = []
+            _ = try Packager.build(try Project.load(path: dir + "/project.yaml"), output: dir + "/p.mmpk", timestamp: 1_767_225_600) { line, count in
+                if count < 0 { status.append(line) }
+            }
+            let steps = ["backdrop: reading points", "backdrop: guessing the maximum zoom", "backdrop: tiling zooms", "backdrop: zoom 0:", "backdrop: writing", "drawing the thumbnail of Points", "writing the package", "checking the package"]
+            let heard = steps.map { step in status.firstIndex { $0.hasPrefix(step) } }
+            #expect(heard.allSatisfy { $0 != nil }, "not heard: \(zip(steps, heard).filter { $0.1 == nil }.map(\.0)) in \(status)")
+            #expect(heard.compactMap { $0 } == heard.compactMap { $0 }.sorted(), "out of order: \(status)")
+        }
+    }
 }

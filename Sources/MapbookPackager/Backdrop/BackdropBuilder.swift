@@ -56,7 +56,9 @@ public enum BackdropBuilder {
     }
 
     /// Tiles `layers` and writes the tile set to `path` atomically (nothing is left there on
-    /// failure). `progress` hears each layer as it is read and each zoom as it is done.
+    /// failure). `progress` hears each layer as it is read (and every 100,000 features of it),
+    /// the guess of the maximum zoom, the start of tiling, each zoom as it is done and the
+    /// writing, so no long step of a large build runs unannounced.
     public static func build(
         layers: [Layer], options: TilerOptions, name: String, timestamp: Int64, to path: String, format: Format,
         credits: String = "", progress: ((String) -> Void)? = nil
@@ -67,7 +69,11 @@ public enum BackdropBuilder {
         var counts: [(String, Int, Int)] = []
         for layer in layers {
             progress?("reading \(layer.name)")
-            let summary = try tiler.addLayer(TilerLayer(name: layer.name, minZoom: layer.minZoom, maxZoom: layer.maxZoom, fields: layer.fields), from: layer.reader)
+            // Reading a million features into the tiler takes a while: it is counted aloud.
+            let reader = progress.map { say in
+                CountingFeatureReader(layer.reader, every: 100_000) { say("reading \(layer.name): \($0) features") }
+            } ?? layer.reader
+            let summary = try tiler.addLayer(TilerLayer(name: layer.name, minZoom: layer.minZoom, maxZoom: layer.maxZoom, fields: layer.fields), from: reader)
             counts.append((layer.name, summary.added, summary.skipped))
             let schema = layer.reader.schema
             let fields = (layer.fields.isEmpty ? schema.fields.filter { $0.type != .blob }.map(\.name) : layer.fields).map { name -> VectorLayerInfo.Field in
@@ -85,6 +91,10 @@ public enum BackdropBuilder {
             if let geometry {
                 styleLayers.append(VectorTileStyle.Layer(sourceLayer: layer.name, geometry: geometry, renderer: layer.renderer, minZoom: layer.minZoom, maxZoom: layer.maxZoom))
             }
+        }
+        if options.maxZoom == nil {
+            // The guess sorts every point by its place on the map.
+            progress?("guessing the maximum zoom from the spacing of \(tiler.featureCount) features")
         }
         let zooms = tiler.zoomRange
         let bounds = tiler.bounds
@@ -106,12 +116,15 @@ public enum BackdropBuilder {
             writer = try TileExporter.writer(exportFormat, path: path, metadata: metadata)
         }
         do {
+            // Before the first zoom, dense points are thinned for every zoom.
+            progress?("tiling zooms \(zooms.lowerBound)-\(zooms.upperBound)")
             let report = try tiler.build { coordinate, data in
                 try writer.addTile(data, at: coordinate)
             } zoomDone: { zoom in
                 progress?("zoom \(zoom.zoom): \(zoom.tiles) tiles")
             }
             (writer as? VectorTilePackageWriter)?.description.tiling = report
+            progress?("writing \(report.tiles) tiles")
             try writer.finish()
             return Result(report: report, layers: counts, extent: bounds)
         } catch {

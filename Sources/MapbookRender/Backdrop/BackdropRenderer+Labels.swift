@@ -224,10 +224,14 @@ extension BackdropRenderer {
         var distance = 0.0
     }
 
-    /// Places and draws the frame's labels: later style layers first, each label only where
-    /// its box (padded) is free, unless it may overlap.
-    func drawLabels(on canvas: MapCanvas) {
-        let (placed, missingGlyphs) = labels.place(pendingLabels.reversed(), context: canvas.context)
+    /// Places the labels `drawWithoutLabels(on:dpi:)` collected in `placer` and draws them on
+    /// `canvas`: each label only where its box (padded) is free of every label placed before,
+    /// unless it may overlap. Style layers are placed from the top of the style down, so a
+    /// later layer's labels win, as MapLibre places them (`PauseablePlacement` walks the
+    /// layer order from its end); labels already in `placer` (the map's own, drawn above the
+    /// backdrop) win over all of them.
+    public func drawLabels(on canvas: MapCanvas, placingIn placer: inout LabelPlacer) {
+        let (placed, missingGlyphs) = placer.place(pendingLabels.reversed(), context: canvas.context)
         if missingGlyphs > 0 { note("\(missingGlyphs) characters of labels have no glyph in the installed fonts (install fonts-noto-core)") }
         LabelPlacer.draw(placed.reversed(), context: canvas.context, sprite: sprite?.image)
         pendingLabels = []

@@ -58,8 +58,6 @@ public final class BackdropRenderer {
         looksOrder.append(key)
         if looksOrder.count > cacheLimit * 16 { looks[looksOrder.removeFirst()] = nil }
     }
-    /// The boxes of the labels placed on the current frame.
-    var labels = LabelPlacer()
     /// Labels of the current frame by style layer, drawn after every other layer.
     var pendingLabels: [[LabelPlacer.Label]] = []
     /// The style's sprite, for icons; nil draws labels without their icons.
@@ -106,8 +104,20 @@ public final class BackdropRenderer {
         if !damage.contains(problem) { damage.append(problem) }
     }
 
-    /// Draws the backdrop on `canvas`, whose extent is in Web Mercator metres, at `dpi`.
+    /// Draws the backdrop on `canvas`, whose extent is in Web Mercator metres, at `dpi`, its
+    /// labels placed among themselves alone.
     public func draw(on canvas: MapCanvas, dpi: Double = 96) {
+        drawWithoutLabels(on: canvas, dpi: dpi)
+        var placer = LabelPlacer(width: canvas.width, height: canvas.height)
+        drawLabels(on: canvas, placingIn: &placer)
+    }
+
+    /// Draws every style layer but the symbol layers on `canvas`, whose extent is in Web
+    /// Mercator metres, at `dpi`, and collects the symbol layers' labels for
+    /// `drawLabels(on:placingIn:)`, so that labels drawn over the backdrop (a map's own) can
+    /// be placed before them.
+    public func drawWithoutLabels(on canvas: MapCanvas, dpi: Double = 96) {
+        pendingLabels = []
         let zoom = Self.styleZoom(metresPerPixel: canvas.resolution, dpi: dpi)
         let pixelRatio = dpi / 96
         let metadata = archive.metadata
@@ -131,7 +141,6 @@ public final class BackdropRenderer {
             }
         }
         let decoded = order.map { DrawnTile(coordinate: $0, tile: tilesByCoordinate[$0]!, squares: standsFor[$0]!) }
-        labels = LabelPlacer(width: canvas.width, height: canvas.height)
         let context = canvas.context
         for (index, layer) in layers.enumerated() where layer.isVisible(at: zoom) {
             var evaluator = StyleExpression(zoom: zoom)
@@ -194,7 +203,6 @@ public final class BackdropRenderer {
             }
             for problem in evaluator.unsupported.sorted() { note("expression '\(problem)' is not evaluated (style layer '\(layer.id)')") }
         }
-        drawLabels(on: canvas)
     }
 
     /// The tile one level up whose square holds `c`'s; nil at level 0.
