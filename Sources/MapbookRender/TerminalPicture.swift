@@ -8,7 +8,8 @@ import Darwin
 #endif
 
 /// A picture printed on a terminal (libchafa): an image where the terminal shows images
-/// (kitty, iTerm2, sixels), else Unicode block symbols in the colours the terminal has.
+/// (kitty, iTerm2, sixels), else Unicode block symbols in the colours the terminal has; without
+/// colour (`NO_COLOR`), shapes and shades in the terminal's own colours (`shapes`).
 public enum TerminalPicture {
     public enum Mode: String, Sendable, CaseIterable {
         case kitty, iterm, sixel
@@ -68,6 +69,9 @@ public enum TerminalPicture {
 
     /// The text that shows `image` in `columns` x `rows` cells of a terminal.
     public static func text(of image: RasterImage, columns: Int, rows: Int, mode: Mode) -> String {
+        // Chafa without colour inks every cell nearer its foreground than its background, so
+        // a map (pale, mostly) comes out a solid silhouette: the shapes are chosen here instead.
+        if mode == .noColor { return shapes(of: image, columns: columns, rows: rows) }
         let surface = image.surface
         cairo_surface_flush(surface)
         guard let data = cairo_image_surface_get_data(surface) else { return "" }

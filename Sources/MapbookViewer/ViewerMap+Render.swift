@@ -19,6 +19,9 @@ public struct RenderedView {
     /// One line per damaged part drawn around: a layer whose data cannot be read, a tile that
     /// does not decode, a sprite that cannot be read. A picture with findings is still drawn.
     public let findings: [String]
+    /// The labels set as terminal text rather than drawn, when the view was rendered for
+    /// terminal cells (`render(_:labelCells:)`).
+    public let cellLabels: TerminalLabels?
 }
 
 extension ViewerMap {
@@ -49,8 +52,20 @@ extension ViewerMap {
     /// Draws the view: the backdrop, the operational layers shown and in scale (bottom
     /// first), a scale bar and the package's credits, as pixels or (`format` SVG or PDF) as
     /// vectors. Nothing it cannot draw fails the picture: each problem is a warning.
+    ///
+    /// With `labelCells`, the picture is for a terminal that prints it as symbols in that many
+    /// cells: the operational layers' labels, the scale bar's distance and the credits are not
+    /// drawn but set as text on those cells (`RenderedView.cellLabels`). The backdrop's own
+    /// labels are still drawn.
+    ///
+    /// The labels drawn into the picture are placed in one `LabelPlacer`, so none is drawn
+    /// over another or under the credits: the credits' box first, then the operational
+    /// layers' labels (drawn above everything, placed from the top layer down), then the
+    /// backdrop's (drawn under the layers, placed from the top of its style down), each only
+    /// where those before left room.
     public func render(
-        _ view: MapView, background: RGBAColor = RGBAColor(red: 242, green: 239, blue: 233), format: PictureFormat = .png
+        _ view: MapView, background: RGBAColor = RGBAColor(red: 242, green: 239, blue: 233), format: PictureFormat = .png,
+        labelCells: (columns: Int, rows: Int)? = nil
     ) throws -> RenderedView {
         let canvas: MapCanvas
         do {
@@ -66,7 +81,20 @@ extension ViewerMap {
         }
         let shown = layers.filter { $0.isFeatureLayer && isShown($0) && $0.isInScale(view.scale) }
         var labels = FeatureLabels(canvas: canvas, dpi: view.dpi)
-        var layerFindings: [String] = [], labelWarnings: [String] = []
+        var cellLabels = labelCells.map { TerminalLabels(canvas: canvas, columns: $0.columns, rows: $0.rows, dpi: view.dpi) }
+        var placer = LabelPlacer(width: view.width, height: view.height)
+        let credits = attribution()
+        if let credits, cellLabels == nil { reserveAttribution(credits, on: canvas, pixelRatio: view.dpi / 96, in: &placer) }
+        var layerFindings: [String] = [], labelFindings: [String] = [], labelWarnings: [String] = []
+        func collectLabels(on target: MapCanvas) {
+            if var cells = cellLabels {
+                collectOperationalLabels(shown, view: view, canvas: target, into: &cells, findings: &labelFindings, warnings: &labelWarnings)
+                cellLabels = cells
+            } else {
+                collectOperationalLabels(shown, view: view, canvas: target, into: &labels, findings: &labelFindings, warnings: &labelWarnings)
+            }
+        }
+        var missingGlyphs = 0
         if let backdrop, format == .png, !shown.isEmpty, drawsLayersBesideBackdrop {
             // The backdrop and the operational layers share nothing until they meet on the
             // picture: the layers are drawn on a clear canvas of the same view on a second
@@ -81,13 +109,22 @@ extension ViewerMap {
                 throw ViewerError(kind: .invalidView, path: session.package.path, message: error.message)
             }
             bothAtOnce(
-                { backdrop.draw(on: canvas, dpi: view.dpi) },
-                { self.drawOperational(shown, view: view, on: overlay, labels: &labels, findings: &layerFindings, warnings: &labelWarnings) })
+                { backdrop.drawWithoutLabels(on: canvas, dpi: view.dpi) },
+                {
+                    self.drawOperational(shown, view: view, on: overlay, findings: &layerFindings)
+                    collectLabels(on: overlay)
+                })
+            // The backdrop's labels go under the layers, but give way to the layers' labels.
+            missingGlyphs += labels.place(in: &placer, canvas: canvas)
+            backdrop.drawLabels(on: canvas, placingIn: &placer)
             canvas.draw(overlay, x: 0, y: 0)
             labelWarnings += overlay.warnings
         } else {
-            backdrop?.draw(on: canvas, dpi: view.dpi)
-            drawOperational(shown, view: view, on: canvas, labels: &labels, findings: &layerFindings, warnings: &labelWarnings)
+            backdrop?.drawWithoutLabels(on: canvas, dpi: view.dpi)
+            collectLabels(on: canvas)
+            missingGlyphs += labels.place(in: &placer, canvas: canvas)
+            backdrop?.drawLabels(on: canvas, placingIn: &placer)
+            drawOperational(shown, view: view, on: canvas, findings: &layerFindings)
         }
         if let backdrop {
             warnings += backdrop.problems
@@ -97,21 +134,18 @@ extension ViewerMap {
             }
         }
         if let problem = backdropState?.problem { findings.append(problem) }
-        findings += layerFindings
+        findings += layerFindings + labelFindings
         warnings += labelWarnings
-        let missingGlyphs = labels.draw(on: canvas)
+        missingGlyphs += labels.draw(on: canvas)
         if missingGlyphs > 0 { warnings.append("\(missingGlyphs) characters of labels have no glyph in the installed fonts (install fonts-noto-core)") }
         warnings += canvas.warnings
-        drawScaleBar(view, on: canvas)
-        drawAttribution(on: canvas, pixelRatio: view.dpi / 96)
-        return RenderedView(canvas: canvas, warnings: warnings, findings: findings)
+        drawScaleBar(view, on: canvas, cellLabels: &cellLabels)
+        if let credits { drawAttribution(credits, on: canvas, pixelRatio: view.dpi / 96, cellLabels: &cellLabels) }
+        return RenderedView(canvas: canvas, warnings: warnings, findings: findings, cellLabels: cellLabels)
     }
 
-    /// The operational layers `shown` (bottom first) drawn on `canvas`, and their labels
-    /// collected into `labels` (top layer first) to be placed once everything else is drawn.
-    func drawOperational(
-        _ shown: [ViewerLayer], view: MapView, on canvas: MapCanvas, labels: inout FeatureLabels, findings: inout [String], warnings: inout [String]
-    ) {
+    /// The operational layers `shown` (bottom first) drawn on `canvas`.
+    func drawOperational(_ shown: [ViewerLayer], view: MapView, on canvas: MapCanvas, findings: inout [String]) {
         for layer in shown {
             do {
                 try draw(layer, view: view, on: canvas)
@@ -119,6 +153,13 @@ extension ViewerMap {
                 findings.append("layer '\(layer.title)' is not drawn: \(error)")
             }
         }
+    }
+
+    /// The labels of the operational layers `shown` (bottom first) collected into `labels`
+    /// (top layer first), to be placed before the backdrop's and drawn over everything.
+    func collectOperationalLabels(
+        _ shown: [ViewerLayer], view: MapView, canvas: MapCanvas, into labels: inout some MapLabelCollector, findings: inout [String], warnings: inout [String]
+    ) {
         for layer in shown.reversed() where layer.definition.showLabels == true {
             do {
                 try collectLabels(layer, view: view, canvas: canvas, into: &labels, warnings: &warnings)
@@ -189,7 +230,7 @@ extension ViewerMap {
     /// A layer's labels in the view: each of its label classes that labels at the view's
     /// scale, over the features its `where` (and the layer's filter) keeps. A class whose
     /// expression is not read, or that names a field the table lacks, is a warning.
-    func collectLabels(_ layer: ViewerLayer, view: MapView, canvas: MapCanvas, into labels: inout FeatureLabels, warnings: inout [String]) throws {
+    func collectLabels(_ layer: ViewerLayer, view: MapView, canvas: MapCanvas, into labels: inout some MapLabelCollector, warnings: inout [String]) throws {
         let source = try featureSource(for: layer)
         guard source.table.geometryProblem == nil else { return }
         let e = view.extent
@@ -234,7 +275,8 @@ extension ViewerMap {
     /// A scale bar in the bottom left corner: the longest round ground distance (1, 2 or 5
     /// times a power of ten, in metres or kilometres) that fits in a fifth of the width,
     /// measured at the view's centre (Web Mercator stretches distances by 1 / cos(latitude)).
-    func drawScaleBar(_ view: MapView, on canvas: MapCanvas) {
+    /// Its distance is text on the terminal's cells when `cellLabels` are given.
+    func drawScaleBar(_ view: MapView, on canvas: MapCanvas, cellLabels: inout TerminalLabels?) {
         let ratio = view.dpi / 96
         var metresPerPixel = view.resolution * view.metresPerUnit
         if Self.sameCRS(crs, .webMercator), let center = try? toLongitudeLatitude(view.center) {
@@ -256,21 +298,52 @@ extension ViewerMap {
         canvas.fillRectangle(x: x, y: y, width: pixels, height: 2 * ratio, color: ink)
         canvas.fillRectangle(x: x, y: y - 5 * ratio, width: 2 * ratio, height: 7 * ratio, color: ink)
         canvas.fillRectangle(x: x + pixels - 2 * ratio, y: y - 5 * ratio, width: 2 * ratio, height: 7 * ratio, color: ink)
-        canvas.drawText(label, x: x, y: y - 6 * ratio, size: 11 * ratio, anchor: "bottom-left", color: ink, halo: RGBAColor(red: 255, green: 255, blue: 255), haloWidth: 2 * ratio)
+        if cellLabels != nil {
+            cellLabels?.put(label, x: x, y: y - 6 * ratio, anchor: "bottom-left")
+        } else {
+            canvas.drawText(label, x: x, y: y - 6 * ratio, size: 11 * ratio, anchor: "bottom-left", color: ink, halo: RGBAColor(red: 255, green: 255, blue: 255), haloWidth: 2 * ratio)
+        }
     }
 
-    /// The package's credits (its `accessInformation`) and the backdrop's attribution, in the
-    /// bottom right corner.
-    func drawAttribution(on canvas: MapCanvas, pixelRatio: Double) {
+    /// The package's credits (its `accessInformation`) and the backdrop's attribution, as
+    /// plain text; nil when there are none.
+    func attribution() -> String? {
         var parts: [String] = []
         if let credits = session.package.manifest.accessInformation, !credits.isEmpty { parts.append(credits) }
         if let attribution = backdropState?.renderer?.archive.metadata.attribution, !attribution.isEmpty, !parts.contains(attribution) {
             parts.append(attribution)
         }
-        guard !parts.isEmpty else { return }
-        let text = PopupFormatter.plainText(parts.joined(separator: " | "))
+        guard !parts.isEmpty else { return nil }
+        return PopupFormatter.plainText(parts.joined(separator: " | "))
+    }
+
+    /// Where the credits stand at `pixelRatio`: their size, and their bottom right corner's
+    /// distance from the picture's, in pixels.
+    static func attributionLayout(pixelRatio: Double) -> (size: Double, right: Double, bottom: Double, haloWidth: Double) {
+        (9 * pixelRatio, 4 * pixelRatio, 3 * pixelRatio, 1.5 * pixelRatio)
+    }
+
+    /// Keeps labels off the box the credits `text` takes in the bottom right corner of
+    /// `canvas`, halo included.
+    func reserveAttribution(_ text: String, on canvas: MapCanvas, pixelRatio: Double, in placer: inout LabelPlacer) {
+        let layout = Self.attributionLayout(pixelRatio: pixelRatio)
+        let (width, height) = canvas.textSize(text, size: layout.size)
+        placer.reserve(
+            x: Double(canvas.width) - layout.right - width - layout.haloWidth, y: Double(canvas.height) - layout.bottom - height - layout.haloWidth,
+            width: width + 2 * layout.haloWidth, height: height + 2 * layout.haloWidth)
+    }
+
+    /// The credits `text` in the bottom right corner; text on the terminal's cells when
+    /// `cellLabels` are given.
+    func drawAttribution(_ text: String, on canvas: MapCanvas, pixelRatio: Double, cellLabels: inout TerminalLabels?) {
+        let layout = Self.attributionLayout(pixelRatio: pixelRatio)
+        let x = Double(canvas.width) - layout.right, y = Double(canvas.height) - layout.bottom
+        if cellLabels != nil {
+            cellLabels?.put(text, x: x, y: y, anchor: "bottom-right")
+            return
+        }
         canvas.drawText(
-            text, x: Double(canvas.width) - 4 * pixelRatio, y: Double(canvas.height) - 3 * pixelRatio, size: 9 * pixelRatio,
-            anchor: "bottom-right", color: RGBAColor(red: 60, green: 60, blue: 60), halo: RGBAColor(red: 255, green: 255, blue: 255, alpha: 220), haloWidth: 1.5 * pixelRatio)
+            text, x: x, y: y, size: layout.size, anchor: "bottom-right", color: RGBAColor(red: 60, green: 60, blue: 60),
+            halo: RGBAColor(red: 255, green: 255, blue: 255, alpha: 220), haloWidth: layout.haloWidth)
     }
 }

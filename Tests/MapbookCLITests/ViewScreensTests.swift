@@ -40,7 +40,7 @@ import Testing
     }
 
     /// Layers turned off and kept, the legend, a bookmark, search typed a character at a time
-    /// to a pop-up, identify, the keys, another map, and back to the library.
+    /// to a pop-up, identify, the keys, another map, and back to the maps and the library.
     @Test(ViewCommandTests.tmuxRequired)
     func theMapsPanelsOnTheNapervilleSample() throws {
         let package = try Self.naperville.get()
@@ -155,10 +155,15 @@ import Testing
             let secondMap = try window.wait { Self.statusLine($0).contains("Emergency Response Map") }
             #expect(Self.statusLine(secondMap).contains("Emergency Response Map"))
 
-            // Esc: the library, here in device mode with nothing added.
+            // Esc: the package's maps again; Esc there: the library, here in device mode with
+            // nothing added, listing the package opened by path so that it can be opened again.
+            try window.keys("Escape")
+            let back = try window.wait { $0.contains("Naperville Water Company: 3 maps") }
+            #expect(back.contains("2. Emergency Response Map"), "\(back)")
             try window.keys("Escape")
             let library = try window.wait { $0.contains("Device mode") }
             #expect(library.contains("No sideloaded packages"), "\(library)")
+            #expect(library.contains("Opened from its path") && library.contains("Naperville Water Company"), "\(library)")
             try window.keys("q")
             let after = try window.wait { $0.split(separator: "\n").contains { $0.hasPrefix("EXIT:") } }
             #expect(after.contains("EXIT:0"), "\(after)")

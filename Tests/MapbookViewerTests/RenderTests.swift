@@ -33,6 +33,27 @@ import Testing
         }.filter { $0.alpha == 255 }
     }
 
+    /// The one map of a package built in `dir` from its `places.geojson`: blue points of
+    /// `size` points labelled as `labels` says (web-map label classes in the project's form),
+    /// with the `extra` project keys (credits, a backdrop).
+    static func placesMap(in dir: String, labels: String, size: Int = 4, extra: String = "") throws -> ViewerMap {
+        try """
+        title: Places
+        crs: EPSG:3857
+        \(extra)
+        sources:
+          places: { path: places.geojson }
+        maps:
+          - name: Places
+            layers:
+              - source: places
+                renderer: { simple: { color: "#0000ff", size: \(size) } }
+                labels: [\(labels)]
+        """.write(toFile: dir + "/project.yaml", atomically: true, encoding: .utf8)
+        _ = try Packager.build(try Project.load(path: dir + "/project.yaml"), output: dir + "/p.mmpk", timestamp: 1_767_225_600)
+        return try MapSession(path: dir + "/p.mmpk").map(named: nil)
+    }
+
     @Test func everyMapAtEveryBookmarkDrawsItsLayersOverTheBackdrop() throws {
         let session = try MapSession(path: try MapSessionTests.naperville.get())
         try FileManager.default.createDirectory(atPath: Self.pictures, withIntermediateDirectories: true)
@@ -146,20 +167,7 @@ import Testing
               {"type": "Feature", "properties": {"NAME": "CCCC", "RANK": 3}, "geometry": {"type": "Point", "coordinates": [10.01, 50.0]}}]}
             """.write(toFile: dir + "/places.geojson", atomically: true, encoding: .utf8)
             func render(_ labels: String) throws -> MapCanvas {
-                try """
-                title: Labels
-                crs: EPSG:3857
-                sources:
-                  places: { path: places.geojson }
-                maps:
-                  - name: Places
-                    layers:
-                      - source: places
-                        renderer: { simple: { color: "#0000ff", size: 4 } }
-                        labels: [\(labels)]
-                """.write(toFile: dir + "/project.yaml", atomically: true, encoding: .utf8)
-                _ = try Packager.build(try Project.load(path: dir + "/project.yaml"), output: dir + "/p.mmpk", timestamp: 1_767_225_600)
-                let map = try MapSession(path: dir + "/p.mmpk").map(named: nil)
+                let map = try Self.placesMap(in: dir, labels: labels)
                 #expect(map.layers.allSatisfy { $0.definition.showLabels == true })
                 let view = try map.view(centeredOn: Position(x: 10.005, y: 50.0), scale: 12_000, width: 600, height: 200)
                 let rendered = try map.render(view, background: RGBAColor(red: 255, green: 255, blue: 255))
@@ -305,6 +313,87 @@ import Testing
             #expect(either > 1_000, "\(layer): \(either) pixels drawn")
             let share = Double(differing) / Double(either)
             #expect(share < 0.01, "\(layer): \(differing) of \(either) pixels differ from gdal_rasterize of the buffer (\(share * 100)%)")
+        }
+    }
+
+    /// The map's own labels and the backdrop's are placed in one collision index, the map's
+    /// first (they are drawn on top): basemap.de's "Köln" gives way to a map label at Köln,
+    /// whether the layers are drawn beside the backdrop or after it, while its labels elsewhere
+    /// ("Hamburg") stay.
+    @Test(.enabled(if: Fixtures.available, "needs ../shared/fixtures/vtpk-basemapde"))
+    func theBackdropsLabelsGiveWayToTheMapsOwn() throws {
+        try withTemporaryDirectory { dir in
+            try zipStored(folder: Fixtures.path("vtpk-basemapde/sample_cache"), to: dir + "/basemap.vtpk")
+            try """
+            {"type": "FeatureCollection", "features": [
+              {"type": "Feature", "properties": {"NAME": "Over Köln"}, "geometry": {"type": "Point", "coordinates": [7.02, 50.9653]}}]}
+            """.write(toFile: dir + "/places.geojson", atomically: true, encoding: .utf8)
+            func render(labels: Bool, beside: Bool) throws -> (MapCanvas, MapView) {
+                let map = try Self.placesMap(
+                    in: dir, labels: labels ? ##"{ field: NAME, size: 12, color: "#ff0000", placement: center }"## : "", size: 6,
+                    extra: "backdrop: { path: basemap.vtpk, title: basemap.de }")
+                map.drawsLayersBesideBackdrop = beside
+                let view = try map.view(centeredOn: Position(x: 12, y: 52), scale: 6_300_000, width: 1024, height: 768)
+                return (try map.render(view).canvas, view)
+            }
+            /// Grey text pixels (the backdrop's city names) in `canvas` above and right of where
+            /// (`longitude`, `latitude`) is drawn, clear of the map's marker there: x - box to
+            /// x + 4 box, y - box to y - 8.
+            func greyText(_ canvas: MapCanvas, _ view: MapView, longitude: Double, latitude: Double, box: Int = 40) -> Int {
+                let (mx, my) = WebMercator.project(longitude: longitude, latitude: latitude)
+                let x = Int((mx - view.extent.minX) / view.resolution), y = Int((view.extent.maxY - my) / view.resolution)
+                var n = 0
+                for py in max(y - box, 0)..<min(y - 8, canvas.height) {
+                    for px in max(x - box, 0)..<min(x + 4 * box, canvas.width) {
+                        guard let p = canvas.pixel(x: px, y: py) else { continue }
+                        let (r, g, b) = (Int(p.red), Int(p.green), Int(p.blue))
+                        if max(r, g, b) < 110 && abs(r - g) < 24 && abs(g - b) < 24 { n += 1 }
+                    }
+                }
+                return n
+            }
+            let (alone, view) = try render(labels: false, beside: true)
+            #expect(greyText(alone, view, longitude: 7.02, latitude: 50.9653) > 30, "without a map label at Köln, the backdrop labels Köln")
+            for beside in [true, false] {
+                let (canvas, view) = try render(labels: true, beside: beside)
+                try canvas.write(to: Self.pictures + "/labels-collide-\(beside ? "beside" : "in-turn").png")
+                #expect(greyText(canvas, view, longitude: 7.02, latitude: 50.9653) == 0, "beside \(beside): the backdrop's 'Köln' is drawn under the map's label")
+                #expect(greyText(canvas, view, longitude: 10.0635, latitude: 53.5501) > 30, "beside \(beside): the backdrop's 'Hamburg' is missing")
+            }
+        }
+    }
+
+    /// No label is drawn under the credits in the bottom right corner: a label whose only
+    /// place is there is dropped, and drawn where there are no credits.
+    @Test func noLabelIsDrawnUnderTheCredits() throws {
+        try withTemporaryDirectory { dir in
+            // A point 120 px left of the bottom right corner, 14 px up, at 1:12,000 on 600 x 200:
+            // its label, centred on it, fits in the corner only where the credits are.
+            let center = WebMercator.project(longitude: 10, latitude: 50)
+            let probe = try MapView(center: Position(x: center.x, y: center.y), scale: 12_000, width: 600, height: 200)
+            let (lon, lat) = WebMercator.unproject(x: probe.extent.maxX - 120 * probe.resolution, y: probe.extent.minY + 14 * probe.resolution)
+            try """
+            {"type": "FeatureCollection", "features": [
+              {"type": "Feature", "properties": {"NAME": "Cornerstone Plaza"}, "geometry": {"type": "Point", "coordinates": [\(lon), \(lat)]}}]}
+            """.write(toFile: dir + "/places.geojson", atomically: true, encoding: .utf8)
+            func redPixels(credits: String?) throws -> Int {
+                let map = try Self.placesMap(
+                    in: dir, labels: ##"{ field: NAME, size: 12, color: "#ff0000", placement: center }"##,
+                    extra: credits.map { "credits: \"\($0)\"" } ?? "")
+                let view = try map.view(centeredOn: Position(x: 10, y: 50), scale: 12_000, width: 600, height: 200)
+                let canvas = try map.render(view, background: RGBAColor(red: 255, green: 255, blue: 255)).canvas
+                try canvas.write(to: Self.pictures + "/credits-\(credits == nil ? "none" : "long").png")
+                var n = 0
+                for y in 0..<canvas.height {
+                    for x in 0..<canvas.width {
+                        if let p = canvas.pixel(x: x, y: y), p.red > 200, p.green < 90, p.blue < 90 { n += 1 }
+                    }
+                }
+                return n
+            }
+            try FileManager.default.createDirectory(atPath: Self.pictures, withIntermediateDirectories: true)
+            #expect(try redPixels(credits: nil) > 50, "without credits the label is drawn in the corner")
+            #expect(try redPixels(credits: "Data: the City of Naperville and the mapbook project's test suite") == 0, "a label is drawn under the credits")
         }
     }
 }

@@ -2,12 +2,15 @@ import MapbookLibrary
 import MapbookPackage
 import MapbookPortal
 import MapbookPortalAPI
+import MapbookSupport
 import Synchronization
 
 /// The device library, as the Offline Mapbook app's first screen: in device mode the
 /// sideloaded packages; in portal mode the downloaded ones, the portal and the signed-in user,
 /// then the portal's packages not downloaded yet. Each package shows its title, summary, size,
-/// map count, when it was downloaded, its expiration and an update badge.
+/// map count, when it was downloaded, its expiration and an update badge. A package opened by
+/// path (`mapbook view PKG`) that the library does not hold is listed after them, so it can
+/// be opened again.
 ///
 /// The portal is asked in the background (`PortalWork`): the screen draws at once from what
 /// is on the device and the last check kept in the library, and offline it says when that
@@ -18,6 +21,10 @@ final class LibraryScreen: TerminalScreen {
     var portal: String?
     var user: String?
     var entries: [LibraryEntry] = []
+    /// The paths of the packages opened by path in this run.
+    let opened: [String]
+    /// Those of them the library does not hold, as entries.
+    var openedEntries: [LibraryEntry] = []
     /// What each package's manifest says, read once per file.
     var details: [String: Details] = [:]
     var lastCheck: UpdateCheck?
@@ -27,14 +34,18 @@ final class LibraryScreen: TerminalScreen {
     let work = PortalWork()
 
     struct Details {
+        /// The package's GUID, which a copy in the library shares.
+        var guid: String?
+        var title: String?
         var summary: String?
         var maps: Int
         var expiration: Expiration?
         var problem: String?
     }
 
-    init(context: ViewerContext) {
+    init(context: ViewerContext, opened: [String] = []) {
         self.context = context
+        self.opened = opened
     }
 
     /// Reads the library again (after a download) and starts an update check in portal mode.
@@ -49,30 +60,39 @@ final class LibraryScreen: TerminalScreen {
         } catch {
             message = "cannot read the library: \(error)"
         }
-        for entry in entries where details[entry.path] == nil {
+        for path in entries.map(\.path) + opened where details[path] == nil {
             do {
-                let package = try MobileMapPackage(path: entry.path)
-                details[entry.path] = Details(
+                let package = try MobileMapPackage(path: path)
+                details[path] = Details(
+                    guid: package.manifest.guid.flatMap { $0.isEmpty ? nil : $0 }, title: package.manifest.title,
                     summary: package.manifest.summary ?? package.manifest.description, maps: package.mapEntries.count,
                     expiration: package.manifest.expiration)
             } catch {
-                details[entry.path] = Details(maps: 0, problem: "\(error)")
+                details[path] = Details(maps: 0, problem: "\(error)")
             }
+        }
+        // A package the library holds (its copy has the same GUID) is listed once, as the library's.
+        let held = Set(entries.map(\.path) + entries.compactMap { details[$0.path]?.guid })
+        let unheld = opened.filter { !held.contains($0) && !(details[$0]?.guid.map(held.contains) ?? false) }
+        openedEntries = unheld.map { path in
+            let name = FileSystem.lastComponent(path)
+            return LibraryEntry(kind: .sideloaded, name: name, path: path, title: details[path]?.title ?? name, size: FileSystem.size(path) ?? 0)
         }
         if check, mode == .portal, let portal { work.check(portal: portal, context: context) }
     }
 
-    /// The rows the user chooses among: downloaded or sideloaded packages, then (portal mode)
-    /// the portal's packages not on the device.
+    /// The rows the user chooses among: downloaded or sideloaded packages, a package opened
+    /// by path and not in the library, then (portal mode) the portal's packages not on the device.
     enum Row {
         case package(LibraryEntry)
+        case opened(LibraryEntry)
         case available(PortalItem)
     }
 
     var rows: [Row] {
         let state = work.snapshot()
         let have = Set(entries.compactMap(\.itemId))
-        return entries.map(Row.package) + state.available.filter { !have.contains($0.id) }.map(Row.available)
+        return entries.map(Row.package) + openedEntries.map(Row.opened) + state.available.filter { !have.contains($0.id) }.map(Row.available)
     }
 
     func poll() -> Bool {
@@ -100,7 +120,11 @@ final class LibraryScreen: TerminalScreen {
             lines.append(TextPanel.Line(mode == .device ? "No sideloaded packages: add one with `mapbook library add PKG`." : "No downloaded packages.", dim: true))
         }
         for (i, row) in rows.enumerated() {
-            if case .available = row, i == entries.count {
+            if case .opened = row, i == entries.count {
+                lines.append(TextPanel.Line(""))
+                lines.append(TextPanel.Line("Opened from its path, not in the library", bold: true))
+            }
+            if case .available = row, i == entries.count + openedEntries.count {
                 lines.append(TextPanel.Line(""))
                 lines.append(TextPanel.Line("On the portal, not downloaded", bold: true))
             }
@@ -108,6 +132,9 @@ final class LibraryScreen: TerminalScreen {
             switch row {
             case .package(let entry):
                 lines += packageLines(entry, state: state, width: width)
+            case .opened(let entry):
+                lines += packageLines(entry, state: state, width: width)
+                lines.append(TextPanel.Line("  \(entry.path) (mapbook library add keeps it)", dim: true))
             case .available(let item):
                 lines.append(TextPanel.Line(item.title + "  [d download]", bold: true))
                 if let snippet = item.snippet, !snippet.isEmpty { lines.append(TextPanel.Line("  " + snippet)) }
@@ -214,6 +241,9 @@ final class LibraryScreen: TerminalScreen {
             let item: PortalItem?
             switch rows[selection] {
             case .available(let available): item = available
+            case .opened(let entry):
+                message = "'\(entry.title)' was opened from its path, not from the portal"
+                return .redraw
             case .package(let entry):
                 let status = work.snapshot().statuses.first { $0.record.itemId == entry.itemId }
                 guard let status, status.updateAvailable, let newer = status.item else {
@@ -233,7 +263,7 @@ final class LibraryScreen: TerminalScreen {
             switch rows[selection] {
             case .available(let item):
                 message = "'\(item.title)' is on the portal only: press d to download it"
-            case .package(let entry):
+            case .package(let entry), .opened(let entry):
                 do {
                     return .push(try PackageAccess.screen(path: entry.path, context: context, size: size))
                 } catch {

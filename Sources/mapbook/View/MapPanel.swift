@@ -25,8 +25,9 @@ enum MapPanel {
         var note: String?
     }
 
-    /// The panel's text lines for `map`, `width` characters wide inside its border.
-    func panel(_ map: ViewerMap, width: Int) -> TextPanel {
+    /// The panel's text lines for `map`, `width` characters wide inside its border; a pop-up
+    /// offers to edit and delete its feature when `editable` says its layer (by id) can be.
+    func panel(_ map: ViewerMap, width: Int, editable: (String) -> Bool) -> TextPanel {
         switch self {
         case .contents(let selection):
             var lines: [TextPanel.Line] = []
@@ -104,7 +105,7 @@ enum MapPanel {
                 lines += TextPanel.wrap(line, width: width - 1).map { TextPanel.Line($0, dim: !line.hasPrefix(" ")) }
             }
             let count = popups.count > 1 ? "\(index + 1) of \(popups.count) · n/p next, previous · " : ""
-            return TextPanel(title: "Pop-up", lines: lines, top: top, footer: count + "e edit · x delete · Esc close")
+            return TextPanel(title: "Pop-up", lines: lines, top: top, footer: count + (editable(popup.layerID) ? "e edit · x delete · " : "") + "Esc close")
         case .edit(let state):
             return Self.editPanel(state, width: width)
         case .confirmDelete(let popups, let index):

@@ -44,12 +44,15 @@ extension MapScreen {
         try EditCommand.open(map.session.package.path).1
     }
 
-    /// The editable layer a pop-up's feature is in (its table), or nil.
+    /// The editable layer a pop-up's feature is in (its table), or nil: editable is a layer
+    /// whose table has an edit schema in the package, as `mapbook edit` requires
+    /// (`WorkingCopy.checkEditable`), asked once per layer.
     func editableTable(layerID: String) -> (table: String, title: String)? {
-        guard let layer = map.layers.first(where: { $0.id == layerID }), let table = layer.definition.dataPath?.table,
-            layer.definition.layerDefinition?.original["globalIdField"] != nil
-        else { return nil }
-        return (table, layer.title)
+        guard let layer = map.layers.first(where: { $0.id == layerID }), let table = layer.definition.dataPath?.table else { return nil }
+        if editableLayers[layerID] == nil {
+            editableLayers[layerID] = (try? WorkingCopy.checkEditable(package: map.session.package, layer: table)) != nil
+        }
+        return editableLayers[layerID] == true ? (table, layer.title) : nil
     }
 
     /// `e` on a pop-up: its feature's editable fields with their current values.
@@ -79,7 +82,7 @@ extension MapScreen {
     /// the first of them); its fields start at their defaults.
     func startAdding() {
         let candidates = map.layers.reversed().filter { layer in
-            layer.definition.layerDefinition?.original["globalIdField"] != nil && map.isShown(layer)
+            map.isShown(layer) && editableTable(layerID: layer.id) != nil
         }
         do {
             guard let position = nearCenter.map({ Position(x: $0.longitude, y: $0.latitude) }) else { return }

@@ -18,7 +18,11 @@ extension MapScreen {
         if let action = handleInPanel(key, size: size) { return action }
         switch key {
         case .character("q"), .control("c"), .control("d"): return .quit
-        case .escape: return .home(then: nil)
+        case .escape:
+            // Back to the package's maps, as the Offline Mapbook app goes back; a package of
+            // one map has none to choose among, so the library.
+            guard map.session.maps.count > 1 else { return .home(then: nil) }
+            return .home(then: MapsScreen(session: map.session, context: context, banner: banner, current: map.key))
         case .left, .character("h"), .character("H"): pan(-0.25, 0, size: size)
         case .right, .character("L"): pan(0.25, 0, size: size)
         case .up, .character("k"), .character("K"): pan(0, 0.25, size: size)

@@ -36,6 +36,8 @@ final class MapScreen: TerminalScreen {
     /// The route of the directions panel, drawn over the map, and a count of its changes.
     var route: RouteOverlay?
     var routeChanges = 0
+    /// Whether each layer (by id) can be edited, once asked.
+    var editableLayers: [String: Bool] = [:]
     /// The package's street network, opened on the first directions; nil when it has none.
     lazy var network: Result<RoutingNetwork?, any Error> = Result {
         RoutingNetwork.names(in: map.session.package).isEmpty ? nil : try RoutingNetwork.open(map.session.package)
@@ -156,7 +158,7 @@ final class MapScreen: TerminalScreen {
             out += "\u{1B}[\(mark.row);\(mark.column)H\u{1B}[0m\u{1B}[1;97;41m✛\u{1B}[0m"
         }
         if let panel {
-            out += panel.panel(map, width: layout.panelColumns - 2).text(
+            out += panel.panel(map, width: layout.panelColumns - 2, editable: { self.editableTable(layerID: $0) != nil }).text(
                 column: layout.columns + 1, row: layout.top, width: layout.panelColumns, height: layout.rows, mode: context.mode)
         }
         return out + statusLine(size)
@@ -172,13 +174,14 @@ final class MapScreen: TerminalScreen {
             let view = try MapView(
                 center: center, scale: scale, width: max(Int(Double(layout.width) * detail), 1), height: max(Int(Double(layout.height) * detail), 1),
                 dpi: 96 * detail, metresPerUnit: map.metresPerUnit)
-            let rendered = try map.render(view)
+            // Symbols smudge letters: labels are then written as text over the picture.
+            let rendered = try map.render(view, labelCells: context.mode.showsPixels ? nil : (layout.columns, layout.rows))
             if let route { try route.draw(on: rendered.canvas, map: map) }
             if let problem = rendered.findings.first { message = problem }
             var text = TerminalPicture.text(of: rendered.canvas, columns: layout.columns, rows: layout.rows, mode: context.mode)
             // Symbols come a row a line; under a banner each line starts again at the first column.
             if layout.top > 1 { text = text.replacingAll("\n", with: "\n\u{1B}[1G") }
-            return text
+            return text + (rendered.cellLabels?.text(row: layout.top, column: 1) ?? "")
         } catch {
             message = "cannot draw: \(error)"
             return ""
