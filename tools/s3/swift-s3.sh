@@ -38,8 +38,13 @@ with open(sys.argv[2], "ab", buffering=0) as log:
         echo $! >"$dir/run/$kind.pid"
     done
     echo "$proxy" >"$dir/port"
+    # The proxy answers its healthcheck before the servers behind it listen: on a loaded
+    # machine a request in between fails with no status, so every port must accept first.
     for _ in $(seq 1 150); do
-        if curl -fsS "http://127.0.0.1:$proxy/healthcheck" >/dev/null 2>&1; then
+        if curl -fsS "http://127.0.0.1:$proxy/healthcheck" >/dev/null 2>&1 \
+            && (exec 3<>"/dev/tcp/127.0.0.1/$object") 2>/dev/null \
+            && (exec 3<>"/dev/tcp/127.0.0.1/$container") 2>/dev/null \
+            && (exec 3<>"/dev/tcp/127.0.0.1/$account") 2>/dev/null; then
             echo "http://127.0.0.1:$proxy"
             return 0
         fi
@@ -148,7 +153,7 @@ use = egg:swift#slo
 [filter:dlo]
 use = egg:swift#dlo
 EOF
-    echo "proxy=$proxy memcache=$memcache logport=$logport user=$user" >"$dir/ports"
+    echo "proxy=$proxy object=$object container=$container account=$account memcache=$memcache logport=$logport user=$user" >"$dir/ports"
     serve
     ;;
 resume)
