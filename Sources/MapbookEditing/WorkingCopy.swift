@@ -132,7 +132,6 @@ public final class WorkingCopy {
         try file.commit()
     }
 
-    /// The layer `table`, with what its edit schema allows; refused when it has none.
     /// Refuses, before any working copy is made, a package without data to edit and a layer
     /// without an edit schema, reading the package's own data in place.
     public static func checkEditable(package: MobileMapPackage, layer table: String) throws {
@@ -147,6 +146,7 @@ public final class WorkingCopy {
             message: "is not editable (its source has no edit: in the project); " + (editable.isEmpty ? "no layer of this package is" : "the editable layers are: \(editable.sorted().joined(separator: ", "))"))
     }
 
+    /// The layer `table`, with what its edit schema allows; refused when it has none.
     public func layer(_ table: String) throws -> (table: FeatureTable, validator: EditValidator) {
         let features = try FeatureTable(database: database, table: table)
         guard let schema = try EditSchema.read(database, table: table) else {

@@ -20,18 +20,23 @@ extension DeviceLibrary {
     /// `data.gpkg`, so every view shows the edited state.
     /// A copy made from other data than `entry` holds (the package was updated since) is not
     /// used.
-    /// Whether this device has a folder of edits for the package with `guid`; nothing is created.
-    public func hasEditsFolder(packageGUID guid: String) -> Bool {
-        guard !guid.isEmpty, !guid.contains("/"), !guid.contains("..") else { return false }
-        return FileSystem.kind(root + "/edits/" + guid) == .directory
-    }
-
     public func workingCopyData(packageGUID guid: String, dataEntry entry: ZipEntry) -> String? {
-        guard !guid.isEmpty, !guid.contains("/"), !guid.contains("..") else { return nil }
-        let path = root + "/edits/" + guid + "/data.gpkg"
+        guard let folder = existingEditsFolder(guid) else { return nil }
+        let path = folder + "/data.gpkg"
         guard FileSystem.kind(path) == .file, let copy = try? SQLiteDatabase(readOnlyPath: path) else { return nil }
         defer { try? copy.close() }
         let base = (try? copy.scalar("SELECT base FROM \(ZipEntry.workingCopyBaseTable)"))??.text
         return base == entry.contentKey ? path : nil
+    }
+
+    /// Whether this device has a folder of edits for the package with `guid`; nothing is created.
+    public func hasEditsFolder(packageGUID guid: String) -> Bool {
+        existingEditsFolder(guid).map { FileSystem.kind($0) == .directory } ?? false
+    }
+
+    /// The folder of edits `guid` names, when the GUID can name one (nothing is created).
+    private func existingEditsFolder(_ guid: String) -> String? {
+        guard !guid.isEmpty, !guid.contains("/"), !guid.contains("..") else { return nil }
+        return root + "/edits/" + guid
     }
 }

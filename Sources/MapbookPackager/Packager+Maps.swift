@@ -134,6 +134,8 @@ extension Packager.Context {
                     } catch let e as FeatureTableError {
                         // The message without the work file's path: the user never named it.
                         throw self.error(.invalidValue, label.key + ".where", label.line, "the label's where '\(clause)' cannot be run on \(source.table): \(e.message)")
+                    } catch {
+                        throw self.error(.invalidValue, label.key + ".where", label.line, "the label's where '\(clause)' cannot be run on \(source.table): \(error)")
                     }
                 }
             }

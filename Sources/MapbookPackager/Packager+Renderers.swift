@@ -65,7 +65,6 @@ enum RendererShorthand {
         return RGBAColor(red: Int(v >> 16 & 255), green: Int(v >> 8 & 255), blue: Int(v & 255))
     }
 
-    /// The numeric values of a field, sorted; a sample of at most `limit` spread evenly.
     /// The field's values that are numbers (numeric cells, and text cells that spell one, as
     /// renderers read them), sorted; and the non-empty cells that are not numbers, with one.
     static func numbers(_ database: SQLiteDatabase, table: String, field: String) throws -> (values: [Double], unreadable: Int, example: String?) {

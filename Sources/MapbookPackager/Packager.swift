@@ -45,7 +45,7 @@ public enum Packager {
         let tiles = workFile(beside: output, name: "tiles", extension: "vtpk")
         let indexes = locatorWorkFiles(project, beside: output)
         defer {
-            for file in [work, tiles] + indexes { removeWorkFile(file) }
+            for file in [work, tiles] + indexes { WorkFiles.remove(file) }
         }
         let plan = try plan(project, output: output, timestamp: timestamp, dataFile: work, backdropFile: tiles, locatorFiles: indexes, progress: progress)
         // What `create` writes, `validate` accepts: the archive is checked under its temporary
@@ -76,7 +76,7 @@ public enum Packager {
         let tiles = workFile(beside: folder + "/x", name: "tiles", extension: "vtpk")
         let indexes = locatorWorkFiles(project, beside: folder + "/x")
         defer {
-            for file in [work, tiles] + indexes { removeWorkFile(file) }
+            for file in [work, tiles] + indexes { WorkFiles.remove(file) }
         }
         return try plan(project, output: output, timestamp: timestamp, dataFile: work, backdropFile: tiles, locatorFiles: indexes, progress: progress)
     }
@@ -105,11 +105,6 @@ public enum Packager {
         return file
     }
 
-    /// Removes a work file and SQLite's journal beside it.
-    static func removeWorkFile(_ file: String) {
-        for suffix in ["", "-journal", "-wal", "-shm"] { unlink(file + suffix) }
-        WorkFiles.unregister(file)
-    }
 
     /// Everything `build` would write, without writing it.
     public struct Plan: Sendable {

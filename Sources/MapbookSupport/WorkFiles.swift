@@ -53,8 +53,16 @@ package enum WorkFiles {
 
     /// Removes every registered file now.
     package static func removeAll() {
-        for path in files.withLock({ $0 }) {
-            for suffix in ["", "-journal", "-wal", "-shm"] { unlink(path + suffix) }
-        }
+        for path in files.withLock({ $0 }) { unlinkWithJournals(path) }
+    }
+
+    /// Removes `path`, with SQLite's journal files beside it, and takes it off the list.
+    package static func remove(_ path: String) {
+        unlinkWithJournals(path)
+        unregister(path)
+    }
+
+    private static func unlinkWithJournals(_ path: String) {
+        for suffix in ["", "-journal", "-wal", "-shm"] { unlink(path + suffix) }
     }
 }

@@ -35,12 +35,12 @@ struct Output {
 }
 
 enum Format {
-    /// 1234567 -> "1,234,567".
     /// "1 feature", "2,500 features": the count with its noun, plural unless one.
     static func count<T: BinaryInteger>(_ n: T, _ noun: String) -> String {
         "\(count(n)) \(noun)\(n == 1 ? "" : "s")"
     }
 
+    /// 1234567 -> "1,234,567".
     static func count<T: BinaryInteger>(_ n: T) -> String {
         let digits = String(n.magnitude)
         var out = ""
