@@ -19,6 +19,8 @@ release: setup
 	$(SWIFT) build -c release --static-swift-stdlib --product mapbook
 
 test: setup
+	# The code, Package.swift and docs/ARCHITECTURE.md agree (issue 31).
+	python3 tools/check/house.py
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	# The portal's tests again on its production stores, PostgreSQL and an S3 bucket (issue

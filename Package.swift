@@ -6,8 +6,8 @@ import PackageDescription
 //   CArchive, CSQLite, CLibXML2, CProj, CCairo, CZlib  system-library shims
 //   CMapbookVFS      a read-only SQLite VFS over a byte range of a package
 //   CMapbookLazy     PROJ, Cairo and libarchive loaded on first use (tools/lazy/generate.py)
-//   MapbookSupport   what every room repeats: files, errno text, trimming, replacing (`package` access)
-//   MapbookPackage   the container: ZIP, manifest, item info, web maps, SQLite, validation
+//   MapbookSupport   the floor: JSON, SQLite, XML, bytes, rectangles, Web Mercator, files, text
+//   MapbookPackage   the package format: ZIP, manifest, item info, web maps, Esri containers
 //   MapbookData      geometry, CRS (PROJ), importers, the GeoPackage feature store (FeatureTable)
 //   MapbookTiles     the MVT codec, the tiler, bundles, .vtpk, PMTiles, MBTiles, styles
 //   MapbookSearch    locators: indexes, suggest, geocode, reverse geocode
@@ -26,6 +26,7 @@ let package = Package(
     name: "MapbookToolkit",
     products: [
         .executable(name: "mapbook", targets: ["mapbook"]),
+        .library(name: "MapbookSupport", targets: ["MapbookSupport"]),
         .library(name: "MapbookPackage", targets: ["MapbookPackage"]),
         .library(name: "MapbookData", targets: ["MapbookData"]),
         .library(name: "MapbookTiles", targets: ["MapbookTiles"]),
@@ -90,13 +91,14 @@ let package = Package(
         // VFS is a C struct of callbacks with file objects SQLite allocates for us.
         .target(name: "CMapbookVFS", dependencies: ["CSQLite"]),
 
-        // What every room repeats, written once (`package` access, no public API): files
-        // (kinds, parents and names, trees, durable renames), errno text, trimming.
-        .target(name: "MapbookSupport"),
+        // The floor, each helper written once: JSON, the SQLite wrapper and sessions, XML,
+        // little-endian bytes, the rectangle type and Web Mercator, files, text. Public where a
+        // public API exposes a type (JSONValue, BoundingBox, SQLiteDatabase), `package` otherwise.
+        .target(name: "MapbookSupport", dependencies: ["CSQLite", "CLibXML2", "CMapbookVFS"]),
         .target(
             name: "MapbookPackage",
             dependencies: [
-                "MapbookSupport", "CArchive", "CMapbookLazy", "CSQLite", "CLibXML2", "CZlib", "CMapbookVFS",
+                "MapbookSupport", "CArchive", "CMapbookLazy", "CZlib",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
         // Geometry, coordinate systems, importers and the GeoPackage feature store.
@@ -107,7 +109,7 @@ let package = Package(
         // MBTiles archives.
         .target(
             name: "MapbookTiles",
-            dependencies: ["MapbookSupport", "MapbookData", "MapbookPackage", "CZlib", "CSQLite"]),
+            dependencies: ["MapbookSupport", "MapbookData", "MapbookPackage", "CZlib"]),
         // Locators: search indexes, suggest, geocode, reverse geocode.
         .target(
             name: "MapbookSearch",
@@ -116,7 +118,7 @@ let package = Package(
         // contraction hierarchy, routed on read in place, turned into directions.
         .target(
             name: "MapbookRouting",
-            dependencies: ["MapbookSupport", "MapbookData", "MapbookPackage"]),
+            dependencies: ["MapbookSupport", "MapbookPackage"]),
         // Field editing (issue 19): edits checked against a layer's edit schema, changesets,
         // the sync client.
         .target(
@@ -151,7 +153,7 @@ let package = Package(
         // the search grammar, form encoding and PKCE.
         .target(
             name: "MapbookPortalAPI",
-            dependencies: ["MapbookPackage", .product(name: "Crypto", package: "swift-crypto")]),
+            dependencies: ["MapbookSupport", .product(name: "Crypto", package: "swift-crypto")]),
         // The client of the sharing API.
         .target(
             name: "MapbookPortal",
@@ -173,6 +175,8 @@ let package = Package(
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
@@ -185,7 +189,7 @@ let package = Package(
         .executableTarget(
             name: "mapbook",
             dependencies: [
-                "MapbookSupport", "MapbookPackage", "MapbookTiles", "MapbookSearch", "MapbookRouting", "MapbookEditing", "MapbookInspection", "MapbookPackager", "MapbookLibrary", "MapbookViewer", "MapbookPortalAPI", "MapbookPortal",
+                "MapbookSupport", "MapbookPackage", "MapbookData", "MapbookTiles", "MapbookSearch", "MapbookRouting", "MapbookEditing", "MapbookRender", "MapbookInspection", "MapbookPackager", "MapbookLibrary", "MapbookViewer", "MapbookPortalAPI", "MapbookPortal",
                 "MapbookPortalServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -196,54 +200,67 @@ let package = Package(
 
         .target(
             name: "MapbookTestSupport",
-            dependencies: ["MapbookPackage", "CZlib"],
+            dependencies: ["MapbookSupport", "MapbookPackage", "CZlib"],
             path: "Tests/MapbookTestSupport"),
         .testTarget(
+            name: "MapbookSupportTests",
+            dependencies: ["MapbookSupport", "MapbookTestSupport"]),
+        .testTarget(
             name: "MapbookPackageTests",
-            dependencies: ["MapbookPackage", "MapbookInspection", "MapbookTestSupport"]),
+            dependencies: ["MapbookSupport", "MapbookPackage", "MapbookInspection", "MapbookTestSupport"]),
         .testTarget(
             name: "MapbookDataTests",
-            dependencies: ["MapbookData", "MapbookPackage", "MapbookTestSupport"]),
+            dependencies: ["MapbookSupport", "MapbookData", "MapbookTestSupport"]),
         .testTarget(
             name: "MapbookTilesTests",
-            dependencies: ["MapbookTiles", "MapbookData", "MapbookPackage", "MapbookInspection", "MapbookTestSupport"]),
+            dependencies: ["MapbookSupport", "MapbookTiles", "MapbookData", "MapbookPackage", "MapbookInspection", "MapbookTestSupport"]),
         .testTarget(
             name: "MapbookInspectionTests",
-            dependencies: ["MapbookInspection", "MapbookPackage", "MapbookTestSupport"]),
+            dependencies: ["MapbookSupport", "MapbookInspection", "MapbookPackage", "MapbookTestSupport"]),
         .testTarget(
             name: "MapbookSearchTests",
-            dependencies: ["MapbookSearch", "MapbookData", "MapbookPackage", "MapbookTestSupport"]),
+            dependencies: ["MapbookSupport", "MapbookSearch", "MapbookData", "MapbookPackage", "MapbookTestSupport"]),
         .testTarget(
             name: "MapbookEditingTests",
-            dependencies: ["MapbookEditing", "MapbookData", "MapbookPackage", "MapbookPackager", "MapbookTestSupport"]),
+            dependencies: ["MapbookSupport", "MapbookEditing", "MapbookData", "MapbookPackage", "MapbookPackager", "MapbookTestSupport"]),
         .testTarget(
             name: "MapbookRoutingTests",
-            dependencies: ["MapbookRouting", "MapbookData", "MapbookPackage", "MapbookTestSupport"]),
+            dependencies: ["MapbookRouting", "MapbookData", "MapbookTestSupport"]),
         .testTarget(
             name: "MapbookRenderTests",
             // MapbookTiles: drawing and the backdrop's compiled styles must class features alike.
-            dependencies: ["MapbookRender", "MapbookTiles", "MapbookData", "MapbookPackage", "MapbookTestSupport"]),
+            dependencies: ["MapbookSupport", "MapbookRender", "MapbookTiles", "MapbookData", "MapbookPackage", "MapbookTestSupport", "CCairo", "CMapbookLazy"]),
         .testTarget(
             name: "MapbookPackagerTests",
             dependencies: [
-                "MapbookPackager", "MapbookPackage", "MapbookData", "MapbookTiles", "MapbookSearch", "MapbookInspection", "MapbookTestSupport",
+                "MapbookSupport", "MapbookPackager", "MapbookPackage", "MapbookData", "MapbookTiles", "MapbookSearch", "MapbookRouting", "MapbookInspection", "MapbookTestSupport",
             ]),
         .testTarget(
+            name: "MapbookLibraryTests",
+            dependencies: ["MapbookLibrary", "MapbookPackage", "MapbookSupport", "MapbookTestSupport"]),
+        .testTarget(
+            name: "MapbookPortalAPITests",
+            dependencies: ["MapbookPortalAPI", "MapbookTestSupport"]),
+        .testTarget(
             name: "MapbookPortalTests",
-            dependencies: ["MapbookPortal", "MapbookLibrary", "MapbookPortalAPI", "MapbookPackage", "MapbookTestSupport"]),
+            dependencies: ["MapbookSupport", "MapbookPortal", "MapbookLibrary", "MapbookPortalAPI", "MapbookPackage", "MapbookTestSupport"]),
         .testTarget(
             name: "MapbookPortalServerTests",
             dependencies: [
-                "MapbookPortalServer", "MapbookPortalAPI", "MapbookPackage", "MapbookEditing", "MapbookPackager", "MapbookTestSupport",
+                "MapbookSupport", "MapbookPortalServer", "MapbookPortalAPI", "MapbookPackage", "MapbookData", "MapbookEditing", "MapbookPackager", "MapbookTestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]),
         // End-to-end tests run the built `mapbook` binary; depending on the executable makes
         // `swift test` build it first.
         .testTarget(
             name: "MapbookViewerTests",
-            dependencies: ["MapbookViewer", "MapbookLibrary", "MapbookPackager", "MapbookRender", "MapbookData", "MapbookPackage", "MapbookTestSupport"]),
+            dependencies: ["MapbookSupport", "MapbookViewer", "MapbookLibrary", "MapbookPackager", "MapbookRender", "MapbookData", "MapbookPackage", "MapbookTestSupport"]),
         .testTarget(
             name: "MapbookCLITests",
-            dependencies: ["mapbook", "MapbookPackage", "MapbookInspection", "MapbookTestSupport"]),
+            dependencies: ["mapbook", "MapbookSupport", "MapbookPackage", "MapbookInspection", "MapbookLibrary", "MapbookRender", "MapbookViewer", "MapbookTestSupport"]),
     ]
 )

@@ -1,5 +1,4 @@
 import MapbookData
-import MapbookPackage
 import MapbookSupport
 
 /// Checks the values a field worker types (`--set FIELD=VALUE`, the viewer's form) against a

@@ -1,4 +1,5 @@
 import MapbookPackage
+import MapbookSupport
 /// What `inspect` found in a package or a standalone Esri file, ready to print or to emit as JSON.
 public struct InspectionReport: Sendable {
     public var path: String

@@ -1,6 +1,7 @@
 import MapbookData
 import MapbookPackage
 import MapbookRouting
+import MapbookSupport
 
 /// The street networks of a package, for `validate`: each opens, its edges and hierarchies
 /// hold together (every arc goes the right way up the hierarchy, every shortcut is the sum of

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import MapbookPackage
+import MapbookSupport
 
 /// What `validate` checked and found.
 public struct ValidationReport: Sendable {

@@ -1,4 +1,4 @@
-import MapbookPackage
+import MapbookSupport
 
 /// The signed-in user's token for one portal, as the library keeps it.
 ///

@@ -1,4 +1,5 @@
 import MapbookPackage
+import MapbookSupport
 
 /// The signed-in user's credential: `credential.json`, readable by its owner only.
 extension DeviceLibrary {

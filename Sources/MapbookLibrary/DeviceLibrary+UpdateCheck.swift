@@ -1,4 +1,5 @@
 import MapbookPackage
+import MapbookSupport
 
 /// The last update check against the portal (docs/LIBRARY.md, `updates.json`): when it ran
 /// and what it found per downloaded item, so a viewer offline still says whether an update was

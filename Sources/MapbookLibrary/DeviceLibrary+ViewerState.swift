@@ -1,4 +1,5 @@
 import MapbookPackage
+import MapbookSupport
 
 /// What a viewer keeps per device and per map (docs/LIBRARY.md, `viewer.json`): the layers a
 /// user turned on or off, and the last place the map was looked at.

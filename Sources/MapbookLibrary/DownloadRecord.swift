@@ -1,4 +1,4 @@
-import MapbookPackage
+import MapbookSupport
 
 /// What the library knows about a downloaded package: the sidecar `<itemId>.json` beside
 /// `<itemId>.mmpk` (docs/LIBRARY.md).

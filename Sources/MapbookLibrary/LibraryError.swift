@@ -1,4 +1,5 @@
 import MapbookPackage
+import MapbookSupport
 
 /// A device library file that cannot be read or written, or a request the library cannot
 /// honour, naming the file and saying what to do.

@@ -1,5 +1,6 @@
 import MapbookData
 import MapbookPackage
+import MapbookSupport
 
 extension Packager {
     /// A source checked against its file: the table exists, and what the maps need to know.

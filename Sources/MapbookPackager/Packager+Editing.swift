@@ -1,5 +1,5 @@
 import MapbookData
-import MapbookPackage
+import MapbookSupport
 
 extension Packager.Context {
     /// Makes each source with `edit:` editable in `dataFile` (issue 19): its rules checked

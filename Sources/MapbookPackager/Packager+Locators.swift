@@ -4,6 +4,7 @@ import Glibc
 import MapbookData
 import MapbookPackage
 import MapbookSearch
+import MapbookSupport
 import Yams
 
 extension Packager {

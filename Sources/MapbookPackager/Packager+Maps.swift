@@ -1,5 +1,6 @@
 import MapbookData
 import MapbookPackage
+import MapbookSupport
 
 extension Packager.Context {
     /// Builds one `.mmap`: layers, base map, initial viewpoint, bookmarks and item.

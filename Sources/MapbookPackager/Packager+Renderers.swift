@@ -1,4 +1,5 @@
 import MapbookPackage
+import MapbookSupport
 
 /// Renderers written in the project file's short form, completed from the data:
 ///

@@ -4,6 +4,7 @@ import Glibc
 import MapbookData
 import MapbookPackage
 import MapbookRender
+import MapbookSupport
 
 extension Packager {
     /// Draws a map's thumbnail (200 x 133 PNG) from its visible layers in data.gpkg, with their

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import Logging
-import MapbookPackage
+import MapbookSupport
 
 /// Log lines as JSON objects on stderr (`--log-format json`), one per line, for log
 /// collectors: time (UTC, milliseconds), level, logger, message, then the metadata

@@ -3,6 +3,7 @@ import MapbookPackage
 import MapbookPortalAPI
 import MapbookSearch
 import MapbookInspection
+import MapbookSupport
 import NIOPosix
 
 extension Portal {

@@ -5,7 +5,6 @@ import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
 import Logging
-import MapbookPackage
 import MapbookPortalAPI
 import MapbookSupport
 

@@ -1,5 +1,6 @@
 import MapbookData
 import MapbookPackage
+import MapbookSupport
 
 /// A web map renderer made ready to pick the symbol of each feature of a layer.
 ///

@@ -1,5 +1,6 @@
 import CCairo
 import MapbookPackage
+import MapbookSupport
 
 // Point symbols: esriSMS shapes and esriPMS pictures, centred on the point, moved by their
 // offsets (points; y up) and turned by their angle (degrees counter-clockwise from east).

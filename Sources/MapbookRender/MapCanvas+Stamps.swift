@@ -1,5 +1,6 @@
 import CCairo
 import MapbookPackage
+import MapbookSupport
 
 // Simple markers on a PNG canvas are stamped: each marker (symbol and position within a pixel,
 // to a quarter pixel) is drawn once by Cairo into a small image, then copied for every point

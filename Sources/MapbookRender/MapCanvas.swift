@@ -1,6 +1,7 @@
 import CCairo
 import MapbookData
 import MapbookPackage
+import MapbookSupport
 
 /// A map view being drawn: `width` x `height` pixels showing a world envelope, with symbols
 /// drawn antialiased by Cairo, into an ARGB32 image (`PictureFormat.png`) or, for SVG and PDF,

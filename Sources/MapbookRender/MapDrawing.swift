@@ -1,5 +1,6 @@
 import MapbookData
 import MapbookPackage
+import MapbookSupport
 
 /// Draws layers of features into map views, thumbnails and legend swatches.
 public enum MapDrawing {

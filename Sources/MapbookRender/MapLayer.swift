@@ -1,5 +1,6 @@
 import MapbookData
 import MapbookPackage
+import MapbookSupport
 
 /// A layer to draw: its features, how they are symbolised, and how the layer shows.
 ///

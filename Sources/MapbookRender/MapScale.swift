@@ -1,5 +1,6 @@
 import MapbookData
 import MapbookPackage
+import MapbookSupport
 
 /// Map scales, and whether a layer shows at one.
 ///

@@ -1,5 +1,6 @@
 import CCairo
 import MapbookPackage
+import MapbookSupport
 
 /// An image held in memory as a Cairo ARGB32 image surface: a canvas's pixels or a decoded PNG.
 ///

@@ -1,4 +1,5 @@
 import MapbookPackage
+import MapbookSupport
 import Synchronization
 
 /// A street network read in place from its file (`StreetNetworkFile`): from a package's

@@ -1,4 +1,4 @@
-import MapbookPackage
+import MapbookSupport
 
 /// The network's file in a package (`<p>/network/<name>.mnet`, docs/FORMAT.md): a header, a
 /// directory of sections, and the sections, each a flat little-endian array a reader uses in

@@ -1,5 +1,3 @@
-import MapbookSupport
-
 extension StringProtocol {
     /// The text without the characters of `set` at either end.
     package func trimming(_ set: String) -> String {

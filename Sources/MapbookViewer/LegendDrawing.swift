@@ -1,5 +1,6 @@
 import MapbookPackage
 import MapbookRender
+import MapbookSupport
 
 /// A legend as a picture: each layer's title, then its entries, each a swatch drawn with its
 /// real symbol (fills, lines, markers, picture markers) and its label; a visual variable's

@@ -1,6 +1,7 @@
 import MapbookData
 import MapbookLibrary
 import MapbookPackage
+import MapbookSupport
 
 /// A package opened for viewing: its maps, each with layers, bookmarks and a starting view,
 /// read in place (nothing is extracted). Ours or Esri's, as far as the formats are public.

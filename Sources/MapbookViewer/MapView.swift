@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 import MapbookData
-import MapbookPackage
+import MapbookSupport
 
 /// What a map view shows: a centre and a scale in the map's spatial reference, on a picture
 /// of `width` x `height` pixels at `dpi`.

@@ -1,5 +1,4 @@
 import MapbookData
-import MapbookPackage
 import MapbookSupport
 
 /// A feature's pop-up, as identify shows it: a title and the fields the layer's `popupInfo`

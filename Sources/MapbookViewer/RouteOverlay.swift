@@ -1,6 +1,7 @@
 import MapbookData
 import MapbookPackage
 import MapbookRender
+import MapbookSupport
 
 /// A route drawn over a map: a blue line on a white casing, the start green, the destination
 /// red, stops between white. Places are WGS84 longitude/latitude.

@@ -1,6 +1,7 @@
 import MapbookData
 import MapbookPackage
 import MapbookRender
+import MapbookSupport
 
 /// One layer of a map as the viewer lists and draws it: what the table of contents shows,
 /// what the legend lists, and where its data is.

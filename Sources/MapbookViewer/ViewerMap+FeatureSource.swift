@@ -1,5 +1,6 @@
 import MapbookData
 import MapbookPackage
+import MapbookSupport
 
 /// A feature layer's data as the viewer reads it: its table (with the layer's filter), the
 /// pop-up formatter, and the transforms between its spatial reference and the map's.

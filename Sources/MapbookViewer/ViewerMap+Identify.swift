@@ -1,5 +1,5 @@
 import MapbookData
-import MapbookPackage
+import MapbookSupport
 
 /// A feature found by identify, with its pop-up.
 public struct IdentifyResult: Sendable {

@@ -1,5 +1,5 @@
 import MapbookData
-import MapbookPackage
+import MapbookSupport
 
 extension ViewerMap {
     /// Adds to a feature's pop-up the records of its related tables and its attachments

@@ -2,6 +2,7 @@ import MapbookData
 import MapbookLibrary
 import MapbookPackage
 import MapbookRender
+import MapbookSupport
 
 /// One map of a package, opened for viewing: its layers in drawing order with the visibility
 /// this device chose, its base map, bookmarks and starting view.

@@ -1,6 +1,6 @@
 import ArgumentParser
 import MapbookData
-import MapbookPackage
+import MapbookSupport
 import MapbookViewer
 
 struct BookmarksCommand: ParsableCommand {

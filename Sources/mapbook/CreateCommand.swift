@@ -1,5 +1,4 @@
 import ArgumentParser
-import MapbookPackage
 import MapbookPackager
 import MapbookSupport
 import MapbookTiles

@@ -6,6 +6,7 @@ import MapbookData
 import MapbookEditing
 import MapbookLibrary
 import MapbookPackage
+import MapbookSupport
 
 /// `mapbook edit`: field edits on a package's working copy (issue 19; docs/LIBRARY.md).
 struct EditCommand: ParsableCommand {

@@ -2,6 +2,7 @@ import MapbookData
 import MapbookLibrary
 import MapbookPackage
 import MapbookSearch
+import MapbookSupport
 
 /// The package's locator as this device should search it: when the package has been edited
 /// here (a working copy in the device library), the locators of its editable layers are

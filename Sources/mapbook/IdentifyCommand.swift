@@ -1,7 +1,7 @@
 import ArgumentParser
 import MapbookData
-import MapbookPackage
 import MapbookSearch
+import MapbookSupport
 import MapbookViewer
 
 struct IdentifyCommand: ParsableCommand {

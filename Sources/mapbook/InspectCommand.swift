@@ -1,6 +1,6 @@
 import ArgumentParser
-import MapbookPackage
 import MapbookInspection
+import MapbookSupport
 
 struct InspectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,6 @@
 import ArgumentParser
-import MapbookPackage
 import MapbookRender
+import MapbookSupport
 import MapbookViewer
 
 struct LegendCommand: ParsableCommand {

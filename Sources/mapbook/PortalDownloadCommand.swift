@@ -1,8 +1,8 @@
 import ArgumentParser
-import MapbookPackage
 import MapbookPortal
 import MapbookLibrary
 import MapbookPortalAPI
+import MapbookSupport
 
 struct PortalDownloadCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -2,6 +2,7 @@ import ArgumentParser
 import MapbookLibrary
 import MapbookPackage
 import MapbookPortal
+import MapbookSupport
 
 struct PortalPublishCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

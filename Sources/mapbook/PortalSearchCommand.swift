@@ -1,6 +1,6 @@
 import ArgumentParser
-import MapbookPackage
 import MapbookPortal
+import MapbookSupport
 
 struct PortalSearchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,5 +1,4 @@
 import ArgumentParser
-import MapbookPackage
 import MapbookPortal
 import MapbookLibrary
 import MapbookPortalAPI
@@ -7,6 +6,7 @@ import MapbookPortalAPI
 #if canImport(Glibc)
 import Glibc
 #endif
+import MapbookSupport
 
 /// What the portal commands share: the library's portal and sign-in, a client for them, and
 /// errors turned into messages and exit codes.

@@ -1,5 +1,4 @@
 import ArgumentParser
-import MapbookPackage
 import MapbookPortal
 import MapbookLibrary
 import MapbookPortalAPI
@@ -7,6 +6,7 @@ import MapbookPortalAPI
 #if canImport(Glibc)
 import Glibc
 #endif
+import MapbookSupport
 
 struct PortalSignInCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,7 +1,7 @@
 import ArgumentParser
-import MapbookPackage
 import MapbookPortal
 import MapbookLibrary
+import MapbookSupport
 
 struct PortalUpdateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

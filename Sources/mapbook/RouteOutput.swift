@@ -1,5 +1,5 @@
-import MapbookPackage
 import MapbookRouting
+import MapbookSupport
 
 /// A route as the ArcGIS REST `solve` response, as GPX, and its figures as people read them.
 enum RouteOutput {

@@ -2,6 +2,7 @@ import ArgumentParser
 import MapbookData
 import MapbookPackage
 import MapbookSearch
+import MapbookSupport
 
 /// A longitude and latitude given as `LON,LAT`.
 struct LonLat: ExpressibleByArgument {

@@ -1,5 +1,5 @@
 import ArgumentParser
-import MapbookPackage
+import MapbookSupport
 import MapbookViewer
 
 struct TocCommand: ParsableCommand {

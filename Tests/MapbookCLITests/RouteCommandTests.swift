@@ -2,6 +2,7 @@ import Foundation
 import FoundationXML
 import MapbookInspection
 import MapbookPackage
+import MapbookSupport
 import MapbookTestSupport
 import Testing
 

@@ -1,5 +1,4 @@
 import Foundation
-import MapbookPackage
 import MapbookTestSupport
 import Testing
 import MapbookInspection

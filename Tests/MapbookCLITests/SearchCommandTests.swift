@@ -1,5 +1,5 @@
 import Foundation
-import MapbookPackage
+import MapbookSupport
 import MapbookTestSupport
 import Testing
 

@@ -1,4 +1,4 @@
-import MapbookPackage
+import MapbookSupport
 import MapbookTestSupport
 import Testing
 @testable import MapbookData

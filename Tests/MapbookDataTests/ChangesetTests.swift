@@ -1,6 +1,6 @@
 import Foundation
 import MapbookData
-import MapbookPackage
+import MapbookSupport
 import MapbookTestSupport
 import Testing
 

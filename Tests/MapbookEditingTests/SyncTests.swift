@@ -3,6 +3,7 @@ import MapbookData
 import MapbookEditing
 import MapbookPackage
 import MapbookPackager
+import MapbookSupport
 import MapbookTestSupport
 import Testing
 

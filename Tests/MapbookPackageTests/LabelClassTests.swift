@@ -1,4 +1,5 @@
 import MapbookPackage
+import MapbookSupport
 import Testing
 
 /// Label classes as ArcGIS writes them: which expressions give text, and the rest refused

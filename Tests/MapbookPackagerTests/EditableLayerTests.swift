@@ -2,6 +2,7 @@ import Foundation
 import MapbookData
 import MapbookPackage
 import MapbookPackager
+import MapbookSupport
 import MapbookTestSupport
 import Testing
 

@@ -2,6 +2,7 @@ import Foundation
 import MapbookPackage
 import MapbookPackager
 import MapbookSearch
+import MapbookSupport
 import MapbookTestSupport
 import Testing
 import MapbookInspection

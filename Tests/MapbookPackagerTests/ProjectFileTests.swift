@@ -1,5 +1,5 @@
-import MapbookPackage
 import MapbookPackager
+import MapbookSupport
 import Testing
 
 @Suite struct ProjectFileTests {

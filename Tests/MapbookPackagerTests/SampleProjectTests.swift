@@ -2,6 +2,7 @@ import Foundation
 import MapbookData
 import MapbookPackage
 import MapbookSearch
+import MapbookSupport
 import MapbookTestSupport
 import Testing
 @testable import MapbookPackager

@@ -2,7 +2,6 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import MapbookPackage
 import MapbookPortalAPI
 import Testing
 

@@ -3,8 +3,8 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import MapbookPackage
 import MapbookPortalAPI
+import MapbookSupport
 import Synchronization
 import Testing
 

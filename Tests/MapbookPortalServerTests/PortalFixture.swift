@@ -2,8 +2,8 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import MapbookPackage
 import MapbookPortalAPI
+import MapbookSupport
 import MapbookTestSupport
 
 @testable import MapbookPortalServer

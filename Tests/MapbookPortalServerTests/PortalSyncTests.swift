@@ -7,6 +7,7 @@ import MapbookEditing
 import MapbookPackage
 import MapbookPackager
 import MapbookPortalAPI
+import MapbookSupport
 import MapbookTestSupport
 import Testing
 

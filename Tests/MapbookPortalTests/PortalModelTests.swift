@@ -1,4 +1,4 @@
-import MapbookPackage
+import MapbookSupport
 import Testing
 
 @testable import MapbookPortal

@@ -1,6 +1,6 @@
 import CMapbookLazy
 import MapbookData
-import MapbookPackage
+import MapbookSupport
 import Testing
 
 @testable import MapbookRender

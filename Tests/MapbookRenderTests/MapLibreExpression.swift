@@ -1,5 +1,6 @@
 import Foundation
 import MapbookPackage
+import MapbookSupport
 
 /// A small evaluator of the MapLibre style expressions the backdrop's styles use, after the
 /// style specification (https://maplibre.org/maplibre-style-spec/expressions/), to check

@@ -1,6 +1,7 @@
 import Foundation
 import MapbookData
 import MapbookPackage
+import MapbookSupport
 import MapbookTestSupport
 import Testing
 

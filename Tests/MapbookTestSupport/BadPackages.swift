@@ -1,5 +1,4 @@
 import Foundation
-import MapbookPackage
 
 /// The bad inputs of the foundation issue, each built from a valid package with one defect.
 public enum BadPackage: String, CaseIterable, Sendable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import MapbookPackage
+import MapbookSupport
 
 /// `curl -sk` for tests against the portal's self-signed HTTPS: the body of an answer, or it as
 /// a JSON object (every API answer is one, errors included).

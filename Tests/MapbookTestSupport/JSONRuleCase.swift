@@ -1,4 +1,4 @@
-import MapbookPackage
+import MapbookSupport
 import Testing
 
 /// One case of the JSON reading rules (stated on `JSONLexer`) and what it must read as, run

@@ -1,6 +1,7 @@
 import CZlib
 import Foundation
 import MapbookPackage
+import MapbookSupport
 
 /// Small packages built in code, for tests that need no third-party data.
 public enum TestPackages {

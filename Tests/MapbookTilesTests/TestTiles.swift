@@ -1,6 +1,7 @@
 import MapbookPackage
 
 @testable import MapbookTiles
+import MapbookSupport
 
 /// Small, valid Mapbox Vector Tiles encoded by hand for the archive tests, independent of the
 /// MVT codec: every tile holds a `parcels` polygon, a `roads` line and a `poi` point.

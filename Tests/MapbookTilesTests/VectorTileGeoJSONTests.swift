@@ -1,4 +1,5 @@
 import MapbookPackage
+import MapbookSupport
 import Testing
 @testable import MapbookTiles
 

@@ -1,5 +1,6 @@
 import Foundation
 import MapbookPackage
+import MapbookSupport
 import MapbookTestSupport
 import Testing
 

@@ -1,5 +1,5 @@
 import MapbookData
-import MapbookPackage
+import MapbookSupport
 import Testing
 
 @testable import MapbookViewer

@@ -3,6 +3,7 @@ import MapbookData
 import MapbookPackage
 import MapbookPackager
 import MapbookRender
+import MapbookSupport
 import MapbookTestSupport
 import Testing
 

@@ -15,12 +15,16 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "make-large-package",
-            dependencies: [.product(name: "MapbookPackage", package: "MapbookToolkit")]),
+            dependencies: [
+                .product(name: "MapbookPackage", package: "MapbookToolkit"),
+                .product(name: "MapbookSupport", package: "MapbookToolkit"),
+            ]),
         .executableTarget(
             name: "tiles-archive",
             dependencies: [
                 .product(name: "MapbookTiles", package: "MapbookToolkit"),
                 .product(name: "MapbookPackage", package: "MapbookToolkit"),
+                .product(name: "MapbookSupport", package: "MapbookToolkit"),
             ]),
         // Bounding-box and distance queries on 1,000,000 points through FeatureTable.
         .executableTarget(
@@ -28,6 +32,7 @@ let package = Package(
             dependencies: [
                 .product(name: "MapbookData", package: "MapbookToolkit"),
                 .product(name: "MapbookPackage", package: "MapbookToolkit"),
+                .product(name: "MapbookSupport", package: "MapbookToolkit"),
             ]),
         // The viewer: identify on 1,000,000 points, rendering a view warm and its floor.
         .executableTarget(
@@ -38,6 +43,7 @@ let package = Package(
                 .product(name: "MapbookTiles", package: "MapbookToolkit"),
                 .product(name: "MapbookData", package: "MapbookToolkit"),
                 .product(name: "MapbookPackage", package: "MapbookToolkit"),
+                .product(name: "MapbookSupport", package: "MapbookToolkit"),
             ]),
         // Street networks: building one from lines, and its queries against Dijkstra's
         // (tools/bench/route-vs-pgrouting.sh runs it beside pgRouting).
@@ -47,6 +53,7 @@ let package = Package(
                 .product(name: "MapbookRouting", package: "MapbookToolkit"),
                 .product(name: "MapbookData", package: "MapbookToolkit"),
                 .product(name: "MapbookPackage", package: "MapbookToolkit"),
+                .product(name: "MapbookSupport", package: "MapbookToolkit"),
             ]),
         // Changesets: 10,000 edits recorded, applied and merged by the portal's copy
         // (tools/bench/changeset-vs-geodiff.sh runs it beside pygeodiff).
@@ -56,12 +63,14 @@ let package = Package(
                 .product(name: "MapbookEditing", package: "MapbookToolkit"),
                 .product(name: "MapbookData", package: "MapbookToolkit"),
                 .product(name: "MapbookPackage", package: "MapbookToolkit"),
+                .product(name: "MapbookSupport", package: "MapbookToolkit"),
             ]),
         .executableTarget(
             name: "csv-read",
             dependencies: [
                 .product(name: "MapbookData", package: "MapbookToolkit"),
                 .product(name: "MapbookPackage", package: "MapbookToolkit"),
+                .product(name: "MapbookSupport", package: "MapbookToolkit"),
             ]),
         // Search: a composite locator over 1,000,000 generated entries against SQLite FTS5.
         // The data, package and FTS5 table are made by SearchBenchData; SearchBenchmark
@@ -73,6 +82,7 @@ let package = Package(
                 .product(name: "MapbookSearch", package: "MapbookToolkit"),
                 .product(name: "MapbookData", package: "MapbookToolkit"),
                 .product(name: "MapbookPackage", package: "MapbookToolkit"),
+                .product(name: "MapbookSupport", package: "MapbookToolkit"),
             ]),
         .executableTarget(
             name: "SearchBenchmark",
@@ -81,6 +91,7 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "MapbookSearch", package: "MapbookToolkit"),
                 .product(name: "MapbookPackage", package: "MapbookToolkit"),
+                .product(name: "MapbookSupport", package: "MapbookToolkit"),
             ],
             path: "Benchmarks/SearchBenchmark",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
@@ -90,6 +101,7 @@ let package = Package(
                 "SearchBenchData",
                 .product(name: "MapbookSearch", package: "MapbookToolkit"),
                 .product(name: "MapbookPackage", package: "MapbookToolkit"),
+                .product(name: "MapbookSupport", package: "MapbookToolkit"),
             ]),
     ]
 )

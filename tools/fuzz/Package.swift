@@ -28,7 +28,7 @@ let package = Package(
         driver("project", ["MapbookPackager"]),
         driver("portal-query", ["MapbookPortalAPI"]),
         driver("locator", ["MapbookSearch", "MapbookPackage"]),
-        driver("style", ["MapbookTiles", "MapbookRender", "MapbookPackage"]),
-        driver("webmap", ["MapbookPackage"]),
+        driver("style", ["MapbookTiles", "MapbookRender", "MapbookPackage", "MapbookSupport"]),
+        driver("webmap", ["MapbookPackage", "MapbookSupport"]),
     ]
 )

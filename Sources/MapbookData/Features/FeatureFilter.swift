@@ -1,4 +1,4 @@
-import MapbookPackage
+import MapbookSupport
 
 // A layer's `definitionExpression` is the WHERE clause of ArcGIS's standardized queries: SQL-92
 // predicates over the layer's fields, with Esri's `DATE 'yyyy-mm-dd'` and

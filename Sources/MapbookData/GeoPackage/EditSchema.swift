@@ -1,4 +1,5 @@
 import MapbookPackage
+import MapbookSupport
 
 /// What an editable layer allows (issue 19, DESIGN.md 7.2): per field a domain (coded values
 /// or a range), whether a value is required, its default and whether it is read-only; the

@@ -1,4 +1,4 @@
-import MapbookPackage
+import MapbookSupport
 
 /// The rows of one feature-table query, read one at a time from SQLite: a query over millions
 /// of features holds one row in memory.

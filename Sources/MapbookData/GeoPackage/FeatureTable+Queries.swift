@@ -1,4 +1,4 @@
-import MapbookPackage
+import MapbookSupport
 
 extension FeatureTable {
     /// Features whose geometry meets `box` (in the table's CRS), found through the R-tree and

@@ -1,4 +1,5 @@
 import MapbookPackage
+import MapbookSupport
 
 /// A feature or attribute table of a GeoPackage, read in place on an already open database:
 /// its fields, geometry column, CRS and extent from the GeoPackage tables, and queries by

@@ -1,4 +1,3 @@
-import MapbookPackage
 
 /// A feature table that cannot be opened or queried, naming the file, the table and the cause.
 public struct FeatureTableError: Error, Sendable, CustomStringConvertible {

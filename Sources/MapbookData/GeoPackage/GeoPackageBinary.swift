@@ -1,4 +1,4 @@
-import MapbookPackage
+import MapbookSupport
 
 /// The GeoPackage geometry blob: the "GP" header (version, flags, SRS id, envelope) followed by
 /// ISO WKB (GeoPackage 1.4, clause 2.1.3, "GeoPackageBinary").

@@ -1,4 +1,4 @@
-import MapbookPackage
+import MapbookSupport
 
 /// The SQL functions GeoPackage's R-tree triggers call (`ST_IsEmpty`, `ST_MinX`, `ST_MaxX`,
 /// `ST_MinY`, `ST_MaxY`; GeoPackage 1.3, the RTree Spatial Indexes extension), which SQLite

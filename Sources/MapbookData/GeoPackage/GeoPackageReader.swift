@@ -1,4 +1,4 @@
-import MapbookPackage
+import MapbookSupport
 
 /// Reads one feature or attribute table of a GeoPackage written by any implementation (GDAL,
 /// NGA's geopackage-java, ...), opened read-only and immutable so the file is never touched.

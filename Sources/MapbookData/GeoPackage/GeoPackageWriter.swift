@@ -1,4 +1,4 @@
-import MapbookPackage
+import MapbookSupport
 
 /// Writes a GeoPackage 1.3 of feature tables, as a package's `data.gpkg` (DESIGN.md section
 /// 3.3, docs/FORMAT.md for why 1.3): the required tables, one feature table per layer with

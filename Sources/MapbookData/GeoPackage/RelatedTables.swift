@@ -1,4 +1,4 @@
-import MapbookPackage
+import MapbookSupport
 
 /// GeoPackage's Related Tables Extension (OGC 18-000) as mapbook writes and reads it: a
 /// `gpkgext_relations` row per relationship and a mapping table of `base_id`, `related_id`

@@ -1,4 +1,3 @@
-import MapbookPackage
 
 /// Esri's ST_Geometry blobs of a mobile geodatabase (`.geodatabase`, the SQLite files inside
 /// Esri's mobile map packages), decoded.

@@ -1,4 +1,4 @@
-import MapbookPackage
+import MapbookSupport
 
 extension Geometry {
     /// The planar distance from `point` to the geometry, in the units of its coordinates: to

@@ -1,4 +1,4 @@
-import MapbookPackage
+import MapbookSupport
 
 /// A coordinate: x (easting or longitude), y (northing or latitude), and optional z and m.
 ///

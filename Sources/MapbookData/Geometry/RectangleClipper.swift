@@ -1,4 +1,4 @@
-import MapbookPackage
+import MapbookSupport
 
 /// Cuts geometries at an axis-aligned rectangle: points outside are dropped, lines are cut into
 /// the pieces inside, polygon rings are clipped with Sutherland-Hodgman (concave rings may gain

@@ -1,4 +1,3 @@
-import MapbookPackage
 import MapbookSupport
 
 /// The features of a CSV file (RFC 4180): points from two coordinate columns, or geometries

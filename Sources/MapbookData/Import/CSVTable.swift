@@ -1,4 +1,3 @@
-import MapbookPackage
 
 /// A small CSV file without geometry read whole: its column names and its rows as text, each
 /// with the line it starts on. For tables a build reads beside its layers (a network's turn

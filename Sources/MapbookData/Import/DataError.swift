@@ -1,4 +1,5 @@
 import MapbookPackage
+import MapbookSupport
 
 /// A source that cannot be read, naming the file, where in it, and what to do.
 public struct DataError: Error, Sendable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import MapbookPackage
+import MapbookSupport
 
 /// Reads a GeoJSON file (RFC 7946): a FeatureCollection, a single Feature or a bare geometry,
 /// feature by feature with bounded memory.

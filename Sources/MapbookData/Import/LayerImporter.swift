@@ -1,4 +1,4 @@
-import MapbookPackage
+import MapbookSupport
 
 /// Moves one source layer into the package's feature store: every feature is checked,
 /// reprojected to the package CRS, cut at the project extent and written; what is dropped or

@@ -1,4 +1,4 @@
-import MapbookPackage
+import MapbookSupport
 
 /// Groups the rings of a shapefile polygon record into polygons, exterior ring first.
 ///

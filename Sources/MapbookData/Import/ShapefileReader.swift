@@ -2,9 +2,8 @@
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
-import MapbookSupport
 #endif
-import MapbookPackage
+import MapbookSupport
 
 /// Reads an ESRI Shapefile: a `.shp` with the `.shx`, `.dbf`, `.prj` and `.cpg` beside it, or
 /// one shapefile inside a `.zip`.

@@ -1,4 +1,4 @@
-import MapbookPackage
+import MapbookSupport
 
 /// ISO 8601 dates and date-times read from ASCII bytes, for type inference and for the text
 /// GeoPackage stores (GeoPackage 1.4, clause 1.1.1.1.1: `YYYY-MM-DD` and

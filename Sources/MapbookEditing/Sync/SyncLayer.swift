@@ -1,5 +1,5 @@
 import MapbookData
-import MapbookPackage
+import MapbookSupport
 
 /// An editable layer as a sync merges it: its columns by position (as a changeset names
 /// them), which of them are the fid, the globalid and the edit-tracking fields, and the

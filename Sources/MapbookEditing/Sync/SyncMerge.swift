@@ -1,4 +1,4 @@
-import MapbookPackage
+import MapbookSupport
 
 /// Merges one device's changes into the portal's copy, column by column and three-way: the
 /// changeset's old values are the base both sides last agreed on, its new values ours, the

@@ -1,4 +1,4 @@
-import MapbookPackage
+import MapbookSupport
 
 /// What a device sends to synchronise (docs/FORMAT.md "Synchronisation"): its pending edits as
 /// one changeset in SQLite's session format, the globalid of every feature the changeset

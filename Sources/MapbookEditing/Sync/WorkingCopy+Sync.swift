@@ -1,5 +1,5 @@
 import MapbookData
-import MapbookPackage
+import MapbookSupport
 
 /// The device's side of a sync (docs/FORMAT.md "Synchronisation"): the request is made from
 /// the pending edits and remembered (its id and the last edit it holds) before it is sent, so

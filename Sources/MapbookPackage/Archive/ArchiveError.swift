@@ -1,3 +1,5 @@
+import MapbookSupport
+
 /// A failure to read or write an archive, naming the file, what was being done and why.
 public struct ArchiveError: Error, Sendable, CustomStringConvertible {
     /// What went wrong, for callers and tests to switch on.

@@ -1,3 +1,5 @@
+import MapbookSupport
+
 /// An Esri mobile geodatabase (`.geodatabase`) read through plain SQLite, as far as its format
 /// is public: the tables named in `GDB_Items` and `GDB_ServiceItems`; `FeatureTable`
 /// (MapbookData) reads their rows.

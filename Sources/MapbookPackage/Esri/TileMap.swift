@@ -1,3 +1,5 @@
+import MapbookSupport
+
 /// Esri's tile map (`tilemap/root.json` of a vector tile package): a quadtree of the tiles
 /// that exist, so clients never ask for missing ones.
 ///

@@ -1,3 +1,5 @@
+import MapbookSupport
+
 extension TilePackage {
     /// The entry holding the tile map: root.json's `tileMap` folder, else `tilemap/`, when present.
     public var tileMapEntry: ZipEntry? {

@@ -1,3 +1,5 @@
+import MapbookSupport
+
 /// A tile package read in place: a vector tile package (`.vtpk`, `p12/root.json`) or a
 /// compact tile package (`.tpkx`, `root.json`), both with Compact Cache V2 bundles.
 ///

@@ -1,3 +1,5 @@
+import MapbookSupport
+
 /// The composite locator's `<Name>.loc.json` (DESIGN.md 3.5), read in this one place by search,
 /// inspection and validation.
 public struct CompositeDefinition: Sendable, Equatable {

@@ -1,3 +1,5 @@
+import MapbookSupport
+
 /// `esriinfo/item.pkinfo`: Esri's `<pkinfo>` package identity (ID, name, version, type).
 public struct PackageInfo: Sendable, Equatable {
     /// The package GUID.

@@ -1,3 +1,5 @@
+import MapbookSupport
+
 /// One finding of `validate`: how bad it is, a stable code, the entry it concerns and what to do.
 public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     public enum Severity: String, Sendable, Comparable, CaseIterable {

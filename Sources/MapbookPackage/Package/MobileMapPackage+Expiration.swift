@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import MapbookSupport
 
 /// A package past its expiration date whose type is `preventExpiredAccess`: nothing may show
 /// or change its data any more (DESIGN.md 3.1).

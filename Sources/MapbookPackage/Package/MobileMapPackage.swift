@@ -1,3 +1,5 @@
+import MapbookSupport
+
 /// A mobile map package (`.mmpk`) opened for reading: ours or Esri's.
 ///
 /// Opening reads the ZIP central directory and the `.info` manifest, nothing else; maps, item

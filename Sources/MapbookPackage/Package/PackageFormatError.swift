@@ -1,3 +1,5 @@
+import MapbookSupport
+
 /// A package file that is present but wrong: bad JSON, a missing key, an impossible value.
 public struct PackageFormatError: Error, Sendable, CustomStringConvertible {
     /// What is wrong, for callers and tests to switch on.

@@ -1,3 +1,5 @@
+import MapbookSupport
+
 /// Writes a new version of a package with some of its entries replaced: every other entry
 /// copied as it is (inflated when a foreign tool deflated it), in the same order, and the
 /// manifest's list of entries with their sizes and SHA-256 made again (DESIGN.md 3.6).

@@ -1,3 +1,5 @@
+import MapbookSupport
+
 /// Everything that goes into a package, ready to write.
 public struct PackageContents: Sendable {
     /// One data file of the package folder (a GeoPackage, a tile package, a locator index).

@@ -1,3 +1,5 @@
+import MapbookSupport
+
 /// The tables a GeoPackage declares in `gpkg_contents`, with their extents; `FeatureTable`
 /// (MapbookData) counts their rows.
 public struct GeoPackageContents: Sendable {

@@ -1,3 +1,5 @@
+import MapbookSupport
+
 /// A web map's base map: its title and layers (a vector tile backdrop in packages).
 public struct BaseMap: JSONModel {
     public var title: String?

@@ -1,3 +1,5 @@
+import MapbookSupport
+
 /// A named place of a map: `{"name", "extent", "viewpoint"}` (web map specification).
 public struct Bookmark: JSONModel {
     public var name: String?

@@ -1,3 +1,5 @@
+import MapbookSupport
+
 /// How a layer draws: its renderer, labels and transparency.
 public struct DrawingInfo: JSONModel {
     public var renderer: Renderer?

@@ -1,3 +1,5 @@
+import MapbookSupport
+
 /// A rectangle in a spatial reference: `{"xmin", "ymin", "xmax", "ymax", "spatialReference"}`.
 public struct Envelope: JSONModel {
     public var xmin: Double?

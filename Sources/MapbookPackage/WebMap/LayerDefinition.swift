@@ -1,3 +1,5 @@
+import MapbookSupport
+
 /// A layer's definition inside a web map: a filter, scale range and drawing info.
 public struct LayerDefinition: JSONModel {
     public var definitionExpression: String?

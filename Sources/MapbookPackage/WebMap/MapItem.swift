@@ -1,3 +1,5 @@
+import MapbookSupport
+
 /// The item description of one map in a package: the `item` half of a `.mmap`.
 public struct MapItem: JSONModel {
     public var guid: String?

@@ -1,3 +1,5 @@
+import MapbookSupport
+
 /// A `.mmap` file: `{"map": <web map>, "item": <map item>}` (DESIGN.md 3.2).
 public struct MobileMap: JSONModel {
     public var map: WebMap

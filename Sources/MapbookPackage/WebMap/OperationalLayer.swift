@@ -1,3 +1,5 @@
+import MapbookSupport
+
 /// A layer of a web map (operational, base map or table), with any sublayers.
 public struct OperationalLayer: JSONModel {
     /// The layer's id: a string in operational layers, sometimes a number in sublayers.

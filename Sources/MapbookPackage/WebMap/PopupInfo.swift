@@ -1,3 +1,5 @@
+import MapbookSupport
+
 /// What identify shows for a feature: a title template and the fields with their labels.
 public struct PopupInfo: JSONModel {
     public var title: String?

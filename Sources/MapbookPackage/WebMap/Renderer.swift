@@ -1,3 +1,5 @@
+import MapbookSupport
+
 /// A web map renderer: `simple`, `uniqueValue` or `classBreaks`, or any other kind kept as is.
 public enum Renderer: JSONModel {
     case simple(SimpleRenderer)

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import MapbookSupport
 
 /// The classes of a web map renderer: which class, and so which symbol, a feature's values
 /// fall in, and what a legend lists. The one reading of renderers that map drawing (per

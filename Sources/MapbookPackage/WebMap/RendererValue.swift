@@ -1,3 +1,5 @@
+import MapbookSupport
+
 /// How renderers read a field's value: as a number where it is one, or text that reads as one.
 ///
 /// The rules are those of a MapLibre `to-number` over ECMAScript's string-to-number conversion,

@@ -1,3 +1,5 @@
+import MapbookSupport
+
 /// A spatial reference as web maps write it: `{"wkid": 102100, "latestWkid": 3857}` or `{"wkt": ...}`.
 public struct SpatialReference: JSONModel {
     public var wkid: Int?

@@ -1,3 +1,5 @@
+import MapbookSupport
+
 /// A web map symbol (`esriSMS`, `esriSLS`, `esriSFS`, `esriPMS`), or any other kind kept as is.
 public enum Symbol: JSONModel {
     case simpleMarker(SimpleMarkerSymbol)

@@ -1,3 +1,5 @@
+import MapbookSupport
+
 /// Where a map view looks: a target geometry (an envelope or a point), a scale and a rotation.
 public struct Viewpoint: JSONModel {
     /// The target when it is an envelope.

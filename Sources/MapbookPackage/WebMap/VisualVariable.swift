@@ -1,3 +1,5 @@
+import MapbookSupport
+
 /// A renderer's visual variable: a symbol's colour, size, opacity or rotation driven by a
 /// field's value, on top of the class the feature is in.
 ///

@@ -1,3 +1,5 @@
+import MapbookSupport
+
 /// The subset of the ArcGIS web map specification that packages use (DESIGN.md 3.2).
 ///
 /// Every key the model does not know is kept; see `JSONModel`.

@@ -1,5 +1,6 @@
 import MapbookData
 import MapbookPackage
+import MapbookSupport
 import MapbookTiles
 
 /// Builds a vector tile set from feature sources: the package backdrop (`backdrop:` in a

@@ -1,5 +1,6 @@
 import MapbookData
 import MapbookPackage
+import MapbookSupport
 
 /// A mistake in a project file, naming the file, the key and the line.
 public struct ProjectError: Error, Sendable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import MapbookPackage
+import MapbookSupport
 import Yams
 
 /// A node of a project file with its key path and line, for typed reading with good errors.

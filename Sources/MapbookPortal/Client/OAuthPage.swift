@@ -1,4 +1,4 @@
-import MapbookPackage
+import MapbookSupport
 
 /// What the portal's OAuth pages say, read the way Esri's own clients read them: the
 /// `var oAuthInfo = {...};` object in a script (the sign-in form's `oauth_state`, or the

@@ -1,7 +1,7 @@
 import AsyncHTTPClient
-import MapbookPackage
 import MapbookLibrary
 import MapbookPortalAPI
+import MapbookSupport
 
 /// Keeping the sign-in alive: refreshing an access token that is about to expire.
 extension PortalClient {

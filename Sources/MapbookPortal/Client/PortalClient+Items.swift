@@ -1,4 +1,3 @@
-import MapbookPackage
 import MapbookPortalAPI
 
 /// Reading items: one item, and search with paging.

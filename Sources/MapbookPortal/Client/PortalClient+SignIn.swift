@@ -1,5 +1,4 @@
 import AsyncHTTPClient
-import MapbookPackage
 import NIOCore
 import NIOHTTP1
 import MapbookLibrary

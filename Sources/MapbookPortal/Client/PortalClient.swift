@@ -1,5 +1,5 @@
 import AsyncHTTPClient
-import MapbookPackage
+import MapbookSupport
 import NIOCore
 import NIOHTTP1
 import NIOPosix

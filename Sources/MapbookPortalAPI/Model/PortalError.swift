@@ -1,4 +1,4 @@
-import MapbookPackage
+import MapbookSupport
 
 /// An error as the ArcGIS REST sharing API reports it: HTTP 200 with
 /// `{"error": {"code", "messageCode", "message", "details"}}`. The server sends these; the

@@ -1,4 +1,4 @@
-import MapbookPackage
+import MapbookSupport
 
 /// Who may see an item, as the sharing API names it.
 public enum ItemAccess: String, Sendable, CaseIterable {

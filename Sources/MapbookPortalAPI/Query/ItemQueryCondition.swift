@@ -1,4 +1,4 @@
-import MapbookPackage
+import MapbookSupport
 
 /// A parsed query lowered to tests a database can make on an item's stored search document
 /// (`ItemQuery.searchDocument`), with the meaning `ItemQuery.matches` gives it: what the

@@ -1,6 +1,6 @@
 import Crypto
-import MapbookPackage
 import MapbookPortalAPI
+import MapbookSupport
 
 /// The state of an OAuth 2 sign-in between the authorize page and the sign-in form, carried
 /// by the client as `oauth_state`: the request's parameters, signed with the portal's secret

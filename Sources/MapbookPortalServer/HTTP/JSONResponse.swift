@@ -1,7 +1,7 @@
 import HTTPTypes
 import Hummingbird
-import MapbookPackage
 import MapbookPortalAPI
+import MapbookSupport
 
 /// Responses in the sharing API's manner: JSON bodies, errors with HTTP 200.
 enum PortalResponse {

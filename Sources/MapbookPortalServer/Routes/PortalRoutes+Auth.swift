@@ -1,7 +1,7 @@
 import Crypto
 import Hummingbird
-import MapbookPackage
 import MapbookPortalAPI
+import MapbookSupport
 
 extension PortalRoutes {
     /// Signing in: `generateToken`, the OAuth 2 authorize page and sign-in form (implicit

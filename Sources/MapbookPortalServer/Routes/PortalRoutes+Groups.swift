@@ -1,6 +1,6 @@
 import Hummingbird
-import MapbookPackage
 import MapbookPortalAPI
+import MapbookSupport
 
 extension PortalRoutes {
     static func groupNotFound(_ id: String) -> PortalError {

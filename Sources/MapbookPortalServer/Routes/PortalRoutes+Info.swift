@@ -1,6 +1,6 @@
 import Hummingbird
-import MapbookPackage
 import MapbookPortalAPI
+import MapbookSupport
 
 extension PortalRoutes {
     /// The sharing API's version the portal reports (`/sharing/rest?f=json`): clients split it

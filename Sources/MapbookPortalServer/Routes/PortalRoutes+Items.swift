@@ -1,6 +1,6 @@
 import Hummingbird
-import MapbookPackage
 import MapbookPortalAPI
+import MapbookSupport
 
 extension PortalRoutes {
     /// Reading items: the item, its data, its info files, and a user's content listing.

@@ -1,6 +1,6 @@
 import Hummingbird
-import MapbookPackage
 import MapbookPortalAPI
+import MapbookSupport
 
 extension PortalRoutes {
     /// Item search: `search` over everything the caller may see, and

@@ -1,6 +1,5 @@
 import Hummingbird
 import MapbookEditing
-import MapbookPackage
 import MapbookPortalAPI
 import MapbookSupport
 

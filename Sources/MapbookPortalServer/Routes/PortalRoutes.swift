@@ -4,7 +4,6 @@ import Glibc
 import HTTPTypes
 import Hummingbird
 import Logging
-import MapbookPackage
 import MapbookPortalAPI
 import MapbookSupport
 

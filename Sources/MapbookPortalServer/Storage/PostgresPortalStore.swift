@@ -1,5 +1,4 @@
 import Logging
-import MapbookPackage
 import MapbookPortalAPI
 import MapbookSupport
 import PostgresNIO

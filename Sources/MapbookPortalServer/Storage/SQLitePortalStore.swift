@@ -1,5 +1,6 @@
 import MapbookPackage
 import MapbookPortalAPI
+import MapbookSupport
 import Synchronization
 
 /// The default metadata store: one SQLite file (`portal.sqlite` in the data folder), with

@@ -1,5 +1,4 @@
 import CCairo
-import MapbookPackage
 import MapbookTiles
 
 /// Fills, lines and circles of a backdrop's style, in tile coordinates mapped to pixels.

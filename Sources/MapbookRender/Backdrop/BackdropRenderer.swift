@@ -1,6 +1,7 @@
 import CCairo
 import MapbookData
 import MapbookPackage
+import MapbookSupport
 import MapbookTiles
 
 #if canImport(Glibc)

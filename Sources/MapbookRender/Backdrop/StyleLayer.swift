@@ -1,4 +1,4 @@
-import MapbookPackage
+import MapbookSupport
 import MapbookTiles
 
 /// One layer of a MapLibre style, as the backdrop renderer reads it.

@@ -1,4 +1,5 @@
 import MapbookPackage
+import MapbookSupport
 
 /// The search checks of `validate` (DESIGN.md section 3.6): every feature of a searchable
 /// layer is in its locator's index under the terms its text gives, the index holds nothing

@@ -1,4 +1,4 @@
-import MapbookPackage
+import MapbookSupport
 
 /// A search-quality file: queries with the result each should find (DESIGN.md section 3.5).
 /// `validate` runs them against the package's locator and reports hit@1 and hit@5.

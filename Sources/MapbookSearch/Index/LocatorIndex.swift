@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import MapbookPackage
+import MapbookSupport
 
 /// A damaged or foreign locator file: the file (as `package.mmpk[entry]` inside a package)
 /// and what is wrong. The package format's error, so callers handle one type.

@@ -1,5 +1,6 @@
 import MapbookData
 import MapbookPackage
+import MapbookSupport
 
 /// The package's locator: single-field participants searched in order and merged by score,
 /// ties going to the earlier participant (DESIGN.md section 3.5).

@@ -1,5 +1,5 @@
 import MapbookData
-import MapbookPackage
+import MapbookSupport
 
 /// What a searchable layer's locator is built from (the project file's `search:`).
 public struct LocatorSpec: Sendable, Equatable {

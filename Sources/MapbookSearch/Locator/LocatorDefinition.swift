@@ -1,4 +1,5 @@
 import MapbookPackage
+import MapbookSupport
 
 /// A single-field locator's `locator.json` (DESIGN.md section 3.5).
 public struct LocatorDefinition: Sendable, Equatable {

@@ -1,5 +1,5 @@
 import MapbookData
-import MapbookPackage
+import MapbookSupport
 
 /// A searchable layer's table in a GeoPackage, read in place: field values, geometries and
 /// label points in WGS84, and features near a point through the table's `FeatureTable`.

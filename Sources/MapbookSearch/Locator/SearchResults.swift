@@ -1,4 +1,4 @@
-import MapbookPackage
+import MapbookSupport
 
 /// A suggestion while typing: a distinct text to pick, which `geocode(suggestion:)` turns
 /// into candidates.

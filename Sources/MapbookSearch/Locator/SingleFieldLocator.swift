@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import MapbookData
-import MapbookPackage
+import MapbookSupport
 
 /// One searchable layer's locator: its index and its layer, both read in place.
 ///

@@ -1,4 +1,5 @@
 import MapbookPackage
+import MapbookSupport
 
 /// Writes an MBTiles 1.3 file: SQLite with a `metadata` table (name, format, bounds, center,
 /// zooms and the `json` row holding `vector_layers`) and `tiles` in the TMS scheme, whose rows

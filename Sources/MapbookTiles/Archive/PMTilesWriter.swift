@@ -1,4 +1,5 @@
 import MapbookPackage
+import MapbookSupport
 
 /// Writes a PMTiles version 3 archive (fixtures/pmtiles/spec/v3/spec.md).
 ///

@@ -1,4 +1,5 @@
 import MapbookPackage
+import MapbookSupport
 
 /// A tile archive read by tile coordinate: a `.vtpk`, a PMTiles file.
 ///

@@ -1,4 +1,4 @@
-import MapbookPackage
+import MapbookSupport
 
 extension TileArchiveMetadata {
     /// TileJSON 3.0 `vector_layers`: id, description, minzoom, maxzoom and fields per layer.

@@ -1,4 +1,5 @@
 import MapbookPackage
+import MapbookSupport
 
 /// The archive formats tiles can be exported to.
 public enum TileExportFormat: String, Sendable, CaseIterable {

@@ -1,4 +1,5 @@
 import MapbookPackage
+import MapbookSupport
 
 /// The files of a vector tile package besides its bundles, shaped after a real Esri package
 /// (fixtures/vtpk-basemapde/sample_cache) and the ArcGIS REST API's VectorTileServer resource.

@@ -1,4 +1,4 @@
-import MapbookPackage
+import MapbookSupport
 
 /// Everything a vector tile package (`.vtpk`) says about its tiles, besides the tiles.
 ///

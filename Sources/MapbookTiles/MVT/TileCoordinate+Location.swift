@@ -1,4 +1,5 @@
 import MapbookPackage
+import MapbookSupport
 
 extension TileCoordinate {
     /// Where a point in this tile's layer coordinates lies on Earth, on the spherical Web

@@ -1,4 +1,5 @@
 import MapbookPackage
+import MapbookSupport
 
 extension VectorTile {
     /// The tile as tippecanoe-decode writes it: a FeatureCollection of one FeatureCollection

@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import MapbookPackage
 import MapbookSupport
 
 /// Evaluates MapLibre style values for one feature at one zoom: expressions

@@ -1,4 +1,5 @@
 import MapbookPackage
+import MapbookSupport
 
 /// Web map renderers and symbols as MapLibre paint properties.
 ///

@@ -1,4 +1,5 @@
 import MapbookPackage
+import MapbookSupport
 
 /// A MapLibre GL style (version 8) for a backdrop's vector tiles, drawn the way the layers'
 /// web map renderers draw them (DESIGN.md 3.4: `resources/styles/root.json` of a `.vtpk`).

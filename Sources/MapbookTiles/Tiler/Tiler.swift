@@ -4,6 +4,7 @@ import Glibc
 import Dispatch
 import MapbookData
 import MapbookPackage
+import MapbookSupport
 import Synchronization
 
 /// Cuts features into Mapbox Vector Tiles on the 512 px Web Mercator grid of DESIGN 3.4.

@@ -1,5 +1,4 @@
 import MapbookData
-import MapbookPackage
 import MapbookRouting
 import MapbookSearch
 import MapbookViewer

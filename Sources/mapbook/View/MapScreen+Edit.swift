@@ -1,6 +1,5 @@
 import MapbookData
 import MapbookEditing
-import MapbookPackage
 import MapbookViewer
 
 /// Editing in `mapbook view` (issue 19): `a` adds a feature at the map's centre, `e` on a

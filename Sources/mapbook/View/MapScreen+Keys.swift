@@ -1,6 +1,6 @@
 import MapbookData
-import MapbookPackage
 import MapbookSearch
+import MapbookSupport
 import MapbookViewer
 
 extension MapScreen {

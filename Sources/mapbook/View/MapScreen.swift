@@ -1,5 +1,4 @@
 import MapbookData
-import MapbookPackage
 import MapbookRender
 import MapbookRouting
 import MapbookSearch

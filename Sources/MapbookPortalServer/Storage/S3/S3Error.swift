@@ -1,4 +1,4 @@
-import MapbookPackage
+import MapbookSupport
 
 /// What the object store answered, for callers and tests to switch on.
 public struct S3Error: Error, CustomStringConvertible, Sendable {

@@ -15,8 +15,8 @@
 import Glibc
 #endif
 import Benchmark
-import MapbookPackage
 import MapbookSearch
+import MapbookSupport
 import SearchBenchData
 
 extension BenchmarkMetric {

@@ -7,6 +7,7 @@ import Glibc
 import MapbookData
 import MapbookPackage
 import MapbookSearch
+import MapbookSupport
 
 /// Monotonic seconds.
 public func now() -> Double {

@@ -6,7 +6,7 @@
 import Foundation
 import MapbookData
 import MapbookEditing
-import MapbookPackage
+import MapbookSupport
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 4 else {

@@ -3,11 +3,11 @@
 //
 //   csv-read FILE [x y | geometry COLUMN]
 import MapbookData
-import MapbookPackage
 
 #if canImport(Glibc)
 import Glibc
 #endif
+import MapbookSupport
 
 /// Reads the file; a function, not top-level code, so its variables are locals.
 func run() -> Int32 {

@@ -9,11 +9,11 @@
 // street zoom: about 100 points each) and QUERIES within-25 m-of-a-point queries at random
 // places, and prints p50 and p99 of each.
 import MapbookData
-import MapbookPackage
 
 #if canImport(Glibc)
 import Glibc
 #endif
+import MapbookSupport
 
 /// A fixed-seed generator so runs are comparable.
 struct SplitMix64: RandomNumberGenerator {

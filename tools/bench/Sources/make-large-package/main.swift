@@ -9,6 +9,7 @@ import MapbookPackage
 #if canImport(Glibc)
 import Glibc
 #endif
+import MapbookSupport
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 2 else {

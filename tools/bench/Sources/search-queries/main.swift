@@ -11,8 +11,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import MapbookPackage
 import MapbookSearch
+import MapbookSupport
 import SearchBenchData
 
 /// A function, not top-level code, so its variables are locals.

@@ -6,6 +6,7 @@
 //   tiles-archive OUTPUT_DIR [TILES=200000] [MEAN_TILE_BYTES=6000]
 
 import MapbookPackage
+import MapbookSupport
 import MapbookTiles
 
 #if canImport(Glibc)

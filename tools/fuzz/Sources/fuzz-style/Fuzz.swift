@@ -2,6 +2,7 @@ import FuzzSupport
 import MapbookData
 import MapbookPackage
 import MapbookRender
+import MapbookSupport
 import MapbookTiles
 
 /// A MapLibre style from a stranger's vector tile package: read, then drawn over a small tile

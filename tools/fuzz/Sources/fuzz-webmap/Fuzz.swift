@@ -1,5 +1,6 @@
 import FuzzSupport
 import MapbookPackage
+import MapbookSupport
 
 /// A map of a package (`.mmap`, or a bare web map): parsed, every layer's renderer, symbols,
 /// pop-up and labels read, and written back as the model writes it.

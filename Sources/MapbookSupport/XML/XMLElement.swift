@@ -1,5 +1,4 @@
 import CLibXML2
-import MapbookSupport
 
 /// An XML parse failure, naming the document and libxml2's message with its line.
 public struct XMLError: Error, Sendable, CustomStringConvertible {
@@ -115,20 +114,6 @@ public enum XMLDocumentIO {
             throw XMLError(kind: .noRootElement, path: path, message: "the document has no root element")
         }
         return convert(root)
-    }
-
-    /// Parses a package's item file, requiring its root element to be `rootName`.
-    public static func parseItemFile(_ bytes: [UInt8], path: String, rootName: String) throws(PackageFormatError) -> XMLElement {
-        let root: XMLElement
-        do {
-            root = try parse(bytes, path: path)
-        } catch {
-            throw PackageFormatError(kind: .xml(error.kind), path: path, message: error.message)
-        }
-        guard root.name == rootName else {
-            throw PackageFormatError(kind: .wrongFormat, path: path, message: "the root element is <\(root.name)>, expected <\(rootName)>")
-        }
-        return root
     }
 
     private static func convert(_ node: xmlNodePtr) -> XMLElement {

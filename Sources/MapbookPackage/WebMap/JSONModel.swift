@@ -1,3 +1,5 @@
+import MapbookSupport
+
 /// A typed view of a JSON object that keeps every key it does not model.
 ///
 /// A model is read from an object (`init(json:)`) and keeps that object as `original`.

@@ -1,4 +1,4 @@
-import MapbookPackage
+import MapbookSupport
 import Testing
 
 @Suite struct BoundingBoxTests {

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The toolkit's one JSON reader: it reads text held in memory (`JSONParser.parse`) and files
 /// of any size in chunks, value by value, for the streaming GeoJSON importer; both build
 /// `JSONValue`s under the same rules.
@@ -67,13 +71,15 @@ package struct JSONLexer: ~Copyable {
 
     /// A lexer over the file at `path`, read `chunkSize` bytes at a time.
     package init(contentsOf path: String, chunkSize: Int = 1 << 20) throws(JSONError) {
-        let file: RandomAccessFile
-        do throws(ArchiveError) {
-            file = try RandomAccessFile(path: path)
-        } catch {
-            throw JSONError(kind: .unreadable, path: path, line: 1, column: 1, message: "cannot open: \(error.message)")
+        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw JSONError(kind: .unreadable, path: path, line: 1, column: 1, message: "cannot open: \(FileSystem.errorMessage())")
         }
-        let source = ChunkSource(range: ByteRange(file: file), chunkSize: max(chunkSize, 1))
+        guard FileSystem.kind(path) == .file else {
+            Glibc.close(descriptor)
+            throw JSONError(kind: .unreadable, path: path, line: 1, column: 1, message: "cannot open: not a regular file")
+        }
+        let source = ChunkSource(descriptor: descriptor, length: FileSystem.size(of: descriptor), chunkSize: max(chunkSize, 1))
         self.source = source
         base = UnsafePointer(source.buffer)
         count = 0
@@ -532,18 +538,18 @@ package struct JSONLexer: ~Copyable {
     /// Reads the next chunk of a file; false at its end, keeping the last chunk for the
     /// columns of errors (and always false for text in memory).
     private mutating func refill() throws(JSONError) -> Bool {
-        guard let source, index >= count, consumed + Int64(count) < source.range.length else { return false }
+        guard let source, index >= count, consumed + Int64(count) < source.length else { return false }
         // Carry the current line's scalars over, for columns.
         let lineFrom = lineStart - consumed
         lineCarry = (lineFrom >= 0 ? 0 : lineCarry) + Self.scalars(base, from: max(Int(clamping: lineFrom), 0), to: count)
         consumed += Int64(count)
         index = 0
         count = 0
-        do throws(ArchiveError) {
-            count = try source.read(at: consumed)
-        } catch {
-            throw self.error(.unreadable, "cannot read: \(error.message)")
+        let read = source.read(at: consumed)
+        guard read.error == 0 else {
+            throw self.error(.unreadable, "cannot read: \(FileSystem.errorMessage(read.error))")
         }
+        count = read.count
         return count > 0
     }
 
@@ -575,26 +581,31 @@ package struct JSONLexer: ~Copyable {
     }
 }
 
-/// A byte range of a file read into one buffer a chunk at a time.
+/// A file read into one buffer a chunk at a time.
 private final class ChunkSource {
-    let range: ByteRange
+    let descriptor: Int32
+    let length: Int64
     let buffer: UnsafeMutablePointer<UInt8>
     let capacity: Int
 
-    init(range: ByteRange, chunkSize: Int) {
-        self.range = range
+    init(descriptor: Int32, length: Int64, chunkSize: Int) {
+        self.descriptor = descriptor
+        self.length = length
         capacity = chunkSize
         buffer = .allocate(capacity: chunkSize)
     }
 
-    deinit { buffer.deallocate() }
+    deinit {
+        buffer.deallocate()
+        Glibc.close(descriptor)
+    }
 
-    /// Fills the buffer from `position` in the range; the number of bytes read, 0 at the end.
-    func read(at position: Int64) throws(ArchiveError) -> Int {
-        let n = Int(min(Int64(capacity), range.length - position))
-        guard n > 0 else { return 0 }
-        try range.file.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: n), at: range.offset + position)
-        return n
+    /// Fills the buffer from `position` in the file: the number of bytes read (0 at the end)
+    /// and 0, or the errno of a failure.
+    func read(at position: Int64) -> (count: Int, error: Int32) {
+        let n = Int(min(Int64(capacity), length - position))
+        guard n > 0 else { return (0, 0) }
+        return FileSystem.readAll(into: UnsafeMutableRawBufferPointer(start: buffer, count: n), from: descriptor, at: position)
     }
 }
 

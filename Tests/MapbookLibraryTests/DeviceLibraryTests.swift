@@ -1,9 +1,9 @@
 import Foundation
 import MapbookPackage
+import MapbookSupport
 import MapbookTestSupport
 import Testing
 
-@testable import MapbookPortal
 @testable import MapbookLibrary
 
 /// The device library (DESIGN.md section 7): modes, sideloading, downloads, the credential.

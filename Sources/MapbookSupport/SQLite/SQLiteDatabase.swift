@@ -1,6 +1,5 @@
 import CMapbookVFS
 import CSQLite
-import MapbookSupport
 
 /// A SQLite failure, naming the database, what was being done and SQLite's message.
 public struct SQLiteError: Error, Sendable, CustomStringConvertible {
@@ -146,14 +145,15 @@ public final class SQLiteDatabase {
         try distrustSchema()
     }
 
-    /// Opens a database stored as a byte range of a larger file (a stored package entry),
-    /// read-only, through the "mapbook-range" VFS: nothing is extracted (DESIGN.md section 5).
-    public convenience init(range: ByteRange, displayPath: String) throws(SQLiteError) {
+    /// Opens a database stored as `length` bytes at `offset` of a larger file (a stored package
+    /// entry), read-only, through the "mapbook-range" VFS: nothing is extracted (DESIGN.md
+    /// section 5).
+    public convenience init(path: String, offset: Int64, length: Int64, displayPath: String) throws(SQLiteError) {
         let status = mapbook_vfs_register()
         guard status == SQLITE_OK else {
             throw SQLiteError(kind: .vfsUnavailable, path: displayPath, operation: "open", message: "cannot register the range VFS (\(status))", code: status)
         }
-        let uri = "file:\(Self.uriEscape(range.file.path))?vfs=mapbook-range&offset=\(range.offset)&length=\(range.length)&immutable=1"
+        let uri = "file:\(Self.uriEscape(path))?vfs=mapbook-range&offset=\(offset)&length=\(length)&immutable=1"
         try self.init(uri: uri, displayPath: displayPath, flags: SQLITE_OPEN_READONLY)
         try distrustSchema()
     }

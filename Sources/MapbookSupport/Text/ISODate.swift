@@ -1,5 +1,3 @@
-import MapbookSupport
-
 /// ISO 8601 dates in UTC, converted to and from Unix time without a calendar library.
 ///
 /// Uses the proleptic Gregorian calendar (days-from-civil, H. Hinnant's algorithms).

@@ -1,0 +1,9 @@
+import MapbookSupport
+
+extension SQLiteDatabase {
+    /// Opens a database stored as a byte range of a package (a stored entry), read-only and in
+    /// place.
+    public convenience init(range: ByteRange, displayPath: String) throws(SQLiteError) {
+        try self.init(path: range.file.path, offset: range.offset, length: range.length, displayPath: displayPath)
+    }
+}
