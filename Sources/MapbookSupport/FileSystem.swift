@@ -25,6 +25,15 @@ package enum FileSystem {
         }
     }
 
+    /// Whether the open file `descriptor` is a regular file (not a folder or a device), after
+    /// any links its path went through.
+    ///
+    /// The corresponding C function is `fstat`.
+    package static func isRegularFile(_ descriptor: Int32) -> Bool {
+        var info = stat()
+        return fstat(descriptor, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+    }
+
     /// The size of the open file `descriptor`, 0 when it cannot be read.
     ///
     /// The corresponding C function is `fstat`.

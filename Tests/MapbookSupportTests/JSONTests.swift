@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
 import MapbookSupport
 import MapbookTestSupport
 import Testing
@@ -34,6 +38,22 @@ import Testing
         } throws: { error in
             let e = error as! JSONError
             return e.line == input.1 && e.column == input.2
+        }
+    }
+
+    /// Project files link sample data in place (the Portland sample's sources are links into
+    /// the fixtures): a file read through a link is read, a folder is refused by kind.
+    @Test func readsAFileThroughALinkAndRefusesAFolder() throws {
+        try withTemporaryDirectory { dir in
+            try #"{"type": "FeatureCollection", "features": []}"#.write(toFile: dir + "/real.json", atomically: false, encoding: .utf8)
+            #expect(symlink(dir + "/real.json", dir + "/link.json") == 0)
+            let value = try JSONParser.parse(contentsOf: dir + "/link.json", chunkSize: 8)
+            #expect(value.objectValue?["type"]?.stringValue == "FeatureCollection")
+            #expect {
+                try JSONParser.parse(contentsOf: dir)
+            } throws: { error in
+                (error as? JSONError)?.kind == .unreadable
+            }
         }
     }
 

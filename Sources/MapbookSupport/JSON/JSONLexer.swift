@@ -75,7 +75,7 @@ package struct JSONLexer: ~Copyable {
         guard descriptor >= 0 else {
             throw JSONError(kind: .unreadable, path: path, line: 1, column: 1, message: "cannot open: \(FileSystem.errorMessage())")
         }
-        guard FileSystem.kind(path) == .file else {
+        guard FileSystem.isRegularFile(descriptor) else {
             Glibc.close(descriptor)
             throw JSONError(kind: .unreadable, path: path, line: 1, column: 1, message: "cannot open: not a regular file")
         }

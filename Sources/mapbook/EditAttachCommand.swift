@@ -1,0 +1,32 @@
+import ArgumentParser
+import MapbookEditing
+import MapbookPackage
+
+struct EditAttachCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "attach", abstract: "Attach a file (a photo, a PDF) to a feature.",
+        discussion: "The file is copied into the working copy; a sync sends it once, by its SHA-256. Refused above the layer's size limit (10 MB unless the project says).")
+
+    @OptionGroup var options: EditLayerOptions
+
+    @Argument(help: "The feature's id (fid).")
+    var id: Int64
+
+    @Argument(help: "The file to attach.")
+    var file: String
+
+    @Option(name: .long, help: "Its MIME type (default: from the file name's extension).")
+    var contentType: String?
+
+    func run() throws {
+        let bytes = try LibraryCommand.attempt { () throws -> [UInt8] in
+            let handle = try RandomAccessFile(path: file)
+            guard handle.size <= 1 << 30 else { throw EditError(kind: .tooLarge, layer: options.layer, field: "", message: "'\(file)' is larger than 1 GB") }
+            return try handle.read(at: 0, count: Int(handle.size))
+        }
+        let name = LibraryCommand.fileName(file)
+        try EditCommand.perform(options) { copy, table in
+            try copy.attach(layer: table, fid: id, bytes: bytes, name: name, contentType: contentType ?? WorkingCopy.contentType(forName: name), now: EditCommand.now)
+        }
+    }
+}
