@@ -4,6 +4,7 @@ import MapbookLibrary
 
 #if canImport(Glibc)
 import Glibc
+import MapbookSupport
 #endif
 
 /// `mapbook library`: the device library's packages and mode, one subcommand each.

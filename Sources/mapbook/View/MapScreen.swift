@@ -2,6 +2,7 @@ import MapbookData
 import MapbookRender
 import MapbookRouting
 import MapbookSearch
+import MapbookSupport
 import MapbookViewer
 
 /// The map filling the terminal: the rendered view (through libchafa), a panel beside it

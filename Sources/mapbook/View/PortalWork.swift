@@ -1,6 +1,7 @@
 import MapbookLibrary
 import MapbookPortal
 import MapbookPortalAPI
+import MapbookSupport
 import Synchronization
 
 /// What the library screen asks the portal in the background: the update check with the list
