@@ -67,7 +67,7 @@ struct IdentifyCommand: ParsableCommand {
         for s in skipped { Output.error("warning: layer '\(s.layer)' not searched: \(s.reason)") }
         var out = Output()
         if json {
-            out.line(JSONWriter.string(.array(results.map { Self.json($0, map: map) })).trimmingTrailingNewline())
+            out.line(JSONWriter.string(.array(results.map { ViewerReport.identify($0) })).trimmingTrailingNewline())
         } else {
             for (i, result) in results.enumerated() {
                 let popup = result.popup
@@ -96,38 +96,5 @@ struct IdentifyCommand: ParsableCommand {
             if let result = try map.popup(layer: layer, featureID: candidate.fid) { return result }
         }
         return nil
-    }
-
-    static func json(_ result: IdentifyResult, map: ViewerMap) -> JSONValue {
-        let popup = result.popup
-        var o: JSONObject = [
-            "layerId": .string(popup.layerID), "layer": .string(popup.layerTitle), "featureId": .integer(popup.featureID),
-            "title": .string(popup.title), "distance": .double((result.distance * 1000).rounded() / 1000),
-        ]
-        if let text = popup.text { o["text"] = .string(text) }
-        func fields(_ list: [Popup.Field]) -> JSONValue {
-            .array(list.map { f in .object(["name": .string(f.name), "label": .string(f.label), "value": .string(f.value), "raw": Self.raw(f.raw)]) })
-        }
-        o["fields"] = fields(popup.fields)
-        if !popup.related.isEmpty {
-            o["related"] = .array(popup.related.map { group in
-                .object(["table": .string(group.table), "records": .array(group.records.map { .object(["id": .integer($0.id), "fields": fields($0.fields)]) })])
-            })
-        }
-        if !popup.attachments.isEmpty {
-            o["attachments"] = .array(popup.attachments.map {
-                .object(["id": .integer($0.id), "name": .string($0.name), "contentType": .string($0.contentType), "size": .integer($0.size)])
-            })
-        }
-        return .object(o)
-    }
-
-    static func raw(_ value: FieldValue) -> JSONValue {
-        switch value {
-        case .null, .blob: return .null
-        case .integer(let i): return .integer(i)
-        case .real(let d): return .double(d)
-        case .text(let s): return .string(s)
-        }
     }
 }

@@ -36,14 +36,14 @@ struct LegendCommand: ParsableCommand {
         var out = Output()
         if json {
             let items: [JSONValue] = layers.map { layer in
-                .object(["id": .string(layer.id), "title": .string(layer.title), "legend": Self.json(layer.legend)])
+                .object(["id": .string(layer.id), "title": .string(layer.title), "legend": ViewerReport.legend(layer.legend)])
             }
             out.line(JSONWriter.string(.object(["map": .string(map.name), "layers": .array(items)])).trimmingTrailingNewline())
         } else {
             out.line(map.name)
             for layer in layers {
                 out.line("  " + layer.title)
-                ViewerCommand.legendLines(layer.legend, indent: "    ", into: &out)
+                for line in ViewerReport.legendLines(layer.legend, indent: "    ") { out.line(line) }
             }
             if layers.isEmpty { out.line("  (no visible layer has a legend)") }
         }
@@ -51,14 +51,5 @@ struct LegendCommand: ParsableCommand {
         if let png {
             try ViewerCommand.attempt { try LegendDrawing.draw(Array(layers), dpi: dpi, format: PictureFormat(path: png) ?? .png).write(to: png, dpi: dpi) }
         }
-    }
-
-    static func json(_ sections: [LegendSection]) -> JSONValue {
-        .array(sections.map { section in
-            var o = JSONObject()
-            if let heading = section.heading { o["field"] = .string(heading) }
-            o["entries"] = .array(section.entries.map { .object(["label": .string($0.label), "symbol": $0.symbol.jsonValue]) })
-            return .object(o)
-        })
     }
 }

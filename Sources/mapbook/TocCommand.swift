@@ -47,8 +47,8 @@ struct TocCommand: ParsableCommand {
         if json {
             var o: JSONObject = ["package": .string(map.session.package.path), "map": .string(map.name)]
             if let scale { o["scale"] = .double(scale) }
-            o["layers"] = .array(map.layers.reversed().map { Self.json($0, scale: scale) })
-            o["baseMapLayers"] = .array(map.baseMapLayers.reversed().map { Self.json($0, scale: scale) })
+            o["layers"] = .array(map.layers.reversed().map { ViewerReport.layer($0, scale: scale) })
+            o["baseMapLayers"] = .array(map.baseMapLayers.reversed().map { ViewerReport.layer($0, scale: scale) })
             out.line(JSONWriter.string(.object(o)).trimmingTrailingNewline())
         } else {
             out.line("\(map.name)" + (scale.map { " at 1:\(Format.scale($0))" } ?? ""))
@@ -67,34 +67,10 @@ struct TocCommand: ParsableCommand {
         if layer.type != "ArcGISFeatureLayer" { facts.append(layer.type) }
         if layer.isChangedByUser { facts.append(layer.isVisible ? "turned on here" : "turned off here") }
         if layer.opacity < 1 { facts.append("opacity \(Format.number((layer.opacity * 100).rounded()))%") }
-        let range = Self.scaleRange(layer)
+        let range = ViewerReport.scaleRange(layer)
         if let range { facts.append(range) }
         if let scale, !layer.isInScale(scale) { facts.append("out of scale at 1:\(Format.scale(scale))") }
         out.line(indent + (layer.isVisible ? "[x] " : "[ ] ") + layer.title + (facts.isEmpty ? "" : "  (" + facts.joined(separator: ", ") + ")"))
-        ViewerCommand.legendLines(layer.legend, indent: indent + "      ", into: &out)
-    }
-
-    /// "1:0 to 1:24,000"-style text for a layer's scale range; nil without one.
-    static func scaleRange(_ layer: ViewerLayer) -> String? {
-        let outer = layer.minScale.flatMap { $0 > 0 ? $0 : nil }, inner = layer.maxScale.flatMap { $0 > 0 ? $0 : nil }
-        switch (outer, inner) {
-        case let (o?, i?): return "draws from 1:\(Format.scale(o)) to 1:\(Format.scale(i))"
-        case let (o?, nil): return "draws in from 1:\(Format.scale(o))"
-        case let (nil, i?): return "draws out from 1:\(Format.scale(i))"
-        case (nil, nil): return nil
-        }
-    }
-
-    static func json(_ layer: ViewerLayer, scale: Double?) -> JSONValue {
-        var o: JSONObject = [
-            "id": .string(layer.id), "title": .string(layer.title), "type": .string(layer.type),
-            "visible": .bool(layer.isVisible), "mapVisibility": .bool(layer.mapVisibility),
-            "changedOnThisDevice": .bool(layer.isChangedByUser), "opacity": .double(layer.opacity), "depth": .int(layer.depth),
-        ]
-        if let s = layer.minScale { o["minScale"] = .double(s) }
-        if let s = layer.maxScale { o["maxScale"] = .double(s) }
-        if let scale { o["inScale"] = .bool(layer.isInScale(scale)) }
-        o["legend"] = LegendCommand.json(layer.legend)
-        return .object(o)
+        for line in ViewerReport.legendLines(layer.legend, indent: indent + "      ") { out.line(line) }
     }
 }
