@@ -18,3 +18,10 @@ extension StringProtocol {
         return String(s)
     }
 }
+
+extension String {
+    /// The text without one final newline (JSONWriter's pretty output ends with one).
+    package func trimmingTrailingNewline() -> String {
+        hasSuffix("\n") ? String(dropLast()) : self
+    }
+}

@@ -77,12 +77,9 @@ struct CreateCommand: ParsableCommand {
             progress.finish()
             out.line("\(spec.title): would write \(target), about \(Format.count(plan.estimatedSize)) bytes")
             out.line("  extent \(plan.extent) (WGS84)")
-            Self.printLayers(plan.layers, to: &out)
-            for warning in plan.warnings { out.line("  warning: \(warning)") }
-            Self.printClasses(plan.classes, to: &out)
-            if let tiling = plan.backdrop { Self.printBackdrop(tiling, to: &out) }
-            if let locator = plan.locator { Self.printLocator(locator, to: &out) }
-            if let network = plan.network { Self.printNetwork(network, to: &out) }
+            for line in Packager.reportLines(layers: plan.layers, warnings: plan.warnings, classes: plan.classes, backdrop: plan.backdrop, locator: plan.locator, network: plan.network) {
+                out.line(line)
+            }
             for (name, layers, bookmarks) in plan.mapCounts {
                 out.line("  map \(name): \(layers) layer\(layers == 1 ? "" : "s"), \(bookmarks) bookmark\(bookmarks == 1 ? "" : "s")")
             }
@@ -96,73 +93,14 @@ struct CreateCommand: ParsableCommand {
         let summary = try Packager.build(spec2, output: target, timestamp: timestamp, progress: progress.update)
         progress.finish()
         out.line("Wrote \(summary.path): \(summary.maps.count) map\(summary.maps.count == 1 ? "" : "s"), \(summary.entries.count) entries, \(Format.count(summary.fileSize)) bytes")
-        Self.printLayers(summary.layers, to: &out)
-        for warning in summary.warnings { out.line("  warning: \(warning)") }
-        Self.printClasses(summary.classes, to: &out)
-        if let tiling = summary.backdrop { Self.printBackdrop(tiling, to: &out) }
-        if let locator = summary.locator { Self.printLocator(locator, to: &out) }
-        if let network = summary.network { Self.printNetwork(network, to: &out) }
+        for line in Packager.reportLines(layers: summary.layers, warnings: summary.warnings, classes: summary.classes, backdrop: summary.backdrop, locator: summary.locator, network: summary.network) {
+            out.line(line)
+        }
         for (name, layers, bookmarks) in summary.maps {
             out.line("  \(name): \(layers) layer\(layers == 1 ? "" : "s"), \(bookmarks) bookmark\(bookmarks == 1 ? "" : "s")")
         }
         out.line("  extent \(summary.extent) (WGS84)")
         out.flush()
-    }
-
-    /// Features per class of each renderer made from a short form, "Other" last.
-    static func printClasses(_ reports: [Packager.RendererReport], to out: inout Output) {
-        for report in reports {
-            let classes = report.classes.map { "\($0.label): \(Format.count($0.count))" }.joined(separator: ", ")
-            out.line("  classes of \(report.layer) (\(report.source).\(report.field)): \(classes)")
-        }
-    }
-
-    /// The backdrop's per-zoom table: tiles, bytes, largest tile, features kept and dropped.
-    static func printBackdrop(_ report: TilerReport, to out: inout Output) {
-        out.line("  backdrop: zooms \(report.minZoom)-\(report.maxZoom)\(report.maxZoomGuessed ? " (maximum guessed from feature spacing)" : ""), \(Format.count(report.tiles)) tiles, \(Format.count(report.bytes)) bytes")
-        for line in report.lines { out.line("    " + line) }
-    }
-
-    /// The composite locator, then one line per participant: features indexed, distinct
-    /// texts, index and text sizes, and a warning for features search cannot find.
-    static func printLocator(_ report: Packager.LocatorReport, to out: inout Output) {
-        let n = report.participants.count
-        var line = "  locator \(report.name) (\(report.entry)): \(n) participant\(n == 1 ? "" : "s")"
-        if let q = report.qualityQueries {
-            line += ", search-quality file of \(q) quer\(q == 1 ? "y" : "ies")"
-            if let h1 = report.qualityHitsAt1, let h5 = report.qualityHitsAt5 { line += ": hit@1 \(h1)/\(q), hit@5 \(h5)/\(q)" }
-        }
-        out.line(line)
-        for p in report.participants {
-            out.line("    \(p.name) (\(p.source).\(p.field)\(p.isAddress ? ", role address" : "")): \(Format.count(p.entries, "feature")) indexed, \(Format.count(p.groups, "distinct text")), index \(Format.bytes(p.indexBytes)), text \(Format.bytes(Int64(p.textBytes)))")
-            if p.skipped > 0 {
-                out.line("      warning: \(Format.count(p.skipped)) of \(Format.count(p.features)) features have no searchable text in \(p.field) (empty, or no letter or digit); search cannot find them")
-            }
-        }
-    }
-
-    /// The street network: its size, parts, preprocessing time and bytes.
-    static func printNetwork(_ report: Packager.NetworkReport, to out: inout Output) {
-        let parts = report.components == 1 ? "one connected part" : "\(Format.count(report.components)) parts not connected to each other"
-        out.line("  network \(report.name) (\(report.entry), from \(report.source)): \(Format.count(report.lines)) lines -> \(Format.count(report.nodes)) nodes, \(Format.count(report.edges)) edges, \(parts)")
-        if report.restrictions > 0 {
-            out.line("    \(Format.count(report.restrictions)) turn restriction\(report.restrictions == 1 ? "" : "s") -> \(Format.count(report.forbiddenTurns)) forbidden turns")
-        }
-        let seconds = (report.seconds * 100).rounded() / 100
-        let shortcuts = report.shortcuts.map { "\(Format.count($0.count)) shortcuts by \($0.metric == .time ? "time" : "distance")" }.joined(separator: ", ")
-        out.line("    preprocessed in \(seconds) s (contraction hierarchies: \(shortcuts)), \(Format.bytes(Int64(report.bytes)))")
-    }
-
-    /// One line per imported source, then its warnings, indented.
-    static func printLayers(_ layers: [Packager.ImportedLayer], to out: inout Output) {
-        for layer in layers {
-            let s = layer.summary
-            let type = s.schema.geometryType?.gpkgName ?? "table"
-            out.line("  layer \(layer.source) (\(layer.file) -> data.gpkg \(layer.table), \(type)): \(s.kept) kept, \(s.dropped) dropped, \(s.clipped) clipped")
-            for line in s.warnings + s.report.lines {
-                out.line("    warning: \(line)")
-            }
-        }
     }
 }
 

@@ -36,9 +36,3 @@ struct InspectCommand: ParsableCommand {
         }
     }
 }
-
-extension String {
-    func trimmingTrailingNewline() -> String {
-        hasSuffix("\n") ? String(dropLast()) : self
-    }
-}

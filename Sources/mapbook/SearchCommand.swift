@@ -118,7 +118,7 @@ struct SearchCommand: ParsableCommand {
                         o["key"] = .string(s.key)
                         items.append(.object(o))
                     } else {
-                        let where_ = best.flatMap { Self.place($0) }.map { "  \($0)" } ?? ""
+                        let where_ = best.flatMap(\.placeText).map { "  \($0)" } ?? ""
                         let count = s.count > 1 ? ", \(Format.count(s.count)) features" : ""
                         out.line("\(i + 1). \(s.text)  (\(s.participant)\(count), score \(Format.number(s.score)))\(where_)")
                     }
@@ -130,8 +130,8 @@ struct SearchCommand: ParsableCommand {
                 if json {
                     out.line(JSONWriter.string(.array(candidates.map(\.jsonValue))).trimmingTrailingNewline())
                 } else {
-                    let labels = Self.fieldLabels(package)
-                    for (i, c) in candidates.enumerated() { Self.render(c, number: i + 1, into: &out, labels: labels[c.layer] ?? [:]) }
+                    let labels = GeocodeCandidate.fieldLabels(package)
+                    for (i, c) in candidates.enumerated() { for line in c.lines(number: i + 1, labels: labels[c.layer] ?? [:]) { out.line(line) } }
                 }
             }
         } catch {
@@ -141,54 +141,6 @@ struct SearchCommand: ParsableCommand {
         if !json && found == 0 { Output.error("no results for '\(text)'") }
         out.flush()
         if found == 0 { throw ExitCode.failure }
-    }
-
-    /// "-122.566118, 45.575518, 12 m away".
-    static func place(_ c: GeocodeCandidate) -> String? {
-        guard let lon = c.longitude, let lat = c.latitude else { return nil }
-        var s = "\(Format.number((lon * 1e6).rounded() / 1e6)), \(Format.number((lat * 1e6).rounded() / 1e6))"
-        if let d = c.distance { s += d < 1000 ? ", \(Int(d.rounded())) m away" : ", \(Format.number((d / 100).rounded() / 10)) km away" }
-        return s
-    }
-
-    /// The labels identify gives each layer's fields (the pop-up's labels, else the fields'
-    /// aliases), by table and field name, so search results read as identify's do.
-    static func fieldLabels(_ package: MobileMapPackage) -> [String: [String: String]] {
-        var labels: [String: [String: String]] = [:]
-        guard let entry = package.dataEntry, let data = try? package.database(entry) else { return labels }
-        for mapEntry in package.mapEntries {
-            guard let map = try? package.map(mapEntry) else { continue }
-            for layer in map.map.operationalLayers ?? [] {
-                guard let table = layer.path.flatMap(LayerDataPath.init)?.table, labels[table] == nil else { continue }
-                var names: [String: String] = [:]
-                if let fields = try? FeatureTable(database: data, table: table).fields {
-                    for field in fields { if let alias = field.alias, !alias.isEmpty { names[field.name] = alias } }
-                }
-                for info in layer.popupInfo?.fieldInfos ?? [] {
-                    if let name = info.fieldName, let label = info.label, !label.isEmpty { names[name] = label }
-                }
-                labels[table] = names
-            }
-        }
-        return labels
-    }
-
-    static func render(_ c: GeocodeCandidate, number: Int, into out: inout Output, labels: [String: String] = [:]) {
-        var head = "\(number). \(c.label)"
-        if c.matchedText != c.label { head += " [\(c.matchedText)]" }
-        var facts = [c.participant]
-        if let kind = c.matchKind { facts.append(kind.description) }
-        facts.append("score \(Format.number(c.score))")
-        out.line(head + "  (" + facts.joined(separator: ", ") + ")")
-        if let place = place(c) { out.line("   " + place) }
-        let attributes = c.attributes.compactMap { key, value -> String? in
-            switch value {
-            case .null: return nil
-            case .string(let s): return "\(labels[key] ?? key): \(s)"
-            default: return "\(labels[key] ?? key): \(JSONWriter.string(value).trimmingTrailingNewline())"
-            }
-        }
-        if !attributes.isEmpty { out.line("   " + attributes.joined(separator: " · ")) }
     }
 }
 
@@ -254,7 +206,7 @@ struct ReverseCommand: ParsableCommand {
                     out.line("in \(result.label)  (\(result.participant))")
                 } else {
                     number += 1
-                    SearchCommand.render(result, number: number, into: &out)
+                    for line in result.lines(number: number) { out.line(line) }
                 }
             }
         }

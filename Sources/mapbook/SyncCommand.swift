@@ -140,7 +140,7 @@ struct SyncCommand: AsyncParsableCommand {
                 }
             } else {
                 out.line("\(entry.title): \(found.isEmpty ? "no conflicts" : LibraryCommand.count(found.count, "conflict"))")
-                Self.table(found.map(\.conflict), into: &out)
+                for line in SyncConflict.tableLines(found.map(\.conflict)) { out.line(line) }
             }
         }
         if json { out.line(JSONWriter.string(.array(all)).trimmingTrailingNewline()) }
@@ -153,37 +153,7 @@ struct SyncCommand: AsyncParsableCommand {
             "Synchronised '\(outcome.entry.title)' (\(outcome.entry.itemId ?? "")): sent \(LibraryCommand.count(outcome.sent, "change"))\(r.applied ? "" : " (applied before: an earlier sync was cut short)"), received \(LibraryCommand.count(r.rows.count, "feature")), generation \(r.generation).")
         if r.conflicts.isEmpty { return }
         out.line("\(LibraryCommand.count(r.conflicts.count, "conflict")):")
-        table(r.conflicts, into: &out)
-    }
-
-    /// The conflicts as a table: layer, globalid, column, base, theirs, ours, outcome.
-    static func table(_ conflicts: [SyncConflict], into out: inout Output) {
-        guard !conflicts.isEmpty else { return }
-        let rows = [["LAYER", "GLOBALID", "COLUMN", "BASE", "THEIRS", "OURS", "OUTCOME"]] + conflicts.map { c in
-            [c.layer, c.globalid, c.column, shown(c.base), shown(c.theirs), shown(c.ours), outcomeText(c.outcome)]
-        }
-        let widths = (0..<7).map { i in rows.map { $0[i].count }.max() ?? 0 }
-        for row in rows {
-            out.line("  " + row.enumerated().map { i, cell in i == 6 ? cell : cell + String(repeating: " ", count: widths[i] - cell.count) }.joined(separator: "  "))
-        }
-    }
-
-    static func outcomeText(_ outcome: SyncConflict.Outcome) -> String {
-        switch outcome {
-        case .ours: return "ours kept (last sync wins)"
-        case .manual: return "theirs kept, choose by editing"
-        case .deleted: return "deleted (delete wins)"
-        }
-    }
-
-    static func shown(_ value: SQLiteValue) -> String {
-        switch value {
-        case .null: return "-"
-        case .integer(let i): return String(i)
-        case .real(let d): return JSONWriter.formatNumber(d)
-        case .text(let s): return s
-        case .blob(let b): return "(geometry, \(b.count) bytes)"
-        }
+        for line in SyncConflict.tableLines(r.conflicts) { out.line(line) }
     }
 
     static func jsonValue(_ outcome: Outcome) -> JSONValue {

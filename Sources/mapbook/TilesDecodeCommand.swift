@@ -63,85 +63,9 @@ struct TilesDecodeCommand: ParsableCommand {
         if json {
             out.line(JSONWriter.string(decoded.tile.geoJSON(tile: coordinate, compressed: decoded.wasCompressed)).trimmingTrailingNewline())
         } else {
-            Self.render(decoded, bytes: bytes.count, tile: coordinate, into: &out)
+            out.line(decoded.text(bytes: bytes.count, tile: coordinate))
         }
         out.flush()
         for warning in decoded.warnings { Output.error("warning: \(warning)") }
-    }
-
-    static func render(_ decoded: VectorTile.Decoded, bytes: Int, tile: TileCoordinate?, into out: inout Output) {
-        let layers = decoded.tile.layers
-        var headline = [plural(layers.count, "layer"), "\(Format.count(bytes)) bytes" + (decoded.wasCompressed ? " gzipped" : "")]
-        if let tile { headline.insert("tile \(tile)", at: 0) }
-        if !decoded.warnings.isEmpty { headline.append(plural(decoded.warnings.count, "warning")) }
-        out.line(headline.joined(separator: ", "))
-        for layer in layers {
-            out.line()
-            out.line("Layer \"\(layer.name)\"  version \(layer.version), extent \(layer.extent), \(plural(layer.features.count, "feature")), \(plural(layer.keys.count, "key")), \(plural(layer.values.count, "value"))")
-            for (i, feature) in layer.features.enumerated() {
-                var line = "  #\(i)"
-                if let id = feature.id { line += "  id \(id)" }
-                line += "  " + summary(of: feature, extent: layer.extent, tile: tile)
-                out.line(line)
-                for (key, value) in layer.attributes(of: feature) {
-                    out.line("      \(key) = \(text(of: value))")
-                }
-            }
-        }
-    }
-
-    static func plural(_ n: Int, _ noun: String) -> String {
-        "\(Format.count(n)) \(noun)\(n == 1 ? "" : "s")"
-    }
-
-    /// "polygon: 2 polygons, 3 rings, 40 points in (0, 0)-(4096, 4096)".
-    static func summary(of feature: VectorTile.Feature, extent: UInt32, tile: TileCoordinate?) -> String {
-        guard feature.type != .unknown else {
-            return "unknown geometry: \(plural(feature.geometry.count, "command integer"))"
-        }
-        guard let geometry = try? feature.decodeGeometry() else { return typeName(feature.type) + " (geometry not readable)" }
-        var parts: [String] = []
-        switch geometry {
-        case .points(let points):
-            parts.append(plural(points.count, "point"))
-        case .lines(let lines):
-            parts += [plural(lines.count, "line"), plural(geometry.pointCount, "point")]
-        case .polygons(let polygons):
-            parts += [plural(polygons.count, "polygon"), plural(polygons.reduce(0) { $0 + $1.count }, "ring"), plural(geometry.pointCount, "point")]
-        }
-        var text = typeName(feature.type) + ": " + parts.joined(separator: ", ")
-        if let (low, high) = geometry.bounds {
-            text += low == high ? " at " + position(low, extent: extent, tile: tile) : " in " + position(low, extent: extent, tile: tile) + "-" + position(high, extent: extent, tile: tile)
-        }
-        return text
-    }
-
-    static func typeName(_ type: VectorTile.GeometryType) -> String {
-        switch type {
-        case .point: return "point"
-        case .lineString: return "line"
-        case .polygon: return "polygon"
-        case .unknown: return "unknown"
-        }
-    }
-
-    /// Tile units, or longitude and latitude to 6 decimals (about 10 cm) when the address is known.
-    static func position(_ p: TilePoint, extent: UInt32, tile: TileCoordinate?) -> String {
-        guard let tile else { return "(\(p.x), \(p.y))" }
-        let (lon, lat) = tile.location(of: p, extent: extent)
-        return "(\(Format.number((lon * 1e6).rounded() / 1e6)), \(Format.number((lat * 1e6).rounded() / 1e6)))"
-    }
-
-    /// A value as its text and, for numbers, the MVT type it is stored as.
-    static func text(of value: VectorTile.Value) -> String {
-        switch value {
-        case .string(let s): return JSONWriter.string(.string(s), style: .compact)
-        case .bool(let b): return b ? "true" : "false"
-        case .float(let f): return "\(f) (float)"
-        case .double(let d): return "\(d) (double)"
-        case .int(let i): return "\(i) (int)"
-        case .uint(let u): return "\(u) (uint)"
-        case .sint(let i): return "\(i) (sint)"
-        }
     }
 }

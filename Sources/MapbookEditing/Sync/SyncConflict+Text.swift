@@ -1,0 +1,33 @@
+import MapbookSupport
+
+extension SyncConflict {
+    /// The conflicts as a table: layer, globalid, column, base, theirs, ours, outcome.
+    public static func tableLines(_ conflicts: [SyncConflict]) -> [String] {
+        guard !conflicts.isEmpty else { return [] }
+        let rows = [["LAYER", "GLOBALID", "COLUMN", "BASE", "THEIRS", "OURS", "OUTCOME"]] + conflicts.map { c in
+            [c.layer, c.globalid, c.column, shown(c.base), shown(c.theirs), shown(c.ours), outcomeText(c.outcome)]
+        }
+        let widths = (0..<7).map { i in rows.map { $0[i].count }.max() ?? 0 }
+        return rows.map { row in
+            "  " + row.enumerated().map { i, cell in i == 6 ? cell : cell + String(repeating: " ", count: widths[i] - cell.count) }.joined(separator: "  ")
+        }
+    }
+
+    private static func outcomeText(_ outcome: SyncConflict.Outcome) -> String {
+        switch outcome {
+        case .ours: return "ours kept (last sync wins)"
+        case .manual: return "theirs kept, choose by editing"
+        case .deleted: return "deleted (delete wins)"
+        }
+    }
+
+    private static func shown(_ value: SQLiteValue) -> String {
+        switch value {
+        case .null: return "-"
+        case .integer(let i): return String(i)
+        case .real(let d): return JSONWriter.formatNumber(d)
+        case .text(let s): return s
+        case .blob(let b): return "(geometry, \(b.count) bytes)"
+        }
+    }
+}
