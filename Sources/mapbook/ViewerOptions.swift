@@ -4,7 +4,6 @@ import Glibc
 import ArgumentParser
 import MapbookData
 import MapbookLibrary
-import MapbookPackage
 import MapbookRender
 import MapbookSupport
 import MapbookViewer

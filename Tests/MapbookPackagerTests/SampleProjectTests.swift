@@ -43,6 +43,16 @@ import MapbookInspection
         #expect(try ExternalTools.validateGeoPackage(dir.path + "/data.gpkg") == "")
     }
 
+    /// The sample's maps and manifest, read into the models and written back, come out as the
+    /// packager wrote them, byte for byte.
+    @Test func napervilleMapsAndManifestComeBackByteForByte() throws {
+        let (_, package, dir) = try buildNaperville()
+        defer { dir.remove() }
+        let (problems, entries) = try JSONRoundTrip.package(at: package.path, sameBytes: true)
+        #expect(entries == 4, "three maps and the manifest")
+        #expect(problems.isEmpty, "\(problems)")
+    }
+
     @Test func napervilleSearchFindsEveryQualityQuerysExpectedResultFirst() throws {
         let (summary, package, dir) = try buildNaperville()
         defer { dir.remove() }

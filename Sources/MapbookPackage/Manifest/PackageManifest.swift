@@ -4,7 +4,7 @@ import MapbookSupport
 /// (DESIGN.md 3.1). Dates are epoch milliseconds, the extent is WGS84.
 ///
 /// Keys it does not model are kept (see `JSONModel`).
-public struct PackageManifest: JSONModel {
+public struct PackageManifest: JSONRecord {
     public var name: String?
     public var guid: String?
     public var version: String?
@@ -37,72 +37,34 @@ public struct PackageManifest: JSONModel {
 
     public static let mobileMapPackageType = "Mobile Map Package"
 
-    public init(json: JSONObject) {
-        original = json
-        name = json.string("name")
-        guid = json.string("guid")
-        version = json.string("version") ?? json["version"]?.doubleValue.map(JSONWriter.formatNumber)
-        created = Self.milliseconds(json["created"])
-        modified = Self.milliseconds(json["modified"])
-        catalogPath = json.string("catalogpath")
-        snippet = json.string("snippet")
-        description = json.string("description")
-        summary = json.string("summary")
-        title = json.string("title")
-        tags = json.strings("tags") ?? json.string("tags").map(Self.splitTags)
-        type = json.string("type")
-        typeKeywords = json.strings("typekeywords")
-        maps = json.strings("maps")
-        thumbnail = json.string("thumbnail")
-        extent = Self.parseExtent(json["extent"])
-        spatialReference = json.string("spatialreference")
-        minScale = json.double("minScale")
-        maxScale = json.double("maxScale")
-        accessInformation = json.string("accessinformation")
-        licenseInfo = json.string("licenseinfo")
-        locators = json.strings("locators") ?? json.string("locators").map { [$0] }
-        expiration = json.model("expiration")
-        mapbook = json.model("mapbook")
+    public static var properties: [JSONProperty<Self>] {
+        [
+            .string("name", \.name), .string("guid", \.guid),
+            .string("version", \.version, from: { $0.stringValue ?? $0.doubleValue.map(JSONWriter.formatNumber) }),
+            .int64("created", \.created, from: Self.milliseconds), .int64("modified", \.modified, from: Self.milliseconds),
+            .string("catalogpath", \.catalogPath), .string("snippet", \.snippet), .string("description", \.description),
+            .string("summary", \.summary), .string("title", \.title),
+            // A comma-separated string stays one unless the tags change.
+            JSONProperty(
+                "tags", \.tags, kind: .array(.string), from: { $0.stringsValue ?? $0.stringValue.map(Self.splitTags) },
+                to: { .array($0.map(JSONValue.string)) }, keepingEquivalent: true),
+            .string("type", \.type), .strings("typekeywords", \.typeKeywords), .strings("maps", \.maps),
+            .string("thumbnail", \.thumbnail),
+            // An extent written as an envelope object stays one unless it changes.
+            JSONProperty(
+                "extent", \.extent, kind: .tuple([.tuple([.number, .number]), .tuple([.number, .number])]), from: Self.parseExtent,
+                to: { [[.double($0.minX), .double($0.minY)], [.double($0.maxX), .double($0.maxY)]] }, keepingEquivalent: true),
+            .string("spatialreference", \.spatialReference), .double("minScale", \.minScale), .double("maxScale", \.maxScale),
+            .string("accessinformation", \.accessInformation), .string("licenseinfo", \.licenseInfo),
+            .strings("locators", \.locators, from: { $0.stringsValue ?? $0.stringValue.map { [$0] } }),
+            .model("expiration", \.expiration), .model("mapbook", \.mapbook),
+        ]
     }
+
+    public init(original: JSONObject) { self.original = original }
 
     public init() {
-        self.init(json: JSONObject())
-    }
-
-    public var json: JSONObject {
-        var o = original
-        o.set("name", name)
-        o.set("guid", guid)
-        o.set("version", version)
-        o.set("created", created)
-        o.set("modified", modified)
-        o.set("catalogpath", catalogPath)
-        o.set("snippet", snippet)
-        o.set("description", description)
-        o.set("summary", summary)
-        o.set("title", title)
-        if let tags, tags != json0Tags { o.set("tags", tags) }
-        o.set("type", type)
-        o.set("typekeywords", typeKeywords)
-        o.set("maps", maps)
-        o.set("thumbnail", thumbnail)
-        if let extent, extent != Self.parseExtent(original["extent"]) {
-            o["extent"] = [[.double(extent.minX), .double(extent.minY)], [.double(extent.maxX), .double(extent.maxY)]]
-        }
-        o.set("spatialreference", spatialReference)
-        o.set("minScale", minScale)
-        o.set("maxScale", maxScale)
-        o.set("accessinformation", accessInformation)
-        o.set("licenseinfo", licenseInfo)
-        o.set("locators", locators)
-        o.set("expiration", expiration)
-        o.set("mapbook", mapbook)
-        return o
-    }
-
-    // Tags as the original held them, so a comma string is not rewritten as an array.
-    private var json0Tags: [String]? {
-        original.strings("tags") ?? original.string("tags").map(Self.splitTags)
+        self.init(original: JSONObject())
     }
 
     /// Parses `.info` bytes.
@@ -115,24 +77,24 @@ public struct PackageManifest: JSONModel {
     }
 
     /// Reads a date that may be epoch ms as a number or a numeric string.
-    static func milliseconds(_ value: JSONValue?) -> Int64? {
+    static func milliseconds(_ value: JSONValue) -> Int64? {
         switch value {
-        case .integer(let i)?: return i
-        case .number(let d)?: return Int64(exactly: d.rounded())
-        case .string(let s)?: return Int64(s)
+        case .integer(let i): return i
+        case .number(let d): return Int64(exactly: d.rounded())
+        case .string(let s): return Int64(s)
         default: return nil
         }
     }
 
     /// Reads `[[xmin, ymin], [xmax, ymax]]` or `{"xmin", ...}`.
-    static func parseExtent(_ value: JSONValue?) -> BoundingBox? {
-        if let pairs = value?.arrayValue, pairs.count == 2,
+    static func parseExtent(_ value: JSONValue) -> BoundingBox? {
+        if let pairs = value.arrayValue, pairs.count == 2,
             let a = pairs[0].arrayValue?.compactMap(\.doubleValue), a.count == 2,
             let b = pairs[1].arrayValue?.compactMap(\.doubleValue), b.count == 2
         {
             return BoundingBox(minX: a[0], minY: a[1], maxX: b[0], maxY: b[1])
         }
-        if let object = value?.objectValue {
+        if let object = value.objectValue {
             return Envelope(json: object).bounds
         }
         return nil
@@ -140,7 +102,7 @@ public struct PackageManifest: JSONModel {
 }
 
 /// When a package expires and what happens then (DESIGN.md 3.1).
-public struct Expiration: JSONModel {
+public struct Expiration: JSONRecord {
     public enum Kind: String, Sendable, CaseIterable {
         /// Warn, but let the user open the package.
         case allowExpiredAccess
@@ -155,34 +117,25 @@ public struct Expiration: JSONModel {
     public var message: String?
     public var original: JSONObject
 
-    public init(json: JSONObject) {
-        original = json
-        dateTime = PackageManifest.milliseconds(json["dateTime"])
-        type = json.string("type")
-        message = json.string("message")
+    public static var properties: [JSONProperty<Self>] {
+        [.int64("dateTime", \.dateTime, from: PackageManifest.milliseconds), .string("type", \.type), .string("message", \.message)]
     }
 
+    public init(original: JSONObject) { self.original = original }
+
     public init(dateTime: Int64, kind: Kind, message: String?) {
-        self.init(json: JSONObject())
+        self.init(original: JSONObject())
         self.dateTime = dateTime
         self.type = kind.rawValue
         self.message = message
     }
 
     public var kind: Kind? { type.flatMap(Kind.init(rawValue:)) }
-
-    public var json: JSONObject {
-        var o = original
-        o.set("dateTime", dateTime)
-        o.set("type", type)
-        o.set("message", message)
-        return o
-    }
 }
 
 /// Mapbook's own section of `.info`: the format version, the data folder and the size and
 /// SHA-256 of every other entry, for integrity checks.
-public struct MapbookSection: JSONModel {
+public struct MapbookSection: JSONRecord {
     public var formatVersion: Int?
     /// The folder holding maps and data (`p20`).
     public var folder: String?
@@ -191,16 +144,15 @@ public struct MapbookSection: JSONModel {
 
     public static let currentFormatVersion = 1
 
-    public init(json: JSONObject) {
-        original = json
-        formatVersion = json.int("formatVersion")
-        folder = json.string("folder")
-        generator = json.string("generator")
+    public static var properties: [JSONProperty<Self>] {
+        [.int("formatVersion", \.formatVersion), .string("folder", \.folder), .string("generator", \.generator)]
     }
+
+    public init(original: JSONObject) { self.original = original }
 
     /// `entries` in archive order.
     public init(folder: String, generator: String, entries: [(String, EntryDigest)]) {
-        self.init(json: JSONObject())
+        self.init(original: JSONObject())
         self.formatVersion = Self.currentFormatVersion
         self.folder = folder
         self.generator = generator
@@ -222,14 +174,6 @@ public struct MapbookSection: JSONModel {
             map[path] = EntryDigest(size: o.int64("size"), sha256: o.string("sha256"))
         }
         return map
-    }
-
-    public var json: JSONObject {
-        var o = original
-        o.set("formatVersion", formatVersion)
-        o.set("folder", folder)
-        o.set("generator", generator)
-        return o
     }
 }
 

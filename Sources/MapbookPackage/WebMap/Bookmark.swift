@@ -1,32 +1,23 @@
 import MapbookSupport
 
 /// A named place of a map: `{"name", "extent", "viewpoint"}` (web map specification).
-public struct Bookmark: JSONModel {
+public struct Bookmark: JSONRecord {
     public var name: String?
     public var extent: Envelope?
     public var viewpoint: Viewpoint?
     public var original: JSONObject
 
-    public init(json: JSONObject) {
-        original = json
-        name = json.string("name")
-        extent = json.model("extent")
-        viewpoint = json.model("viewpoint")
+    public static var properties: [JSONProperty<Self>] {
+        [.string("name", \.name), .model("extent", \.extent), .model("viewpoint", \.viewpoint)]
     }
 
+    public init(original: JSONObject) { self.original = original }
+
     public init(name: String, extent: Envelope?, viewpoint: Viewpoint?) {
-        self.init(json: JSONObject())
+        self.init(original: JSONObject())
         self.name = name
         self.extent = extent
         self.viewpoint = viewpoint
-    }
-
-    public var json: JSONObject {
-        var o = original
-        o.set("name", name)
-        o.set("extent", extent)
-        o.set("viewpoint", viewpoint)
-        return o
     }
 
     /// The rectangle the bookmark shows: its extent, or its viewpoint's target extent.

@@ -7,9 +7,45 @@ import MapbookSupport
 /// keys, their order and values the model could not read all survive a round trip. A modelled
 /// value that is nil leaves whatever the original held under that key (a `null`, a value of a
 /// type the model does not read); to remove a key, remove it from `original`.
+///
+/// Most models are `JSONRecord`s, which list their keys once; a model that is one of several
+/// shapes chosen by a key (`Renderer`, `Symbol`) conforms to this protocol directly.
 public protocol JSONModel: Sendable, Equatable {
     init(json: JSONObject)
     var json: JSONObject { get }
+}
+
+/// A `JSONModel` whose keys are listed once, in `properties`, from which both reading and
+/// writing follow.
+///
+/// The table is plain Swift rather than `Codable` or a macro: `Codable` cannot keep the
+/// original object's unknown keys and key order without a custom coder that would list every
+/// key again, and a macro needs a compiler-plugin target built against swift-syntax, which
+/// slows every clean build of the package for what a table of key paths already does.
+public protocol JSONRecord: JSONModel {
+    /// The modelled keys, in the order they are written: a key the original object lacks is
+    /// added in this order.
+    static var properties: [JSONProperty<Self>] { get }
+    /// The object the model was read from, with every key it does not model.
+    var original: JSONObject { get set }
+    /// The model over `original` before any property is read: every property of `properties`
+    /// at its default (nil for optionals).
+    init(original: JSONObject)
+}
+
+extension JSONRecord {
+    /// Reads every property of `properties` from `json`, which is kept as `original`.
+    public init(json: JSONObject) {
+        self.init(original: json)
+        for property in Self.properties { property.read(json, &self) }
+    }
+
+    /// `original` with every property written over it, in the order of `properties`.
+    public var json: JSONObject {
+        var object = original
+        for property in Self.properties { property.write(self, &object) }
+        return object
+    }
 }
 
 extension JSONModel {
@@ -18,6 +54,22 @@ extension JSONModel {
     }
 
     public var jsonValue: JSONValue { .object(json) }
+}
+
+extension JSONValue {
+    /// The array's elements when every one is a string.
+    public var stringsValue: [String]? {
+        guard let items = arrayValue else { return nil }
+        let strings = items.compactMap(\.stringValue)
+        return strings.count == items.count ? strings : nil
+    }
+
+    /// The array's elements when every one is a number.
+    public var doublesValue: [Double]? {
+        guard let items = arrayValue else { return nil }
+        let numbers = items.compactMap(\.doubleValue)
+        return numbers.count == items.count ? numbers : nil
+    }
 }
 
 extension JSONObject {
@@ -38,17 +90,8 @@ extension JSONObject {
         array(key).map { $0.compactMap { $0.objectValue.map { M(json: $0) } } }
     }
 
-    public func strings(_ key: String) -> [String]? {
-        guard let items = array(key) else { return nil }
-        let strings = items.compactMap(\.stringValue)
-        return strings.count == items.count ? strings : nil
-    }
-
-    public func doubles(_ key: String) -> [Double]? {
-        guard let items = array(key) else { return nil }
-        let numbers = items.compactMap(\.doubleValue)
-        return numbers.count == items.count ? numbers : nil
-    }
+    public func strings(_ key: String) -> [String]? { self[key]?.stringsValue }
+    public func doubles(_ key: String) -> [Double]? { self[key]?.doublesValue }
 
     /// Sets `key` to `value` when there is one; nil leaves the original value alone.
     public mutating func set(_ key: String, _ value: JSONValue?) {

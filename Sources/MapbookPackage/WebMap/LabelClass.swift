@@ -8,7 +8,7 @@ import MapbookSupport
 /// fields, text, `+`, `TextFormatting.NewLine` and `DomainName($feature, "FIELD")`; a `{FIELD}`
 /// template (`labelExpressionInfo.value`); and `[FIELD] CONCAT "text"`. Any other Arcade is not
 /// run: `problem` says so and the class draws nothing.
-public struct LabelClass: JSONModel {
+public struct LabelClass: JSONRecord {
     /// A piece of a label's text.
     public enum Part: Sendable, Equatable {
         case text(String)
@@ -33,13 +33,19 @@ public struct LabelClass: JSONModel {
     public var allowOverlap: Bool
     public var original: JSONObject
 
-    public init(json: JSONObject) {
+    public static var properties: [JSONProperty<Self>] {
+        [
+            .string("labelPlacement", \.placement), .requiredModel("symbol", \.symbol), .double("minScale", \.minScale),
+            .double("maxScale", \.maxScale),
+            .string("where", \.whereClause, from: { $0.stringValue.flatMap { $0.isEmpty ? nil : $0 } }),
+        ]
+    }
+
+    /// A class over `original` with a plain text symbol; the text (`parts`, `problem`),
+    /// `useCodedValues` and `allowOverlap`, which are read and never written, follow from it.
+    public init(original json: JSONObject) {
         original = json
-        placement = json.string("labelPlacement")
-        symbol = json.model("symbol") ?? TextSymbol(json: ["type": "esriTS"])
-        minScale = json.double("minScale")
-        maxScale = json.double("maxScale")
-        whereClause = json.string("where").flatMap { $0.isEmpty ? nil : $0 }
+        symbol = TextSymbol(original: ["type": "esriTS"])
         useCodedValues = json.bool("useCodedValues") ?? true
         allowOverlap = json.string("deconflictionStrategy") == "none" || json.string("allowOverlapOfLabel") == "allow"
         let info = json.object("labelExpressionInfo")
@@ -61,16 +67,6 @@ public struct LabelClass: JSONModel {
             "symbol": symbol.jsonValue,
         ])
         if let placement { self.placement = placement }
-    }
-
-    public var json: JSONObject {
-        var o = original
-        o.set("labelPlacement", placement)
-        o.set("symbol", symbol)
-        o.set("minScale", minScale)
-        o.set("maxScale", maxScale)
-        o.set("where", whereClause)
-        return o
     }
 
     /// The fields the text reads, in order, each once.
@@ -208,7 +204,7 @@ public struct LabelClass: JSONModel {
 }
 
 /// `esriTS`: a label's text symbol.
-public struct TextSymbol: JSONModel {
+public struct TextSymbol: JSONRecord {
     public var color: RGBAColor?
     public var haloColor: RGBAColor?
     /// Halo width in points.
@@ -225,44 +221,24 @@ public struct TextSymbol: JSONModel {
     public var yoffset: Double?
     public var original: JSONObject
 
-    public init(json: JSONObject) {
-        original = json
-        color = RGBAColor(json["color"])
-        haloColor = RGBAColor(json["haloColor"])
-        haloSize = json.double("haloSize")
-        let font = json.object("font")
-        fontFamily = font?.string("family")
-        fontSize = font?.double("size")
-        fontWeight = font?.string("weight")
-        fontStyle = font?.string("style")
-        xoffset = json.double("xoffset")
-        yoffset = json.double("yoffset")
+    public static var properties: [JSONProperty<Self>] {
+        [
+            .constant("type", "esriTS"), .color("color", \.color), .color("haloColor", \.haloColor), .double("haloSize", \.haloSize),
+            .nested("font", .string("family", \.fontFamily)), .nested("font", .double("size", \.fontSize)),
+            .nested("font", .string("weight", \.fontWeight)), .nested("font", .string("style", \.fontStyle)),
+            .double("xoffset", \.xoffset), .double("yoffset", \.yoffset),
+        ]
     }
 
+    public init(original: JSONObject) { self.original = original }
+
     public init(color: RGBAColor, size: Double, family: String? = nil, weight: String? = nil, haloColor: RGBAColor? = nil, haloSize: Double? = nil) {
-        self.init(json: ["type": "esriTS"])
+        self.init(original: ["type": "esriTS"])
         self.color = color
         self.fontSize = size
         self.fontFamily = family
         self.fontWeight = weight
         self.haloColor = haloColor
         self.haloSize = haloSize
-    }
-
-    public var json: JSONObject {
-        var o = original
-        o.set("type", "esriTS")
-        o.setColor("color", color)
-        o.setColor("haloColor", haloColor)
-        o.set("haloSize", haloSize)
-        var font = original.object("font") ?? JSONObject()
-        font.set("family", fontFamily)
-        font.set("size", fontSize)
-        font.set("weight", fontWeight)
-        font.set("style", fontStyle)
-        if !font.isEmpty { o["font"] = .object(font) }
-        o.set("xoffset", xoffset)
-        o.set("yoffset", yoffset)
-        return o
     }
 }

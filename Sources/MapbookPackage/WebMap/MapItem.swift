@@ -1,7 +1,7 @@
 import MapbookSupport
 
 /// The item description of one map in a package: the `item` half of a `.mmap`.
-public struct MapItem: JSONModel {
+public struct MapItem: JSONRecord {
     public var guid: String?
     public var name: String?
     public var title: String?
@@ -16,42 +16,22 @@ public struct MapItem: JSONModel {
     public var thumbnail: String?
     public var original: JSONObject
 
-    public init(json: JSONObject) {
-        original = json
-        guid = json.string("guid")
-        name = json.string("name")
-        title = json.string("title")
-        snippet = json.string("snippet")
-        summary = json.string("summary")
-        description = json.string("description")
-        type = json.string("type")
-        tags = json.strings("tags")
-        extent = json.model("extent")
-        spatialReference = json.model("spatialReference")
-        thumbnail = json.string("thumbnail")
+    public static var properties: [JSONProperty<Self>] {
+        [
+            .string("guid", \.guid), .string("name", \.name), .string("title", \.title), .string("snippet", \.snippet),
+            .string("summary", \.summary), .string("description", \.description), .string("type", \.type),
+            .strings("tags", \.tags), .model("extent", \.extent), .model("spatialReference", \.spatialReference),
+            .string("thumbnail", \.thumbnail),
+        ]
     }
 
+    public init(original: JSONObject) { self.original = original }
+
     public init(guid: String, name: String, title: String) {
-        self.init(json: JSONObject())
+        self.init(original: JSONObject())
         self.guid = guid
         self.name = name
         self.title = title
         self.type = "Mobile Map"
-    }
-
-    public var json: JSONObject {
-        var o = original
-        o.set("guid", guid)
-        o.set("name", name)
-        o.set("title", title)
-        o.set("snippet", snippet)
-        o.set("summary", summary)
-        o.set("description", description)
-        o.set("type", type)
-        o.set("tags", tags)
-        o.set("extent", extent)
-        o.set("spatialReference", spatialReference)
-        o.set("thumbnail", thumbnail)
-        return o
     }
 }

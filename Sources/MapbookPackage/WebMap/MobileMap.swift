@@ -1,28 +1,26 @@
 import MapbookSupport
 
 /// A `.mmap` file: `{"map": <web map>, "item": <map item>}` (DESIGN.md 3.2).
-public struct MobileMap: JSONModel {
+public struct MobileMap: JSONRecord {
     public var map: WebMap
     public var item: MapItem
     public var original: JSONObject
 
-    public init(json: JSONObject) {
-        original = json
-        map = json.model("map") ?? WebMap(json: JSONObject())
-        item = json.model("item") ?? MapItem(json: JSONObject())
+    public static var properties: [JSONProperty<Self>] {
+        [.requiredModel("map", \.map), .requiredModel("item", \.item)]
+    }
+
+    /// A map over `original` with an empty web map and item.
+    public init(original: JSONObject) {
+        self.original = original
+        map = WebMap(original: JSONObject())
+        item = MapItem(original: JSONObject())
     }
 
     public init(map: WebMap, item: MapItem) {
-        self.init(json: JSONObject())
+        self.init(original: JSONObject())
         self.map = map
         self.item = item
-    }
-
-    public var json: JSONObject {
-        var o = original
-        o["map"] = map.jsonValue
-        o["item"] = item.jsonValue
-        return o
     }
 
     /// Parses a `.mmap` file's bytes.

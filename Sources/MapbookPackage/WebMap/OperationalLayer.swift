@@ -1,7 +1,7 @@
 import MapbookSupport
 
 /// A layer of a web map (operational, base map or table), with any sublayers.
-public struct OperationalLayer: JSONModel {
+public struct OperationalLayer: JSONRecord {
     /// The layer's id: a string in operational layers, sometimes a number in sublayers.
     public var id: JSONValue?
     public var title: String?
@@ -23,54 +23,27 @@ public struct OperationalLayer: JSONModel {
     public var layers: [OperationalLayer]?
     public var original: JSONObject
 
-    public init(json: JSONObject) {
-        original = json
-        id = json["id"]
-        title = json.string("title")
-        layerType = json.string("layerType")
-        visibility = json.bool("visibility")
-        opacity = json.double("opacity")
-        minScale = json.double("minScale")
-        maxScale = json.double("maxScale")
-        showLegend = json.bool("showLegend")
-        showLabels = json.bool("showLabels")
-        path = json.string("path")
-        url = json.string("url")
-        itemId = json.string("itemId")
-        popupInfo = json.model("popupInfo")
-        layerDefinition = json.model("layerDefinition")
-        layers = json.models("layers")
+    public static var properties: [JSONProperty<Self>] {
+        [
+            .value("id", \.id), .string("title", \.title), .string("layerType", \.layerType), .string("path", \.path),
+            .string("url", \.url), .string("itemId", \.itemId), .bool("visibility", \.visibility), .double("opacity", \.opacity),
+            .double("minScale", \.minScale), .double("maxScale", \.maxScale), .bool("showLegend", \.showLegend),
+            .bool("showLabels", \.showLabels), .model("popupInfo", \.popupInfo), .model("layerDefinition", \.layerDefinition),
+            .models("layers", \.layers),
+        ]
     }
+
+    public init(original: JSONObject) { self.original = original }
 
     /// A feature layer read from a packaged file.
     public init(id: String, title: String, path: LayerDataPath, visibility: Bool = true) {
-        self.init(json: JSONObject())
+        self.init(original: JSONObject())
         self.id = .string(id)
         self.title = title
         self.layerType = "ArcGISFeatureLayer"
         self.visibility = visibility
         self.opacity = 1
         self.path = path.description
-    }
-
-    public var json: JSONObject {
-        var o = original
-        o.set("id", id)
-        o.set("title", title)
-        o.set("layerType", layerType)
-        o.set("path", path)
-        o.set("url", url)
-        o.set("itemId", itemId)
-        o.set("visibility", visibility)
-        o.set("opacity", opacity)
-        o.set("minScale", minScale)
-        o.set("maxScale", maxScale)
-        o.set("showLegend", showLegend)
-        o.set("showLabels", showLabels)
-        o.set("popupInfo", popupInfo)
-        o.set("layerDefinition", layerDefinition)
-        o.setModels("layers", layers)
-        return o
     }
 
     public var dataPath: LayerDataPath? { path.flatMap(LayerDataPath.init) }

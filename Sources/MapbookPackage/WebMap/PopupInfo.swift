@@ -1,39 +1,31 @@
 import MapbookSupport
 
 /// What identify shows for a feature: a title template and the fields with their labels.
-public struct PopupInfo: JSONModel {
+public struct PopupInfo: JSONRecord {
     public var title: String?
     public var description: String?
     public var fieldInfos: [FieldInfo]?
     public var showAttachments: Bool?
     public var original: JSONObject
 
-    public init(json: JSONObject) {
-        original = json
-        title = json.string("title")
-        description = json.string("description")
-        fieldInfos = json.models("fieldInfos")
-        showAttachments = json.bool("showAttachments")
+    public static var properties: [JSONProperty<Self>] {
+        [
+            .string("title", \.title), .string("description", \.description), .models("fieldInfos", \.fieldInfos),
+            .bool("showAttachments", \.showAttachments),
+        ]
     }
+
+    public init(original: JSONObject) { self.original = original }
 
     public init(title: String, fieldInfos: [FieldInfo]) {
-        self.init(json: JSONObject())
+        self.init(original: JSONObject())
         self.title = title
         self.fieldInfos = fieldInfos
-    }
-
-    public var json: JSONObject {
-        var o = original
-        o.set("title", title)
-        o.set("description", description)
-        o.setModels("fieldInfos", fieldInfos)
-        o.set("showAttachments", showAttachments)
-        return o
     }
 }
 
 /// One field of a pop-up: its name, label, visibility and number or date format.
-public struct FieldInfo: JSONModel {
+public struct FieldInfo: JSONRecord {
     public var fieldName: String?
     public var label: String?
     public var visible: Bool?
@@ -42,30 +34,20 @@ public struct FieldInfo: JSONModel {
     public var format: JSONObject?
     public var original: JSONObject
 
-    public init(json: JSONObject) {
-        original = json
-        fieldName = json.string("fieldName")
-        label = json.string("label")
-        visible = json.bool("visible")
-        isEditable = json.bool("isEditable")
-        format = json.object("format")
+    public static var properties: [JSONProperty<Self>] {
+        [
+            .string("fieldName", \.fieldName), .string("label", \.label), .bool("isEditable", \.isEditable),
+            .bool("visible", \.visible), .object("format", \.format),
+        ]
     }
 
+    public init(original: JSONObject) { self.original = original }
+
     public init(fieldName: String, label: String? = nil, visible: Bool = true) {
-        self.init(json: JSONObject())
+        self.init(original: JSONObject())
         self.fieldName = fieldName
         self.label = label ?? fieldName
         self.visible = visible
         self.isEditable = false
-    }
-
-    public var json: JSONObject {
-        var o = original
-        o.set("fieldName", fieldName)
-        o.set("label", label)
-        o.set("isEditable", isEditable)
-        o.set("visible", visible)
-        o.set("format", format.map(JSONValue.object))
-        return o
     }
 }

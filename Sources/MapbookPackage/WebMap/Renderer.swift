@@ -48,37 +48,30 @@ public enum Renderer: JSONModel {
 }
 
 /// `simple`: one symbol for every feature.
-public struct SimpleRenderer: JSONModel {
+public struct SimpleRenderer: JSONRecord {
     public var symbol: Symbol?
     public var label: String?
     public var description: String?
     public var original: JSONObject
 
-    public init(json: JSONObject) {
-        original = json
-        symbol = json.model("symbol")
-        label = json.string("label")
-        description = json.string("description")
+    public static var properties: [JSONProperty<Self>] {
+        [
+            .constant("type", "simple"), .model("symbol", \.symbol), .string("label", \.label),
+            .string("description", \.description),
+        ]
     }
+
+    public init(original: JSONObject) { self.original = original }
 
     public init(symbol: Symbol, label: String? = nil) {
-        self.init(json: ["type": "simple"])
+        self.init(original: ["type": "simple"])
         self.symbol = symbol
         self.label = label
-    }
-
-    public var json: JSONObject {
-        var o = original
-        o.set("type", "simple")
-        o.set("symbol", symbol)
-        o.set("label", label)
-        o.set("description", description)
-        return o
     }
 }
 
 /// `uniqueValue`: a symbol per value of up to three fields.
-public struct UniqueValueRenderer: JSONModel {
+public struct UniqueValueRenderer: JSONRecord {
     public var field1: String?
     public var field2: String?
     public var field3: String?
@@ -88,41 +81,27 @@ public struct UniqueValueRenderer: JSONModel {
     public var uniqueValueInfos: [UniqueValueInfo]?
     public var original: JSONObject
 
-    public init(json: JSONObject) {
-        original = json
-        field1 = json.string("field1")
-        field2 = json.string("field2")
-        field3 = json.string("field3")
-        fieldDelimiter = json.string("fieldDelimiter")
-        defaultSymbol = json.model("defaultSymbol")
-        defaultLabel = json.string("defaultLabel")
-        uniqueValueInfos = json.models("uniqueValueInfos")
+    public static var properties: [JSONProperty<Self>] {
+        [
+            .constant("type", "uniqueValue"), .string("field1", \.field1), .string("field2", \.field2), .string("field3", \.field3),
+            .string("fieldDelimiter", \.fieldDelimiter), .model("defaultSymbol", \.defaultSymbol),
+            .string("defaultLabel", \.defaultLabel), .models("uniqueValueInfos", \.uniqueValueInfos),
+        ]
     }
 
+    public init(original: JSONObject) { self.original = original }
+
     public init(field: String, infos: [UniqueValueInfo], defaultSymbol: Symbol? = nil, defaultLabel: String? = nil) {
-        self.init(json: ["type": "uniqueValue"])
+        self.init(original: ["type": "uniqueValue"])
         self.field1 = field
         self.uniqueValueInfos = infos
         self.defaultSymbol = defaultSymbol
         self.defaultLabel = defaultLabel
     }
-
-    public var json: JSONObject {
-        var o = original
-        o.set("type", "uniqueValue")
-        o.set("field1", field1)
-        o.set("field2", field2)
-        o.set("field3", field3)
-        o.set("fieldDelimiter", fieldDelimiter)
-        o.set("defaultSymbol", defaultSymbol)
-        o.set("defaultLabel", defaultLabel)
-        o.setModels("uniqueValueInfos", uniqueValueInfos)
-        return o
-    }
 }
 
 /// One class of a unique value renderer.
-public struct UniqueValueInfo: JSONModel {
+public struct UniqueValueInfo: JSONRecord {
     /// The value as written: normally a string, sometimes a number in real web maps.
     public var value: JSONValue?
     public var label: String?
@@ -130,16 +109,14 @@ public struct UniqueValueInfo: JSONModel {
     public var symbol: Symbol?
     public var original: JSONObject
 
-    public init(json: JSONObject) {
-        original = json
-        value = json["value"]
-        label = json.string("label")
-        description = json.string("description")
-        symbol = json.model("symbol")
+    public static var properties: [JSONProperty<Self>] {
+        [.value("value", \.value), .string("label", \.label), .string("description", \.description), .model("symbol", \.symbol)]
     }
 
+    public init(original: JSONObject) { self.original = original }
+
     public init(value: String, label: String? = nil, symbol: Symbol) {
-        self.init(json: JSONObject())
+        self.init(original: JSONObject())
         self.value = .string(value)
         self.label = label ?? value
         self.symbol = symbol
@@ -155,19 +132,10 @@ public struct UniqueValueInfo: JSONModel {
         default: return nil
         }
     }
-
-    public var json: JSONObject {
-        var o = original
-        o.set("value", value)
-        o.set("label", label)
-        o.set("description", description)
-        o.set("symbol", symbol)
-        return o
-    }
 }
 
 /// `classBreaks`: a symbol per numeric range of one field.
-public struct ClassBreaksRenderer: JSONModel {
+public struct ClassBreaksRenderer: JSONRecord {
     public var field: String?
     public var minValue: Double?
     public var classificationMethod: String?
@@ -178,42 +146,27 @@ public struct ClassBreaksRenderer: JSONModel {
     public var classBreakInfos: [ClassBreakInfo]?
     public var original: JSONObject
 
-    public init(json: JSONObject) {
-        original = json
-        field = json.string("field")
-        minValue = json.double("minValue")
-        classificationMethod = json.string("classificationMethod")
-        normalizationType = json.string("normalizationType")
-        normalizationField = json.string("normalizationField")
-        defaultSymbol = json.model("defaultSymbol")
-        defaultLabel = json.string("defaultLabel")
-        classBreakInfos = json.models("classBreakInfos")
+    public static var properties: [JSONProperty<Self>] {
+        [
+            .constant("type", "classBreaks"), .string("field", \.field), .double("minValue", \.minValue),
+            .string("classificationMethod", \.classificationMethod), .string("normalizationType", \.normalizationType),
+            .string("normalizationField", \.normalizationField), .model("defaultSymbol", \.defaultSymbol),
+            .string("defaultLabel", \.defaultLabel), .models("classBreakInfos", \.classBreakInfos),
+        ]
     }
 
+    public init(original: JSONObject) { self.original = original }
+
     public init(field: String, minValue: Double, infos: [ClassBreakInfo]) {
-        self.init(json: ["type": "classBreaks"])
+        self.init(original: ["type": "classBreaks"])
         self.field = field
         self.minValue = minValue
         self.classBreakInfos = infos
     }
-
-    public var json: JSONObject {
-        var o = original
-        o.set("type", "classBreaks")
-        o.set("field", field)
-        o.set("minValue", minValue)
-        o.set("classificationMethod", classificationMethod)
-        o.set("normalizationType", normalizationType)
-        o.set("normalizationField", normalizationField)
-        o.set("defaultSymbol", defaultSymbol)
-        o.set("defaultLabel", defaultLabel)
-        o.setModels("classBreakInfos", classBreakInfos)
-        return o
-    }
 }
 
 /// One class of a class breaks renderer: values up to `classMaxValue`.
-public struct ClassBreakInfo: JSONModel {
+public struct ClassBreakInfo: JSONRecord {
     public var classMinValue: Double?
     public var classMaxValue: Double?
     public var label: String?
@@ -221,29 +174,19 @@ public struct ClassBreakInfo: JSONModel {
     public var symbol: Symbol?
     public var original: JSONObject
 
-    public init(json: JSONObject) {
-        original = json
-        classMinValue = json.double("classMinValue")
-        classMaxValue = json.double("classMaxValue")
-        label = json.string("label")
-        description = json.string("description")
-        symbol = json.model("symbol")
+    public static var properties: [JSONProperty<Self>] {
+        [
+            .double("classMinValue", \.classMinValue), .double("classMaxValue", \.classMaxValue), .string("label", \.label),
+            .string("description", \.description), .model("symbol", \.symbol),
+        ]
     }
 
+    public init(original: JSONObject) { self.original = original }
+
     public init(classMaxValue: Double, label: String, symbol: Symbol) {
-        self.init(json: JSONObject())
+        self.init(original: JSONObject())
         self.classMaxValue = classMaxValue
         self.label = label
         self.symbol = symbol
-    }
-
-    public var json: JSONObject {
-        var o = original
-        o.set("classMinValue", classMinValue)
-        o.set("classMaxValue", classMaxValue)
-        o.set("label", label)
-        o.set("description", description)
-        o.set("symbol", symbol)
-        return o
     }
 }

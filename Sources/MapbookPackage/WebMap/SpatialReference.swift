@@ -1,31 +1,22 @@
 import MapbookSupport
 
 /// A spatial reference as web maps write it: `{"wkid": 102100, "latestWkid": 3857}` or `{"wkt": ...}`.
-public struct SpatialReference: JSONModel {
+public struct SpatialReference: JSONRecord {
     public var wkid: Int?
     public var latestWkid: Int?
     public var wkt: String?
     public var original: JSONObject
 
-    public init(json: JSONObject) {
-        original = json
-        wkid = json.int("wkid")
-        latestWkid = json.int("latestWkid")
-        wkt = json.string("wkt")
+    public static var properties: [JSONProperty<Self>] {
+        [.int("wkid", \.wkid), .int("latestWkid", \.latestWkid), .string("wkt", \.wkt)]
     }
+
+    public init(original: JSONObject) { self.original = original }
 
     public init(wkid: Int, latestWkid: Int? = nil) {
-        self.init(json: JSONObject())
+        self.init(original: JSONObject())
         self.wkid = wkid
         self.latestWkid = latestWkid
-    }
-
-    public var json: JSONObject {
-        var o = original
-        o.set("wkid", wkid)
-        o.set("latestWkid", latestWkid)
-        o.set("wkt", wkt)
-        return o
     }
 
     /// Web Mercator as Esri writes it (102100, latest 3857).

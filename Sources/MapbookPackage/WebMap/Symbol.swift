@@ -80,38 +80,28 @@ public struct RGBAColor: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// `esriSLS`: a line, or the outline of a marker or fill.
-public struct SimpleLineSymbol: JSONModel {
+public struct SimpleLineSymbol: JSONRecord {
     public var style: String?
     public var color: RGBAColor?
     public var width: Double?
     public var original: JSONObject
 
-    public init(json: JSONObject) {
-        original = json
-        style = json.string("style")
-        color = RGBAColor(json["color"])
-        width = json.double("width")
+    public static var properties: [JSONProperty<Self>] {
+        [.constant("type", "esriSLS"), .string("style", \.style), .color("color", \.color), .double("width", \.width)]
     }
 
+    public init(original: JSONObject) { self.original = original }
+
     public init(style: String = "esriSLSSolid", color: RGBAColor, width: Double) {
-        self.init(json: ["type": "esriSLS"])
+        self.init(original: ["type": "esriSLS"])
         self.style = style
         self.color = color
         self.width = width
     }
-
-    public var json: JSONObject {
-        var o = original
-        o.set("type", "esriSLS")
-        o.set("style", style)
-        o.setColor("color", color)
-        o.set("width", width)
-        return o
-    }
 }
 
 /// `esriSMS`: a circle, square, cross, x, diamond or triangle marker.
-public struct SimpleMarkerSymbol: JSONModel {
+public struct SimpleMarkerSymbol: JSONRecord {
     public var style: String?
     public var color: RGBAColor?
     public var size: Double?
@@ -121,72 +111,47 @@ public struct SimpleMarkerSymbol: JSONModel {
     public var outline: SimpleLineSymbol?
     public var original: JSONObject
 
-    public init(json: JSONObject) {
-        original = json
-        style = json.string("style")
-        color = RGBAColor(json["color"])
-        size = json.double("size")
-        angle = json.double("angle")
-        xoffset = json.double("xoffset")
-        yoffset = json.double("yoffset")
-        outline = json.model("outline")
+    public static var properties: [JSONProperty<Self>] {
+        [
+            .constant("type", "esriSMS"), .string("style", \.style), .color("color", \.color), .double("size", \.size),
+            .double("angle", \.angle), .double("xoffset", \.xoffset), .double("yoffset", \.yoffset), .model("outline", \.outline),
+        ]
     }
 
+    public init(original: JSONObject) { self.original = original }
+
     public init(style: String = "esriSMSCircle", color: RGBAColor, size: Double, outline: SimpleLineSymbol? = nil) {
-        self.init(json: ["type": "esriSMS"])
+        self.init(original: ["type": "esriSMS"])
         self.style = style
         self.color = color
         self.size = size
         self.outline = outline
     }
-
-    public var json: JSONObject {
-        var o = original
-        o.set("type", "esriSMS")
-        o.set("style", style)
-        o.setColor("color", color)
-        o.set("size", size)
-        o.set("angle", angle)
-        o.set("xoffset", xoffset)
-        o.set("yoffset", yoffset)
-        o.set("outline", outline)
-        return o
-    }
 }
 
 /// `esriSFS`: a polygon fill with an optional outline.
-public struct SimpleFillSymbol: JSONModel {
+public struct SimpleFillSymbol: JSONRecord {
     public var style: String?
     public var color: RGBAColor?
     public var outline: SimpleLineSymbol?
     public var original: JSONObject
 
-    public init(json: JSONObject) {
-        original = json
-        style = json.string("style")
-        color = RGBAColor(json["color"])
-        outline = json.model("outline")
+    public static var properties: [JSONProperty<Self>] {
+        [.constant("type", "esriSFS"), .string("style", \.style), .color("color", \.color), .model("outline", \.outline)]
     }
 
+    public init(original: JSONObject) { self.original = original }
+
     public init(style: String = "esriSFSSolid", color: RGBAColor, outline: SimpleLineSymbol? = nil) {
-        self.init(json: ["type": "esriSFS"])
+        self.init(original: ["type": "esriSFS"])
         self.style = style
         self.color = color
         self.outline = outline
     }
-
-    public var json: JSONObject {
-        var o = original
-        o.set("type", "esriSFS")
-        o.set("style", style)
-        o.setColor("color", color)
-        o.set("outline", outline)
-        return o
-    }
 }
 
 /// `esriPMS`: a marker drawn from an image (base64 `imageData` or a `url`).
-public struct PictureMarkerSymbol: JSONModel {
+public struct PictureMarkerSymbol: JSONRecord {
     public var url: String?
     public var imageData: String?
     public var contentType: String?
@@ -197,37 +162,13 @@ public struct PictureMarkerSymbol: JSONModel {
     public var yoffset: Double?
     public var original: JSONObject
 
-    public init(json: JSONObject) {
-        original = json
-        url = json.string("url")
-        imageData = json.string("imageData")
-        contentType = json.string("contentType")
-        width = json.double("width")
-        height = json.double("height")
-        angle = json.double("angle")
-        xoffset = json.double("xoffset")
-        yoffset = json.double("yoffset")
+    public static var properties: [JSONProperty<Self>] {
+        [
+            .constant("type", "esriPMS"), .string("url", \.url), .string("imageData", \.imageData),
+            .string("contentType", \.contentType), .double("width", \.width), .double("height", \.height),
+            .double("angle", \.angle), .double("xoffset", \.xoffset), .double("yoffset", \.yoffset),
+        ]
     }
 
-    public var json: JSONObject {
-        var o = original
-        o.set("type", "esriPMS")
-        o.set("url", url)
-        o.set("imageData", imageData)
-        o.set("contentType", contentType)
-        o.set("width", width)
-        o.set("height", height)
-        o.set("angle", angle)
-        o.set("xoffset", xoffset)
-        o.set("yoffset", yoffset)
-        return o
-    }
-}
-
-extension JSONObject {
-    /// Sets a colour unless it equals what the original holds, which may be a 3-channel array.
-    mutating func setColor(_ key: String, _ color: RGBAColor?) {
-        guard let color, color != RGBAColor(self[key]) else { return }
-        self[key] = color.jsonValue
-    }
+    public init(original: JSONObject) { self.original = original }
 }

@@ -1,0 +1,182 @@
+import MapbookSupport
+
+/// One key of a `JSONRecord`: how its value is read into the model and written back.
+///
+/// Reading sets the model's property from the key (nil when the key is absent or holds a value
+/// of another type); writing sets the key when the property holds a value and leaves whatever
+/// the object held when it is nil, as `JSONModel` describes.
+///
+/// Not `Sendable`: it holds key paths and closures. Tables are built when asked for
+/// (`JSONRecord.properties` is a computed property), never stored in a global.
+public struct JSONProperty<Model> {
+    /// The key in the model's object; for a property of a nested object, the outer key.
+    public let key: String
+    /// What the key holds.
+    public let kind: JSONPropertyKind
+    /// Reads the key of an object into the model.
+    public let read: (JSONObject, inout Model) -> Void
+    /// Writes the model's value into an object.
+    public let write: (Model, inout JSONObject) -> Void
+
+    /// A property read and written by hand.
+    public init(
+        _ key: String, kind: JSONPropertyKind,
+        read: @escaping (JSONObject, inout Model) -> Void,
+        write: @escaping (Model, inout JSONObject) -> Void
+    ) {
+        self.key = key
+        self.kind = kind
+        self.read = read
+        self.write = write
+    }
+
+    /// An optional property converted from the key's value by `from` and back by `to`.
+    ///
+    /// With `keepingEquivalent`, a value equal to what the key already reads as is not written
+    /// again, so a form the model does not write (a 3-channel colour, a comma-separated list)
+    /// survives a round trip.
+    public init<Value: Equatable>(
+        _ key: String, _ path: WritableKeyPath<Model, Value?>, kind: JSONPropertyKind,
+        from: @escaping (JSONValue) -> Value?, to: @escaping (Value) -> JSONValue,
+        keepingEquivalent: Bool = false
+    ) {
+        self.init(
+            key, kind: kind,
+            read: { object, model in model[keyPath: path] = object[key].flatMap(from) },
+            write: { model, object in
+                guard let value = model[keyPath: path] else { return }
+                if keepingEquivalent, object[key].flatMap(from) == value { return }
+                object[key] = to(value)
+            })
+    }
+
+    /// A string; `from` reads other forms (a version written as a number).
+    public static func string(
+        _ key: String, _ path: WritableKeyPath<Model, String?>, from: @escaping (JSONValue) -> String? = \.stringValue
+    ) -> Self {
+        Self(key, path, kind: .string, from: from, to: JSONValue.string)
+    }
+
+    public static func bool(_ key: String, _ path: WritableKeyPath<Model, Bool?>) -> Self {
+        Self(key, path, kind: .bool, from: \.boolValue, to: JSONValue.bool)
+    }
+
+    /// A number, written as an integer when it has no fractional part (`JSONValue.double`).
+    public static func double(_ key: String, _ path: WritableKeyPath<Model, Double?>) -> Self {
+        Self(key, path, kind: .number, from: \.doubleValue, to: JSONValue.double)
+    }
+
+    public static func int(_ key: String, _ path: WritableKeyPath<Model, Int?>) -> Self {
+        Self(key, path, kind: .integer, from: \.intValue, to: JSONValue.int)
+    }
+
+    /// A 64-bit integer; `from` reads other forms (a date as a numeric string).
+    public static func int64(
+        _ key: String, _ path: WritableKeyPath<Model, Int64?>, from: @escaping (JSONValue) -> Int64? = \.int64Value
+    ) -> Self {
+        Self(key, path, kind: .integer, from: from, to: JSONValue.integer)
+    }
+
+    /// Any JSON value, kept as it is.
+    public static func value(_ key: String, _ path: WritableKeyPath<Model, JSONValue?>) -> Self {
+        Self(key, path, kind: .any, from: { $0 }, to: { $0 })
+    }
+
+    /// An array of any values, kept as they are.
+    public static func array(_ key: String, _ path: WritableKeyPath<Model, [JSONValue]?>) -> Self {
+        Self(key, path, kind: .array(.any), from: \.arrayValue, to: JSONValue.array)
+    }
+
+    /// An object the model does not read further, kept as it is.
+    public static func object(_ key: String, _ path: WritableKeyPath<Model, JSONObject?>) -> Self {
+        Self(key, path, kind: .object, from: \.objectValue, to: JSONValue.object)
+    }
+
+    /// An array of strings (nil unless every element is one); `from` reads other forms (one
+    /// string).
+    public static func strings(
+        _ key: String, _ path: WritableKeyPath<Model, [String]?>, from: @escaping (JSONValue) -> [String]? = \.stringsValue
+    ) -> Self {
+        Self(key, path, kind: .array(.string), from: from, to: { .array($0.map(JSONValue.string)) })
+    }
+
+    /// An array of numbers (nil unless every element is one).
+    public static func doubles(_ key: String, _ path: WritableKeyPath<Model, [Double]?>) -> Self {
+        Self(key, path, kind: .array(.number), from: \.doublesValue, to: { .array($0.map(JSONValue.double)) })
+    }
+
+    /// An `[r, g, b]` or `[r, g, b, a]` colour, written with four channels unless it equals
+    /// the colour the key already holds.
+    public static func color(_ key: String, _ path: WritableKeyPath<Model, RGBAColor?>) -> Self {
+        Self(key, path, kind: .color, from: { RGBAColor($0) }, to: \.jsonValue, keepingEquivalent: true)
+    }
+
+    /// An object read as a model.
+    public static func model<M: JSONModel>(_ key: String, _ path: WritableKeyPath<Model, M?>) -> Self {
+        Self(key, path, kind: .model(M.self), from: { $0.objectValue.map(M.init(json:)) }, to: \.jsonValue)
+    }
+
+    /// A model the type always has: read when the key holds an object (else left at its
+    /// default), always written.
+    public static func requiredModel<M: JSONModel>(_ key: String, _ path: WritableKeyPath<Model, M>) -> Self {
+        Self(
+            key, kind: .model(M.self),
+            read: { object, model in
+                if let value: M = object.model(key) { model[keyPath: path] = value }
+            },
+            write: { model, object in object[key] = model[keyPath: path].jsonValue })
+    }
+
+    /// An array of models: its objects read in order, its other elements kept in place when
+    /// the number of objects is unchanged (`JSONObject.setModels`).
+    public static func models<M: JSONModel>(_ key: String, _ path: WritableKeyPath<Model, [M]?>) -> Self {
+        Self(
+            key, kind: .array(.model(M.self)),
+            read: { object, model in model[keyPath: path] = object.models(key) },
+            write: { model, object in object.setModels(key, model[keyPath: path]) })
+    }
+
+    /// A key that always holds `value` (a symbol's or renderer's `type`): written, not read.
+    public static func constant(_ key: String, _ value: JSONValue) -> Self {
+        Self(key, kind: .constant(value), read: { _, _ in }, write: { _, object in object[key] = value })
+    }
+
+    /// `property` inside the object under `outer` (`"font": {"size": 9}`). The outer object is
+    /// created when the property has a value and kept with its other keys.
+    public static func nested(_ outer: String, _ property: Self) -> Self {
+        Self(
+            outer, kind: .nested(property.key, property.kind),
+            read: { object, model in
+                if let inner = object.object(outer) { property.read(inner, &model) }
+            },
+            write: { model, object in
+                var inner = object.object(outer) ?? JSONObject()
+                property.write(model, &inner)
+                if !inner.isEmpty { object[outer] = .object(inner) }
+            })
+    }
+}
+
+/// What a `JSONProperty`'s key holds.
+public indirect enum JSONPropertyKind {
+    case string
+    case bool
+    case number
+    case integer
+    /// Any value, kept as it is.
+    case any
+    /// An object kept as it is.
+    case object
+    /// An `[r, g, b, a]` colour.
+    case color
+    /// An object read as this model.
+    case model(any JSONModel.Type)
+    /// An array of elements of one kind.
+    case array(JSONPropertyKind)
+    /// An array of exactly these elements (`[[xmin, ymin], [xmax, ymax]]`).
+    case tuple([JSONPropertyKind])
+    /// Always this value.
+    case constant(JSONValue)
+    /// The key of an object that holds the property.
+    case nested(String, JSONPropertyKind)
+}
