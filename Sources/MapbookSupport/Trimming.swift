@@ -9,6 +9,9 @@ extension StringProtocol {
         return String(s)
     }
 
+    /// The text without the one new line at its end, if it has one (what a JSON writer adds).
+    package func trimmingTrailingNewline() -> String { hasSuffix("\n") ? String(dropLast()) : String(self) }
+
     /// The text right-aligned in `width` characters (spaces before it).
     package func leftPadded(_ width: Int) -> String { count >= width ? String(self) : String(repeating: " ", count: width - count) + self }
 

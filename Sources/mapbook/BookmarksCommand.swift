@@ -1,6 +1,7 @@
 import ArgumentParser
 import MapbookData
 import MapbookPackage
+import MapbookSupport
 import MapbookViewer
 
 struct BookmarksCommand: ParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import MapbookPackage
+import MapbookSupport
 
 struct ExtractCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,7 @@
 import ArgumentParser
 import MapbookPackage
 import MapbookInspection
+import MapbookSupport
 
 struct InspectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -197,11 +198,5 @@ struct InspectCommand: ParsableCommand {
         if let opacity = layer.opacity, opacity < 1 { parts.append("opacity \(Format.number(opacity))") }
         if let expression = layer.definitionExpression, !expression.isEmpty { parts.append("where \(expression)") }
         return parts.joined(separator: "  ")
-    }
-}
-
-extension String {
-    func trimmingTrailingNewline() -> String {
-        hasSuffix("\n") ? String(dropLast()) : self
     }
 }

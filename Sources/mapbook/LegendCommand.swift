@@ -1,6 +1,7 @@
 import ArgumentParser
 import MapbookPackage
 import MapbookRender
+import MapbookSupport
 import MapbookViewer
 
 struct LegendCommand: ParsableCommand {

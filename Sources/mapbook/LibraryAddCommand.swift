@@ -1,5 +1,6 @@
 import ArgumentParser
 import MapbookPortal
+import MapbookSupport
 
 struct LibraryAddCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

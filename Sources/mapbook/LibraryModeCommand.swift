@@ -2,6 +2,7 @@ import ArgumentParser
 import MapbookPackage
 import MapbookPortal
 import MapbookLibrary
+import MapbookSupport
 
 struct LibraryModeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

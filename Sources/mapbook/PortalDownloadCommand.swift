@@ -3,6 +3,7 @@ import MapbookPackage
 import MapbookPortal
 import MapbookLibrary
 import MapbookPortalAPI
+import MapbookSupport
 
 struct PortalDownloadCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -41,7 +42,7 @@ struct PortalDownloadCommand: AsyncParsableCommand {
         } else {
             let record = outcome.record
             out.line("Downloaded '\(record.title)' (\(Format.bytes(record.size)), SHA-256 \(record.sha256.prefix(16))…) to \(outcome.entry.path)")
-            out.line("  item modified \(PortalSession.date(record.itemModifiedAtDownload)) UTC")
+            out.line("  item modified \(ISODate.formatMinutes(milliseconds: record.itemModifiedAtDownload)) UTC")
         }
         out.flush()
     }

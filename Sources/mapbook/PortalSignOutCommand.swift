@@ -1,6 +1,7 @@
 import ArgumentParser
 import MapbookPackage
 import MapbookPortal
+import MapbookSupport
 
 struct PortalSignOutCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

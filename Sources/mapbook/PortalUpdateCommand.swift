@@ -2,6 +2,7 @@ import ArgumentParser
 import MapbookPackage
 import MapbookPortal
 import MapbookLibrary
+import MapbookSupport
 
 struct PortalUpdateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -64,7 +65,7 @@ struct PortalUpdateCommand: AsyncParsableCommand {
             out.line("No downloaded packages to update.")
         } else {
             for outcome in updated {
-                out.line("Updated '\(outcome.record.title)' (\(outcome.record.itemId)) to the version of \(PortalSession.date(outcome.record.itemModifiedAtDownload)) UTC (\(Format.bytes(outcome.record.size))).")
+                out.line("Updated '\(outcome.record.title)' (\(outcome.record.itemId)) to the version of \(ISODate.formatMinutes(milliseconds: outcome.record.itemModifiedAtDownload)) UTC (\(Format.bytes(outcome.record.size))).")
             }
             for status in statuses where !status.updateAvailable {
                 out.line(PortalCheckCommand.line(status))

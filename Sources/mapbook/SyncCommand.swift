@@ -7,6 +7,7 @@ import MapbookEditing
 import MapbookLibrary
 import MapbookPackage
 import MapbookPortal
+import MapbookSupport
 
 /// `mapbook sync`: a downloaded package's edits to the portal and everyone else's back
 /// (issue 19; docs/PORTAL.md "Synchronising edits").

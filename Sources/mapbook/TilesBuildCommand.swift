@@ -1,5 +1,6 @@
 import ArgumentParser
 import MapbookPackager
+import MapbookSupport
 import MapbookTiles
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import MapbookSupport
 import MapbookTiles
 
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import MapbookPackage
+import MapbookSupport
 import MapbookViewer
 
 struct TocCommand: ParsableCommand {

@@ -1,3 +1,4 @@
+import MapbookSupport
 import Synchronization
 
 #if canImport(Glibc)

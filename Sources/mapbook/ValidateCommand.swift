@@ -2,6 +2,7 @@ import ArgumentParser
 import MapbookPackage
 import MapbookSearch
 import MapbookInspection
+import MapbookSupport
 
 struct ValidateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

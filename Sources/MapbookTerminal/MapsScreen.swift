@@ -1,5 +1,6 @@
 import MapbookPackage
 import MapbookRender
+import MapbookSupport
 import MapbookViewer
 
 /// The maps of a package, as the Offline Mapbook app lists them: each map's thumbnail drawn

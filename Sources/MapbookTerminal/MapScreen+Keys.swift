@@ -1,6 +1,7 @@
 import MapbookData
 import MapbookPackage
 import MapbookSearch
+import MapbookSupport
 import MapbookViewer
 
 extension MapScreen {

@@ -1,0 +1,53 @@
+/// Numbers as people read them: counts with their nouns and thousands separators, byte
+/// sizes, plain decimals, scale denominators; and text padded to a column.
+package enum Format {
+    /// "1 feature", "2,500 features": the count with its noun, plural unless one.
+    package static func count<T: BinaryInteger>(_ n: T, _ noun: String) -> String {
+        "\(count(n)) \(noun)\(n == 1 ? "" : "s")"
+    }
+
+    /// 1234567 -> "1,234,567".
+    package static func count<T: BinaryInteger>(_ n: T) -> String {
+        let digits = String(n.magnitude)
+        var out = ""
+        for (i, c) in digits.enumerated() {
+            if i > 0 && (digits.count - i) % 3 == 0 { out.append(",") }
+            out.append(c)
+        }
+        return (n < 0 ? "-" : "") + out
+    }
+
+    /// 1536 -> "1.5 KiB".
+    package static func bytes(_ n: Int64) -> String {
+        let units = ["B", "KiB", "MiB", "GiB", "TiB"]
+        var value = Double(n)
+        var unit = 0
+        while value >= 1024 && unit < units.count - 1 {
+            value /= 1024
+            unit += 1
+        }
+        if unit == 0 { return "\(n) B" }
+        let rounded = (value * 10).rounded() / 10
+        return "\(rounded) \(units[unit])"
+    }
+
+    package static func number(_ d: Double) -> String {
+        if d.rounded() == d && abs(d) < 1e15 { return String(Int64(d)) }
+        let scaled = (d * 1e6).rounded() / 1e6
+        return "\(scaled)"
+    }
+
+    /// A map scale denominator: 5000 -> "5,000"; nonsense values as they are.
+    package static func scale(_ d: Double) -> String {
+        guard let whole = Int64(exactly: d.rounded()), whole > 0 else { return "\(d)" }
+        return count(whole)
+    }
+
+    package static func pad(_ s: String, _ width: Int) -> String {
+        s.count >= width ? s : s + String(repeating: " ", count: width - s.count)
+    }
+
+    package static func padLeft(_ s: String, _ width: Int) -> String {
+        s.count >= width ? s : String(repeating: " ", count: width - s.count) + s
+    }
+}
