@@ -15,9 +15,11 @@ import PackageDescription
 //   MapbookInspection  inspect and validate: the format's checks with tiles and search
 //   MapbookPackager  project file -> package
 //   MapbookLibrary   the device library: modes, packages, records, the credential, viewer state
-//   MapbookViewer    maps, layers, legends, bookmarks, views and identify for viewing a package
+//   MapbookViewer    maps, layers, legends, bookmarks, views and identify for viewing a package;
+//                    the edited locator, the working copy, places and routes as text
 //   MapbookPortalAPI the sharing API's shapes and search grammar, shared by client and server
 //   MapbookPortal    the sharing API's client (AsyncHTTPClient)
+//   MapbookTerminal  the terminal viewer: screens, panels, keys, frames, the loop over a `Terminal`
 //   MapbookPortalServer  the portal server (Hummingbird)
 //   mapbook          the command line
 //   MapbookTestSupport and one test target per library, plus MapbookCLITests
@@ -145,10 +147,12 @@ let package = Package(
             name: "MapbookLibrary",
             dependencies: ["MapbookSupport", "MapbookPackage"]),
         // The mapbook viewer: a package's maps with their layers, visibility kept per device,
-        // legends, bookmarks, views, identify with pop-ups.
+        // legends, bookmarks, views, identify with pop-ups; what commands and the terminal
+        // viewer share: the locator with this device's edits, the working copy, places and
+        // routes as text.
         .target(
             name: "MapbookViewer",
-            dependencies: ["MapbookSupport", "MapbookPackage", "MapbookData", "MapbookTiles", "MapbookRender", "MapbookLibrary"]),
+            dependencies: ["MapbookSupport", "MapbookPackage", "MapbookData", "MapbookTiles", "MapbookRender", "MapbookSearch", "MapbookEditing", "MapbookLibrary"]),
         // The sharing API's shapes, shared by the portal's client and server: items, errors,
         // the search grammar, form encoding and PKCE.
         .target(
@@ -186,11 +190,19 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]),
+        // The terminal viewer (`mapbook view`): screens, panels, keys, the frames it writes and
+        // its loop, over a `Terminal` that tests replace with a model of one.
+        .target(
+            name: "MapbookTerminal",
+            dependencies: [
+                "MapbookSupport", "MapbookPackage", "MapbookData", "MapbookRender", "MapbookSearch", "MapbookRouting", "MapbookEditing", "MapbookLibrary",
+                "MapbookViewer", "MapbookPortalAPI", "MapbookPortal",
+            ]),
         .executableTarget(
             name: "mapbook",
             dependencies: [
                 "MapbookSupport", "MapbookPackage", "MapbookData", "MapbookTiles", "MapbookSearch", "MapbookRouting", "MapbookEditing", "MapbookRender", "MapbookInspection", "MapbookPackager", "MapbookLibrary", "MapbookViewer", "MapbookPortalAPI", "MapbookPortal",
-                "MapbookPortalServer",
+                "MapbookPortalServer", "MapbookTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // The Swift driver links executables with --export-dynamic: 56,000 symbols that
@@ -260,7 +272,10 @@ let package = Package(
             name: "MapbookViewerTests",
             dependencies: ["MapbookSupport", "MapbookViewer", "MapbookLibrary", "MapbookPackager", "MapbookRender", "MapbookData", "MapbookPackage", "MapbookTestSupport"]),
         .testTarget(
+            name: "MapbookTerminalTests",
+            dependencies: ["MapbookTerminal", "MapbookViewer", "MapbookLibrary", "MapbookPackager", "MapbookRender", "MapbookPackage", "MapbookEditing", "MapbookSupport", "MapbookTestSupport"]),
+        .testTarget(
             name: "MapbookCLITests",
-            dependencies: ["mapbook", "MapbookSupport", "MapbookPackage", "MapbookInspection", "MapbookLibrary", "MapbookRender", "MapbookViewer", "MapbookTestSupport"]),
+            dependencies: ["mapbook", "MapbookSupport", "MapbookPackage", "MapbookInspection", "MapbookTestSupport"]),
     ]
 )

@@ -7,6 +7,9 @@ extension StringProtocol {
         return String(s)
     }
 
+    /// The text without the one new line at its end, if it has one (what a JSON writer adds).
+    package func trimmingTrailingNewline() -> String { hasSuffix("\n") ? String(dropLast()) : String(self) }
+
     /// The text right-aligned in `width` characters (spaces before it).
     package func leftPadded(_ width: Int) -> String { count >= width ? String(self) : String(repeating: " ", count: width - count) + self }
 
@@ -16,12 +19,5 @@ extension StringProtocol {
         while let f = s.first, f.isWhitespace { s = s.dropFirst() }
         while let l = s.last, l.isWhitespace { s = s.dropLast() }
         return String(s)
-    }
-}
-
-extension String {
-    /// The text without one final newline (JSONWriter's pretty output ends with one).
-    package func trimmingTrailingNewline() -> String {
-        hasSuffix("\n") ? String(dropLast()) : self
     }
 }

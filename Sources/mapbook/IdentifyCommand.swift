@@ -88,7 +88,7 @@ struct IdentifyCommand: ParsableCommand {
 
     /// The first locator hit's feature, with its pop-up from the layer it is in.
     static func searchResult(_ text: String, map: ViewerMap) throws -> IdentifyResult? {
-        guard let locator = try EditedLocator.open(map.session.package) else {
+        guard let locator = try EditedLocator.open(map.session.package, library: LibraryCommand.library()) else {
             throw ViewerCommand.usage("'\(map.session.package.path)' has no locator to search; use --at LON,LAT")
         }
         for candidate in try locator.geocode(text, max: 10) {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import MapbookPortal
 import MapbookLibrary
+import MapbookSupport
 
 #if canImport(Glibc)
 import Glibc

@@ -43,9 +43,9 @@ struct PortalCheckCommand: AsyncParsableCommand {
         let name = "'\(record.title)' (\(record.itemId))"
         switch status.state {
         case .current:
-            return "\(name): up to date (modified \(PortalSession.date(record.itemModifiedAtDownload)) UTC)"
+            return "\(name): up to date (modified \(ISODate.formatMinutes(milliseconds: record.itemModifiedAtDownload)) UTC)"
         case .updateAvailable:
-            return "\(name): update available (modified \(PortalSession.date(status.item?.modified ?? 0)) UTC; you have the version of \(PortalSession.date(record.itemModifiedAtDownload)) UTC)"
+            return "\(name): update available (modified \(ISODate.formatMinutes(milliseconds: status.item?.modified ?? 0)) UTC; you have the version of \(ISODate.formatMinutes(milliseconds: record.itemModifiedAtDownload)) UTC)"
         case .unavailable:
             return "\(name): no longer available on the portal (deleted, or no longer shared with you: \(status.reason ?? "unknown")); the downloaded copy stays until removed"
         }

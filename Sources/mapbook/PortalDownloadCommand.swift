@@ -41,7 +41,7 @@ struct PortalDownloadCommand: AsyncParsableCommand {
         } else {
             let record = outcome.record
             out.line("Downloaded '\(record.title)' (\(Format.bytes(record.size)), SHA-256 \(record.sha256.prefix(16))…) to \(outcome.entry.path)")
-            out.line("  item modified \(PortalSession.date(record.itemModifiedAtDownload)) UTC")
+            out.line("  item modified \(ISODate.formatMinutes(milliseconds: record.itemModifiedAtDownload)) UTC")
         }
         out.flush()
     }

@@ -92,7 +92,7 @@ struct PortalPublishCommand: AsyncParsableCommand {
             ])).trimmingTrailingNewline())
         } else {
             out.line(item.id)
-            Output.error("\(outcome.action == .added ? "Added" : "Updated") '\(item.title)' (\(Format.bytes(item.size)), \(item.access.rawValue), modified \(PortalSession.date(item.modified)) UTC)")
+            Output.error("\(outcome.action == .added ? "Added" : "Updated") '\(item.title)' (\(Format.bytes(item.size)), \(item.access.rawValue), modified \(ISODate.formatMinutes(milliseconds: item.modified)) UTC)")
         }
         out.flush()
     }
@@ -112,7 +112,7 @@ struct PortalPublishCommand: AsyncParsableCommand {
             ])).trimmingTrailingNewline())
         } else {
             out.line(itemId)
-            Output.error("Published the edits synchronised to \(itemId) (generation \(generation)) as its new version (\(Format.bytes(answer.int64("size") ?? 0)), modified \(PortalSession.date(modified)) UTC)")
+            Output.error("Published the edits synchronised to \(itemId) (generation \(generation)) as its new version (\(Format.bytes(answer.int64("size") ?? 0)), modified \(ISODate.formatMinutes(milliseconds: modified)) UTC)")
         }
         out.flush()
     }

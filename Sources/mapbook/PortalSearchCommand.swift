@@ -77,7 +77,7 @@ struct PortalSearchCommand: AsyncParsableCommand {
             return
         }
         let rows = results.items.map { item in
-            [String(item.title.prefix(48)), item.owner, PortalSession.date(item.modified), Format.bytes(item.size), item.id]
+            [String(item.title.prefix(48)), item.owner, ISODate.formatMinutes(milliseconds: item.modified), Format.bytes(item.size), item.id]
         }
         let header = ["TITLE", "OWNER", "MODIFIED (UTC)", "SIZE", "ID"]
         var widths = header.map(\.count)

@@ -35,7 +35,7 @@ enum PortalSession {
         }
         let trust = connection.trust(kept: kept)
         do {
-            return try await withClient(portal, trust, credential, library, body)
+            return try await PortalClient.with(portalURL: portal, trust: trust, credential: credential, savingTo: library, body)
         } catch let error as PortalClientError where error.kind == .signInRequired {
             guard let credential, isatty(STDIN_FILENO) == 1, let password = askPassword(credential.username, portal) else { throw fail(error) }
             do {
@@ -43,20 +43,12 @@ enum PortalSession {
                     try await client.signIn(username: credential.username, password: password).credential
                 }
                 try library.saveCredential(renewed)
-                return try await withClient(portal, trust, renewed, library, body)
+                return try await PortalClient.with(portalURL: portal, trust: trust, credential: renewed, savingTo: library, body)
             } catch {
                 throw fail(error)
             }
         } catch {
             throw fail(error)
-        }
-    }
-
-    static func withClient<T>(
-        _ portal: String, _ trust: PortalTrust, _ credential: Credential?, _ library: DeviceLibrary, _ body: (PortalClient) async throws -> T
-    ) async throws -> T {
-        try await PortalClient.with(portalURL: portal, trust: trust, credential: credential, credentialChanged: { try library.saveCredential($0) }) {
-            try await body($0)
         }
     }
 
@@ -83,18 +75,5 @@ enum PortalSession {
             Output.error("error: \(error)")
             return ExitCode.failure
         }
-    }
-
-    /// A date for tables: `2026-11-22 10:31`.
-    static func date(_ milliseconds: Int64) -> String {
-        let iso = ISODate.format(milliseconds: milliseconds)
-        return String(iso.prefix(16)).replacingT()
-    }
-}
-
-extension String {
-    /// `2026-11-22T10:31` -> `2026-11-22 10:31`.
-    fileprivate func replacingT() -> String {
-        String(map { $0 == "T" ? " " : $0 })
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import MapbookPortal
 import MapbookLibrary
 import MapbookPortalAPI
+import MapbookSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -114,10 +115,10 @@ struct PortalSignInCommand: AsyncParsableCommand {
             if !removed.removedPackages.isEmpty {
                 out.line("Removed \(LibraryCommand.count(removed.removedPackages.count, "downloaded package")): \(removed.removedPackages.map { "'\($0.title)'" }.joined(separator: ", "))")
             }
-            let until = PortalSession.date(credential.expires)
+            let until = ISODate.formatMinutes(milliseconds: credential.expires)
             switch method {
             case .oauth:
-                let renew = credential.refreshTokenExpires.map { "; renewed as needed until \(PortalSession.date($0)) UTC" } ?? ""
+                let renew = credential.refreshTokenExpires.map { "; renewed as needed until \(ISODate.formatMinutes(milliseconds: $0)) UTC" } ?? ""
                 out.line("Signed in to \(credential.portalUrl) as \(credential.username) (OAuth; token valid until \(until) UTC\(renew)).")
             case .generateToken:
                 out.line("Signed in to \(credential.portalUrl) as \(credential.username) (generateToken; token valid until \(until) UTC, then sign in again).")

@@ -64,7 +64,7 @@ struct PortalUpdateCommand: AsyncParsableCommand {
             out.line("No downloaded packages to update.")
         } else {
             for outcome in updated {
-                out.line("Updated '\(outcome.record.title)' (\(outcome.record.itemId)) to the version of \(PortalSession.date(outcome.record.itemModifiedAtDownload)) UTC (\(Format.bytes(outcome.record.size))).")
+                out.line("Updated '\(outcome.record.title)' (\(outcome.record.itemId)) to the version of \(ISODate.formatMinutes(milliseconds: outcome.record.itemModifiedAtDownload)) UTC (\(Format.bytes(outcome.record.size))).")
             }
             for status in statuses where !status.updateAvailable {
                 out.line(PortalCheckCommand.line(status))

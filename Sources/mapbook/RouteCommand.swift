@@ -96,7 +96,7 @@ struct RouteCommand: ParsableCommand {
                 continue
             }
             do {
-                if locator == nil { locator = try EditedLocator.open(package) }
+                if locator == nil { locator = try EditedLocator.open(package, library: LibraryCommand.library()) }
                 guard let locator else {
                     Output.error("error: '\(text)' is not LON,LAT, and '\(path)' has no locator to search it with")
                     throw ExitCode.failure
@@ -136,9 +136,9 @@ struct RouteCommand: ParsableCommand {
         if json {
             out.line(JSONWriter.string(RouteOutput.solveResponse(route, directions, labels: labels, geometry: geometry)).trimmingTrailingNewline())
         } else {
-            out.line("\(labels.first ?? "") to \(labels.last ?? ""): \(RouteOutput.length(route.metres)), \(RouteOutput.duration(route.seconds)) (shortest by \(by.rawValue))")
+            out.line("\(labels.first ?? "") to \(labels.last ?? ""): \(RouteFigures.length(route.metres)), \(RouteFigures.duration(route.seconds)) (shortest by \(by.rawValue))")
             for (i, d) in directions.enumerated() {
-                let figures = d.maneuver == .stop ? "" : "  \(RouteOutput.length(d.metres)), \(RouteOutput.duration(d.seconds))"
+                let figures = d.maneuver == .stop ? "" : "  \(RouteFigures.length(d.metres)), \(RouteFigures.duration(d.seconds))"
                 out.line("\(String(i + 1).leftPadded(3)). \(d.text)\(figures)")
             }
         }

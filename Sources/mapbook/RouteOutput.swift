@@ -1,18 +1,8 @@
 import MapbookRouting
 import MapbookSupport
 
-/// A route as the ArcGIS REST `solve` response, as GPX, and its figures as people read them.
+/// A route as the ArcGIS REST `solve` response and as GPX.
 enum RouteOutput {
-    static func length(_ metres: Double) -> String {
-        metres < 1000 ? "\(Int(metres.rounded())) m" : "\(Format.number((metres / 100).rounded() / 10)) km"
-    }
-
-    static func duration(_ seconds: Double) -> String {
-        if seconds < 60 { return "\(Int(seconds.rounded())) s" }
-        let minutes = Int((seconds / 60).rounded())
-        return minutes < 60 ? "\(minutes) min" : "\(minutes / 60) h \(minutes % 60) min"
-    }
-
     /// `{"routes": {...features}, "directions": [...]}`: lengths in metres and times in
     /// minutes (ArcGIS's defaults are miles and minutes, set by directionsLengthUnits).
     static func solveResponse(_ route: Route, _ directions: [Direction], labels: [String], geometry: [StreetNetwork.Node]) -> JSONValue {

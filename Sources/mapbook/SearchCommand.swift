@@ -3,47 +3,20 @@ import MapbookData
 import MapbookPackage
 import MapbookSearch
 import MapbookSupport
+import MapbookViewer
 
-/// A longitude and latitude given as `LON,LAT`.
-struct LonLat: ExpressibleByArgument {
-    var longitude: Double
-    var latitude: Double
+/// `LON,LAT` for every command of this module, also those that do not import MapbookViewer
+/// (EditCommand's `--at`).
+typealias LonLat = MapbookViewer.LonLat
 
-    init?(argument: String) {
-        guard let (lon, lat) = Self.numbers(argument), (-180...180).contains(lon), (-90...90).contains(lat) else { return nil }
-        longitude = lon
-        latitude = lat
-    }
-
+extension LonLat: ExpressibleByArgument {
     /// `LON,LAT` read as `--near` and `--at` take it, refused with the reason.
     static func parse(_ argument: String) throws -> LonLat {
         if let lonLat = LonLat(argument: argument) { return lonLat }
         throw ValidationError(problem(argument) ?? "'\(argument)' is not LON,LAT (two numbers, longitude first, such as -122.6,45.5)")
     }
 
-    /// Why two numbers cannot be a longitude and latitude; nil for valid ones and for text
-    /// that is not two numbers (an address to search, say).
-    static func problem(_ argument: String) -> String? {
-        guard let (lon, lat) = numbers(argument) else { return nil }
-        if !(-90...90).contains(lat) {
-            let swapped = (-90...90).contains(lon) && (-180...180).contains(lat) ? " (longitude and latitude swapped? give LON,LAT: \(parts(argument)[1]),\(parts(argument)[0]))" : ""
-            return "latitude \(parts(argument)[1]) is outside -90...90\(swapped); the order is LON,LAT"
-        }
-        if !(-180...180).contains(lon) { return "longitude \(parts(argument)[0]) is outside -180...180; the order is LON,LAT" }
-        return nil
-    }
-
-    private static func parts(_ argument: String) -> [String] {
-        argument.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimming(" ") }
-    }
-
-    private static func numbers(_ argument: String) -> (Double, Double)? {
-        let parts = parts(argument)
-        guard parts.count == 2, let lon = Double(parts[0]), let lat = Double(parts[1]), lon.isFinite, lat.isFinite else { return nil }
-        return (lon, lat)
-    }
-
-    static var defaultCompletionKind: CompletionKind { .default }
+    public static var defaultCompletionKind: CompletionKind { .default }
 }
 
 struct SearchCommand: ParsableCommand {
@@ -88,7 +61,7 @@ struct SearchCommand: ParsableCommand {
         do {
             package = try MobileMapPackage(path: path)
             try PackageAccess.check(package)
-            guard let opened = try EditedLocator.open(package) else {
+            guard let opened = try EditedLocator.open(package, library: LibraryCommand.library()) else {
                 Output.error("error: '\(path)' has no locator; give a source 'search: { field: NAME }' in the project file and build it again")
                 throw ExitCode.failure
             }
@@ -183,7 +156,7 @@ struct ReverseCommand: ParsableCommand {
         do {
             let package = try MobileMapPackage(path: path)
             try PackageAccess.check(package)
-            guard let locator = try EditedLocator.open(package) else {
+            guard let locator = try EditedLocator.open(package, library: LibraryCommand.library()) else {
                 Output.error("error: '\(path)' has no locator; give a source 'search: { field: NAME }' in the project file and build it again")
                 throw ExitCode.failure
             }

@@ -1,6 +1,6 @@
 import ArgumentParser
 import MapbookRender
-import MapbookViewer
+import MapbookTerminal
 
 struct ViewCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -37,22 +37,17 @@ struct ViewCommand: ParsableCommand {
     }
 
     func run() throws {
-        let terminal = try ViewerCommand.attempt { try TerminalSession() }
+        let terminal = try ViewerCommand.attempt {
+            do { return try TerminalSession() } catch { throw ViewerCommand.usage("\(error)") }
+        }
         let library = LibraryCommand.library()
         let kept = try? library.portalCertificate()
         let context = ViewerContext(library: library, mode: ViewerCommand.terminalMode(terminalMode), trust: connection.trust(kept: kept ?? nil))
         // A package named on the command line opens at once, to its map (the first unless
         // --map names another); what stops it is said before the screen is taken over.
-        var first: (any TerminalScreen)?
-        if let path {
-            first = try ViewerCommand.attempt {
-                let session = try MapSession(path: path, library: library)
-                let banner = try PackageAccess.banner(session.package)
-                return try MapScreen(map: try session.map(named: map), context: context, banner: banner, size: terminal.size())
-            }
-        }
+        let loop = try ViewerCommand.attempt { try ViewerLoop(terminal: terminal, context: context, package: path, map: map) }
         terminal.enter()
         defer { terminal.leave() }
-        ViewerLoop(terminal: terminal, context: context, first: first).run()
+        loop.run()
     }
 }

@@ -132,7 +132,7 @@ struct ViewOptions: ParsableArguments {
     }
 }
 
-/// What the viewer commands share: error reporting and the text of symbols.
+/// What the viewer commands share: error reporting and legends as text.
 enum ViewerCommand {
     /// A usage error: printed as `error: ...`, exit status 64 (EX_USAGE).
     struct Usage: Error, CustomStringConvertible {

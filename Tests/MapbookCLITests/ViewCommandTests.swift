@@ -5,9 +5,13 @@ import Glibc
 import MapbookTestSupport
 import Testing
 
-/// `mapbook view` driven as a user drives it: in a tmux window, keys sent with `send-keys`,
-/// the screen read with `capture-pane` (tools/setup installs tmux). Each test has its own tmux
-/// server (`-L`), killed at the end.
+/// `mapbook view` end to end, the real binary on a real terminal: in a tmux window, keys sent
+/// with `send-keys`, the screen read with `capture-pane` until what is expected shows or a
+/// deadline passes (tools/setup installs tmux). Each test has its own tmux server (`-L`),
+/// killed at the end. The screens themselves are tested on a model of a terminal, in
+/// MapbookTerminalTests; these check what only the binary does: taking the terminal over and
+/// giving it back, signals, resizes, a terminal that goes away, refusals before the screen is
+/// taken, and the library talking to a running portal.
 @Suite(.serialized) struct ViewCommandTests {
     static let tmuxPath = "/usr/bin/tmux"
     static var tmuxRequired: ConditionTrait {
@@ -39,12 +43,10 @@ import Testing
 
         /// The screen once `condition` holds, waiting up to `seconds`; the last screen otherwise.
         func wait(seconds: Double = 60, until condition: (String) -> Bool) throws -> String {
-            let deadline = Date().addingTimeInterval(seconds)
             var last = ""
-            while Date() < deadline {
+            _ = try ViewCommandTests.poll(seconds: seconds) {
                 last = try screen()
-                if condition(last) { return last }
-                Thread.sleep(forTimeInterval: 0.1)
+                return condition(last)
             }
             return last
         }
@@ -52,12 +54,30 @@ import Testing
         func keys(_ keys: String...) throws { try tmux(["send-keys", "-t", "t"] + keys) }
     }
 
+    /// Whether `condition` came true within `seconds`, asked every tenth of a second.
+    static func poll(seconds: Double, until condition: () throws -> Bool) throws -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if try condition() { return true }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        return try condition()
+    }
+
+    /// The status line after a redraw for a terminal `columns` wide: cut to that width with
+    /// "…" (a line tmux only cropped to a narrower window has lost its "…").
+    static func redrawn(_ screen: String, columns: Int) -> Bool {
+        guard let status = screen.split(separator: "\n").last(where: { $0.contains("│ 1:") }) else { return false }
+        return status.count == columns && status.hasSuffix("…") && !screen.contains("drawing")
+    }
+
     /// What the shell printed after the viewer exited: its exit status, and whether `stty`
     /// found canonical input and echo on (lines the typed command itself cannot match).
     static func exit(_ screen: String) -> (status: Int, sane: Bool)? {
         let lines = screen.split(separator: "\n").map(String.init)
-        guard let exit = lines.first(where: { $0.hasPrefix("EXIT:") }), let status = Int(exit.dropFirst(5)),
-            let stty = lines.first(where: { $0.hasPrefix("STTY:") })
+        // The last of each: the typed command, wrapped, may start a line with them too.
+        guard let status = lines.last(where: { $0.hasPrefix("EXIT:") }).flatMap({ Int($0.dropFirst(5)) }),
+            let stty = lines.last(where: { $0.hasPrefix("STTY:") })
         else { return nil }
         let words = stty.split(separator: " ")
         return (status, words.contains("icanon") && words.contains("echo"))
@@ -121,22 +141,17 @@ import Testing
             let package = try Self.package(in: dir)
             let window = try Window("MAPBOOK_HOME=\(dir)/home \(MapbookBinary.path) view \(package) --terminal-mode 256; echo EXIT:$?; echo STTY: $(stty -a | tr ' ;' '\\n\\n' | grep -xE -- '-?(icanon|echo)')")
             _ = try window.wait { Self.scale($0) != nil && !$0.contains("drawing") }
-            // tmux crops the old frame to a new size at once: the redraw is waited for after
-            // a moment, not told from the crop.
+            // tmux crops the old frame to the new size at once: the redraw is told by its
+            // status line, cut to the new width with "…".
             try window.tmux(["resize-window", "-t", "t", "-x", "70", "-y", "20"])
-            Thread.sleep(forTimeInterval: 1)
-            let resized = try window.wait { screen in
-                screen.split(separator: "\n").last { $0.contains("│ 1:") }.map { $0.count <= 70 } ?? false
-            }
-            #expect(Self.scale(resized) != nil, "no status line after the resize: \(resized)")
+            let resized = try window.wait { Self.redrawn($0, columns: 70) }
+            #expect(Self.redrawn(resized, columns: 70), "no status line after the resize: \(resized)")
             try window.tmux(["resize-window", "-t", "t", "-x", "15", "-y", "4"])
-            Thread.sleep(forTimeInterval: 1)
             let small = try window.wait { $0.contains("Too") }
             #expect(small.contains("Too"), "\(small)")
             try window.tmux(["resize-window", "-t", "t", "-x", "90", "-y", "25"])
-            Thread.sleep(forTimeInterval: 1)
-            let back = try window.wait { Self.scale($0) != nil && !$0.contains("drawing") }
-            #expect(Self.scale(back) != nil, "\(back)")
+            let back = try window.wait { Self.redrawn($0, columns: 90) }
+            #expect(Self.redrawn(back, columns: 90), "\(back)")
             // The viewer's process: the only one whose command line names the package.
             let (_, found) = try ExternalTools.run("/usr/bin/pgrep", ["-f", "view \(package)"])
             let pid = try #require(found.split(separator: "\n").first.map(String.init), "no mapbook process")
@@ -156,13 +171,8 @@ import Testing
             var window: Window? = try Window("MAPBOOK_HOME=\(dir)/home \(MapbookBinary.path) view \(package) --terminal-mode 256")
             _ = try window?.wait { Self.scale($0) != nil && !$0.contains("drawing") }
             window = nil
-            let deadline = Date().addingTimeInterval(20)
-            var running = true
-            while running && Date() < deadline {
-                running = try ExternalTools.run("/usr/bin/pgrep", ["-f", "view \(package)"]).status == 0
-                if running { Thread.sleep(forTimeInterval: 0.2) }
-            }
-            #expect(!running, "the viewer still runs with its terminal gone")
+            let stopped = try Self.poll(seconds: 20) { try ExternalTools.run("/usr/bin/pgrep", ["-f", "view \(package)"]).status != 0 }
+            #expect(stopped, "the viewer still runs with its terminal gone")
             _ = try? ExternalTools.run("/usr/bin/pkill", ["-f", "view \(package)"])
         }
     }

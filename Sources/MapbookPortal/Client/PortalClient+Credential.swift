@@ -5,6 +5,15 @@ import MapbookSupport
 
 /// Keeping the sign-in alive: refreshing an access token that is about to expire.
 extension PortalClient {
+    /// Runs `body` with a client of `portal` signed in with `credential`, a refreshed one saved
+    /// in `library` as it comes (see `with(portalURL:trust:credential:credentialChanged:_:)`).
+    public static func with<T>(
+        portalURL portal: String, trust: PortalTrust, credential: Credential?, savingTo library: DeviceLibrary,
+        _ body: (PortalClient) async throws -> T
+    ) async throws -> T {
+        try await with(portalURL: portal, trust: trust, credential: credential, credentialChanged: { try library.saveCredential($0) }, body)
+    }
+
     /// How long before its expiry an access token is refreshed (ms): a request that starts
     /// with less left could see the token die on the way.
     static let refreshMargin: Int64 = 60_000

@@ -9,6 +9,11 @@ public enum ISODate {
         return format(seconds: seconds)
     }
 
+    /// `2026-11-22 10:15` for Unix milliseconds: the date and the minute, for tables and lists.
+    public static func formatMinutes(milliseconds: Int64) -> String {
+        String(format(milliseconds: milliseconds).prefix(16).map { $0 == "T" ? " " : $0 })
+    }
+
     /// `2026-11-22T10:15:00Z` for Unix seconds.
     public static func format(seconds: Int64) -> String {
         // Beyond the year ±3 million the calendar arithmetic below could overflow.

@@ -2,9 +2,6 @@ import MapbookLibrary
 import MapbookPortal
 import MapbookRender
 
-/// A terminal's size: cells, and pixels when the terminal says (0 otherwise).
-typealias TerminalSize = (columns: Int, rows: Int, width: Int, height: Int)
-
 /// One screen of `mapbook view`: the library, a package's maps, a map, the keys. The viewer
 /// shows the top screen of a stack, asks it for whole frames and hands it the keys.
 protocol TerminalScreen: AnyObject {
@@ -45,10 +42,16 @@ enum ScreenAction {
 }
 
 /// What every screen of one viewer run shares.
-struct ViewerContext {
-    let library: DeviceLibrary
+public struct ViewerContext {
+    public let library: DeviceLibrary
     /// How pictures print on this terminal.
-    let mode: TerminalPicture.Mode
+    public let mode: TerminalPicture.Mode
     /// How to trust the portal's certificate, for update checks and downloads.
-    let trust: PortalTrust
+    public let trust: PortalTrust
+
+    public init(library: DeviceLibrary, mode: TerminalPicture.Mode, trust: PortalTrust) {
+        self.library = library
+        self.mode = mode
+        self.trust = trust
+    }
 }

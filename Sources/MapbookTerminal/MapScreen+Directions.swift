@@ -1,6 +1,7 @@
 import MapbookData
 import MapbookRouting
 import MapbookSearch
+import MapbookSupport
 import MapbookViewer
 
 /// Directions in the viewer (`d`): the start and the destination typed as in search (Enter
@@ -113,9 +114,9 @@ extension MapScreen {
             center = view.center
             scale = view.scale
             state.result = (
-                "\(from.label) to \(to.label): \(RouteOutput.length(found.metres)), \(RouteOutput.duration(found.seconds))",
+                "\(from.label) to \(to.label): \(RouteFigures.length(found.metres)), \(RouteFigures.duration(found.seconds))",
                 steps.enumerated().map { i, d in
-                    "\(i + 1). \(d.text)" + (d.maneuver == .stop ? "" : " (\(RouteOutput.length(d.metres)))")
+                    "\(i + 1). \(d.text)" + (d.maneuver == .stop ? "" : " (\(RouteFigures.length(d.metres)))")
                 })
         } catch {
             state.search = MapPanel.SearchState(note: "\(error)")

@@ -7,8 +7,8 @@ import Glibc
 // plain globals filled before the handlers are installed.
 nonisolated(unsafe) private var savedSettings = termios()
 nonisolated(unsafe) private var hasSavedSettings: Int32 = 0
-/// Set by SIGWINCH; the event loop redraws and clears it.
-nonisolated(unsafe) var terminalResized: Int32 = 0
+/// Set by SIGWINCH; `takeResize()` reads and clears it.
+nonisolated(unsafe) private var terminalResized: Int32 = 0
 
 /// The escape sequences that leave the viewer's screen: mouse reports off, the cursor shown,
 /// the main screen back.
@@ -24,18 +24,18 @@ private func restoreTerminal() {
 /// cursor hidden, mouse clicks, drags and the wheel reported (SGR encoding), and everything
 /// given back on every way out: `leave()`, SIGTERM, SIGHUP, SIGINT (Ctrl-C arrives as a key
 /// in raw mode; the signal only from `kill`), and a crash's SIGSEGV/SIGABRT.
-final class TerminalSession {
+public final class TerminalSession: Terminal {
     /// Throws when standard input or output is not a terminal: there is nothing to draw on.
-    init() throws {
+    public init() throws(TerminalError) {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
-            throw ViewerCommand.usage("mapbook view needs a terminal on standard input and output; to draw a map to a file or a pipe, use mapbook render")
+            throw TerminalError(kind: .notATerminal, message: "mapbook view needs a terminal on standard input and output; to draw a map to a file or a pipe, use mapbook render")
         }
     }
 
     /// Takes the terminal over.
     ///
     /// The corresponding C functions are `tcgetattr`, `tcsetattr` and `signal`.
-    func enter() {
+    public func enter() {
         tcgetattr(STDIN_FILENO, &savedSettings)
         hasSavedSettings = 1
         var raw = savedSettings
@@ -76,7 +76,7 @@ final class TerminalSession {
     }
 
     /// Gives the terminal back as it was.
-    func leave() {
+    public func leave() {
         restoreTerminal()
         hasSavedSettings = 0
         for sig in [SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGSEGV, SIGABRT, SIGBUS, SIGILL, SIGFPE, SIGWINCH] { signal(sig, SIG_DFL) }
@@ -85,14 +85,14 @@ final class TerminalSession {
     /// The terminal's size: cells, and pixels when it says (0 otherwise).
     ///
     /// The corresponding C function is `ioctl` (`TIOCGWINSZ`).
-    func size() -> (columns: Int, rows: Int, width: Int, height: Int) {
+    public func size() -> TerminalSize {
         var size = winsize()
         guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else { return (80, 24, 0, 0) }
         return (Int(size.ws_col), Int(size.ws_row), Int(size.ws_xpixel), Int(size.ws_ypixel))
     }
 
     /// Writes text to the terminal, all of it.
-    func write(_ text: String) {
+    public func write(_ text: String) {
         let bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
@@ -110,7 +110,7 @@ final class TerminalSession {
     /// when none came (or a signal interrupted the wait).
     ///
     /// The corresponding C functions are `poll` and `read`.
-    func read(waiting milliseconds: Int32) -> [UInt8] {
+    public func read(waiting milliseconds: Int32) -> [UInt8] {
         var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
         guard poll(&descriptor, 1, milliseconds) > 0 else { return [] }
         var buffer = [UInt8](repeating: 0, count: 4096)
@@ -122,6 +122,12 @@ final class TerminalSession {
         return []
     }
 
+    /// Whether a SIGWINCH came since the last call.
+    public func takeResize() -> Bool {
+        defer { terminalResized = 0 }
+        return terminalResized != 0
+    }
+
     /// Whether the terminal went away (hung up, closed); the viewer then stops.
-    private(set) var isClosed = false
+    public private(set) var isClosed = false
 }

@@ -40,7 +40,7 @@ extension MapScreen {
 
     /// The package's working copy, opened for one edit.
     func workingCopy() throws -> WorkingCopy {
-        try EditCommand.open(map.session.package.path).1
+        try DeviceEdits.workingCopy(of: map.session.package, library: context.library)
     }
 
     /// The editable layer a pop-up's feature is in (its table), or nil: editable is a layer
@@ -197,7 +197,7 @@ extension MapScreen {
         }
         do {
             let copy = try workingCopy()
-            _ = try copy.update(layer: state.table, fid: fid, values: [(field.name, text)], user: EditCommand.user, now: EditCommand.now)
+            _ = try copy.update(layer: state.table, fid: fid, values: [(field.name, text)], user: DeviceEdits.user(library: context.library), now: DeviceEdits.now())
             state.fields[state.selection].text = text
             edited("\(field.label) set to \(text.isEmpty ? "nothing" : text)")
         } catch let error as EditError {
@@ -214,7 +214,7 @@ extension MapScreen {
         do {
             let copy = try workingCopy()
             let change = try copy.add(
-                layer: state.table, geometry: Geometry(.point(position), hasZ: false, hasM: false), values: values, user: EditCommand.user, now: EditCommand.now)
+                layer: state.table, geometry: Geometry(.point(position), hasZ: false, hasM: false), values: values, user: DeviceEdits.user(library: context.library), now: DeviceEdits.now())
             state.fid = change.fid
             state.position = nil
             state.selection = 0
@@ -233,7 +233,7 @@ extension MapScreen {
             return
         }
         do {
-            _ = try workingCopy().delete(layer: table, fid: popup.featureID, now: EditCommand.now)
+            _ = try workingCopy().delete(layer: table, fid: popup.featureID, now: DeviceEdits.now())
             panel = nil
             mark = nil
             edited("deleted '\(popup.title)'")
@@ -246,7 +246,7 @@ extension MapScreen {
     func edited(_ what: String) {
         map.dataChanged()
         picture = nil
-        locator = Result { try EditedLocator.open(map.session.package) }
+        locator = Result { try EditedLocator.open(map.session.package, library: context.library) }
         message = what + " (mapbook sync sends it)"
     }
 }

@@ -1,3 +1,5 @@
+import MapbookViewer
+
 /// The screens of one viewer run, the top one shown, and how a key's action moves among them.
 /// The bottom is the library, which lists the package opened by path (`mapbook view PKG`) when
 /// the library does not hold it, so that Esc never leaves the user with no way back to it.
@@ -24,6 +26,17 @@ final class ScreenStack {
         case let maps as MapsScreen: return maps.session.package.path
         default: return nil
         }
+    }
+
+    /// The screen a package opens to from the library: its maps, or its map when it has one
+    /// (or `map` is named), under the banner of a package past its date that may still be used.
+    static func screen(opening path: String, map name: String? = nil, context: ViewerContext, size: TerminalSize) throws -> any TerminalScreen {
+        let session = try MapSession(path: path, library: context.library)
+        let banner = try session.package.expirationNotice()
+        if session.maps.count == 1 || name != nil {
+            return try MapScreen(map: try session.map(named: name), context: context, banner: banner, size: size)
+        }
+        return MapsScreen(session: session, context: context, banner: banner, current: nil)
     }
 
     /// Does what a key asked; false when it asked to quit.

@@ -9,17 +9,17 @@ import MapbookSupport
 /// rebuilt from the working copy into `edits/<GUID>/search/` (again only after the copy
 /// changed), so search, reverse geocoding and the viewer find added and changed features and
 /// not deleted ones (docs/LIBRARY.md).
-enum EditedLocator {
-    static func open(_ package: MobileMapPackage) throws -> CompositeLocator? {
-        guard let edited = try editedData(package) else { return try CompositeLocator.open(package) }
+public enum EditedLocator {
+    /// The package's locator with this device's edits in `library`; nil when it has none.
+    public static func open(_ package: MobileMapPackage, library: DeviceLibrary) throws -> CompositeLocator? {
+        guard let edited = try editedData(package, library: library) else { return try CompositeLocator.open(package) }
         return try CompositeLocator.open(package, edited: edited)
     }
 
-    static func editedData(_ package: MobileMapPackage) throws -> CompositeLocator.EditedData? {
+    static func editedData(_ package: MobileMapPackage, library: DeviceLibrary) throws -> CompositeLocator.EditedData? {
         guard let guid = package.manifest.guid,
             let entry = package.dataEntry
         else { return nil }
-        let library = LibraryCommand.library()
         guard let copy = library.workingCopyData(packageGUID: guid, dataEntry: entry) else { return nil }
         let database = try SQLiteDatabase(readOnlyPath: copy)
         let layers = Set(try EditSchema.editableTables(database))

@@ -27,7 +27,7 @@ final class MapScreen: TerminalScreen {
     var dragFrom: (column: Int, row: Int)?
     var dragMoved = false
     /// The package's locator, opened on the first search; nil when it has none.
-    lazy var locator: Result<CompositeLocator?, any Error> = Result { try EditedLocator.open(map.session.package) }
+    lazy var locator: Result<CompositeLocator?, any Error> = Result { try EditedLocator.open(map.session.package, library: context.library) }
     /// The last picture of the map and what it showed, so a frame that changes only a panel
     /// or the status line does not draw the map again.
     var picture: (key: PictureKey, text: String)?

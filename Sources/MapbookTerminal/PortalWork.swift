@@ -1,4 +1,5 @@
 import MapbookLibrary
+import MapbookPackage
 import MapbookPortal
 import MapbookPortalAPI
 import MapbookSupport
@@ -67,7 +68,7 @@ final class PortalWork: Sendable {
             do {
                 let credential = try library.credential()
                 let records = try library.downloads()
-                let (statuses, items) = try await PortalSession.withClient(portal, trust, credential, library) { client in
+                let (statuses, items) = try await PortalClient.with(portalURL: portal, trust: trust, credential: credential, savingTo: library) { client in
                     let statuses = records.isEmpty ? [] : try await client.checkForUpdates(records)
                     let items = try await client.search("type:\"Mobile Map Package\"", maximum: 100).items
                     return (statuses, items)
@@ -76,7 +77,7 @@ final class PortalWork: Sendable {
                 for status in statuses {
                     findings[status.record.itemId] = status.state
                 }
-                let now = PackageAccess.now()
+                let now = MobileMapPackage.now()
                 try? library.saveUpdateCheck(UpdateCheck(portalUrl: portal, checkedAt: now, findings: findings))
                 state.withLock { s in
                     s.checking = false
@@ -114,7 +115,7 @@ final class PortalWork: Sendable {
             var succeeded = false
             do {
                 let credential = try library.credential()
-                let outcome = try await PortalSession.withClient(portal, trust, credential, library) { client in
+                let outcome = try await PortalClient.with(portalURL: portal, trust: trust, credential: credential, savingTo: library) { client in
                     try await PackageDownloader(client: client, library: library).download(item) { p in
                         self.state.withLock { s in
                             s.progress = Progress(title: item.title, done: p.done, total: p.total, resumed: p.resumedFrom > 0)

@@ -117,7 +117,7 @@ enum MapPanel {
 
     /// A legend entry's symbol as one coloured character.
     static func swatch(_ symbol: Symbol) -> (glyph: Character, color: RGBAColor?) {
-        let glyph = ViewerReport.describe(symbol).first ?? "●"
+        let glyph = symbol.legendDescription.first ?? "●"
         switch symbol {
         case .simpleMarker(let m): return (glyph, m.color ?? m.outline?.color)
         case .simpleLine(let l): return (glyph, l.color)

@@ -138,7 +138,7 @@ final class LibraryScreen: TerminalScreen {
             case .available(let item):
                 lines.append(TextPanel.Line(item.title + "  [d download]", bold: true))
                 if let snippet = item.snippet, !snippet.isEmpty { lines.append(TextPanel.Line("  " + snippet)) }
-                lines.append(TextPanel.Line("  \(Format.bytes(item.size)) · by \(item.owner) · modified \(PortalSession.date(item.modified)) UTC", dim: true))
+                lines.append(TextPanel.Line("  \(Format.bytes(item.size)) · by \(item.owner) · modified \(ISODate.formatMinutes(milliseconds: item.modified)) UTC", dim: true))
             }
         }
         var panel = TextPanel(title: header(size), lines: lines, selection: rows.isEmpty ? nil : firstLine[selection], footer: "")
@@ -167,7 +167,7 @@ final class LibraryScreen: TerminalScreen {
     /// When updates were last checked, and whether the portal answers now.
     func portalLine(_ state: PortalWork.State) -> String {
         guard mode == .portal, portal != nil else { return "" }
-        let when = (state.checkedAt ?? lastCheck?.checkedAt).map { "updates checked \(PortalSession.date($0)) UTC" } ?? "updates never checked"
+        let when = (state.checkedAt ?? lastCheck?.checkedAt).map { "updates checked \(ISODate.formatMinutes(milliseconds: $0)) UTC" } ?? "updates never checked"
         if state.checking { return "checking the portal for updates… (\(when))" }
         if let problem = state.problem { return "\(problem); \(when)" }
         return when
@@ -194,9 +194,9 @@ final class LibraryScreen: TerminalScreen {
             lines += TextPanel.wrap(Self.plain(summary), width: width - 2).prefix(2).map { TextPanel.Line("  " + $0) }
         }
         var facts = [Format.bytes(entry.size), "\(details?.maps ?? 0) map\(details?.maps == 1 ? "" : "s")"]
-        if let record = entry.record { facts.append("downloaded \(PortalSession.date(record.downloadedAt)) UTC") }
+        if let record = entry.record { facts.append("downloaded \(ISODate.formatMinutes(milliseconds: record.downloadedAt)) UTC") }
         if let expiration = details?.expiration, let when = expiration.dateTime {
-            let passed = when <= PackageAccess.now()
+            let passed = when <= MobileMapPackage.now()
             let what = expiration.kind == .preventExpiredAccess ? (passed ? "expired, cannot be opened" : "expires") : (passed ? "expired" : "expires")
             facts.append("\(what) \(String(ISODate.format(milliseconds: when).prefix(10)))")
         }
@@ -265,7 +265,7 @@ final class LibraryScreen: TerminalScreen {
                 message = "'\(item.title)' is on the portal only: press d to download it"
             case .package(let entry), .opened(let entry):
                 do {
-                    return .push(try PackageAccess.screen(path: entry.path, context: context, size: size))
+                    return .push(try ScreenStack.screen(opening: entry.path, context: context, size: size))
                 } catch {
                     message = "\(error)"
                 }
