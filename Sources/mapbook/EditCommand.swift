@@ -1,10 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import ArgumentParser
 import MapbookData
 import MapbookEditing
 import MapbookPackage
+import MapbookViewer
 
 /// `mapbook edit`: field edits on a package's working copy (issue 19; docs/LIBRARY.md).
 struct EditCommand: ParsableCommand {
@@ -27,11 +25,7 @@ struct EditCommand: ParsableCommand {
     static func open(_ path: String, forSync: Bool = false) throws -> (MobileMapPackage, WorkingCopy) {
         try LibraryCommand.attempt {
             let package = try MobileMapPackage(path: path)
-            guard let guid = package.manifest.guid else {
-                throw EditError(kind: .notEditable, layer: "", field: "", message: "\(path) has no GUID in its manifest, so its edits cannot be kept; build it again with mapbook create")
-            }
-            let folder = try LibraryCommand.library().editsFolder(packageGUID: guid)
-            return (package, try WorkingCopy(package: package, folder: folder, forSync: forSync))
+            return (package, try DeviceEdits.workingCopy(of: package, library: LibraryCommand.library(), forSync: forSync))
         }
     }
 
@@ -65,13 +59,9 @@ struct EditCommand: ParsableCommand {
     }
 
     /// Who the tracking fields name: the signed-in portal user, else the login name.
-    static var user: String {
-        if let credential = try? LibraryCommand.library().credential() { return credential.username }
-        for key in ["USER", "LOGNAME"] { if let v = getenv(key) { return String(cString: v) } }
-        return "unknown"
-    }
+    static var user: String { DeviceEdits.user(library: LibraryCommand.library()) }
 
-    static var now: Int64 { Int64(time(nil)) }
+    static var now: Int64 { DeviceEdits.now() }
 
     /// Opens the package's working copy, finds the layer and prints the edit `body` makes.
     ///
