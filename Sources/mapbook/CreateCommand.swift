@@ -77,12 +77,9 @@ struct CreateCommand: ParsableCommand {
             progress.finish()
             out.line("\(spec.title): would write \(target), about \(Format.count(plan.estimatedSize)) bytes")
             out.line("  extent \(plan.extent) (WGS84)")
-            Self.printLayers(plan.layers, to: &out)
-            for warning in plan.warnings { out.line("  warning: \(warning)") }
-            Self.printClasses(plan.classes, to: &out)
-            if let tiling = plan.backdrop { Self.printBackdrop(tiling, to: &out) }
-            if let locator = plan.locator { Self.printLocator(locator, to: &out) }
-            if let network = plan.network { Self.printNetwork(network, to: &out) }
+            Self.printParts(
+                layers: plan.layers, warnings: plan.warnings, classes: plan.classes, backdrop: plan.backdrop,
+                locator: plan.locator, network: plan.network, to: &out)
             for (name, layers, bookmarks) in plan.mapCounts {
                 out.line("  map \(name): \(layers) layer\(layers == 1 ? "" : "s"), \(bookmarks) bookmark\(bookmarks == 1 ? "" : "s")")
             }
@@ -96,17 +93,28 @@ struct CreateCommand: ParsableCommand {
         let summary = try Packager.build(spec2, output: target, timestamp: timestamp, progress: progress.update)
         progress.finish()
         out.line("Wrote \(summary.path): \(summary.maps.count) map\(summary.maps.count == 1 ? "" : "s"), \(summary.entries.count) entries, \(Format.count(summary.fileSize)) bytes")
-        Self.printLayers(summary.layers, to: &out)
-        for warning in summary.warnings { out.line("  warning: \(warning)") }
-        Self.printClasses(summary.classes, to: &out)
-        if let tiling = summary.backdrop { Self.printBackdrop(tiling, to: &out) }
-        if let locator = summary.locator { Self.printLocator(locator, to: &out) }
-        if let network = summary.network { Self.printNetwork(network, to: &out) }
+        Self.printParts(
+            layers: summary.layers, warnings: summary.warnings, classes: summary.classes, backdrop: summary.backdrop,
+            locator: summary.locator, network: summary.network, to: &out)
         for (name, layers, bookmarks) in summary.maps {
             out.line("  \(name): \(layers) layer\(layers == 1 ? "" : "s"), \(bookmarks) bookmark\(bookmarks == 1 ? "" : "s")")
         }
         out.line("  extent \(summary.extent) (WGS84)")
         out.flush()
+    }
+
+    /// What a dry run's plan and a build's summary both report: the layers, the warnings, the
+    /// classes of short-form renderers, the backdrop, the locator and the network.
+    static func printParts(
+        layers: [Packager.ImportedLayer], warnings: [String], classes: [Packager.RendererReport], backdrop: TilerReport?,
+        locator: Packager.LocatorReport?, network: Packager.NetworkReport?, to out: inout Output
+    ) {
+        printLayers(layers, to: &out)
+        for warning in warnings { out.line("  warning: \(warning)") }
+        printClasses(classes, to: &out)
+        if let backdrop { printBackdrop(backdrop, to: &out) }
+        if let locator { printLocator(locator, to: &out) }
+        if let network { printNetwork(network, to: &out) }
     }
 
     /// Features per class of each renderer made from a short form, "Other" last.
