@@ -27,8 +27,9 @@ enum LibraryFiles {
         if FileSystem.kind(path) == .directory { return }
         let parent = FileSystem.parent(of: path)
         if parent != path && parent != "." && parent != "/" { try makeDirectories(parent) }
-        if mkdir(path, 0o700) != 0 && errno != EEXIST {
-            throw LibraryError(kind: .io(errno: errno), path: path, message: "cannot create the folder: \(FileSystem.errorMessage()); check the permissions of its parent or set MAPBOOK_HOME")
+        let code = FileSystem.makeDirectory(path, mode: 0o700)
+        if code != 0 {
+            throw LibraryError(kind: .io(errno: code), path: path, message: "cannot create the folder: \(FileSystem.errorMessage(code)); check the permissions of its parent or set MAPBOOK_HOME")
         }
         guard FileSystem.kind(path) == .directory else {
             throw LibraryError(kind: .notAFolder, path: path, message: "is not a folder; move it away or set MAPBOOK_HOME to another place for the library")

@@ -1,5 +1,6 @@
 import MapbookData
 import MapbookPackage
+import MapbookSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -19,12 +20,12 @@ public struct FeatureLabels {
     private var groups: [[LabelPlacer.Label]] = []
     /// The labels placed by `place(in:canvas:)`, each holding its layout, until drawn.
     private var placed: [[LabelPlacer.Label]] = []
-    private let clip: PixelClip
+    private let clip: BoundingBox
     /// Pixels per point: 4/3 at 96 dpi.
     private let pixelsPerPoint: Double
 
     public init(canvas: MapCanvas, dpi: Double = 96) {
-        clip = PixelClip(minX: 0, minY: 0, maxX: Double(canvas.width), maxY: Double(canvas.height))
+        clip = BoundingBox(minX: 0, minY: 0, maxX: Double(canvas.width), maxY: Double(canvas.height))
         pixelsPerPoint = dpi / 72
     }
 
@@ -161,7 +162,7 @@ public struct FeatureLabels {
             }
         }
         func alongLine(_ line: [Position]) -> Anchor? {
-            let pieces = clip.line(pixels(line))
+            let pieces = clip.clipLine(pixels(line))
             guard let longest = pieces.max(by: { Self.length($0) < Self.length($1) }), longest.count >= 2 else { return nil }
             let along = !placement.lowercased().contains("horizontal")
             let pixels = longest.map { ($0.x, $0.y) }
@@ -171,7 +172,7 @@ public struct FeatureLabels {
         func inPolygon(_ rings: [[Position]]) -> Anchor? {
             guard let outer = rings.first, outer.count >= 3 else { return nil }
             if placement.lowercased().contains("line") { return alongLine(outer) }
-            let inside = clip.ring(pixels(outer))
+            let inside = PixelPoint.ring(pixels(outer), clippedTo: clip)
             guard inside.count >= 3, let (x, y) = LabelPlacer.innerPoint(inside.map { ($0.x, $0.y) }) else { return nil }
             return Anchor(x: x, y: y, angle: 0, isPoint: false, isLine: false)
         }

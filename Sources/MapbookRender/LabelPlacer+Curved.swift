@@ -1,5 +1,6 @@
 import CCairo
 import CMapbookLazy
+import MapbookSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -152,7 +153,7 @@ extension LabelPlacer {
         let tallest = glyphs.map(\.height).max() ?? 0
         let shift = (label.anchor.hasPrefix("bottom") ? -tallest / 2 : label.anchor.hasPrefix("top") ? tallest / 2 : 0) + label.offset.1 * label.size
         var placed: [PlacedGlyph] = []
-        var boxes: [Box] = []
+        var boxes: [BoundingBox] = []
         var along = -total / 2 + label.offset.0 * label.size
         var previous: Double?
         var lastGlyphWidth: Double?
@@ -187,14 +188,14 @@ extension LabelPlacer {
             // The glyph's centre, moved across the line by `shift`.
             let cx = p.x - sin(angle) * shift + label.translate.0, cy = p.y + cos(angle) * shift + label.translate.1
             let (w, h) = (g.width, g.height)
-            let box = Box.turned(x: cx, y: cy, angle: angle, left: -w / 2, top: -h / 2, width: w, height: h)
+            let box = Self.turnedBox(x: cx, y: cy, angle: angle, left: -w / 2, top: -h / 2, width: w, height: h)
             if label.avoidEdges && (box.minX < 0 || box.minY < 0 || box.maxX > width || box.maxY > height) { return fail() }
-            if !label.allowOverlap && !isFree(box.padded(label.padding)) { return fail() }
+            if !label.allowOverlap && !isFree(box.padded(by: label.padding)) { return fail() }
             boxes.append(box)
             placed.append(PlacedGlyph(layout: g.layout, x: cx, y: cy, angle: angle, offset: (-w / 2 - g.x, -h / 2 - g.y)))
         }
         if !label.ignorePlacement {
-            for box in boxes { insert(box.padded(label.padding)) }
+            for box in boxes { insert(box.padded(by: label.padding)) }
         }
         return placed
     }

@@ -1,5 +1,6 @@
 import CCairo
 import CMapbookLazy
+import MapbookSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -15,26 +16,14 @@ import Darwin
 /// drawn over a label of the other, and `reserve` keeps labels off what is drawn over the map
 /// (the credits).
 public struct LabelPlacer {
-    struct Box {
-        var minX: Double, minY: Double, maxX: Double, maxY: Double
-
-        func overlaps(_ o: Box) -> Bool {
-            minX < o.maxX && o.minX < maxX && minY < o.maxY && o.minY < maxY
+    /// The box around a `width` x `height` rectangle whose top left corner is (`left`, `top`)
+    /// from the point (`x`, `y`), turned `angle` radians about that point.
+    static func turnedBox(x: Double, y: Double, angle: Double, left: Double, top: Double, width: Double, height: Double) -> BoundingBox {
+        let (c, s) = (cos(angle), sin(angle))
+        let corners = [(left, top), (left + width, top), (left, top + height), (left + width, top + height)].map { p in
+            (x + p.0 * c - p.1 * s, y + p.0 * s + p.1 * c)
         }
-
-        func padded(_ p: Double) -> Box {
-            Box(minX: minX - p, minY: minY - p, maxX: maxX + p, maxY: maxY + p)
-        }
-
-        /// The box around a `width` x `height` rectangle whose top left corner is (`left`,
-        /// `top`) from the point (`x`, `y`), turned `angle` radians about that point.
-        static func turned(x: Double, y: Double, angle: Double, left: Double, top: Double, width: Double, height: Double) -> Box {
-            let (c, s) = (cos(angle), sin(angle))
-            let corners = [(left, top), (left + width, top), (left, top + height), (left + width, top + height)].map { p in
-                (x + p.0 * c - p.1 * s, y + p.0 * s + p.1 * c)
-            }
-            return Box(minX: corners.map(\.0).min()!, minY: corners.map(\.1).min()!, maxX: corners.map(\.0).max()!, maxY: corners.map(\.1).max()!)
-        }
+        return BoundingBox(minX: corners.map(\.0).min()!, minY: corners.map(\.1).min()!, maxX: corners.map(\.0).max()!, maxY: corners.map(\.1).max()!)
     }
 
     /// A label waiting to be drawn: a text layout or an icon, at a pixel position.
@@ -113,7 +102,7 @@ public struct LabelPlacer {
 
     let width: Double
     let height: Double
-    private(set) var boxes: [Box] = []
+    private(set) var boxes: [BoundingBox] = []
     /// Characters of labels along lines measured so far, by font, size and character.
     var glyphMetrics: [String: GlyphMetrics] = [:]
     /// The grid of placed boxes, 64-pixel cells, for frames with thousands of labels.
@@ -129,10 +118,10 @@ public struct LabelPlacer {
     /// Keeps labels off the rectangle of `width` x `height` pixels whose top left corner is
     /// (`x`, `y`): no label placed after this is drawn over it.
     public mutating func reserve(x: Double, y: Double, width: Double, height: Double) {
-        insert(Box(minX: x, minY: y, maxX: x + width, maxY: y + height))
+        insert(BoundingBox(minX: x, minY: y, maxX: x + width, maxY: y + height))
     }
 
-    private func cells(_ b: Box) -> [Int] {
+    private func cells(_ b: BoundingBox) -> [Int] {
         let x0 = Int((b.minX / Self.cell).rounded(.down)), x1 = Int((b.maxX / Self.cell).rounded(.down))
         let y0 = Int((b.minY / Self.cell).rounded(.down)), y1 = Int((b.maxY / Self.cell).rounded(.down))
         guard x1 - x0 < 64, y1 - y0 < 64 else { return [] }
@@ -142,7 +131,7 @@ public struct LabelPlacer {
     }
 
     /// Whether `box` is free: on the frame and over no placed box.
-    func isFree(_ box: Box) -> Bool {
+    func isFree(_ box: BoundingBox) -> Bool {
         guard box.maxX > 0, box.maxY > 0, box.minX < width, box.minY < height else { return false }
         for cell in cells(box) {
             for i in grid[cell] ?? [] where boxes[i].overlaps(box) { return false }
@@ -150,7 +139,7 @@ public struct LabelPlacer {
         return true
     }
 
-    mutating func insert(_ box: Box) {
+    mutating func insert(_ box: BoundingBox) {
         boxes.append(box)
         for cell in cells(box) { grid[cell, default: []].append(boxes.count - 1) }
     }
@@ -177,21 +166,21 @@ extension LabelPlacer {
                     }
                     continue
                 }
-                func fits(_ box: Box, _ overlap: Bool) -> Bool {
+                func fits(_ box: BoundingBox, _ overlap: Bool) -> Bool {
                     if label.avoidEdges && (box.minX < 0 || box.minY < 0 || box.maxX > width || box.maxY > height) { return false }
                     return overlap || isFree(box)
                 }
-                var iconBox: Box?
+                var iconBox: BoundingBox?
                 if let icon = label.icon {
                     let w = Double(icon.width) / icon.pixelRatio * label.iconScale, h = Double(icon.height) / icon.pixelRatio * label.iconScale
                     let cx = label.x + label.iconShift.0, cy = label.y + label.iconShift.1
-                    iconBox = Box(minX: cx - w / 2, minY: cy - h / 2, maxX: cx + w / 2, maxY: cy + h / 2)
+                    iconBox = BoundingBox(minX: cx - w / 2, minY: cy - h / 2, maxX: cx + w / 2, maxY: cy + h / 2)
                 }
-                let iconFits = iconBox.map { fits($0.padded(label.iconPadding), label.iconAllowOverlap) } ?? false
+                let iconFits = iconBox.map { fits($0.padded(by: label.iconPadding), label.iconAllowOverlap) } ?? false
                 // The layout shaped to measure the label is the one drawn: kept with a label
                 // whose text is placed, freed otherwise.
                 var layout: UnsafeMutableRawPointer?
-                var textBox: Box?
+                var textBox: BoundingBox?
                 if !label.text.isEmpty {
                     layout = mapbook_text_layout_new(context, label.text, label.font, label.size, label.maxWidth, label.letterSpacing, label.align)
                     if label.lineHeight > 0 { mapbook_text_layout_set_line_height(layout, label.lineHeight) }
@@ -202,9 +191,9 @@ extension LabelPlacer {
                     for (anchor, offset) in [(label.anchor, label.offset)] + label.variants {
                         let (dx, dy) = Self.anchorOffset(anchor, width: w, height: h)
                         let ox = dx + offset.0 * label.size, oy = dy + offset.1 * label.size
-                        let box = Box.turned(
+                        let box = Self.turnedBox(
                             x: label.x + label.translate.0, y: label.y + label.translate.1, angle: label.angle, left: ox, top: oy, width: w, height: h)
-                        if fits(box.padded(label.padding), label.allowOverlap) {
+                        if fits(box.padded(by: label.padding), label.allowOverlap) {
                             textBox = box
                             // A wrapped, centred layout's text starts `x` into its width: the
                             // layout is drawn that much further left so the text stands at `ox`.
@@ -226,8 +215,8 @@ extension LabelPlacer {
                     let cy = label.iconTextFit == "width" ? label.y + label.iconShift.1 : (textBox.minY - p.0 + textBox.maxY + p.2) / 2
                     label.iconStretch = (w / natural.0, h / natural.1)
                     label.iconShift = (cx - label.x, cy - label.y)
-                    iconBox = Box(minX: cx - w / 2, minY: cy - h / 2, maxX: cx + w / 2, maxY: cy + h / 2)
-                    showIcon = iconBox.map { fits($0.padded(label.iconPadding), label.iconAllowOverlap) } ?? false
+                    iconBox = BoundingBox(minX: cx - w / 2, minY: cy - h / 2, maxX: cx + w / 2, maxY: cy + h / 2)
+                    showIcon = iconBox.map { fits($0.padded(by: label.iconPadding), label.iconAllowOverlap) } ?? false
                 }
                 // Text and icon go together unless one of them is optional (MapLibre's rule).
                 var showText = textBox != nil
@@ -243,8 +232,8 @@ extension LabelPlacer {
                 }
                 if !showText { mapbook_text_layout_free(layout) }
                 guard showText || showIcon else { continue }
-                if showText, let textBox, !label.ignorePlacement { insert(textBox.padded(label.padding)) }
-                if showIcon, let iconBox, !label.iconIgnorePlacement { insert(iconBox.padded(label.iconPadding)) }
+                if showText, let textBox, !label.ignorePlacement { insert(textBox.padded(by: label.padding)) }
+                if showIcon, let iconBox, !label.iconIgnorePlacement { insert(iconBox.padded(by: label.iconPadding)) }
                 label.layout = showText ? layout : nil
                 label.showsIcon = showIcon
                 kept.append(label)

@@ -1,6 +1,7 @@
 import CCairo
 import MapbookData
 import MapbookPackage
+import MapbookSupport
 
 // Drawing geometries with web map symbols (ArcGIS web map specification, "symbol" objects:
 // esriSFS, esriSLS, esriSMS, esriPMS). Sizes are points at 96 dpi.
@@ -107,8 +108,8 @@ extension MapCanvas {
         return out
     }
 
-    private var clipRectangle: PixelClip {
-        PixelClip(
+    private var clipRectangle: BoundingBox {
+        BoundingBox(
             minX: -Self.clipMargin, minY: -Self.clipMargin,
             maxX: Double(width) + Self.clipMargin, maxY: Double(height) + Self.clipMargin)
     }
@@ -118,7 +119,7 @@ extension MapCanvas {
     /// The corresponding C functions are `cairo_move_to` and `cairo_line_to`.
     func appendLine(_ points: [PixelPoint]) {
         guard points.count > 1 else { return }
-        let parts = PixelClip.exceeds(points, limit: Self.coordinateLimit) ? clipRectangle.line(points) : [points]
+        let parts = PixelPoint.exceeds(points, limit: Self.coordinateLimit) ? clipRectangle.clipLine(points) : [points]
         for part in parts {
             cairo_move_to(context, part[0].x, part[0].y)
             for p in part.dropFirst() { cairo_line_to(context, p.x, p.y) }
@@ -129,7 +130,7 @@ extension MapCanvas {
     ///
     /// The corresponding C functions are `cairo_move_to`, `cairo_line_to` and `cairo_close_path`.
     func appendRing(_ points: [PixelPoint]) {
-        let ring = PixelClip.exceeds(points, limit: Self.coordinateLimit) ? clipRectangle.ring(points) : points
+        let ring = PixelPoint.exceeds(points, limit: Self.coordinateLimit) ? PixelPoint.ring(points, clippedTo: clipRectangle) : points
         guard ring.count > 2 else { return }
         cairo_move_to(context, ring[0].x, ring[0].y)
         for p in ring.dropFirst() { cairo_line_to(context, p.x, p.y) }

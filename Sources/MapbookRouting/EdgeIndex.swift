@@ -1,3 +1,5 @@
+import MapbookSupport
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -8,26 +10,17 @@ import Glibc
 enum EdgeIndex {
     static let nodeSize = 16
 
-    struct Box {
-        var minX, minY, maxX, maxY: Double
-        static let empty = Box(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
-        mutating func add(_ b: Box) {
-            minX = min(minX, b.minX); minY = min(minY, b.minY)
-            maxX = max(maxX, b.maxX); maxY = max(maxY, b.maxY)
-        }
-    }
-
     /// The tree's boxes and, per box, the edge (leaves) or first child box (above).
-    static func build(_ network: StreetNetwork) -> (boxes: [Box], entries: [UInt32], levelEnds: [UInt32]) {
+    static func build(_ network: StreetNetwork) -> (boxes: [BoundingBox], entries: [UInt32], levelEnds: [UInt32]) {
         let count = network.edges.count
         guard count > 0 else { return ([], [], []) }
-        var leaves: [Box] = (0..<count).map { e in
-            var b = Box.empty
-            for p in network.shape(e) { b.add(Box(minX: p.lon, minY: p.lat, maxX: p.lon, maxY: p.lat)) }
+        var leaves: [BoundingBox] = (0..<count).map { e in
+            var b = BoundingBox.empty
+            for p in network.shape(e) { b.include(x: p.lon, y: p.lat) }
             return b
         }
-        var all = Box.empty
-        for b in leaves { all.add(b) }
+        var all = BoundingBox.empty
+        for b in leaves { all = all.union(b) }
         let width = max(all.maxX - all.minX, 1e-12), height = max(all.maxY - all.minY, 1e-12)
         let hilbertKeys: [UInt32] = leaves.map { b in
             let x = UInt32(((b.minX + b.maxX) / 2 - all.minX) / width * 65535)
@@ -44,8 +37,8 @@ enum EdgeIndex {
             let levelEnd = boxes.count
             var i = levelStart
             while i < levelEnd {
-                var b = Box.empty
-                for j in i..<min(i + nodeSize, levelEnd) { b.add(boxes[j]) }
+                var b = BoundingBox.empty
+                for j in i..<min(i + nodeSize, levelEnd) { b = b.union(boxes[j]) }
                 boxes.append(b)
                 entries.append(UInt32(i))
                 i += nodeSize

@@ -65,6 +65,15 @@ package enum FileSystem {
         return trimmed.split(separator: "/").last.map(String.init) ?? String(trimmed)
     }
 
+    /// Makes the folder `path` with `mode` (less the umask) unless something is there already;
+    /// returns 0, or the errno of the failure. Does not make missing parents, and does not
+    /// check that what is there is a folder.
+    ///
+    /// The corresponding C function is `mkdir`.
+    package static func makeDirectory(_ path: String, mode: mode_t) -> Int32 {
+        mkdir(path, mode) == 0 || errno == EEXIST ? 0 : errno
+    }
+
     /// The names in a folder, sorted, without `.` and `..`; none when it cannot be read.
     ///
     /// The corresponding C functions are `opendir` and `readdir`.

@@ -37,7 +37,7 @@ enum PortalSession {
         do {
             return try await PortalClient.with(portalURL: portal, trust: trust, credential: credential, savingTo: library, body)
         } catch let error as PortalClientError where error.kind == .signInRequired {
-            guard let credential, isatty(STDIN_FILENO) == 1, let password = askPassword(credential.username, portal) else { throw fail(error) }
+            guard let credential, isatty(STDIN_FILENO) == 1, let password = PasswordOptions.ask(for: credential.username, at: portal) else { throw fail(error) }
             do {
                 let renewed = try await PortalClient.with(portalURL: portal, trust: trust) { client in
                     try await client.signIn(username: credential.username, password: password).credential
@@ -50,13 +50,6 @@ enum PortalSession {
         } catch {
             throw fail(error)
         }
-    }
-
-    /// The password, asked on the terminal with echo off; nil when none was typed.
-    static func askPassword(_ user: String, _ portal: String) -> String? {
-        guard let typed = getpass("Password for \(user) at \(portal): ") else { return nil }
-        let password = String(cString: typed)
-        return password.isEmpty ? nil : password
     }
 
     /// Prints `error` as `error: ...` and returns the exit code to throw: 3 when the portal

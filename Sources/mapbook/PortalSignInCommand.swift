@@ -4,11 +4,6 @@ import MapbookLibrary
 import MapbookPortalAPI
 import MapbookSupport
 
-#if canImport(Glibc)
-import Glibc
-#endif
-import MapbookSupport
-
 struct PortalSignInCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "signin",
@@ -30,8 +25,7 @@ struct PortalSignInCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The user name.")
     var user: String
 
-    @Flag(name: .customLong("password-stdin"), help: "Read the password from standard input.")
-    var passwordStdin = false
+    @OptionGroup var passwordInput: PasswordOptions
 
     @Flag(name: .customLong("generate-token"), help: "Sign in with generateToken, without trying OAuth (a token without refresh: sign in again when it expires).")
     var generateToken = false
@@ -47,20 +41,7 @@ struct PortalSignInCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let password: String
-        if passwordStdin {
-            guard let line = readLine(strippingNewline: true), !line.isEmpty else {
-                Output.error("error: no password on standard input")
-                throw ExitCode.failure
-            }
-            password = line
-        } else {
-            guard isatty(STDIN_FILENO) == 1, let typed = PortalSession.askPassword(user, url) else {
-                Output.error("error: give the password on standard input with --password-stdin")
-                throw ExitCode(64)
-            }
-            password = typed
-        }
+        let password = try passwordInput.password(for: user, at: url)
         let library = LibraryCommand.library()
         let portal = try PortalClient.portalRoot(url)
         var certificate: [UInt8]?

@@ -1,9 +1,6 @@
 import ArgumentParser
 import MapbookPortalServer
 
-#if canImport(Glibc)
-import Glibc
-#endif
 
 struct PortalUserAddCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -23,8 +20,7 @@ struct PortalUserAddCommand: AsyncParsableCommand {
 
     @OptionGroup var storage: PortalStorageOptions
 
-    @Flag(name: .customLong("password-stdin"), help: "Read the password from standard input.")
-    var passwordStdin = false
+    @OptionGroup var passwordInput: PasswordOptions
 
     @Option(name: .customLong("full-name"), help: "The user's full name.")
     var fullName: String?
@@ -33,20 +29,7 @@ struct PortalUserAddCommand: AsyncParsableCommand {
     var email: String?
 
     func run() async throws {
-        let password: String
-        if passwordStdin {
-            guard let line = readLine(strippingNewline: true), !line.isEmpty else {
-                Output.error("error: no password on standard input")
-                throw ExitCode.failure
-            }
-            password = line
-        } else {
-            guard isatty(STDIN_FILENO) == 1, let typed = getpass("Password for \(name): ") else {
-                Output.error("error: give the password on standard input with --password-stdin")
-                throw ExitCode(64)
-            }
-            password = String(cString: typed)
-        }
+        let password = try passwordInput.password(for: name)
         do {
             // No sweep: a server may be running on the same data, mid-upload.
             let portal = try await Portal.open(storage.configuration, sweeping: false)

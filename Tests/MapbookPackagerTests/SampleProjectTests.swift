@@ -12,15 +12,11 @@ import MapbookInspection
 /// The sample projects of samples/portland-trees and samples/world, built from the shared
 /// fixtures (linked into a temporary data/ folder, read in place).
 @Suite struct SampleProjectTests {
-    func build(sample: String, files: [String: String]) throws -> (PackagerSummary, MobileMapPackage, String) {
+    func build(sample: String) throws -> (PackagerSummary, MobileMapPackage, String) {
         let dir = try TemporaryDirectory()
-        try SampleFolder.copy(sample, to: dir.path)
-        try FileManager.default.createDirectory(atPath: dir.path + "/data", withIntermediateDirectories: true)
-        for (name, fixture) in files {
-            try FileManager.default.createSymbolicLink(atPath: dir.path + "/data/" + name, withDestinationPath: Fixtures.path(fixture))
-        }
+        let project = try SampleFolder.write(sample, in: dir.path)
         let output = dir.path + "/out.mmpk"
-        let summary = try Packager.build(try Project.load(path: dir.path + "/project.yaml"), output: output, timestamp: 1_700_000_000)
+        let summary = try Packager.build(try Project.load(path: project), output: output, timestamp: 1_700_000_000)
         return (summary, try MobileMapPackage(path: output), dir.path)
     }
 
@@ -95,13 +91,7 @@ import MapbookInspection
 
     @Test(Fixtures.required)
     func worldBuildsFromNaturalEarthWithComputedRenderers() throws {
-        let ne = "natural-earth/110m/"
-        let (summary, package, dir) = try build(sample: "world", files: [
-            "ne_110m_admin_0_countries.json": ne + "ne_110m_admin_0_countries.json",
-            "ne_110m_lakes.json": ne + "ne_110m_lakes.json",
-            "ne_110m_rivers_lake_centerlines.json": ne + "ne_110m_rivers_lake_centerlines.json",
-            "ne_110m_populated_places_simple.json": ne + "ne_110m_populated_places_simple.json",
-        ])
+        let (summary, package, dir) = try build(sample: "world")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let countries = try #require(summary.layers.first { $0.source == "countries" })
         #expect(countries.summary.kept == 177)
@@ -135,13 +125,7 @@ import MapbookInspection
 
     @Test(Fixtures.required)
     func worldBackdropIsTiledIntoThePackageAndEveryMapShowsIt() throws {
-        let ne = "natural-earth/110m/"
-        let (summary, package, dir) = try build(sample: "world", files: [
-            "ne_110m_admin_0_countries.json": ne + "ne_110m_admin_0_countries.json",
-            "ne_110m_lakes.json": ne + "ne_110m_lakes.json",
-            "ne_110m_rivers_lake_centerlines.json": ne + "ne_110m_rivers_lake_centerlines.json",
-            "ne_110m_populated_places_simple.json": ne + "ne_110m_populated_places_simple.json",
-        ])
+        let (summary, package, dir) = try build(sample: "world")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let tiling = try #require(summary.backdrop)
         #expect(tiling.zooms.map(\.zoom) == Array(0...6))
@@ -177,10 +161,7 @@ import MapbookInspection
 
     @Test(Fixtures.required)
     func portlandTreesBuildsFromTheCSVWithHexEWKB() throws {
-        let (summary, package, dir) = try build(sample: "portland-trees", files: [
-            "Neighborhood_Boundaries.geojson": "portland/Neighborhood_Boundaries.geojson",
-            "pdx_street_trees.csv": "portland/pdx_street_trees.csv",
-        ])
+        let (summary, package, dir) = try build(sample: "portland-trees")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         #expect(summary.layers.first { $0.source == "trees" }?.summary.kept == 676)
         #expect(summary.layers.first { $0.source == "neighborhoods" }?.summary.kept == 99)
@@ -191,13 +172,7 @@ import MapbookInspection
 
     @Test(Fixtures.required)
     func worldSearchFindsPlacesAndCountriesByNameWhateverTheAccents() throws {
-        let ne = "natural-earth/110m/"
-        let (summary, package, dir) = try build(sample: "world", files: [
-            "ne_110m_admin_0_countries.json": ne + "ne_110m_admin_0_countries.json",
-            "ne_110m_lakes.json": ne + "ne_110m_lakes.json",
-            "ne_110m_rivers_lake_centerlines.json": ne + "ne_110m_rivers_lake_centerlines.json",
-            "ne_110m_populated_places_simple.json": ne + "ne_110m_populated_places_simple.json",
-        ])
+        let (summary, package, dir) = try build(sample: "world")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let report = try #require(summary.locator)
         #expect(report.name == "WorldLocator" && report.qualityQueries == nil)
@@ -221,10 +196,7 @@ import MapbookInspection
 
     @Test(Fixtures.required)
     func portlandTreesAreSearchableByAddressAndBySpecies() throws {
-        let (summary, package, dir) = try build(sample: "portland-trees", files: [
-            "Neighborhood_Boundaries.geojson": "portland/Neighborhood_Boundaries.geojson",
-            "pdx_street_trees.csv": "portland/pdx_street_trees.csv",
-        ])
+        let (summary, package, dir) = try build(sample: "portland-trees")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let participants = try #require(summary.locator?.participants)
         #expect(participants.map(\.folder) == ["trees-address", "trees-common"])

@@ -14,11 +14,7 @@ import Testing
     static let pictures = NSTemporaryDirectory() + "mapbook-render-tests"
 
     static func count(_ color: RGBAColor, in canvas: MapCanvas) -> Int {
-        var n = 0
-        for y in 0..<canvas.height {
-            for x in 0..<canvas.width where canvas.pixel(x: x, y: y) == color { n += 1 }
-        }
-        return n
+        countPixels(width: canvas.width, height: canvas.height) { canvas.pixel(x: $0, y: $1) == color }
     }
 
     @Test(.enabled(if: Fixtures.available, "needs ../shared/fixtures/vtpk-basemapde"))

@@ -20,8 +20,10 @@ public enum PostgresServer {
         var port: Int
     }
 
-    nonisolated(unsafe) static var running: Result<Running, ExternalTools.ToolError>?
-    static let lock = NSLock()
+    static let server = ToolServer<Running>(script: "tools/pg/postgres.sh", prefix: "mapbook-pg") { folder, line in
+        // The script's last line is the server's URL, postgres://...:PORT/...
+        Int(line.split(separator: ":").last?.split(separator: "/").first ?? "").map { Running(folder: folder, port: $0) }
+    }
 
     /// A new, empty database on the shared server: its URL.
     public static func database() throws -> String {
@@ -32,29 +34,5 @@ public enum PostgresServer {
         return "postgres://mapbook@127.0.0.1:\(server.port)/\(name)"
     }
 
-    static func start() throws -> Running {
-        lock.lock()
-        defer { lock.unlock() }
-        if let running { return try running.get() }
-        let folder = NSTemporaryDirectory() + "mapbook-pg-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let script = Fixtures.repositoryRoot.appendingPathComponent("tools/pg/postgres.sh").path
-        let (status, output) = try ExternalTools.runDetached([script, "start", folder])
-        guard status == 0, let line = output.split(separator: "\n").last, let port = Int(line.split(separator: ":").last?.split(separator: "/").first ?? "") else {
-            let failure = ExternalTools.ToolError(output: "tools/pg/postgres.sh start: \(output)")
-            running = .failure(failure)
-            throw failure
-        }
-        let server = Running(folder: folder, port: port)
-        running = .success(server)
-        stopFolder = folder
-        atexit {
-            guard let folder = PostgresServer.stopFolder else { return }
-            let script = Fixtures.repositoryRoot.appendingPathComponent("tools/pg/postgres.sh").path
-            _ = try? ExternalTools.run(script, ["stop", folder])
-            try? FileManager.default.removeItem(atPath: folder)
-        }
-        return server
-    }
-
-    nonisolated(unsafe) static var stopFolder: String?
+    static func start() throws -> Running { try server.start() }
 }

@@ -27,8 +27,14 @@ public enum S3Server {
         public var log: String { folder + "/proxy.log" }
     }
 
-    nonisolated(unsafe) static var running: Result<Running, ExternalTools.ToolError>?
-    static let lock = NSLock()
+    static let server = ToolServer<Running>(script: "tools/s3/swift-s3.sh", prefix: "mapbook-s3") { folder, line in
+        // The script's last line is the proxy's endpoint.
+        guard line.hasPrefix("http://") else { return nil }
+        setenv("AWS_ACCESS_KEY_ID", accessKey, 1)
+        setenv("AWS_SECRET_ACCESS_KEY", secretKey, 1)
+        setenv("AWS_REGION", region, 1)
+        return Running(folder: folder, endpoint: String(line))
+    }
 
     /// A new bucket name (made by the store on first use) and the server.
     public static func bucket() throws -> (url: String, server: Running) {
@@ -36,34 +42,8 @@ public enum S3Server {
         return ("s3://t\(UInt64.random(in: 0...UInt64.max))", server)
     }
 
-    public static func start() throws -> Running {
-        lock.lock()
-        defer { lock.unlock() }
-        if let running { return try running.get() }
-        let folder = NSTemporaryDirectory() + "mapbook-s3-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let script = Fixtures.repositoryRoot.appendingPathComponent("tools/s3/swift-s3.sh").path
-        let (status, output) = try ExternalTools.runDetached([script, "start", folder])
-        guard status == 0, let line = output.split(separator: "\n").last, line.hasPrefix("http://") else {
-            let failure = ExternalTools.ToolError(output: "tools/s3/swift-s3.sh start: \(output)")
-            running = .failure(failure)
-            throw failure
-        }
-        let server = Running(folder: folder, endpoint: String(line))
-        setenv("AWS_ACCESS_KEY_ID", accessKey, 1)
-        setenv("AWS_SECRET_ACCESS_KEY", secretKey, 1)
-        setenv("AWS_REGION", region, 1)
-        running = .success(server)
-        stopFolder = folder
-        atexit {
-            guard let folder = S3Server.stopFolder else { return }
-            let script = Fixtures.repositoryRoot.appendingPathComponent("tools/s3/swift-s3.sh").path
-            _ = try? ExternalTools.run(script, ["stop", folder])
-            try? FileManager.default.removeItem(atPath: folder)
-        }
-        return server
-    }
-
-    nonisolated(unsafe) static var stopFolder: String?
+    /// The server, started on first use with the credentials put in the environment.
+    public static func start() throws -> Running { try server.start() }
 
     /// The proxy's log lines, once `until` holds for them or 5 s have passed: its lines reach
     /// the log through a UDP listener, a moment after the request.

@@ -1,4 +1,5 @@
 import Testing
+import MapbookSupport
 @testable import MapbookTiles
 
 @Suite struct ProtobufWireTests {
@@ -18,7 +19,7 @@ import Testing
         var writer = ProtobufWriter()
         writer.appendVarint(value)
         #expect(writer.bytes == bytes)
-        #expect(ProtobufWriter.varintSize(value) == bytes.count)
+        #expect(Varint.size(value) == bytes.count)
         try read(bytes) { (reader) throws(MVTError) in
             #expect(try reader.readVarint() == value)
             #expect(reader.isAtEnd)

@@ -67,7 +67,7 @@ enum TestTiles {
 
     static func varint(_ value: UInt64) -> [UInt8] {
         var out: [UInt8] = []
-        PMTiles.appendVarint(value, to: &out)
+        Varint.append(value, to: &out)
         return out
     }
 

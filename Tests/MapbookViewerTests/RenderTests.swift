@@ -16,11 +16,27 @@ import Testing
 
     /// How many pixels of `canvas` have exactly `color`.
     static func count(_ color: RGBAColor, in canvas: MapCanvas) -> Int {
-        var n = 0
-        for y in 0..<canvas.height {
-            for x in 0..<canvas.width where canvas.pixel(x: x, y: y) == color { n += 1 }
-        }
-        return n
+        countPixels(width: canvas.width, height: canvas.height) { canvas.pixel(x: $0, y: $1) == color }
+    }
+
+    /// What GDAL burns for the features of the GeoPackage `gpkg` over `extent` at 800 x 600
+    /// pixels (red 255 inside, 0 outside): `gdal_rasterize` to `base`.tif, `gdal_translate` to
+    /// `base`.png, read back.
+    static func burn(_ gpkg: String, extent e: BoundingBox, to base: String) throws -> RasterImage {
+        let (s1, o1) = try ExternalTools.run("/usr/bin/gdal_rasterize", [
+            "-burn", "255", "-ot", "Byte", "-init", "0", "-te", "\(e.minX)", "\(e.minY)", "\(e.maxX)", "\(e.maxY)", "-ts", "800", "600",
+            gpkg, base + ".tif",
+        ])
+        #expect(s1 == 0, "\(o1)")
+        let (s2, o2) = try ExternalTools.run("/usr/bin/gdal_translate", ["-of", "PNG", base + ".tif", base + ".png"])
+        #expect(s2 == 0, "\(o2)")
+        return try RasterImage(png: Array(try Data(contentsOf: URL(fileURLWithPath: base + ".png"))))
+    }
+
+    /// Whether `pixel` is the red of the test labels (antialiased edges included).
+    static func isRed(_ pixel: RGBAColor?) -> Bool {
+        guard let p = pixel else { return false }
+        return p.red > 200 && p.green < 90 && p.blue < 90
     }
 
     static func solidColors(_ layer: ViewerLayer) -> [RGBAColor] {
@@ -177,13 +193,7 @@ import Testing
             }
             /// Red label pixels in columns `x0..<x1`, rows above the view's middle.
             func red(_ canvas: MapCanvas, _ x0: Int, _ x1: Int) -> Int {
-                var n = 0
-                for y in 0..<100 {
-                    for x in max(x0, 0)..<min(x1, canvas.width) {
-                        if let p = canvas.pixel(x: x, y: y), p.red > 200, p.green < 90, p.blue < 90 { n += 1 }
-                    }
-                }
-                return n
+                countPixels(width: canvas.width, height: canvas.height, columns: x0..<x1, rows: 0..<100) { Self.isRed(canvas.pixel(x: $0, y: $1)) }
             }
             let style = ##"size: 12, color: "#ff0000""##
             let all = try render("{ field: NAME, \(style) }")
@@ -228,14 +238,7 @@ import Testing
                 let e = view.extent
                 let (s1, o1) = try ExternalTools.run("/usr/bin/ogr2ogr", ["-t_srs", "EPSG:3857", dir + "/\(name).gpkg", countries])
                 #expect(s1 == 0, "\(o1)")
-                let (s2, o2) = try ExternalTools.run("/usr/bin/gdal_rasterize", [
-                    "-burn", "255", "-ot", "Byte", "-init", "0", "-te", "\(e.minX)", "\(e.minY)", "\(e.maxX)", "\(e.maxY)", "-ts", "800", "600",
-                    dir + "/\(name).gpkg", dir + "/\(name).tif",
-                ])
-                #expect(s2 == 0, "\(o2)")
-                let (s3, o3) = try ExternalTools.run("/usr/bin/gdal_translate", ["-of", "PNG", dir + "/\(name).tif", dir + "/\(name)-gdal.png"])
-                #expect(s3 == 0, "\(o3)")
-                let theirs = try RasterImage(png: Array(try Data(contentsOf: URL(fileURLWithPath: dir + "/\(name)-gdal.png"))))
+                let theirs = try Self.burn(dir + "/\(name).gpkg", extent: e, to: dir + "/\(name)-gdal")
                 var compared = 0, differing = 0, filled = 0
                 for y in 0..<600 {
                     for x in 0..<800 {
@@ -294,14 +297,7 @@ import Testing
                 dir + "/buffered.gpkg", data,
             ])
             #expect(s1 == 0, "\(o1)")
-            let (s2, o2) = try ExternalTools.run("/usr/bin/gdal_rasterize", [
-                "-burn", "255", "-ot", "Byte", "-init", "0", "-te", "\(e.minX)", "\(e.minY)", "\(e.maxX)", "\(e.maxY)", "-ts", "800", "600",
-                dir + "/buffered.gpkg", dir + "/burned.tif",
-            ])
-            #expect(s2 == 0, "\(o2)")
-            let (s3, o3) = try ExternalTools.run("/usr/bin/gdal_translate", ["-of", "PNG", dir + "/burned.tif", dir + "/burned.png"])
-            #expect(s3 == 0, "\(o3)")
-            let theirs = try RasterImage(png: Array(try Data(contentsOf: URL(fileURLWithPath: dir + "/burned.png"))))
+            let theirs = try Self.burn(dir + "/buffered.gpkg", extent: e, to: dir + "/burned")
             var either = 0, differing = 0
             for y in 0..<600 {
                 for x in 0..<800 {
@@ -384,13 +380,7 @@ import Testing
                 let view = try map.view(centeredOn: Position(x: 10, y: 50), scale: 12_000, width: 600, height: 200)
                 let canvas = try map.render(view, background: RGBAColor(red: 255, green: 255, blue: 255)).canvas
                 try canvas.write(to: Self.pictures + "/credits-\(credits == nil ? "none" : "long").png")
-                var n = 0
-                for y in 0..<canvas.height {
-                    for x in 0..<canvas.width {
-                        if let p = canvas.pixel(x: x, y: y), p.red > 200, p.green < 90, p.blue < 90 { n += 1 }
-                    }
-                }
-                return n
+                return countPixels(width: canvas.width, height: canvas.height) { Self.isRed(canvas.pixel(x: $0, y: $1)) }
             }
             try FileManager.default.createDirectory(atPath: Self.pictures, withIntermediateDirectories: true)
             #expect(try redPixels(credits: nil) > 50, "without credits the label is drawn in the corner")

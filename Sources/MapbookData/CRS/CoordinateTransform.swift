@@ -1,4 +1,5 @@
 import CProj
+import MapbookSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -7,8 +8,8 @@ import Glibc
 /// Reprojects positions from one coordinate system to another with PROJ, in
 /// longitude-latitude / easting-northing axis order whatever the CRS's official order.
 ///
-/// WGS 84 to Web Mercator takes a direct path (the spherical formulas, latitudes clamped to
-/// ±85.0511°, the limit of the square Web Mercator world); every other pair goes through PROJ.
+/// WGS 84 to Web Mercator takes a direct path (`WebMercator`: the spherical formulas, latitudes
+/// clamped to ±85.0511°, the limit of the square Web Mercator world); every other pair goes through PROJ.
 /// Not Sendable: a PROJ context belongs to one thread.
 public final class CoordinateTransform {
     public let source: CoordinateReferenceSystem
@@ -23,7 +24,7 @@ public final class CoordinateTransform {
     private enum Kind { case identity, wgs84ToWebMercator, webMercatorToWGS84, proj }
 
     /// The latitude limit of Web Mercator: the square world of tile schemes.
-    public static let mercatorMaxLatitude = 85.05112877980659
+    public static let mercatorMaxLatitude = WebMercator.maxLatitude
 
     /// Creates a transform, or throws when PROJ does not know one of the systems.
     ///
@@ -93,15 +94,12 @@ public final class CoordinateTransform {
             return p
         case .wgs84ToWebMercator:
             guard p.x.isFinite, p.y.isFinite, abs(p.y) <= 90 else { return nil }
-            let lat = min(max(p.y, -Self.mercatorMaxLatitude), Self.mercatorMaxLatitude)
-            let r = 6378137.0
-            let x = p.x * .pi / 180 * r
-            let y = log(tan(.pi / 4 + lat * .pi / 360)) * r
+            let (x, y) = WebMercator.project(longitude: p.x, latitude: p.y)
             return Position(x: x, y: y, z: p.z, m: p.m)
         case .webMercatorToWGS84:
             guard p.x.isFinite, p.y.isFinite else { return nil }
-            let r = 6378137.0
-            return Position(x: p.x / r * 180 / .pi, y: (2 * atan(exp(p.y / r)) - .pi / 2) * 180 / .pi, z: p.z, m: p.m)
+            let (longitude, latitude) = WebMercator.unproject(x: p.x, y: p.y)
+            return Position(x: longitude, y: latitude, z: p.z, m: p.m)
         case .proj:
             var y = p.y
             if sourceIsGeographic && target.isWebMercator {

@@ -89,6 +89,6 @@ extension Geometry {
 
     /// Whether the segment from `a` to `b` has a part inside `box`.
     private static func segment(_ a: Position, _ b: Position, meets box: BoundingBox) -> Bool {
-        RectangleClipper.insideRange(a, b, box) != nil
+        box.insideRange(from: a, to: b) != nil
     }
 }

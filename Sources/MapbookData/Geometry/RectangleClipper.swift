@@ -37,64 +37,8 @@ public struct RectangleClipper: Sendable {
         return shape.map { Geometry($0, hasZ: g.hasZ, hasM: g.hasM) }
     }
 
-    /// Pieces of a line inside the box (Liang-Barsky per segment, joined while contiguous).
-    func clipLine(_ line: [Position]) -> [[Position]] {
-        var pieces: [[Position]] = []
-        var current: [Position] = []
-        for i in 0..<max(line.count - 1, 0) {
-            let a = line[i], b = line[i + 1]
-            guard let (p, q, clippedEnd) = clipSegment(a, b) else {
-                if current.count >= 2 { pieces.append(current) }
-                current = []
-                continue
-            }
-            if current.isEmpty || current.last! != p {
-                if current.count >= 2 { pieces.append(current) }
-                current = [p]
-            }
-            current.append(q)
-            if clippedEnd {
-                if current.count >= 2 { pieces.append(current) }
-                current = []
-            }
-        }
-        if current.count >= 2 { pieces.append(current) }
-        return pieces
-    }
-
-    /// The segment's part inside the box; `clippedEnd` when b was outside.
-    private func clipSegment(_ a: Position, _ b: Position) -> (Position, Position, Bool)? {
-        guard let (t0, t1) = Self.insideRange(a, b, box) else { return nil }
-        let start = t0 == 0 ? a : Self.interpolate(a, b, t0)
-        let end = t1 == 1 ? b : Self.interpolate(a, b, t1)
-        return (start, end, t1 < 1)
-    }
-
-    /// Liang-Barsky: the parameters (0 at `a`, 1 at `b`) between which the segment is inside
-    /// `box`, or nil when no part of it is.
-    static func insideRange(_ a: Position, _ b: Position, _ box: BoundingBox) -> (Double, Double)? {
-        var t0 = 0.0, t1 = 1.0
-        let dx = b.x - a.x, dy = b.y - a.y
-        for (p, q) in [(-dx, a.x - box.minX), (dx, box.maxX - a.x), (-dy, a.y - box.minY), (dy, box.maxY - a.y)] {
-            if p == 0 {
-                if q < 0 { return nil }
-            } else {
-                let r = q / p
-                if p < 0 {
-                    if r > t1 { return nil }
-                    if r > t0 { t0 = r }
-                } else {
-                    if r < t0 { return nil }
-                    if r < t1 { t1 = r }
-                }
-            }
-        }
-        return (t0, t1)
-    }
-
-    static func interpolate(_ a: Position, _ b: Position, _ t: Double) -> Position {
-        Position(x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t, z: a.z + (b.z - a.z) * t, m: a.m + (b.m - a.m) * t)
-    }
+    /// Pieces of a line inside the box.
+    func clipLine(_ line: [Position]) -> [[Position]] { box.clipLine(line) }
 
     /// The polygon's rings clipped; nil when the exterior vanishes. Holes that vanish are dropped.
     func clipPolygon(_ rings: [[Position]]) -> [[Position]]? {
@@ -102,57 +46,23 @@ public struct RectangleClipper: Sendable {
         return [outer] + rings.dropFirst().compactMap(clipRing)
     }
 
+    /// A closed ring clipped, closed again; nil when fewer than three points or no area is left.
     func clipRing(_ ring: [Position]) -> [Position]? {
         var points = ring
         if points.count > 1 && points.first! == points.last! { points.removeLast() }
-        // Left, right, bottom, top.
-        for edge in 0..<4 {
-            guard !points.isEmpty else { return nil }
-            var out: [Position] = []
-            out.reserveCapacity(points.count + 4)
-            func inside(_ p: Position) -> Bool {
-                switch edge {
-                case 0: return p.x >= box.minX
-                case 1: return p.x <= box.maxX
-                case 2: return p.y >= box.minY
-                default: return p.y <= box.maxY
-                }
-            }
-            func crossing(_ a: Position, _ b: Position) -> Position {
-                let t: Double
-                switch edge {
-                case 0: t = (box.minX - a.x) / (b.x - a.x)
-                case 1: t = (box.maxX - a.x) / (b.x - a.x)
-                case 2: t = (box.minY - a.y) / (b.y - a.y)
-                default: t = (box.maxY - a.y) / (b.y - a.y)
-                }
-                var p = Self.interpolate(a, b, t)
-                // Land exactly on the edge despite rounding.
-                switch edge {
-                case 0: p.x = box.minX
-                case 1: p.x = box.maxX
-                case 2: p.y = box.minY
-                default: p.y = box.maxY
-                }
-                return p
-            }
-            var previous = points[points.count - 1]
-            for current in points {
-                let cin = inside(current), pin = inside(previous)
-                if cin {
-                    if !pin { out.append(crossing(previous, current)) }
-                    out.append(current)
-                } else if pin {
-                    out.append(crossing(previous, current))
-                }
-                previous = current
-            }
-            points = out
-        }
+        points = box.clipRing(points)
         guard points.count >= 3 else { return nil }
         points.append(points[0])
         // A ring reduced to a line along the border has no area.
         return Geometry.signedArea(points) == 0 ? nil : points
+    }
+}
+
+extension Position: PlanarPoint {
+    /// Interpolates z and m along with x and y.
+    @usableFromInline
+    package func interpolated(to other: Position, at t: Double) -> Position {
+        Position(x: x + (other.x - x) * t, y: y + (other.y - y) * t, z: z + (other.z - z) * t, m: m + (other.m - m) * t)
     }
 }
 

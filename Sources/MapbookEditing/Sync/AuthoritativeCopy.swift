@@ -204,8 +204,9 @@ public final class AuthoritativeCopy {
         var sha = SHA256Digest()
         try ByteRange(file: handle).forEachChunk { sha.update($0) }
         let hash = sha.finalizeHex()
-        guard mkdir(attachmentsFolder, 0o755) == 0 || errno == EEXIST else {
-            throw SyncError(kind: .missingAttachment, message: "cannot make \(attachmentsFolder): \(FileSystem.errorMessage())")
+        let code = FileSystem.makeDirectory(attachmentsFolder, mode: 0o755)
+        guard code == 0 else {
+            throw SyncError(kind: .missingAttachment, message: "cannot make \(attachmentsFolder): \(FileSystem.errorMessage(code))")
         }
         guard rename(file, attachmentsFolder + "/" + hash) == 0 else {
             throw SyncError(kind: .missingAttachment, message: "cannot store the attachment in \(attachmentsFolder): \(FileSystem.errorMessage())")

@@ -252,8 +252,9 @@ public enum SafeExtractor {
     static func write(_ plan: Plan, from archive: ZipArchive, into root: String, archivePath: String) throws -> ExtractionSummary {
         let mask = currentUmask()
         for dir in plan.directories {
-            guard mkdir(root + "/" + dir, 0o777 & ~mask) == 0 || errno == EEXIST else {
-                throw ExtractionError(path: archivePath, .io, "cannot create folder '\(dir)': \(FileSystem.errorMessage())")
+            let code = FileSystem.makeDirectory(root + "/" + dir, mode: 0o777 & ~mask)
+            guard code == 0 else {
+                throw ExtractionError(path: archivePath, .io, "cannot create folder '\(dir)': \(FileSystem.errorMessage(code))")
             }
         }
         var bytes: Int64 = 0

@@ -81,30 +81,29 @@ public struct PackagePublisher: Sendable {
         let itemId: String
         let action: Action
         let inParts = size > partSize
+        /// Sends the item's fields to `operation` under `base` with the package itself or, for
+        /// an upload in parts, only its file name (the parts follow).
+        func send(_ operation: String, under base: String) async throws -> JSONObject {
+            let body: PortalClient.Body
+            if inParts {
+                body = .form(fields + [("multipart", "true"), ("fileName", fileName)])
+            } else {
+                body = .multipart(MultipartForm(
+                    fields: fields, file: .init(field: "file", fileName: fileName, path: path, offset: 0, length: size), progress: Self.fileProgress(progress, offset: 0, size: size)))
+            }
+            return try expectSuccess(try await client.call("\(base)/\(operation)", method: .POST, body: body), operation)
+        }
         if let existing {
             action = .updated
             itemId = existing.id
             let itemPath = "\(userPath)\(existing.ownerFolder.map { "/\($0)" } ?? "")/items/\(existing.id)"
-            if inParts {
-                _ = try await expectSuccess(client.call("\(itemPath)/update", method: .POST, body: .form(fields + [("multipart", "true"), ("fileName", fileName)])), "update")
-            } else {
-                let form = MultipartForm(
-                    fields: fields, file: .init(field: "file", fileName: fileName, path: path, offset: 0, length: size), progress: Self.fileProgress(progress, offset: 0, size: size))
-                _ = try await expectSuccess(client.call("\(itemPath)/update", method: .POST, body: .multipart(form)), "update")
-            }
+            _ = try await send("update", under: itemPath)
             if inParts { try await uploadParts(path: path, size: size, fileName: fileName, itemPath: itemPath, userPath: userPath, itemId: itemId, fields: fields, progress: progress) }
         } else {
             action = .added
             let folder = try await folderId(options.folder, userPath: userPath)
             let base = "\(userPath)\(folder.map { "/\($0)" } ?? "")"
-            let answer: JSONObject
-            if inParts {
-                answer = try await expectSuccess(client.call("\(base)/addItem", method: .POST, body: .form(fields + [("multipart", "true"), ("fileName", fileName)])), "addItem")
-            } else {
-                let form = MultipartForm(
-                    fields: fields, file: .init(field: "file", fileName: fileName, path: path, offset: 0, length: size), progress: Self.fileProgress(progress, offset: 0, size: size))
-                answer = try await expectSuccess(client.call("\(base)/addItem", method: .POST, body: .multipart(form)), "addItem")
-            }
+            let answer = try await send("addItem", under: base)
             guard let id = answer.string("id") ?? answer.string("itemId") else {
                 throw PortalClientError(.badResponse, url: "\(client.restURL)/\(base)/addItem", message: "the portal added an item but did not say its id")
             }

@@ -300,8 +300,9 @@ enum Disk {
     }
 
     static func makeDirectory(_ path: String) throws {
-        if mkdir(path, 0o755) != 0 && errno != EEXIST {
-            throw PortalStoreError(kind: .io(errno: errno), path: path, message: "cannot create the folder: \(FileSystem.errorMessage())")
+        let code = FileSystem.makeDirectory(path, mode: 0o755)
+        if code != 0 {
+            throw PortalStoreError(kind: .io(errno: code), path: path, message: "cannot create the folder: \(FileSystem.errorMessage(code))")
         }
     }
 

@@ -1,15 +1,10 @@
+import MapbookSupport
+
 /// Appends the index's binary fields: LEB128 varints and little-endian fixed widths.
 struct IndexByteWriter {
     var bytes: [UInt8] = []
 
-    mutating func varint(_ value: UInt64) {
-        var v = value
-        while v >= 0x80 {
-            bytes.append(UInt8(v & 0x7F) | 0x80)
-            v >>= 7
-        }
-        bytes.append(UInt8(v))
-    }
+    mutating func varint(_ value: UInt64) { Varint.append(value, to: &bytes) }
 
     mutating func varint(_ value: Int) { varint(UInt64(value)) }
 
@@ -41,17 +36,7 @@ struct IndexByteReader {
     var atEnd: Bool { offset >= bytes.count }
 
     mutating func varint() -> UInt64? {
-        var result: UInt64 = 0
-        var shift: UInt64 = 0
-        while offset < bytes.count {
-            let b = bytes[offset]
-            offset += 1
-            result |= UInt64(b & 0x7F) << shift
-            if b < 0x80 { return result }
-            shift += 7
-            if shift > 63 { return nil }
-        }
-        return nil
+        try? Varint.read(bytes, at: &offset, end: bytes.count)
     }
 
     mutating func int() -> Int? {
@@ -103,16 +88,7 @@ enum Postings {
         var i = bytes.startIndex
         let end = bytes.endIndex
         while i < end {
-            var delta: UInt64 = 0
-            var shift: UInt64 = 0
-            while true {
-                guard i < end, shift <= 63 else { return false }
-                let b = bytes[i]
-                i += 1
-                delta |= UInt64(b & 0x7F) << shift
-                if b < 0x80 { break }
-                shift += 7
-            }
+            guard let delta = try? Varint.read(bytes, at: &i, end: end) else { return false }
             value = first ? delta : value &+ delta
             first = false
             guard value < UInt64(groupCount) else { return false }

@@ -65,8 +65,8 @@ public enum LocatorRefresh {
     }
 
     static func makeFolder(_ path: String) throws {
-        guard mkdir(path, 0o700) == 0 || errno == EEXIST else {
-            let code = errno
+        let code = FileSystem.makeDirectory(path, mode: 0o700)
+        guard code == 0 else {
             throw LocatorError(kind: .io(errno: code), path: path, message: "cannot be made: \(FileSystem.errorMessage(code))")
         }
     }

@@ -55,6 +55,17 @@ public struct BoundingBox: Sendable, Hashable, CustomStringConvertible {
         !(other.minX > maxX || other.maxX < minX || other.minY > maxY || other.maxY < minY)
     }
 
+    /// Whether the insides of the two boxes overlap: boxes that only touch along an edge or
+    /// at a corner do not (unlike `intersects`).
+    public func overlaps(_ other: BoundingBox) -> Bool {
+        minX < other.maxX && other.minX < maxX && minY < other.maxY && other.minY < maxY
+    }
+
+    /// The box grown by `margin` on every side (shrunk for a negative margin).
+    public func padded(by margin: Double) -> BoundingBox {
+        BoundingBox(minX: minX - margin, minY: minY - margin, maxX: maxX + margin, maxY: maxY + margin)
+    }
+
     public func contains(_ other: BoundingBox) -> Bool {
         other.minX >= minX && other.maxX <= maxX && other.minY >= minY && other.maxY <= maxY
     }

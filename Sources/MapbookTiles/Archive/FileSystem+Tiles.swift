@@ -29,8 +29,9 @@ extension FileSystem {
     ///
     /// The corresponding C function is `mkdir`.
     static func makeDirectory(_ path: String) throws(TileArchiveError) {
-        if mkdir(path, 0o755) != 0 && errno != EEXIST {
-            throw TileArchiveError(kind: .io(errno: errno), operation: "create the folder", path: path, message: errorMessage())
+        let code = makeDirectory(path, mode: 0o755)
+        if code != 0 {
+            throw TileArchiveError(kind: .io(errno: code), operation: "create the folder", path: path, message: errorMessage(code))
         }
     }
 

@@ -1,4 +1,5 @@
 import MapbookPackage
+import MapbookSupport
 /// The pieces of the PMTiles version 3 format (fixtures/pmtiles/spec/v3/spec.md): the
 /// 127-byte header, Hilbert tile IDs and directories.
 public enum PMTiles {
@@ -203,18 +204,18 @@ public enum PMTiles {
     public static func encode(_ entries: some Collection<Entry>) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(entries.count * 6 + 8)
-        appendVarint(UInt64(entries.count), to: &out)
+        Varint.append(UInt64(entries.count), to: &out)
         var last: UInt64 = 0
         for e in entries {
-            appendVarint(e.tileID - last, to: &out)
+            Varint.append(e.tileID - last, to: &out)
             last = e.tileID
         }
-        for e in entries { appendVarint(UInt64(e.runLength), to: &out) }
-        for e in entries { appendVarint(UInt64(e.length), to: &out) }
+        for e in entries { Varint.append(UInt64(e.runLength), to: &out) }
+        for e in entries { Varint.append(UInt64(e.length), to: &out) }
         var next: UInt64 = 0
         for (i, e) in entries.enumerated() {
             // Wrapping: offsets are below 2^64 - 1 in any real archive; a forged one must not trap.
-            appendVarint(i > 0 && e.offset == next ? 0 : e.offset &+ 1, to: &out)
+            Varint.append(i > 0 && e.offset == next ? 0 : e.offset &+ 1, to: &out)
             next = e.offset &+ UInt64(e.length)
         }
         return out
@@ -227,16 +228,10 @@ public enum PMTiles {
             TileArchiveError(kind: .damaged, operation: "read", path: path, message: "a directory is damaged: \(message)")
         }
         func varint() throws(TileArchiveError) -> UInt64 {
-            var value: UInt64 = 0
-            var shift: UInt64 = 0
-            while true {
-                guard p < bytes.count else { throw fail("it ends early") }
-                let b = bytes[p]
-                p += 1
-                guard shift < 64 else { throw fail("a number is longer than 64 bits") }
-                value |= UInt64(b & 0x7F) << shift
-                if b & 0x80 == 0 { return value }
-                shift += 7
+            do {
+                return try Varint.read(bytes, at: &p, end: bytes.count)
+            } catch {
+                throw fail(error == .truncated ? "it ends early" : "a number is longer than 64 bits")
             }
         }
         let count = try varint()
@@ -272,14 +267,5 @@ public enum PMTiles {
             }
         }
         return entries
-    }
-
-    static func appendVarint(_ value: UInt64, to out: inout [UInt8]) {
-        var v = value
-        while v >= 0x80 {
-            out.append(UInt8(v & 0x7F) | 0x80)
-            v >>= 7
-        }
-        out.append(UInt8(v))
     }
 }

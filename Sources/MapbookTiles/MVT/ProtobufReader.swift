@@ -1,3 +1,5 @@
+import MapbookSupport
+
 /// The protobuf wire types MVT can meet (https://protobuf.dev/programming-guides/encoding/).
 /// Groups (3, 4) are deprecated and unused by MVT; 6 and 7 are undefined.
 enum WireType: UInt8, Sendable {
@@ -52,38 +54,15 @@ struct ProtobufReader {
 
     @inline(__always)
     mutating func readVarint() throws(MVTError) -> UInt64 {
-        if offset < end {
-            let first = buffer[offset]
-            if first < 0x80 {
-                offset += 1
-                return UInt64(first)
-            }
-        }
-        return try readMultibyteVarint()
-    }
-
-    /// The slow path: up to ten bytes, seven bits each; the tenth may only hold bit 63.
-    private mutating func readMultibyteVarint() throws(MVTError) -> UInt64 {
         let start = offset
-        var result: UInt64 = 0
-        var shift: UInt64 = 0
-        while true {
-            guard offset < end else {
-                throw MVTError.wire(start, "the data ends inside a varint")
+        do {
+            return try Varint.read(buffer, at: &offset, end: end)
+        } catch {
+            switch error {
+            case .truncated: throw MVTError.wire(start, "the data ends inside a varint")
+            case .tooLong: throw MVTError.wire(start, "a varint is longer than 10 bytes")
+            case .overflow: throw MVTError.wire(start, "a varint overflows 64 bits")
             }
-            let byte = buffer[offset]
-            offset += 1
-            if shift == 63 {
-                if byte & 0x80 != 0 {
-                    throw MVTError.wire(start, "a varint is longer than 10 bytes")
-                }
-                if byte > 1 {
-                    throw MVTError.wire(start, "a varint overflows 64 bits")
-                }
-            }
-            result |= UInt64(byte & 0x7F) << shift
-            if byte < 0x80 { return result }
-            shift += 7
         }
     }
 
@@ -117,22 +96,19 @@ struct ProtobufReader {
         return range
     }
 
-    mutating func readFixed32() throws(MVTError) -> UInt32 {
-        guard end - offset >= 4 else {
-            throw MVTError.wire(offset, "the data ends inside a 32-bit field")
-        }
-        let value = buffer.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
-        offset += 4
-        return UInt32(littleEndian: value)
-    }
+    mutating func readFixed32() throws(MVTError) -> UInt32 { try readFixed() }
 
-    mutating func readFixed64() throws(MVTError) -> UInt64 {
-        guard end - offset >= 8 else {
-            throw MVTError.wire(offset, "the data ends inside a 64-bit field")
+    mutating func readFixed64() throws(MVTError) -> UInt64 { try readFixed() }
+
+    /// A little-endian 32- or 64-bit field's value.
+    private mutating func readFixed<T: FixedWidthInteger>() throws(MVTError) -> T {
+        let size = MemoryLayout<T>.size
+        guard end - offset >= size else {
+            throw MVTError.wire(offset, "the data ends inside a \(T.bitWidth)-bit field")
         }
-        let value = buffer.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-        offset += 8
-        return UInt64(littleEndian: value)
+        let value = buffer.loadUnaligned(fromByteOffset: offset, as: T.self)
+        offset += size
+        return T(littleEndian: value)
     }
 
     /// Steps over a field's value: what a reader does with fields it does not know.

@@ -1,3 +1,5 @@
+import MapbookSupport
+
 /// Appends protobuf wire-format fields to a byte array
 /// (https://protobuf.dev/programming-guides/encoding/).
 ///
@@ -12,12 +14,7 @@ struct ProtobufWriter {
 
     @inline(__always)
     mutating func appendVarint(_ value: UInt64) {
-        var v = value
-        while v >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: v) | 0x80)
-            v >>= 7
-        }
-        bytes.append(UInt8(v))
+        Varint.append(value, to: &bytes)
     }
 
     @inline(__always)
@@ -54,7 +51,7 @@ struct ProtobufWriter {
         guard !values.isEmpty else { return }
         appendKey(field, .lengthDelimited)
         var length = 0
-        for v in values { length += Self.varintSize(UInt64(v)) }
+        for v in values { length += Varint.size(UInt64(v)) }
         appendVarint(UInt64(length))
         for v in values { appendVarint(UInt64(v)) }
     }
@@ -70,21 +67,11 @@ struct ProtobufWriter {
             bytes[lengthAt] = UInt8(length)
             return
         }
-        let size = Self.varintSize(UInt64(length))
-        bytes.insert(contentsOf: repeatElement(0, count: size - 1), at: lengthAt + 1)
-        var v = UInt64(length)
-        for i in 0..<size {
-            bytes[lengthAt + i] = UInt8(truncatingIfNeeded: v) | (i < size - 1 ? 0x80 : 0)
-            v >>= 7
-        }
+        var encoded: [UInt8] = []
+        Varint.append(UInt64(length), to: &encoded)
+        bytes.replaceSubrange(lengthAt..<lengthAt + 1, with: encoded)
     }
 
-    /// How many bytes `value` takes as a varint (1 to 10).
-    @inline(__always)
-    static func varintSize(_ value: UInt64) -> Int {
-        let bits = 64 - (value | 1).leadingZeroBitCount
-        return (bits + 6) / 7
-    }
 
     /// Zigzag encoding (`sint64`): 0, -1, 1, -2... to 0, 1, 2, 3...
     @inline(__always)

@@ -1,4 +1,5 @@
 import MapbookPackage
+import MapbookSupport
 /// Builds one tile: clips each assigned feature at the buffered tile square, simplifies it,
 /// keeps polygons free of self-crossings, encodes and compresses, and when the tile is past
 /// the byte or feature limit builds it again with more thinning and simplification.
@@ -143,8 +144,9 @@ struct TileBuilder {
                         continue
                     }
                     var pieces: [[SIMD2<Double>]] = []
+                    let square = BoundingBox(minX: lo, minY: lo, maxX: hi, maxY: hi)
                     forEachPart(store, f) { part, _ in
-                        TileClipping.clipLine(part.map(local), lo: lo, hi: hi, into: &pieces)
+                        square.clipLine(part.map(local), into: &pieces)
                     }
                     let lines = pieces.map { TileSimplifier.round(TileSimplifier.simplify($0, tolerance: tolerance), closed: false) }.filter { $0.count >= 2 }
                     if !lines.isEmpty { geometry = .lines(lines) }
@@ -233,8 +235,9 @@ struct TileBuilder {
     /// it is redone with a quarter of the tolerance, down to none. Nil when nothing is left.
     func polygon(_ rings: [[SIMD2<Double>]], lo: Double, hi: Double, tolerance: Double, pass: inout Pass) -> [[TilePoint]]? {
         var clipped: [[SIMD2<Double>]] = []
+        let square = BoundingBox(minX: lo, minY: lo, maxX: hi, maxY: hi)
         for (i, ring) in rings.enumerated() {
-            let c = TileClipping.clipRing(ring, lo: lo, hi: hi)
+            let c = square.clipRing(ring)
             if c.count < 3 {
                 if i == 0 { return nil }
                 continue
