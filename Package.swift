@@ -152,7 +152,7 @@ let package = Package(
         // routes as text.
         .target(
             name: "MapbookViewer",
-            dependencies: ["MapbookSupport", "MapbookPackage", "MapbookData", "MapbookTiles", "MapbookRender", "MapbookSearch", "MapbookEditing", "MapbookLibrary"]),
+            dependencies: ["MapbookSupport", "MapbookPackage", "MapbookData", "MapbookTiles", "MapbookRender", "MapbookSearch", "MapbookRouting", "MapbookEditing", "MapbookLibrary"]),
         // The sharing API's shapes, shared by the portal's client and server: items, errors,
         // the search grammar, form encoding and PKCE.
         .target(
@@ -162,7 +162,7 @@ let package = Package(
         .target(
             name: "MapbookPortal",
             dependencies: [
-                "MapbookSupport", "MapbookPackage", "MapbookLibrary", "MapbookPortalAPI",
+                "MapbookSupport", "MapbookPackage", "MapbookData", "MapbookEditing", "MapbookLibrary", "MapbookPortalAPI",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -41,6 +41,24 @@ extension DeviceLibrary {
         try withLock(creating: false) { try removeDownloadsAndCredential() }
     }
 
+    /// Keeps a sign-in the portal has accepted: another user's downloads from the same portal
+    /// are removed first (they may be items this user cannot see), the library switches to
+    /// portal mode with `portal` (a different portal's downloads removed), and the credential
+    /// and the portal's CA certificate, if given, are kept. Returns what was removed.
+    public func signedIn(_ credential: Credential, portal: String, certificate: [UInt8]?) throws -> LibraryCleanup {
+        var removed = LibraryCleanup()
+        if try portalURL() == portal, let current = try self.credential(), current.username.lowercased() != credential.username.lowercased() {
+            removed = try signOut()
+        }
+        let switched = try setMode(.portal, portalURL: portal)
+        removed.removedPackages += switched.removedPackages
+        removed.removedPartialDownloads += switched.removedPartialDownloads
+        if removed.removedCredential == nil { removed.removedCredential = switched.removedCredential }
+        try saveCredential(credential)
+        if let certificate { try savePortalCertificate(certificate) }
+        return removed
+    }
+
     func readCredential() throws(LibraryError) -> Credential? {
         guard let bytes = try LibraryFiles.read(credentialPath) else { return nil }
         let value: JSONValue

@@ -1,3 +1,5 @@
+import MapbookSupport
+
 /// What switching modes or signing out removed from the device library, so the caller can
 /// tell the user.
 public struct LibraryCleanup: Sendable {
@@ -13,4 +15,15 @@ public struct LibraryCleanup: Sendable {
     public init() {}
 
     public var isEmpty: Bool { removedPackages.isEmpty && removedPartialDownloads.isEmpty && removedCredential == nil && !removedPortalCertificate }
+
+    /// "Removed 2 downloaded packages: 'A', 'B'" and "Removed 1 unfinished download.", for
+    /// what was removed.
+    public var removalLines: [String] {
+        var lines: [String] = []
+        if !removedPackages.isEmpty {
+            lines.append("Removed \(Format.count(removedPackages.count, "downloaded package")): \(removedPackages.map { "'\($0.title)'" }.joined(separator: ", "))")
+        }
+        if !removedPartialDownloads.isEmpty { lines.append("Removed \(Format.count(removedPartialDownloads.count, "unfinished download")).") }
+        return lines
+    }
 }

@@ -290,6 +290,24 @@ public enum Packager {
             classes: context.warnings.classes, backdrop: tiling, locator: locator, network: network)
     }
 
+    /// A package time given as Unix seconds or an ISO 8601 date, from 1970 to 9999; nil
+    /// for anything else.
+    public static func timestamp(_ text: String) -> Int64? {
+        guard let seconds = Int64(text) ?? ISODate.parse(text), (0...latestTimestamp).contains(seconds) else { return nil }
+        return seconds
+    }
+
+    /// `$SOURCE_DATE_EPOCH` when set, for reproducible builds; nil when not (now is meant).
+    /// Throws `ProjectError` (`invalidValue`) for a value that is not Unix seconds from 1970
+    /// to 9999.
+    public static func sourceDateEpoch() throws -> Int64? {
+        guard let epoch = getenv("SOURCE_DATE_EPOCH").map({ String(cString: $0) }) else { return nil }
+        guard let seconds = Int64(epoch), (0...latestTimestamp).contains(seconds) else {
+            throw ProjectError(kind: .invalidValue, file: "SOURCE_DATE_EPOCH", key: "", line: nil, message: "'\(epoch)' is not Unix seconds between 1970 and 9999")
+        }
+        return seconds
+    }
+
     public static func currentTime() -> Int64 {
         var ts = timespec()
         clock_gettime(CLOCK_REALTIME, &ts)

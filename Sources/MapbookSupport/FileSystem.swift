@@ -150,4 +150,11 @@ package enum FileSystem {
         }
         return 0
     }
+
+    /// Writes all of `text` to `descriptor` (stdout, stderr, a pipe); returns 0, or the errno
+    /// of the failure (a closed pipe simply ends the output).
+    @discardableResult
+    package static func writeAll(_ text: String, to descriptor: Int32) -> Int32 {
+        Array(text.utf8).withUnsafeBytes { writeAll($0, to: descriptor) }
+    }
 }

@@ -114,9 +114,9 @@ extension MapScreen {
             center = view.center
             scale = view.scale
             state.result = (
-                "\(from.label) to \(to.label): \(RouteFigures.length(found.metres)), \(RouteFigures.duration(found.seconds))",
+                "\(from.label) to \(to.label): \(RouteOutput.length(found.metres)), \(RouteOutput.duration(found.seconds))",
                 steps.enumerated().map { i, d in
-                    "\(i + 1). \(d.text)" + (d.maneuver == .stop ? "" : " (\(RouteFigures.length(d.metres)))")
+                    "\(i + 1). \(d.text)" + (d.maneuver == .stop ? "" : " (\(RouteOutput.length(d.metres)))")
                 })
         } catch {
             state.search = MapPanel.SearchState(note: "\(error)")

@@ -7,18 +7,18 @@ import Glibc
 
 /// A progress bar for a download or upload on stderr, rewritten in place; nothing at all when
 /// stderr is not a terminal (logs and pipes get no carriage returns).
-final class TransferProgress: Sendable {
+public final class TransferProgress: Sendable {
     private let label: String
     private let isTerminal = isatty(STDERR_FILENO) == 1
     /// The last percentage drawn, and whether anything was drawn.
     private let drawn = Mutex<(percent: Int, shown: Bool)>((-1, false))
 
-    init(_ label: String) {
+    public init(_ label: String) {
         self.label = label
     }
 
     /// Draws `done` of `total` bytes (total unknown: the count alone).
-    func update(done: Int64, total: Int64?) {
+    public func update(done: Int64, total: Int64?) {
         guard isTerminal else { return }
         let percent = total.map { $0 > 0 ? Int(done * 100 / $0) : 100 } ?? Int(done >> 20)
         let changed = drawn.withLock { state in
@@ -36,15 +36,15 @@ final class TransferProgress: Sendable {
         } else {
             line += Format.bytes(done)
         }
-        Output.write(line + "\u{1B}[K", to: STDERR_FILENO)
+        FileSystem.writeAll(line + "\u{1B}[K", to: STDERR_FILENO)
     }
 
     /// Clears the bar's line.
-    func finish() {
+    public func finish() {
         let shown = drawn.withLock { state in
             defer { state.shown = false }
             return state.shown
         }
-        if shown { Output.write("\r\u{1B}[K", to: STDERR_FILENO) }
+        if shown { FileSystem.writeAll("\r\u{1B}[K", to: STDERR_FILENO) }
     }
 }

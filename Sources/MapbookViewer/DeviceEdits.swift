@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import MapbookData
 import MapbookEditing
 import MapbookLibrary
 import MapbookPackage
@@ -15,6 +16,29 @@ public enum DeviceEdits {
             throw EditError(kind: .notEditable, layer: "", field: "", message: "\(package.path) has no GUID in its manifest, so its edits cannot be kept; build it again with mapbook create")
         }
         return try WorkingCopy(package: package, folder: try library.editsFolder(packageGUID: guid), forSync: forSync)
+    }
+
+    /// One edit of `layer` (its table, or its title in a map) of `package`, made by `body`
+    /// on the working copy with the layer's table. Nothing is written until an edit is
+    /// accepted: the layer is checked in the package itself first (editable; `place`, if
+    /// any, inside the extent), and a working copy made for an edit that is then refused is
+    /// removed.
+    public static func edit(
+        _ package: MobileMapPackage, layer: String, place: Geometry? = nil, library: DeviceLibrary,
+        _ body: (WorkingCopy, String) throws -> WorkingCopy.Change
+    ) throws -> WorkingCopy.Change {
+        let table = try WorkingCopy.table(named: layer, in: package)
+        try WorkingCopy.checkEditable(package: package, layer: table)
+        if let place { try WorkingCopy.checkInside(place, package: package, layer: table) }
+        let guid = package.manifest.guid ?? ""
+        let hadCopy = library.hasEditsFolder(packageGUID: guid)
+        let copy = try workingCopy(of: package, library: library)
+        do {
+            return try body(copy, table)
+        } catch {
+            if !hadCopy, let folder = try? library.editsFolder(packageGUID: guid) { _ = try? WorkingCopy.discard(folder: folder) }
+            throw error
+        }
     }
 
     /// Who the tracking fields name: the user signed in to `library`'s portal, else the login

@@ -25,6 +25,20 @@ public enum LegendDrawing {
         return rows
     }
 
+    /// `picture` of `view` on `map` with the legend of the layers it draws (shown here and in
+    /// scale, top first) beside it, on the right, as `mapbook render --legend` writes it.
+    public static func beside(_ picture: MapCanvas, view: MapView, map: ViewerMap, format: PictureFormat = .png) throws -> MapCanvas {
+        let shown = map.legendLayers.filter { $0.isInScale(view.scale) }
+        let legend = try draw(Array(shown), dpi: view.dpi, maxHeight: view.height, format: format)
+        let width = view.width + legend.width
+        let whole = try MapCanvas(
+            width: width, height: view.height, extent: BoundingBox(minX: 0, minY: 0, maxX: Double(width), maxY: Double(view.height)),
+            background: RGBAColor(red: 255, green: 255, blue: 255), format: format)
+        whole.draw(picture, x: 0, y: 0)
+        whole.draw(legend, x: Double(view.width), y: 0)
+        return whole
+    }
+
     /// The legend of `layers` (top first) on a white canvas sized to fit, at `dpi`.
     public static func draw(_ layers: [ViewerLayer], dpi: Double = 96, maxHeight: Int? = nil, format: PictureFormat = .png) throws -> MapCanvas {
         let r = dpi / 96
@@ -69,5 +83,13 @@ public enum LegendDrawing {
             }
         }
         return canvas
+    }
+}
+
+extension ViewerMap {
+    /// The layers a legend shows: those shown on this device that have legend entries, top
+    /// first.
+    public var legendLayers: [ViewerLayer] {
+        layers.reversed().filter { isShown($0) && !$0.legend.isEmpty }
     }
 }

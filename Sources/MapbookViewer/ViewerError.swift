@@ -13,6 +13,8 @@ public struct ViewerError: Error, Sendable, CustomStringConvertible {
         /// A view that cannot be drawn or queried: a size past the limit, a scale that is not
         /// positive, a bounding box that is not a box, a point off the map's projection.
         case invalidView
+        /// A place that is not `LON,LAT` on the earth, or text the locator does not find.
+        case unknownPlace
         /// The package has no map at all.
         case noMaps
         /// A layer's data is not in the package, or its geometry format is not public.
@@ -44,7 +46,7 @@ public struct ViewerError: Error, Sendable, CustomStringConvertible {
     public var isUsage: Bool {
         switch kind {
         case .unknownMap, .unknownLayer, .unknownBookmark, .invalidView: return true
-        case .noMaps, .unreadableLayer, .package: return false
+        case .unknownPlace, .noMaps, .unreadableLayer, .package: return false
         }
     }
 

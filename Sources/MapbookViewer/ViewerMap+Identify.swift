@@ -1,4 +1,5 @@
 import MapbookData
+import MapbookSearch
 import MapbookSupport
 
 /// A feature found by identify, with its pop-up.
@@ -107,5 +108,17 @@ extension ViewerMap {
         var popup = source.formatter.popup(featureID: featureID, values: feature.values)
         addRelated(to: &popup, source: source, featureID: featureID)
         return IdentifyResult(layer: layer, featureID: featureID, distance: 0, geometry: geometry, popup: popup)
+    }
+}
+
+extension ViewerMap {
+    /// The pop-up of the first feature `locator` finds for `text` (of the ten best hits, the
+    /// first in a layer of this map), as `identify --search` and a search result's tap open it.
+    public func popup(searching text: String, locator: CompositeLocator) throws -> IdentifyResult? {
+        for candidate in try locator.geocode(text, max: 10) {
+            guard let layer = layers.first(where: { $0.definition.dataPath?.table == candidate.layer }) else { continue }
+            if let result = try popup(layer: layer, featureID: candidate.fid) { return result }
+        }
+        return nil
     }
 }

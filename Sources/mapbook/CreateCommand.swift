@@ -1,11 +1,9 @@
 import ArgumentParser
 import MapbookPackager
 import MapbookSupport
+import MapbookTerminal
 import MapbookTiles
 
-#if canImport(Glibc)
-import Glibc
-#endif
 
 struct CreateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -42,24 +40,9 @@ struct CreateCommand: ParsableCommand {
         if let output, !output.lowercased().hasSuffix(".mmpk") {
             throw ValidationError("-o '\(output)': a mobile map package's file name ends in .mmpk")
         }
-        if let fixedTime, Self.parseTime(fixedTime) == nil {
+        if let fixedTime, Packager.timestamp(fixedTime) == nil {
             throw ValidationError("--fixed-time '\(fixedTime)' is neither an ISO 8601 date nor Unix seconds between 1970 and 9999")
         }
-    }
-
-    /// Unix seconds or an ISO 8601 date, from 1970 to 9999.
-    static func parseTime(_ text: String) -> Int64? {
-        guard let seconds = Int64(text) ?? ISODate.parse(text), (0...Packager.latestTimestamp).contains(seconds) else { return nil }
-        return seconds
-    }
-
-    /// `$SOURCE_DATE_EPOCH` when set (reproducible builds), else nil: now.
-    static func sourceDateEpoch() throws -> Int64? {
-        guard let epoch = getenv("SOURCE_DATE_EPOCH").map({ String(cString: $0) }) else { return nil }
-        guard let seconds = Int64(epoch), (0...Packager.latestTimestamp).contains(seconds) else {
-            throw ValidationError("SOURCE_DATE_EPOCH '\(epoch)' is not Unix seconds between 1970 and 9999")
-        }
-        return seconds
     }
 
     func run() throws {
@@ -67,7 +50,7 @@ struct CreateCommand: ParsableCommand {
         WorkFiles.removeOnInterrupt()
         let spec = try Project.load(path: project)
         let target = output ?? spec.directory + "/" + spec.name + ".mmpk"
-        let timestamp = try fixedTime.flatMap(Self.parseTime) ?? Self.sourceDateEpoch()
+        let timestamp = try fixedTime.flatMap(Packager.timestamp) ?? Packager.sourceDateEpoch()
         var spec2 = spec
         spec2.strict = strict
         let progress = ProgressReporter()
@@ -101,40 +84,5 @@ struct CreateCommand: ParsableCommand {
         }
         out.line("  extent \(summary.extent) (WGS84)")
         out.flush()
-    }
-}
-
-/// Prints import progress on a terminal (stderr), rewriting one line; silent otherwise.
-final class ProgressReporter: @unchecked Sendable {
-    // Used from the importing thread only; the class exists to hold the last line's length.
-    private let isTerminal = isatty(2) == 1
-    private var shown = false
-
-    /// `count` is the features read so far; a negative count makes `source` a status line
-    /// (the backdrop's steps: features read into the tiler, the zoom guess, each zoom).
-    func update(_ source: String, _ count: Int) {
-        if count < 0 {
-            let text = isTerminal ? "\r  \(source)\u{1B}[K" : "\(source)\n"
-            _ = text.withCString { write(2, $0, strlen($0)) }
-            shown = isTerminal
-            return
-        }
-        guard isTerminal else {
-            // Logs get a plain line now and then rather than carriage returns.
-            if count % 100_000 == 0 {
-                let text = "importing \(source): \(count) features\n"
-                _ = text.withCString { write(2, $0, strlen($0)) }
-            }
-            return
-        }
-        let text = "\r  importing \(source): \(Format.count(Int64(count))) features\u{1B}[K"
-        _ = text.withCString { write(2, $0, strlen($0)) }
-        shown = true
-    }
-
-    func finish() {
-        guard shown else { return }
-        _ = "\r\u{1B}[K".withCString { write(2, $0, strlen($0)) }
-        shown = false
     }
 }

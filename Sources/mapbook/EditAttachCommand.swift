@@ -1,6 +1,7 @@
 import ArgumentParser
 import MapbookEditing
 import MapbookPackage
+import MapbookSupport
 
 struct EditAttachCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -24,7 +25,7 @@ struct EditAttachCommand: ParsableCommand {
             guard handle.size <= 1 << 30 else { throw EditError(kind: .tooLarge, layer: options.layer, field: "", message: "'\(file)' is larger than 1 GB") }
             return try handle.read(at: 0, count: Int(handle.size))
         }
-        let name = LibraryCommand.fileName(file)
+        let name = FileSystem.lastComponent(file)
         try EditCommand.perform(options) { copy, table in
             try copy.attach(layer: table, fid: id, bytes: bytes, name: name, contentType: contentType ?? WorkingCopy.contentType(forName: name), now: EditCommand.now)
         }

@@ -68,23 +68,10 @@ struct EditCommand: ParsableCommand {
     /// Nothing is written until an edit is accepted: the layer is checked in the package
     /// itself first, and a working copy made for an edit that is then refused is removed.
     static func perform(_ options: EditLayerOptions, place: Geometry? = nil, _ body: (WorkingCopy, String) throws -> WorkingCopy.Change) throws {
-        let (package, table) = try LibraryCommand.attempt { () throws -> (MobileMapPackage, String) in
+        try LibraryCommand.attempt {
             let package = try MobileMapPackage(path: options.path)
             try PackageAccess.check(package)
-            let table = try WorkingCopy.table(named: options.layer, in: package)
-            try WorkingCopy.checkEditable(package: package, layer: table)
-            if let place { try WorkingCopy.checkInside(place, package: package, layer: table) }
-            return (package, table)
-        }
-        let library = try LibraryCommand.attempt { try LibraryCommand.library() }
-        let guid = package.manifest.guid ?? ""
-        let hadCopy = library.hasEditsFolder(packageGUID: guid)
-        let (_, copy) = try open(options.path)
-        do {
-            try LibraryCommand.attempt { report(try body(copy, table)) }
-        } catch {
-            if !hadCopy, let folder = try? library.editsFolder(packageGUID: guid) { _ = try? WorkingCopy.discard(folder: folder) }
-            throw error
+            report(try DeviceEdits.edit(package, layer: options.layer, place: place, library: LibraryCommand.library(), body))
         }
     }
 

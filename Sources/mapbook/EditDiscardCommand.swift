@@ -1,6 +1,7 @@
 import ArgumentParser
 import MapbookEditing
 import MapbookPackage
+import MapbookSupport
 
 struct EditDiscardCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "discard", abstract: "Throw away the working copy and every edit not yet synchronised.")
@@ -13,6 +14,6 @@ struct EditDiscardCommand: ParsableCommand {
             guard let guid = try MobileMapPackage(path: path).manifest.guid else { return 0 }
             return try WorkingCopy.discard(folder: try LibraryCommand.library().editsFolder(packageGUID: guid))
         }
-        print("Discarded \(LibraryCommand.count(count, "edit")); the package's own data shows again.")
+        print("Discarded \(Format.count(count, "edit")); the package's own data shows again.")
     }
 }

@@ -66,21 +66,7 @@ struct IdentifyCommand: ParsableCommand {
         }
         for s in skipped { Output.error("warning: layer '\(s.layer)' not searched: \(s.reason)") }
         var out = Output()
-        if json {
-            out.line(JSONWriter.string(.array(results.map { ViewerReport.identify($0) })).trimmingTrailingNewline())
-        } else {
-            for (i, result) in results.enumerated() {
-                let popup = result.popup
-                out.line("\(i + 1). \(popup.title)  (\(popup.layerTitle), feature \(popup.featureID))")
-                if let text = popup.text {
-                    for line in text.split(separator: "\n", omittingEmptySubsequences: false) { out.line("   " + line) }
-                } else {
-                    let width = popup.fields.map(\.label.count).max() ?? 0
-                    for field in popup.fields { out.line("   " + Format.pad(field.label + ":", width + 1) + " " + field.value) }
-                }
-                for line in popup.relatedLines { out.line("   " + line) }
-            }
-        }
+        out.report(json: json, .array(results.map { ViewerReport.identify($0) }), lines: results.enumerated().flatMap { ViewerReport.popupLines($1.popup, number: $0 + 1) })
         if results.isEmpty && !json { Output.error("nothing found" + (search.map { " for '\($0)'" } ?? " there")) }
         out.flush()
         if results.isEmpty { throw ExitCode.failure }
@@ -91,10 +77,6 @@ struct IdentifyCommand: ParsableCommand {
         guard let locator = try EditedLocator.open(map.session.package, library: LibraryCommand.library()) else {
             throw ViewerCommand.usage("'\(map.session.package.path)' has no locator to search; use --at LON,LAT")
         }
-        for candidate in try locator.geocode(text, max: 10) {
-            guard let layer = map.layers.first(where: { $0.definition.dataPath?.table == candidate.layer }) else { continue }
-            if let result = try map.popup(layer: layer, featureID: candidate.fid) { return result }
-        }
-        return nil
+        return try map.popup(searching: text, locator: locator)
     }
 }

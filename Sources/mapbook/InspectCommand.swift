@@ -24,11 +24,7 @@ struct InspectCommand: ParsableCommand {
     func run() throws {
         let report = try PackageInspector.inspect(path: path)
         var out = Output()
-        if json {
-            out.line(JSONWriter.string(report.jsonValue).trimmingTrailingNewline())
-        } else {
-            out.line(report.text(entries: !noEntries))
-        }
+        out.report(json: json, report.jsonValue, lines: [report.text(entries: !noEntries)])
         out.flush()
         if !report.notes.isEmpty {
             for note in report.notes { Output.error("warning: \(note)") }

@@ -32,24 +32,11 @@ struct LegendCommand: ParsableCommand {
 
     func run() throws {
         let map = try options.open()
-        let layers = map.layers.reversed().filter { map.isShown($0) && !$0.legend.isEmpty }
         var out = Output()
-        if json {
-            let items: [JSONValue] = layers.map { layer in
-                .object(["id": .string(layer.id), "title": .string(layer.title), "legend": ViewerReport.legend(layer.legend)])
-            }
-            out.line(JSONWriter.string(.object(["map": .string(map.name), "layers": .array(items)])).trimmingTrailingNewline())
-        } else {
-            out.line(map.name)
-            for layer in layers {
-                out.line("  " + layer.title)
-                for line in ViewerReport.legendLines(layer.legend, indent: "    ") { out.line(line) }
-            }
-            if layers.isEmpty { out.line("  (no visible layer has a legend)") }
-        }
+        out.report(json: json, ViewerReport.legends(map), lines: ViewerReport.legendLines(map))
         out.flush()
         if let png {
-            try ViewerCommand.attempt { try LegendDrawing.draw(Array(layers), dpi: dpi, format: PictureFormat(path: png) ?? .png).write(to: png, dpi: dpi) }
+            try ViewerCommand.attempt { try LegendDrawing.draw(map.legendLayers, dpi: dpi, format: PictureFormat(path: png) ?? .png).write(to: png, dpi: dpi) }
         }
     }
 }

@@ -5,7 +5,6 @@ import MapbookSupport
 
 #if canImport(Glibc)
 import Glibc
-import MapbookSupport
 #endif
 
 /// `mapbook library`: the device library's packages and mode, one subcommand each.
@@ -48,9 +47,6 @@ struct LibraryCommand: ParsableCommand {
             throw ExitCode.failure
         }
     }
-
-    /// "1 package", "2 packages".
-    static func count(_ n: Int, _ noun: String) -> String { Format.count(n, noun) }
 }
 
 extension LibraryMode: ExpressibleByArgument {}

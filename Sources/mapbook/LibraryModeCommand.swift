@@ -41,7 +41,7 @@ struct LibraryModeCommand: ParsableCommand {
         guard let mode else {
             let (current, url) = try LibraryCommand.attempt { (try library.mode(), try library.portalURL()) }
             if json {
-                out.line(JSONWriter.string(Self.json(mode: current, portal: url, cleanup: nil)).trimmingTrailingNewline())
+                out.json(Self.json(mode: current, portal: url, cleanup: nil))
             } else {
                 out.line([current.rawValue, url].compactMap { $0 }.joined(separator: " "))
             }
@@ -52,7 +52,7 @@ struct LibraryModeCommand: ParsableCommand {
         let cleanup = try LibraryCommand.attempt { try library.setMode(mode, portalURL: portal) }
         let url = try LibraryCommand.attempt { try library.portalURL() }
         if json {
-            out.line(JSONWriter.string(Self.json(mode: mode, portal: url, cleanup: cleanup)).trimmingTrailingNewline())
+            out.json(Self.json(mode: mode, portal: url, cleanup: cleanup))
             out.flush()
             return
         }
@@ -66,13 +66,7 @@ struct LibraryModeCommand: ParsableCommand {
                 out.line("Switched to portal mode with \(url ?? ""): downloaded packages are listed; sideloaded ones are hidden, not removed.")
             }
         }
-        let packages = cleanup.removedPackages
-        if !packages.isEmpty {
-            out.line("Removed \(LibraryCommand.count(packages.count, "downloaded package")): \(packages.map { "'\($0.title)'" }.joined(separator: ", "))")
-        }
-        if !cleanup.removedPartialDownloads.isEmpty {
-            out.line("Removed \(LibraryCommand.count(cleanup.removedPartialDownloads.count, "unfinished download")).")
-        }
+        for line in cleanup.removalLines { out.line(line) }
         if let credential = cleanup.removedCredential {
             out.line("Signed out \(credential.username) of \(credential.portalUrl).")
         }
@@ -82,7 +76,7 @@ struct LibraryModeCommand: ParsableCommand {
     static func json(mode: LibraryMode, portal: String?, cleanup: LibraryCleanup?) -> JSONValue {
         var o: JSONObject = ["mode": .string(mode.rawValue), "portalUrl": portal.map(JSONValue.string) ?? .null]
         if let cleanup {
-            o["removedPackages"] = .array(cleanup.removedPackages.map(LibraryListCommand.json))
+            o["removedPackages"] = .array(cleanup.removedPackages.map(\.jsonValue))
             o["removedPartialDownloads"] = .array(cleanup.removedPartialDownloads.map(JSONValue.string))
             o["signedOut"] = cleanup.removedCredential.map { .string($0.username) } ?? .null
         }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import MapbookSupport
 
 /// Collects text and writes it to stdout or stderr in one go.
 struct Output {
@@ -9,6 +10,20 @@ struct Output {
     mutating func line(_ s: String = "") {
         text += s
         text += "\n"
+    }
+
+    /// `value` as JSON text, as the writer lays it out, without its last newline.
+    mutating func json(_ value: JSONValue) {
+        line(JSONWriter.string(value).trimmingTrailingNewline())
+    }
+
+    /// `value` as JSON when `json` is asked for, else `lines`: what a command prints both ways.
+    mutating func report(json: Bool, _ value: @autoclosure () -> JSONValue, lines: @autoclosure () -> [String]) {
+        if json {
+            self.json(value())
+        } else {
+            for s in lines() { line(s) }
+        }
     }
 
     func flush(to descriptor: Int32 = STDOUT_FILENO) {
@@ -21,15 +36,6 @@ struct Output {
 
     /// Writes all of `text` to a file descriptor; a closed pipe simply ends the output.
     static func write(_ text: String, to descriptor: Int32) {
-        var bytes = Array(text.utf8)
-        bytes.withUnsafeMutableBytes { raw in
-            var done = 0
-            while done < raw.count {
-                let n = Glibc.write(descriptor, raw.baseAddress! + done, raw.count - done)
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { return }
-                done += n
-            }
-        }
+        FileSystem.writeAll(text, to: descriptor)
     }
 }

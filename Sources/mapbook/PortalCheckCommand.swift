@@ -27,43 +27,14 @@ struct PortalCheckCommand: AsyncParsableCommand {
         }
         var out = Output()
         if json {
-            out.line(JSONWriter.string(.array(statuses.map(Self.jsonValue))).trimmingTrailingNewline())
+            out.json(.array(statuses.map(\.jsonValue)))
         } else if statuses.isEmpty {
             out.line("No downloaded packages to check.")
         } else {
-            for status in statuses { out.line(Self.line(status)) }
+            for status in statuses { out.line(status.line) }
             let updates = statuses.filter(\.updateAvailable).count
-            if updates > 0 { out.line("\(LibraryCommand.count(updates, "update")) available: `mapbook portal update --all` downloads \(updates == 1 ? "it" : "them").") }
+            if updates > 0 { out.line("\(Format.count(updates, "update")) available: `mapbook portal update --all` downloads \(updates == 1 ? "it" : "them").") }
         }
         out.flush()
-    }
-
-    static func line(_ status: PackageStatus) -> String {
-        let record = status.record
-        let name = "'\(record.title)' (\(record.itemId))"
-        switch status.state {
-        case .current:
-            return "\(name): up to date (modified \(ISODate.formatMinutes(milliseconds: record.itemModifiedAtDownload)) UTC)"
-        case .updateAvailable:
-            return "\(name): update available (modified \(ISODate.formatMinutes(milliseconds: status.item?.modified ?? 0)) UTC; you have the version of \(ISODate.formatMinutes(milliseconds: record.itemModifiedAtDownload)) UTC)"
-        case .unavailable:
-            return "\(name): no longer available on the portal (deleted, or no longer shared with you: \(status.reason ?? "unknown")); the downloaded copy stays until removed"
-        }
-    }
-
-    static func jsonValue(_ status: PackageStatus) -> JSONValue {
-        let record = status.record
-        return .object([
-            "itemId": .string(record.itemId),
-            "title": .string(record.title),
-            "status": .string(status.state.rawValue),
-            "updateAvailable": .bool(status.updateAvailable),
-            "itemModifiedAtDownload": .integer(record.itemModifiedAtDownload),
-            "modified": status.item.map { .integer($0.modified) } ?? .null,
-            "size": status.item.map { .integer($0.size) } ?? .null,
-            "downloadedSize": .integer(record.size),
-            "downloadedAt": .integer(record.downloadedAt),
-            "reason": status.reason.map(JSONValue.string) ?? .null,
-        ])
     }
 }

@@ -3,6 +3,7 @@ import MapbookPortal
 import MapbookLibrary
 import MapbookPortalAPI
 import MapbookSupport
+import MapbookTerminal
 
 struct PortalDownloadCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -37,7 +38,7 @@ struct PortalDownloadCommand: AsyncParsableCommand {
         }
         var out = Output()
         if json {
-            out.line(JSONWriter.string(Self.jsonValue(outcome)).trimmingTrailingNewline())
+            out.json(outcome.jsonValue)
         } else {
             let record = outcome.record
             out.line("Downloaded '\(record.title)' (\(Format.bytes(record.size)), SHA-256 \(record.sha256.prefix(16))…) to \(outcome.entry.path)")
@@ -58,12 +59,5 @@ struct PortalDownloadCommand: AsyncParsableCommand {
             }
             bar.update(done: progress.done, total: progress.total)
         }
-    }
-
-    static func jsonValue(_ outcome: PackageDownloader.Outcome) -> JSONValue {
-        var o = outcome.record.jsonValue.objectValue ?? [:]
-        o["path"] = .string(outcome.entry.path)
-        o["resumedFrom"] = .integer(outcome.resumedFrom)
-        return .object(o)
     }
 }

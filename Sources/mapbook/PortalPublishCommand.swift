@@ -3,6 +3,7 @@ import MapbookLibrary
 import MapbookPackage
 import MapbookPortal
 import MapbookSupport
+import MapbookTerminal
 
 struct PortalPublishCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -63,14 +64,14 @@ struct PortalPublishCommand: AsyncParsableCommand {
         guard errors.isEmpty else {
             for d in errors.prefix(20) { Output.error(d.description) }
             if errors.count > 20 { Output.error("... and \(errors.count - 20) more (`mapbook validate \(path)` shows them all)") }
-            Output.error("error: '\(path)' is not a valid package (\(LibraryCommand.count(errors.count, "error"))); fix it before publishing")
+            Output.error("error: '\(path)' is not a valid package (\(Format.count(errors.count, "error"))); fix it before publishing")
             throw ExitCode.failure
         }
         let manifest = try LibraryCommand.attempt { try MobileMapPackage(path: path).manifest }
         let library = LibraryCommand.library()
         let options = PackagePublisher.Options(title: title, share: share, folder: folder)
         let partSize = self.partSize
-        let bar = TransferProgress("uploading \(LibraryCommand.fileName(path))")
+        let bar = TransferProgress("uploading \(FileSystem.lastComponent(path))")
         let outcome = try await PortalSession.run(library, connection, requireSignIn: true) { client in
             var publisher = PackagePublisher(client: client)
             if let partSize { publisher.partSize = partSize }
@@ -80,19 +81,11 @@ struct PortalPublishCommand: AsyncParsableCommand {
             }
         }
         var out = Output()
-        let item = outcome.item
         if json {
-            out.line(JSONWriter.string(.object([
-                "itemId": .string(item.id),
-                "title": .string(item.title),
-                "action": .string(outcome.action.rawValue),
-                "modified": .integer(item.modified),
-                "access": .string(item.access.rawValue),
-                "size": .integer(item.size),
-            ])).trimmingTrailingNewline())
+            out.json(outcome.jsonValue)
         } else {
-            out.line(item.id)
-            Output.error("\(outcome.action == .added ? "Added" : "Updated") '\(item.title)' (\(Format.bytes(item.size)), \(item.access.rawValue), modified \(ISODate.formatMinutes(milliseconds: item.modified)) UTC)")
+            out.line(outcome.item.id)
+            Output.error(outcome.line)
         }
         out.flush()
     }
@@ -119,10 +112,3 @@ struct PortalPublishCommand: AsyncParsableCommand {
 }
 
 extension ShareLevel: ExpressibleByArgument {}
-
-extension LibraryCommand {
-    /// The last component of a path.
-    static func fileName(_ path: String) -> String {
-        path.split(separator: "/").last.map(String.init) ?? path
-    }
-}

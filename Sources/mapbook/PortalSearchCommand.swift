@@ -43,15 +43,6 @@ struct PortalSearchCommand: AsyncParsableCommand {
         }
     }
 
-    /// The `q` sent: the text, the type and the owner, joined with AND.
-    var query: String {
-        var terms: [String] = []
-        if let text, text.contains(where: { !$0.isWhitespace }) { terms.append("(\(text))") }
-        if type.lowercased() != "any" { terms.append("type:\"\(type)\"") }
-        if let owner { terms.append("owner:\"\(owner)\"") }
-        return terms.isEmpty ? "*" : terms.joined(separator: " AND ")
-    }
-
     func run() async throws {
         let library = LibraryCommand.library()
         var sortField: String?
@@ -61,43 +52,12 @@ struct PortalSearchCommand: AsyncParsableCommand {
             sortField = parts[0]
             sortOrder = parts.count > 1 ? parts[1].lowercased() : "asc"
         }
-        let q = query
+        let q = SearchResults.query(text: text, type: type, owner: owner)
         let results = try await PortalSession.run(library, connection) { client in
             try await client.search(q, sortField: sortField, sortOrder: sortOrder, maximum: max)
         }
         var out = Output()
-        if json {
-            out.line(JSONWriter.string(.array(results.items.map(\.jsonValue))).trimmingTrailingNewline())
-            out.flush()
-            return
-        }
-        guard !results.items.isEmpty else {
-            out.line("No items found.")
-            out.flush()
-            return
-        }
-        let rows = results.items.map { item in
-            [String(item.title.prefix(48)), item.owner, ISODate.formatMinutes(milliseconds: item.modified), Format.bytes(item.size), item.id]
-        }
-        let header = ["TITLE", "OWNER", "MODIFIED (UTC)", "SIZE", "ID"]
-        var widths = header.map(\.count)
-        for row in rows { for (i, cell) in row.enumerated() { widths[i] = Swift.max(widths[i], cell.count) } }
-        func line(_ cells: [String]) -> String {
-            cells.enumerated().map { i, cell in i == 3 ? Format.padLeft(cell, widths[i]) : Format.pad(cell, widths[i]) }.joined(separator: "  ")
-                .trimmingTrailingSpaces
-        }
-        out.line(line(header))
-        for row in rows { out.line(line(row)) }
-        let shown = results.items.count
-        out.line(results.total > Int64(shown) ? "\(shown) of \(results.total) items (--max shows more)" : LibraryCommand.count(shown, "item"))
+        out.report(json: json, .array(results.items.map(\.jsonValue)), lines: results.lines)
         out.flush()
-    }
-}
-
-extension String {
-    var trimmingTrailingSpaces: String {
-        var s = self
-        while s.last == " " { s.removeLast() }
-        return s
     }
 }

@@ -49,7 +49,7 @@ struct PortalSignInCommand: AsyncParsableCommand {
             certificate = try LibraryCommand.attempt { try PortalTrust.certificateFile(path) }
         }
         // The certificate kept for this portal still applies when none is given.
-        let (currentPortal, current, kept) = try LibraryCommand.attempt { (try library.portalURL(), try library.credential(), try library.portalCertificate()) }
+        let (currentPortal, kept) = try LibraryCommand.attempt { (try library.portalURL(), try library.portalCertificate()) }
         let trust = connection.trust(kept: currentPortal == portal ? kept : nil)
 
         // Nothing is stored until the portal has said yes.
@@ -65,19 +65,7 @@ struct PortalSignInCommand: AsyncParsableCommand {
             throw PortalSession.fail(error)
         }
 
-        var removed = LibraryCleanup()
-        try LibraryCommand.attempt {
-            if currentPortal == portal, let current, current.username.lowercased() != credential.username.lowercased() {
-                // Another user's downloads may be items this user cannot see.
-                removed = try library.signOut()
-            }
-            let switched = try library.setMode(.portal, portalURL: portal)
-            removed.removedPackages += switched.removedPackages
-            removed.removedPartialDownloads += switched.removedPartialDownloads
-            if removed.removedCredential == nil { removed.removedCredential = switched.removedCredential }
-            try library.saveCredential(credential)
-            if let certificate { try library.savePortalCertificate(certificate) }
-        }
+        let removed = try LibraryCommand.attempt { try library.signedIn(credential, portal: portal, certificate: certificate) }
 
         var out = Output()
         if json {
@@ -93,9 +81,7 @@ struct PortalSignInCommand: AsyncParsableCommand {
             if let old = removed.removedCredential, old.username.lowercased() != credential.username.lowercased() || old.portalUrl != credential.portalUrl {
                 out.line("Signed out \(old.username) of \(old.portalUrl).")
             }
-            if !removed.removedPackages.isEmpty {
-                out.line("Removed \(LibraryCommand.count(removed.removedPackages.count, "downloaded package")): \(removed.removedPackages.map { "'\($0.title)'" }.joined(separator: ", "))")
-            }
+            for line in removed.removalLines { out.line(line) }
             let until = ISODate.formatMinutes(milliseconds: credential.expires)
             switch method {
             case .oauth:

@@ -41,7 +41,7 @@ struct PortalSignOutCommand: AsyncParsableCommand {
                 "signedOut": cleanup.removedCredential.map { .string($0.username) } ?? .null,
                 "portalUrl": portal.map(JSONValue.string) ?? .null,
                 "tokensRevoked": revoked.map(JSONValue.bool) ?? .null,
-                "removedPackages": .array(cleanup.removedPackages.map(LibraryListCommand.json)),
+                "removedPackages": .array(cleanup.removedPackages.map(\.jsonValue)),
                 "removedPartialDownloads": .array(cleanup.removedPartialDownloads.map(JSONValue.string)),
                 "removedPortalCertificate": .bool(cleanup.removedPortalCertificate),
             ])).trimmingTrailingNewline())
@@ -51,15 +51,8 @@ struct PortalSignOutCommand: AsyncParsableCommand {
             } else {
                 out.line("Nobody was signed in\(portal.map { " to \($0)" } ?? "").")
             }
-            let packages = cleanup.removedPackages
-            if packages.isEmpty {
-                out.line("No downloaded packages to remove.")
-            } else {
-                out.line("Removed \(LibraryCommand.count(packages.count, "downloaded package")): \(packages.map { "'\($0.title)'" }.joined(separator: ", "))")
-            }
-            if !cleanup.removedPartialDownloads.isEmpty {
-                out.line("Removed \(LibraryCommand.count(cleanup.removedPartialDownloads.count, "unfinished download")).")
-            }
+            if cleanup.removedPackages.isEmpty { out.line("No downloaded packages to remove.") }
+            for line in cleanup.removalLines { out.line(line) }
             if cleanup.removedPortalCertificate { out.line("Removed the portal's kept certificate.") }
         }
         out.flush()

@@ -45,20 +45,20 @@ struct PortalUpdateCommand: AsyncParsableCommand {
         var updated: [PackageDownloader.Outcome] = []
         if !selected.isEmpty {
             (statuses, updated) = try await PortalSession.run(library, connection) { client in
-            let statuses = try await client.checkForUpdates(selected)
-            var updated: [PackageDownloader.Outcome] = []
-            for status in statuses where status.updateAvailable {
-                guard let item = status.item else { continue }
-                updated.append(try await PortalDownloadCommand.download(item, client: client, library: library))
-            }
-            return (statuses, updated)
+                let statuses = try await client.checkForUpdates(selected)
+                var updated: [PackageDownloader.Outcome] = []
+                for status in statuses where status.updateAvailable {
+                    guard let item = status.item else { continue }
+                    updated.append(try await PortalDownloadCommand.download(item, client: client, library: library))
+                }
+                return (statuses, updated)
             }
         }
         var out = Output()
         if json {
             out.line(JSONWriter.string(.object([
-                "updated": .array(updated.map(PortalDownloadCommand.jsonValue)),
-                "checked": .array(statuses.map(PortalCheckCommand.jsonValue)),
+                "updated": .array(updated.map(\.jsonValue)),
+                "checked": .array(statuses.map(\.jsonValue)),
             ])).trimmingTrailingNewline())
         } else if statuses.isEmpty {
             out.line("No downloaded packages to update.")
@@ -67,7 +67,7 @@ struct PortalUpdateCommand: AsyncParsableCommand {
                 out.line("Updated '\(outcome.record.title)' (\(outcome.record.itemId)) to the version of \(ISODate.formatMinutes(milliseconds: outcome.record.itemModifiedAtDownload)) UTC (\(Format.bytes(outcome.record.size))).")
             }
             for status in statuses where !status.updateAvailable {
-                out.line(PortalCheckCommand.line(status))
+                out.line(status.line)
             }
         }
         out.flush()

@@ -66,16 +66,7 @@ struct RenderCommand: ParsableCommand {
         for finding in rendered.findings { Output.error("error: \(finding)") }
         try ViewerCommand.attempt {
             var picture = rendered.canvas
-            if legend {
-                let shown = map.layers.reversed().filter { map.isShown($0) && $0.isInScale(mapView.scale) && !$0.legend.isEmpty }
-                let drawn = try LegendDrawing.draw(Array(shown), dpi: mapView.dpi, maxHeight: mapView.height, format: format)
-                picture = try MapCanvas(
-                    width: mapView.width + drawn.width, height: mapView.height,
-                    extent: BoundingBox(minX: 0, minY: 0, maxX: Double(mapView.width + drawn.width), maxY: Double(mapView.height)),
-                    background: RGBAColor(red: 255, green: 255, blue: 255), format: format)
-                picture.draw(rendered.canvas, x: 0, y: 0)
-                picture.draw(drawn, x: Double(mapView.width), y: 0)
-            }
+            if legend { picture = try LegendDrawing.beside(picture, view: mapView, map: map, format: format) }
             if let output {
                 try picture.write(to: output, dpi: mapView.dpi)
                 Output.error("\(output): \(picture.width) x \(picture.height) at 1:\(Format.scale(mapView.scale.rounded()))")

@@ -4,7 +4,6 @@ import MapbookData
 import MapbookLibrary
 import MapbookRender
 import MapbookRouting
-import MapbookSearch
 import MapbookSupport
 import MapbookViewer
 
@@ -71,54 +70,16 @@ struct RouteCommand: ParsableCommand {
     }
 
     func run() throws {
-        let package: MobileMapPackage
-        let routing: RoutingNetwork
-        do {
-            package = try MobileMapPackage(path: path)
-            try PackageAccess.check(package)
-            routing = try RoutingNetwork.open(package, name: network)
-        } catch {
-            Output.error("error: \(error)")
-            throw ExitCode.failure
-        }
-        let texts = [from] + via + [to]
-        var places: [StreetNetwork.Node] = []
-        var labels: [String] = []
-        var locator: CompositeLocator?
-        for text in texts {
-            if let problem = LonLat.problem(text) {
-                Output.error("error: '\(text)' is not a place: \(problem)")
-                throw ExitCode.failure
-            }
-            if let lonLat = LonLat(argument: text) {
-                places.append(StreetNetwork.Node(lon: lonLat.longitude, lat: lonLat.latitude))
-                labels.append(text)
-                continue
-            }
-            do {
-                if locator == nil { locator = try EditedLocator.open(package, library: LibraryCommand.library()) }
-                guard let locator else {
-                    Output.error("error: '\(text)' is not LON,LAT, and '\(path)' has no locator to search it with")
-                    throw ExitCode.failure
-                }
-                let center = package.manifest.extent.map { (($0.minX + $0.maxX) / 2, ($0.minY + $0.maxY) / 2) }
-                guard let hit = try locator.geocode(text, near: center, max: 1).first, let lon = hit.longitude, let lat = hit.latitude else {
-                    Output.error("error: no place found for '\(text)'")
-                    throw ExitCode.failure
-                }
-                places.append(StreetNetwork.Node(lon: lon, lat: lat))
-                labels.append(hit.label)
-            } catch let exit as ExitCode {
-                throw exit
-            } catch {
-                Output.error("error: \(error)")
-                throw ExitCode.failure
-            }
-        }
+        let labels: [String]
         let route: Route
         let directions: [Direction]
         do {
-            route = try Router(network: routing).route(places, by: by.value, snapDistance: maxDistance)
+            let package = try MobileMapPackage(path: path)
+            try PackageAccess.check(package)
+            let routing = try RoutingNetwork.open(package, name: network)
+            let places = try RoutePlaces.resolve([from] + via + [to], package: package, library: LibraryCommand.library())
+            labels = places.map(\.label)
+            route = try Router(network: routing).route(places.map(\.node), by: by.value, snapDistance: maxDistance)
             directions = try Directions.make(route, network: routing)
         } catch {
             Output.error("error: \(error)")
@@ -133,15 +94,7 @@ struct RouteCommand: ParsableCommand {
         }
         if let output { try draw(route, geometry: geometry, to: output) }
         var out = Output()
-        if json {
-            out.line(JSONWriter.string(RouteOutput.solveResponse(route, directions, labels: labels, geometry: geometry)).trimmingTrailingNewline())
-        } else {
-            out.line("\(labels.first ?? "") to \(labels.last ?? ""): \(RouteFigures.length(route.metres)), \(RouteFigures.duration(route.seconds)) (shortest by \(by.rawValue))")
-            for (i, d) in directions.enumerated() {
-                let figures = d.maneuver == .stop ? "" : "  \(RouteFigures.length(d.metres)), \(RouteFigures.duration(d.seconds))"
-                out.line("\(String(i + 1).leftPadded(3)). \(d.text)\(figures)")
-            }
-        }
+        out.report(json: json, RouteOutput.solveResponse(route, directions, labels: labels, geometry: geometry), lines: RouteOutput.lines(route, directions, labels: labels))
         out.flush()
     }
 }

@@ -56,22 +56,7 @@ struct SearchCommand: ParsableCommand {
     }
 
     func run() throws {
-        let package: MobileMapPackage
-        let locator: CompositeLocator
-        do {
-            package = try MobileMapPackage(path: path)
-            try PackageAccess.check(package)
-            guard let opened = try EditedLocator.open(package, library: LibraryCommand.library()) else {
-                Output.error("error: '\(path)' has no locator; give a source 'search: { field: NAME }' in the project file and build it again")
-                throw ExitCode.failure
-            }
-            locator = opened
-        } catch let exit as ExitCode {
-            throw exit
-        } catch {
-            Output.error("error: \(error)")
-            throw ExitCode.failure
-        }
+        let (package, locator) = try Self.openLocator(path)
         let preferred = near.map { ($0.longitude, $0.latitude) } ?? package.manifest.extent.map { (($0.minX + $0.maxX) / 2, ($0.minY + $0.maxY) / 2) }
         var out = Output()
         var found = 0
@@ -82,26 +67,14 @@ struct SearchCommand: ParsableCommand {
                 var items: [JSONValue] = []
                 for (i, s) in suggestions.enumerated() {
                     let best = try locator.geocode(suggestion: s, near: preferred, max: 1).first
-                    if json {
-                        var o = best?.jsonValue.objectValue ?? JSONObject()
-                        o["label"] = .string(s.text)
-                        o["score"] = .double(s.score)
-                        o["participant"] = .string(s.participant)
-                        o["count"] = .int(s.count)
-                        o["key"] = .string(s.key)
-                        items.append(.object(o))
-                    } else {
-                        let where_ = best.flatMap(\.placeText).map { "  \($0)" } ?? ""
-                        let count = s.count > 1 ? ", \(Format.count(s.count)) features" : ""
-                        out.line("\(i + 1). \(s.text)  (\(s.participant)\(count), score \(Format.number(s.score)))\(where_)")
-                    }
+                    if json { items.append(s.jsonValue(best: best)) } else { out.line(s.line(number: i + 1, best: best)) }
                 }
-                if json { out.line(JSONWriter.string(.array(items)).trimmingTrailingNewline()) }
+                if json { out.json(.array(items)) }
             } else {
                 let candidates = try locator.geocode(text, near: preferred, max: max)
                 found = candidates.count
                 if json {
-                    out.line(JSONWriter.string(.array(candidates.map(\.jsonValue))).trimmingTrailingNewline())
+                    out.json(.array(candidates.map(\.jsonValue)))
                 } else {
                     let labels = GeocodeCandidate.fieldLabels(package)
                     for (i, c) in candidates.enumerated() { for line in c.lines(number: i + 1, labels: labels[c.layer] ?? [:]) { out.line(line) } }
@@ -114,6 +87,27 @@ struct SearchCommand: ParsableCommand {
         if !json && found == 0 { Output.error("no results for '\(text)'") }
         out.flush()
         if found == 0 { throw ExitCode.failure }
+    }
+}
+
+extension SearchCommand {
+    /// The package, checked for expiry, and its locator with this device's edits; exit 1 with
+    /// the reason when it has none or cannot be read.
+    static func openLocator(_ path: String) throws -> (package: MobileMapPackage, locator: CompositeLocator) {
+        do {
+            let package = try MobileMapPackage(path: path)
+            try PackageAccess.check(package)
+            guard let locator = try EditedLocator.open(package, library: LibraryCommand.library()) else {
+                Output.error("error: '\(path)' has no locator; give a source 'search: { field: NAME }' in the project file and build it again")
+                throw ExitCode.failure
+            }
+            return (package, locator)
+        } catch let exit as ExitCode {
+            throw exit
+        } catch {
+            Output.error("error: \(error)")
+            throw ExitCode.failure
+        }
     }
 }
 
@@ -152,37 +146,17 @@ struct ReverseCommand: ParsableCommand {
     }
 
     func run() throws {
-        var results: [GeocodeCandidate] = []
+        let locator = try SearchCommand.openLocator(path).locator
+        let results: [GeocodeCandidate]
         do {
-            let package = try MobileMapPackage(path: path)
-            try PackageAccess.check(package)
-            guard let locator = try EditedLocator.open(package, library: LibraryCommand.library()) else {
-                Output.error("error: '\(path)' has no locator; give a source 'search: { field: NAME }' in the project file and build it again")
-                throw ExitCode.failure
-            }
             results = try locator.reverseGeocode(longitude: at.longitude, latitude: at.latitude, maxDistance: maxDistance, max: max)
-        } catch let exit as ExitCode {
-            throw exit
         } catch {
             Output.error("error: \(error)")
             throw ExitCode.failure
         }
+        if results.isEmpty && !json { Output.error("nothing searchable within \(Format.number(maxDistance)) m of \(at.longitude), \(at.latitude)") }
         var out = Output()
-        if json {
-            out.line(JSONWriter.string(.array(results.map(\.jsonValue))).trimmingTrailingNewline())
-        } else if results.isEmpty {
-            Output.error("nothing searchable within \(Format.number(maxDistance)) m of \(at.longitude), \(at.latitude)")
-        } else {
-            var number = 0
-            for result in results {
-                if result.relation == .within {
-                    out.line("in \(result.label)  (\(result.participant))")
-                } else {
-                    number += 1
-                    for line in result.lines(number: number) { out.line(line) }
-                }
-            }
-        }
+        out.report(json: json, .array(results.map(\.jsonValue)), lines: GeocodeCandidate.reverseLines(results))
         out.flush()
         if results.isEmpty { throw ExitCode.failure }
     }

@@ -64,30 +64,17 @@ struct TilesBuildCommand: ParsableCommand {
             if (st.st_mode & S_IFMT) == S_IFDIR { throw ValidationError("'\(output)' is a folder; remove it first") }
             unlink(output)
         }
-        var layers: [BackdropBuilder.Layer] = []
-        var names = Set<String>()
-        for input in inputs {
-            var path = input, layerName: String
-            if let eq = input.firstIndex(of: "="), !input[..<eq].contains("/") {
-                layerName = String(input[..<eq])
-                path = String(input[input.index(after: eq)...])
-            } else {
-                let base = path.split(separator: "/").last.map(String.init) ?? path
-                layerName = base.split(separator: ".").first.map(String.init) ?? base
-            }
-            guard names.insert(layerName).inserted else { throw ValidationError("two inputs make a layer named '\(layerName)'; name them with NAME=PATH") }
-            layers.append(BackdropBuilder.Layer(name: layerName, reader: try Packager.openSource(path: path, name: layerName), fields: fields))
-        }
+        let layers = try BackdropBuilder.layers(inputs: inputs, fields: fields)
         var options = TilerOptions()
         options.minZoom = minzoom
         options.maxZoom = maxzoom
         options.maxTileBytes = maxTileBytes
         options.maxTileFeatures = maxTileFeatures
-        let base = output.split(separator: "/").last.map(String.init) ?? output
+        let base = FileSystem.lastComponent(output)
         let setName = name ?? (base.split(separator: ".").first.map(String.init) ?? base)
         let tty = isatty(STDERR_FILENO) != 0
         let result = try BackdropBuilder.build(
-            layers: layers, options: options, name: setName, timestamp: try CreateCommand.sourceDateEpoch() ?? Packager.currentTime(), to: output, format: BackdropBuilder.Format(path: output),
+            layers: layers, options: options, name: setName, timestamp: try Packager.sourceDateEpoch() ?? Packager.currentTime(), to: output, format: BackdropBuilder.Format(path: output),
             progress: { message in if tty { Output.error(message) } })
         var out = Output()
         for layer in result.layers {

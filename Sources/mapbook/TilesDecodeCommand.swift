@@ -46,12 +46,7 @@ struct TilesDecodeCommand: ParsableCommand {
     }
 
     func run() throws {
-        let file = try RandomAccessFile(path: path)
-        // A tile is small; anything past the inflate limit is not one, whatever it holds.
-        guard file.size <= Int64(Gzip.defaultInflateLimit) else {
-            throw MVTError(kind: .tooLarge, source: path, message: "the file is \(Format.count(file.size)) bytes, more than a tile may be (\(Gzip.defaultInflateLimit >> 20) MiB)")
-        }
-        let bytes = try file.read(at: 0, count: Int(file.size))
+        let bytes = try VectorTileDecoder.readTile(path: path)
         let decoded = try VectorTileDecoder().decode(bytes, source: path)
         if !lenient, !decoded.warnings.isEmpty {
             for problem in decoded.warnings { Output.error("error: \(problem)") }
@@ -61,7 +56,7 @@ struct TilesDecodeCommand: ParsableCommand {
         let coordinate = tile.flatMap(Self.coordinate)
         var out = Output()
         if json {
-            out.line(JSONWriter.string(decoded.tile.geoJSON(tile: coordinate, compressed: decoded.wasCompressed)).trimmingTrailingNewline())
+            out.json(decoded.tile.geoJSON(tile: coordinate, compressed: decoded.wasCompressed))
         } else {
             out.line(decoded.text(bytes: bytes.count, tile: coordinate))
         }

@@ -55,10 +55,7 @@ struct TilesExportCommand: ParsableCommand {
             Output.write("\rExporting tiles: \(Format.count(done)) of \(Format.count(total))" + (done == total ? "\n" : ""), to: STDERR_FILENO)
         }
         var out = Output()
-        let zooms = summary.zooms.map { $0.lowerBound == $0.upperBound ? "zoom \($0.lowerBound)" : "zooms \($0.lowerBound)-\($0.upperBound)" } ?? "no zooms"
-        let layers = summary.layers.isEmpty ? "" : ", \(summary.layers.count) layer\(summary.layers.count == 1 ? "" : "s"): \(summary.layers.joined(separator: ", "))"
-        out.line("Exported \(Format.count(summary.tiles)) tiles (\(zooms)\(layers)) from \(reader.path)")
-        out.line("Wrote \(output) (\(format.rawValue), \(Format.bytes(summary.bytes)) of tiles)")
+        for line in summary.lines(source: reader.path) { out.line(line) }
         out.flush()
     }
 }

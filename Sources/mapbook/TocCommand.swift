@@ -49,28 +49,15 @@ struct TocCommand: ParsableCommand {
             if let scale { o["scale"] = .double(scale) }
             o["layers"] = .array(map.layers.reversed().map { ViewerReport.layer($0, scale: scale) })
             o["baseMapLayers"] = .array(map.baseMapLayers.reversed().map { ViewerReport.layer($0, scale: scale) })
-            out.line(JSONWriter.string(.object(o)).trimmingTrailingNewline())
+            out.json(.object(o))
         } else {
             out.line("\(map.name)" + (scale.map { " at 1:\(Format.scale($0))" } ?? ""))
-            for layer in map.layers.reversed() { line(layer, map: map, into: &out) }
+            for line in map.layers.reversed().flatMap({ ViewerReport.tocLines($0, scale: scale) }) { out.line(line) }
             if !map.baseMapLayers.isEmpty {
                 out.line("Base map" + (map.mobileMap.map.baseMap?.title.map { ": \($0)" } ?? ""))
-                for layer in map.baseMapLayers.reversed() { line(layer, map: map, into: &out) }
+                for line in map.baseMapLayers.reversed().flatMap({ ViewerReport.tocLines($0, scale: scale) }) { out.line(line) }
             }
         }
         out.flush()
-    }
-
-    func line(_ layer: ViewerLayer, map: ViewerMap, into out: inout Output) {
-        let indent = String(repeating: "  ", count: layer.depth + 1)
-        var facts: [String] = []
-        if layer.type != "ArcGISFeatureLayer" { facts.append(layer.type) }
-        if layer.isChangedByUser { facts.append(layer.isVisible ? "turned on here" : "turned off here") }
-        if layer.opacity < 1 { facts.append("opacity \(Format.number((layer.opacity * 100).rounded()))%") }
-        let range = ViewerReport.scaleRange(layer)
-        if let range { facts.append(range) }
-        if let scale, !layer.isInScale(scale) { facts.append("out of scale at 1:\(Format.scale(scale))") }
-        out.line(indent + (layer.isVisible ? "[x] " : "[ ] ") + layer.title + (facts.isEmpty ? "" : "  (" + facts.joined(separator: ", ") + ")"))
-        for line in ViewerReport.legendLines(layer.legend, indent: indent + "      ") { out.line(line) }
     }
 }

@@ -36,7 +36,7 @@ struct ValidateCommand: ParsableCommand {
         let report = Self.report(path)
         var out = Output()
         if json {
-            out.line(JSONWriter.string(report.jsonValue).trimmingTrailingNewline())
+            out.json(report.jsonValue)
         } else {
             for d in report.diagnostics { out.line(d.description) }
             let summary = "\(report.count(.error)) error\(report.count(.error) == 1 ? "" : "s"), \(report.count(.warning)) warning\(report.count(.warning) == 1 ? "" : "s"), \(report.count(.note)) note\(report.count(.note) == 1 ? "" : "s")"

@@ -67,68 +67,38 @@ struct ViewOptions: ParsableArguments {
         return (w, h)
     }
 
-    /// `--bbox` as four numbers, or nil when it is not given.
-    func longitudeLatitudeBox() throws -> BoundingBox? {
-        guard let bbox else { return nil }
-        let numbers = bbox.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimming(" ")) }
-        guard numbers.count == 4, let a = numbers[0], let b = numbers[1], let c = numbers[2], let d = numbers[3] else {
-            throw ViewerCommand.usage("--bbox '\(bbox)' is not XMIN,YMIN,XMAX,YMAX in longitudes and latitudes")
-        }
-        return BoundingBox(minX: a, minY: b, maxX: c, maxY: d)
-    }
-
-    /// `--center` (longitude, latitude) with its `--scale`, or nil when `--center` is not given.
-    func centerAndScale() throws -> (Position, Double)? {
-        guard let center else { return nil }
-        guard let lonLat = LonLat(argument: center) else { throw ViewerCommand.usage("--center '\(center)': \(LonLat.problem(center) ?? "not LON,LAT")") }
-        guard let scale else { throw ViewerCommand.usage("--center needs --scale") }
-        return (Position(x: lonLat.longitude, y: lonLat.latitude), scale)
-    }
-
-    /// The view these options name on a Web Mercator backdrop alone (a `.vtpk`): a box or a
-    /// centre and scale, else `fullExtent` (Web Mercator metres).
-    func webMercatorView(fullExtent: BoundingBox?) throws -> MapView {
+    /// The request these options make; usage errors for text that is not a box, a place or
+    /// a choice of one.
+    func request() throws -> ViewRequest {
         let (width, height) = try pixels()
-        return try ViewerCommand.attempt {
-            guard bookmark == nil else { throw ViewerCommand.usage("a tile package has no bookmarks; give --bbox or --center and --scale") }
-            if let box = try longitudeLatitudeBox() {
-                guard box.minX < box.maxX, box.minY < box.maxY, box.minY >= -90, box.maxY <= 90 else {
-                    throw ViewerCommand.usage("--bbox '\(bbox ?? "")' is not XMIN,YMIN,XMAX,YMAX in longitudes and latitudes")
-                }
-                return try MapView(extent: WebMercator.project(box), width: width, height: height, dpi: dpi)
-            }
-            if let (lonLat, scale) = try centerAndScale() {
-                let p = WebMercator.project(longitude: lonLat.x, latitude: lonLat.y)
-                return try MapView(center: Position(x: p.x, y: p.y), scale: scale, width: width, height: height, dpi: dpi)
-            }
-            guard let fullExtent, fullExtent.hasArea else { throw ViewerCommand.usage("the tile package gives no extent; give --bbox or --center and --scale") }
-            var view = try MapView(extent: fullExtent, width: width, height: height, dpi: dpi)
-            if let scale { view = try MapView(center: view.center, scale: scale, width: width, height: height, dpi: dpi) }
-            return view
+        guard [bookmark != nil, bbox != nil, center != nil].filter({ $0 }).count <= 1 else {
+            throw ViewerCommand.usage("give one of --bookmark, --bbox and --center")
         }
+        var request = ViewRequest(bookmark: bookmark, scale: scale, width: width, height: height, dpi: dpi)
+        if let bbox {
+            let numbers = bbox.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimming(" ")) }
+            guard numbers.count == 4, let a = numbers[0], let b = numbers[1], let c = numbers[2], let d = numbers[3] else {
+                throw ViewerCommand.usage("--bbox '\(bbox)' is not XMIN,YMIN,XMAX,YMAX in longitudes and latitudes")
+            }
+            request.box = BoundingBox(minX: a, minY: b, maxX: c, maxY: d)
+        }
+        if let center {
+            guard let lonLat = LonLat(argument: center) else { throw ViewerCommand.usage("--center '\(center)': \(LonLat.problem(center) ?? "not LON,LAT")") }
+            guard scale != nil else { throw ViewerCommand.usage("--center needs --scale") }
+            request.center = lonLat
+        }
+        return request
+    }
+
+    /// The view these options name on a Web Mercator backdrop alone (a `.vtpk`), else
+    /// `fullExtent` (Web Mercator metres).
+    func webMercatorView(fullExtent: BoundingBox?) throws -> MapView {
+        try ViewerCommand.attempt { try request().webMercatorView(fullExtent: fullExtent) }
     }
 
     /// The view these options name on `map`; the map's initial view when none is given.
     func view(of map: ViewerMap) throws -> MapView {
-        let (width, height) = try pixels()
-        return try ViewerCommand.attempt {
-            let chosen = [bookmark != nil, bbox != nil, center != nil].filter { $0 }.count
-            guard chosen <= 1 else { throw ViewerCommand.usage("give one of --bookmark, --bbox and --center") }
-            if let bookmark {
-                var view = try map.view(of: try map.bookmark(named: bookmark), width: width, height: height, dpi: dpi)
-                if let scale { view = try MapView(center: view.center, scale: scale, width: width, height: height, dpi: dpi, metresPerUnit: view.metresPerUnit) }
-                return view
-            }
-            if let box = try longitudeLatitudeBox() {
-                return try map.view(ofLongitudeLatitude: box, width: width, height: height, dpi: dpi)
-            }
-            if let (lonLat, scale) = try centerAndScale() {
-                return try map.view(centeredOn: lonLat, scale: scale, width: width, height: height, dpi: dpi)
-            }
-            var view = try map.initialView(width: width, height: height, dpi: dpi)
-            if let scale { view = try MapView(center: view.center, scale: scale, width: width, height: height, dpi: dpi, metresPerUnit: view.metresPerUnit) }
-            return view
-        }
+        try ViewerCommand.attempt { try request().view(of: map) }
     }
 }
 

@@ -7,10 +7,7 @@ extension SyncConflict {
         let rows = [["LAYER", "GLOBALID", "COLUMN", "BASE", "THEIRS", "OURS", "OUTCOME"]] + conflicts.map { c in
             [c.layer, c.globalid, c.column, shown(c.base), shown(c.theirs), shown(c.ours), outcomeText(c.outcome)]
         }
-        let widths = (0..<7).map { i in rows.map { $0[i].count }.max() ?? 0 }
-        return rows.map { row in
-            "  " + row.enumerated().map { i, cell in i == 6 ? cell : cell + String(repeating: " ", count: widths[i] - cell.count) }.joined(separator: "  ")
-        }
+        return Format.table(rows, indent: "  ")
     }
 
     private static func outcomeText(_ outcome: SyncConflict.Outcome) -> String {

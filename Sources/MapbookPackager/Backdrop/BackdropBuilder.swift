@@ -29,6 +29,27 @@ public enum BackdropBuilder {
         }
     }
 
+    /// The layers `mapbook tiles build` names as `PATH` or `NAME=PATH` (a layer is named by
+    /// its file name without the extension unless named), each opened by its importer;
+    /// `ProjectError` (`duplicateName`) when two inputs make one name.
+    public static func layers(inputs: [String], fields: [String]) throws -> [Layer] {
+        var layers: [Layer] = []
+        for input in inputs {
+            var path = input, name: String
+            if let eq = input.firstIndex(of: "="), !input[..<eq].contains("/") {
+                name = String(input[..<eq])
+                path = String(input[input.index(after: eq)...])
+            } else {
+                name = FileSystem.lastComponent(path).split(separator: ".").first.map(String.init) ?? path
+            }
+            guard !layers.contains(where: { $0.name == name }) else {
+                throw ProjectError(kind: .duplicateName, file: path, key: "", line: nil, message: "two inputs make a layer named '\(name)'; name them with NAME=PATH")
+            }
+            layers.append(Layer(name: name, reader: try Packager.openSource(path: path, name: name), fields: fields))
+        }
+        return layers
+    }
+
     public enum Format: Sendable {
         case vectorTilePackage
         case export(TileExportFormat)

@@ -44,6 +44,20 @@ public struct PackagePublisher: Sendable {
     public struct Outcome: Sendable {
         public var item: PortalItem
         public var action: Action
+
+        /// As `mapbook portal publish --json` prints it: the item, what was done, its date,
+        /// sharing and size.
+        public var jsonValue: JSONValue {
+            .object([
+                "itemId": .string(item.id), "title": .string(item.title), "action": .string(action.rawValue),
+                "modified": .integer(item.modified), "access": .string(item.access.rawValue), "size": .integer(item.size),
+            ])
+        }
+
+        /// "Added 'Title' (12 MB, private, modified 2026-11-27 08:00 UTC)".
+        public var line: String {
+            "\(action == .added ? "Added" : "Updated") '\(item.title)' (\(Format.bytes(item.size)), \(item.access.rawValue), modified \(ISODate.formatMinutes(milliseconds: item.modified)) UTC)"
+        }
     }
 
     /// The type keyword that ties an item to the package with `guid`.

@@ -57,3 +57,38 @@ extension GeocodeCandidate {
         return out
     }
 }
+
+extension GeocodeCandidate {
+    /// What `mapbook reverse` prints: the features near the place, numbered, and the areas it
+    /// is in ("in Arbor Lodge  (neighbourhoods)").
+    public static func reverseLines(_ results: [GeocodeCandidate]) -> [String] {
+        var number = 0
+        return results.flatMap { result -> [String] in
+            if result.relation == .within { return ["in \(result.label)  (\(result.participant))"] }
+            number += 1
+            return result.lines(number: number)
+        }
+    }
+}
+
+extension SearchSuggestion {
+    /// As `mapbook search --suggest --json` prints it: its best feature as a candidate, with
+    /// the suggestion's label, score, participant, count and key over it.
+    public func jsonValue(best: GeocodeCandidate?) -> JSONValue {
+        var o = best?.jsonValue.objectValue ?? JSONObject()
+        o["label"] = .string(text)
+        o["score"] = .double(score)
+        o["participant"] = .string(participant)
+        o["count"] = .int(count)
+        o["key"] = .string(key)
+        return .object(o)
+    }
+
+    /// "2. Arbor Lodge  (parks, 3 features, score 0.92)  -122.69, 45.57": the text, where it
+    /// comes from, how many features carry it, and where its best feature is.
+    public func line(number: Int, best: GeocodeCandidate?) -> String {
+        let place = best.flatMap(\.placeText).map { "  \($0)" } ?? ""
+        let features = count > 1 ? ", \(Format.count(count)) features" : ""
+        return "\(number). \(text)  (\(participant)\(features), score \(Format.number(score)))\(place)"
+    }
+}

@@ -49,4 +49,16 @@ package enum Format {
     package static func padLeft(_ s: String, _ width: Int) -> String {
         s.count >= width ? s : String(repeating: " ", count: width - s.count) + s
     }
+
+    /// Rows as aligned columns two spaces apart, each as wide as its widest cell; the columns
+    /// in `rightAligned` (numbers, sizes) aligned right; no trailing spaces.
+    package static func table(_ rows: [[String]], indent: String = "", rightAligned: Set<Int> = []) -> [String] {
+        let columns = rows.map(\.count).max() ?? 0
+        let widths = (0..<columns).map { i in rows.map { i < $0.count ? $0[i].count : 0 }.max() ?? 0 }
+        return rows.map { row in
+            var line = indent + row.enumerated().map { i, cell in rightAligned.contains(i) ? padLeft(cell, widths[i]) : pad(cell, widths[i]) }.joined(separator: "  ")
+            while line.last == " " { line.removeLast() }
+            return line
+        }
+    }
 }

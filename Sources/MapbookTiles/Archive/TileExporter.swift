@@ -18,6 +18,17 @@ public struct TileExportSummary: Sendable {
     public var bytes: Int64
     public var zooms: ClosedRange<Int>?
     public var layers: [String]
+
+    /// What `mapbook tiles export` prints: the tiles, zooms and layers exported from
+    /// `source`, then the file written.
+    public func lines(source: String) -> [String] {
+        let zoomText = zooms.map { $0.lowerBound == $0.upperBound ? "zoom \($0.lowerBound)" : "zooms \($0.lowerBound)-\($0.upperBound)" } ?? "no zooms"
+        let layerText = layers.isEmpty ? "" : ", \(layers.count) layer\(layers.count == 1 ? "" : "s"): \(layers.joined(separator: ", "))"
+        return [
+            "Exported \(Format.count(tiles)) tiles (\(zoomText)\(layerText)) from \(source)",
+            "Wrote \(path) (\(format.rawValue), \(Format.bytes(bytes)) of tiles)",
+        ]
+    }
 }
 
 /// Copies every tile of one archive into another: a `.vtpk` to PMTiles, MBTiles or a folder.

@@ -1,11 +1,10 @@
-import MapbookRouting
 import MapbookSupport
 
-/// A route as the ArcGIS REST `solve` response and as GPX.
-enum RouteOutput {
+/// A route as the ArcGIS REST `solve` response and as GPX (`mapbook route --json`, `--gpx`).
+public enum RouteOutput {
     /// `{"routes": {...features}, "directions": [...]}`: lengths in metres and times in
     /// minutes (ArcGIS's defaults are miles and minutes, set by directionsLengthUnits).
-    static func solveResponse(_ route: Route, _ directions: [Direction], labels: [String], geometry: [StreetNetwork.Node]) -> JSONValue {
+    public static func solveResponse(_ route: Route, _ directions: [Direction], labels: [String], geometry: [StreetNetwork.Node]) -> JSONValue {
         let name = "\(labels.first ?? "") - \(labels.last ?? "")"
         let path: JSONValue = .array(geometry.map { .array([.double($0.lon), .double($0.lat)]) })
         let routeFeature: JSONValue = .object([
@@ -51,6 +50,30 @@ enum RouteOutput {
         ])
     }
 
+    /// The route as `mapbook route` prints it: the places, length and time, then the
+    /// numbered directions, each with its own length and time.
+    public static func lines(_ route: Route, _ directions: [Direction], labels: [String]) -> [String] {
+        let metric = route.metric == .time ? "time" : "distance"
+        var lines = ["\(labels.first ?? "") to \(labels.last ?? ""): \(length(route.metres)), \(duration(route.seconds)) (shortest by \(metric))"]
+        for (i, d) in directions.enumerated() {
+            let figures = d.maneuver == .stop ? "" : "  \(length(d.metres)), \(duration(d.seconds))"
+            lines.append("\(String(i + 1).leftPadded(3)). \(d.text)\(figures)")
+        }
+        return lines
+    }
+
+    /// "850 m", "12.4 km".
+    public static func length(_ metres: Double) -> String {
+        metres < 1000 ? "\(Int(metres.rounded())) m" : "\(Format.number((metres / 100).rounded() / 10)) km"
+    }
+
+    /// "45 s", "12 min", "1 h 5 min".
+    public static func duration(_ seconds: Double) -> String {
+        if seconds < 60 { return "\(Int(seconds.rounded())) s" }
+        let minutes = Int((seconds / 60).rounded())
+        return minutes < 60 ? "\(minutes) min" : "\(minutes / 60) h \(minutes % 60) min"
+    }
+
     static func rounded(_ v: Double, _ places: Int) -> Double {
         var scale = 1.0
         for _ in 0..<places { scale *= 10 }
@@ -59,7 +82,7 @@ enum RouteOutput {
 
     /// GPX 1.1: the directions as a route (`rte`, one point per instruction) and the path as
     /// a track (`trk`), written (and escaped) by libxml2.
-    static func gpx(_ route: Route, _ directions: [Direction], labels: [String]) -> [UInt8] {
+    public static func gpx(_ route: Route, _ directions: [Direction], labels: [String]) -> [UInt8] {
         func point(_ tag: String, _ p: StreetNetwork.Node, name: String? = nil) -> XMLNode {
             .element(XMLElement(tag, attributes: [("lat", String(p.lat)), ("lon", String(p.lon))], children: name.map { [.element(XMLElement("name", text: $0))] } ?? []))
         }

@@ -1,0 +1,44 @@
+import MapbookLibrary
+import MapbookSupport
+
+extension PackageStatus {
+    /// The status as `mapbook portal check` prints it: "'Title' (id): up to date (...)".
+    public var line: String {
+        let name = "'\(record.title)' (\(record.itemId))"
+        switch state {
+        case .current:
+            return "\(name): up to date (modified \(ISODate.formatMinutes(milliseconds: record.itemModifiedAtDownload)) UTC)"
+        case .updateAvailable:
+            return "\(name): update available (modified \(ISODate.formatMinutes(milliseconds: item?.modified ?? 0)) UTC; you have the version of \(ISODate.formatMinutes(milliseconds: record.itemModifiedAtDownload)) UTC)"
+        case .unavailable:
+            return "\(name): no longer available on the portal (deleted, or no longer shared with you: \(reason ?? "unknown")); the downloaded copy stays until removed"
+        }
+    }
+
+    /// The status as `mapbook portal check --json` prints it.
+    public var jsonValue: JSONValue {
+        .object([
+            "itemId": .string(record.itemId),
+            "title": .string(record.title),
+            "status": .string(state.rawValue),
+            "updateAvailable": .bool(updateAvailable),
+            "itemModifiedAtDownload": .integer(record.itemModifiedAtDownload),
+            "modified": item.map { .integer($0.modified) } ?? .null,
+            "size": item.map { .integer($0.size) } ?? .null,
+            "downloadedSize": .integer(record.size),
+            "downloadedAt": .integer(record.downloadedAt),
+            "reason": reason.map(JSONValue.string) ?? .null,
+        ])
+    }
+}
+
+extension PackageDownloader.Outcome {
+    /// The download as `mapbook portal download --json` prints it: the record, where the
+    /// file is, and where an interrupted download resumed.
+    public var jsonValue: JSONValue {
+        var o = record.jsonValue.objectValue ?? [:]
+        o["path"] = .string(entry.path)
+        o["resumedFrom"] = .integer(resumedFrom)
+        return .object(o)
+    }
+}
