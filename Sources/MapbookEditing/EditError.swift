@@ -32,13 +32,6 @@ public struct EditError: Error, Sendable, CustomStringConvertible {
     public var field: String
     public var message: String
 
-    public init(kind: Kind, layer: String, field: String, message: String) {
-        self.kind = kind
-        self.layer = layer
-        self.field = field
-        self.message = message
-    }
-
     /// "trees.condition: ...", "trees: ..." when no field is concerned, the message alone when
     /// no layer is.
     public var description: String {

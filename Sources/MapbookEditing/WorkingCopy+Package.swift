@@ -37,4 +37,21 @@ extension WorkingCopy {
             throw EditError(kind: .outsideExtent, layer: layer, field: "", message: "the place \(envelope.minX),\(envelope.minY) is outside the package's extent \(extent) (LON,LAT in WGS84; check the order and the signs)")
         }
     }
+
+    /// The package's GUID, which names its working copy; `EditError` (`notEditable`) for a
+    /// package without one, whose edits could not be kept.
+    public static func guid(of package: MobileMapPackage) throws(EditError) -> String {
+        guard let guid = package.manifest.guid else {
+            throw EditError(kind: .notEditable, layer: "", field: "", message: "\(package.path) has no GUID in its manifest, so its edits cannot be kept; build it again with mapbook create")
+        }
+        return guid
+    }
+
+    /// The bytes of a file to attach to a feature of `layer`; `EditError` (`tooLarge`) past
+    /// 1 GB, whatever the layer allows.
+    public static func attachmentBytes(file: String, layer: String) throws -> [UInt8] {
+        let handle = try RandomAccessFile(path: file)
+        guard handle.size <= 1 << 30 else { throw EditError(kind: .tooLarge, layer: layer, field: "", message: "'\(file)' is larger than 1 GB") }
+        return try handle.read(at: 0, count: Int(handle.size))
+    }
 }

@@ -52,11 +52,5 @@ public struct LibraryError: Error, Sendable, CustomStringConvertible {
     /// What is wrong and, where there is one, the remedy.
     public var message: String
 
-    public init(kind: Kind, path: String, message: String) {
-        self.kind = kind
-        self.path = path
-        self.message = message
-    }
-
     public var description: String { "'\(path)': \(message)" }
 }

@@ -40,20 +40,19 @@ extension MapCanvas {
         cairo_set_dash(context, nil, 0, 0)
         cairo_set_line_cap(context, CAIRO_LINE_CAP_BUTT)
         // Lines on pixel centres stay crisp.
+        func grid(from low: Double, to high: Double) -> StrideThrough<Double> {
+            stride(from: (low / step).rounded(.down) * step + 0.5, through: high, by: step)
+        }
         if hatch.horizontal {
-            var y = (y1 / step).rounded(.down) * step + 0.5
-            while y <= y2 {
+            for y in grid(from: y1, to: y2) {
                 cairo_move_to(context, x1, y)
                 cairo_line_to(context, x2, y)
-                y += step
             }
         }
         if hatch.vertical {
-            var x = (x1 / step).rounded(.down) * step + 0.5
-            while x <= x2 {
+            for x in grid(from: x1, to: x2) {
                 cairo_move_to(context, x, y1)
                 cairo_line_to(context, x, y2)
-                x += step
             }
         }
         let diagonalStep = step * 2.0.squareRoot()

@@ -3,6 +3,7 @@
 public struct RouteEnd: Sendable, Equatable {
     public var node: Int32
     public var cost: UInt64
+
     public init(node: Int32, cost: UInt64) {
         self.node = node
         self.cost = cost

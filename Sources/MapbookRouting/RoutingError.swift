@@ -23,11 +23,5 @@ public struct RoutingError: Error, Sendable, CustomStringConvertible {
     public var source: String
     public var message: String
 
-    public init(kind: Kind, source: String, message: String) {
-        self.kind = kind
-        self.source = source
-        self.message = message
-    }
-
     public var description: String { source.isEmpty ? message : "\(source): \(message)" }
 }

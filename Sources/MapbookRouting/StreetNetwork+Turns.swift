@@ -4,6 +4,7 @@ extension StreetNetwork {
     public struct LineTurn: Sendable, Equatable {
         public var from: Int64
         public var to: Int64
+
         public init(from: Int64, to: Int64) {
             self.from = from
             self.to = to

@@ -14,6 +14,7 @@ public struct StreetNetwork: Sendable {
     public struct Node: Sendable, Equatable {
         public var lon: Double
         public var lat: Double
+
         public init(lon: Double, lat: Double) {
             self.lon = lon
             self.lat = lat

@@ -28,6 +28,7 @@ public enum StreetNetworkFile {
         public var data: String
         public var layer: String
         public var tolerance: Double
+
         public init(data: String, layer: String, tolerance: Double) {
             self.data = data
             self.layer = layer

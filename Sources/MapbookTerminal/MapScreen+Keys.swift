@@ -156,24 +156,7 @@ extension MapScreen {
             center = try map.fromLongitudeLatitude(Position(x: lon, y: lat))
             // Close enough to see the feature among its neighbours.
             scale = min(scale, 2500)
-            var popups: [Popup] = []
-            for candidate in candidates where candidate.label == best.label || candidate.fid == best.fid {
-                guard let layer = map.layers.first(where: { $0.definition.dataPath?.table == candidate.layer }),
-                    let result = try map.popup(layer: layer, featureID: candidate.fid)
-                else { continue }
-                popups.append(result.popup)
-                if candidate.fid == best.fid { break }
-            }
-            if popups.isEmpty {
-                // A feature the map does not show (a street of the backdrop's locator): what
-                // the locator knows of it.
-                let fields = best.attributes.keys.sorted().compactMap { key -> Popup.Field? in
-                    guard let value = best.attributes[key], value != .null else { return nil }
-                    let text = value.stringValue ?? JSONWriter.string(value).trimmingTrailingNewline()
-                    return Popup.Field(name: key, label: key, value: text, raw: .text(text))
-                }
-                popups = [Popup(layerID: best.layer, layerTitle: best.participant, featureID: best.fid, title: best.label, fields: fields)]
-            }
+            let popups = try map.popups(for: candidates)
             panel = .popups(popups, index: 0, top: 0)
             // The place found is the centre of the map.
             let shown = layout(size)

@@ -12,10 +12,7 @@ public enum DeviceEdits {
     /// The working copy of `package` in `library`'s `edits/<GUID>/`, made on first use.
     /// Throws `EditError` (`notEditable`) for a package without a GUID.
     public static func workingCopy(of package: MobileMapPackage, library: DeviceLibrary, forSync: Bool = false) throws -> WorkingCopy {
-        guard let guid = package.manifest.guid else {
-            throw EditError(kind: .notEditable, layer: "", field: "", message: "\(package.path) has no GUID in its manifest, so its edits cannot be kept; build it again with mapbook create")
-        }
-        return try WorkingCopy(package: package, folder: try library.editsFolder(packageGUID: guid), forSync: forSync)
+        try WorkingCopy(package: package, folder: try library.editsFolder(packageGUID: WorkingCopy.guid(of: package)), forSync: forSync)
     }
 
     /// One edit of `layer` (its table, or its title in a map) of `package`, made by `body`

@@ -1,4 +1,5 @@
 import MapbookData
+import MapbookSearch
 import MapbookSupport
 
 /// A feature's pop-up, as identify shows it: a title and the fields the layer's `popupInfo`
@@ -13,13 +14,6 @@ public struct Popup: Sendable, Equatable {
         public var value: String
         /// The value as stored, for `--json`.
         public var raw: FieldValue
-
-        public init(name: String, label: String, value: String, raw: FieldValue) {
-            self.name = name
-            self.label = label
-            self.value = value
-            self.raw = raw
-        }
     }
 
     public var layerID: String
@@ -60,6 +54,19 @@ public struct Popup: Sendable, Equatable {
         self.title = title
         self.text = text
         self.fields = fields
+    }
+}
+
+extension Popup {
+    /// What a locator knows of a feature the map does not show: its label as the title, its
+    /// attributes (those not null, by name) as fields.
+    public init(locatorHit hit: GeocodeCandidate) {
+        let fields = hit.attributes.keys.sorted().compactMap { key -> Field? in
+            guard let value = hit.attributes[key], value != .null else { return nil }
+            let text = value.stringValue ?? JSONWriter.string(value).trimmingTrailingNewline()
+            return Field(name: key, label: key, value: text, raw: .text(text))
+        }
+        self.init(layerID: hit.layer, layerTitle: hit.participant, featureID: hit.fid, title: hit.label, fields: fields)
     }
 }
 

@@ -113,12 +113,31 @@ extension ViewerMap {
 
 extension ViewerMap {
     /// The pop-up of the first feature `locator` finds for `text` (of the ten best hits, the
-    /// first in a layer of this map), as `identify --search` and a search result's tap open it.
+    /// first in a layer of this map), as `identify --search` opens it.
     public func popup(searching text: String, locator: CompositeLocator) throws -> IdentifyResult? {
         for candidate in try locator.geocode(text, max: 10) {
-            guard let layer = layers.first(where: { $0.definition.dataPath?.table == candidate.layer }) else { continue }
+            guard let layer = layer(of: candidate) else { continue }
             if let result = try popup(layer: layer, featureID: candidate.fid) { return result }
         }
         return nil
+    }
+
+    /// The pop-ups a search result opens: the features of this map that carry the best hit's
+    /// label, up to the best hit itself; when the map shows none of them (a street of the
+    /// backdrop's locator), what the locator knows of the best hit.
+    public func popups(for candidates: [GeocodeCandidate]) throws -> [Popup] {
+        guard let best = candidates.first else { return [] }
+        var popups: [Popup] = []
+        for candidate in candidates where candidate.label == best.label || candidate.fid == best.fid {
+            guard let layer = layer(of: candidate), let result = try popup(layer: layer, featureID: candidate.fid) else { continue }
+            popups.append(result.popup)
+            if candidate.fid == best.fid { break }
+        }
+        return popups.isEmpty ? [Popup(locatorHit: best)] : popups
+    }
+
+    /// The layer of this map whose table a search result comes from.
+    private func layer(of candidate: GeocodeCandidate) -> ViewerLayer? {
+        layers.first { $0.definition.dataPath?.table == candidate.layer }
     }
 }

@@ -20,11 +20,7 @@ struct EditAttachCommand: ParsableCommand {
     var contentType: String?
 
     func run() throws {
-        let bytes = try LibraryCommand.attempt { () throws -> [UInt8] in
-            let handle = try RandomAccessFile(path: file)
-            guard handle.size <= 1 << 30 else { throw EditError(kind: .tooLarge, layer: options.layer, field: "", message: "'\(file)' is larger than 1 GB") }
-            return try handle.read(at: 0, count: Int(handle.size))
-        }
+        let bytes = try LibraryCommand.attempt { try WorkingCopy.attachmentBytes(file: file, layer: options.layer) }
         let name = FileSystem.lastComponent(file)
         try EditCommand.perform(options) { copy, table in
             try copy.attach(layer: table, fid: id, bytes: bytes, name: name, contentType: contentType ?? WorkingCopy.contentType(forName: name), now: EditCommand.now)

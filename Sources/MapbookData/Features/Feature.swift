@@ -6,12 +6,6 @@ public struct Feature: Sendable, Equatable {
     public var row: Int
     public var geometry: Geometry?
     public var values: [FieldValue]
-
-    public init(row: Int, geometry: Geometry?, values: [FieldValue]) {
-        self.row = row
-        self.geometry = geometry
-        self.values = values
-    }
 }
 
 /// What a layer holds: its fields, the geometry type every feature is written as, and the

@@ -34,13 +34,6 @@ public struct FeatureFilterError: Error, Sendable, Equatable, CustomStringConver
     public var position: Int
     public var message: String
 
-    public init(kind: Kind, expression: String, position: Int, message: String) {
-        self.kind = kind
-        self.expression = expression
-        self.position = position
-        self.message = message
-    }
-
     public var description: String {
         "Cannot use the filter '\(excerpt)': \(message) at character \(position + 1)"
     }

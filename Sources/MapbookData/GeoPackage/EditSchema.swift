@@ -29,6 +29,7 @@ public struct EditSchema: Sendable, Equatable {
     public struct CodedValue: Sendable, Equatable {
         public var code: FieldValue
         public var name: String
+
         public init(code: FieldValue, name: String) {
             self.code = code
             self.name = name

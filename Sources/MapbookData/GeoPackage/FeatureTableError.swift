@@ -25,12 +25,5 @@ public struct FeatureTableError: Error, Sendable, CustomStringConvertible {
     public var table: String
     public var message: String
 
-    public init(kind: Kind, path: String, table: String, message: String) {
-        self.kind = kind
-        self.path = path
-        self.table = table
-        self.message = message
-    }
-
     public var description: String { "Cannot read the table '\(table)' of '\(path)': \(message)" }
 }

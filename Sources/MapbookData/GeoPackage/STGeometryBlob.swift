@@ -29,12 +29,6 @@ public enum STGeometryBlob {
         public var falseX: Double
         public var falseY: Double
         public var xyUnits: Double
-
-        public init(falseX: Double, falseY: Double, xyUnits: Double) {
-            self.falseX = falseX
-            self.falseY = falseY
-            self.xyUnits = xyUnits
-        }
     }
 
     /// Why a blob could not be read.

@@ -369,34 +369,14 @@ public final class GeoJSONReader: FeatureReader {
         }
     }
 
-    /// Compact JSON for values stored as text (objects, arrays, mixed columns).
+    /// A value stored as text (objects, arrays, mixed columns): a string as it is, anything
+    /// else as compact JSON.
     static func jsonText(_ v: JSONValue) -> String {
         switch v {
-        case .null: return "null"
-        case .bool(let b): return b ? "true" : "false"
-        case .integer(let i): return String(i)
-        case .number(let d): return String(d)
         case .string(let s): return s
-        case .array(let a): return "[" + a.map(jsonQuoted).joined(separator: ",") + "]"
-        case .object(let o): return "{" + o.map { "\(jsonQuoted(.string($0.key))):\(jsonQuoted($0.value))" }.joined(separator: ",") + "}"
+        case .number(let d): return String(d)
+        default: return JSONWriter.string(v, style: .compact)
         }
-    }
-
-    static func jsonQuoted(_ v: JSONValue) -> String {
-        guard case .string(let s) = v else { return jsonText(v) }
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where u.value < 0x20: out += "\\u" + String(repeating: "0", count: 4 - String(u.value, radix: 16).count) + String(u.value, radix: 16)
-            default: out.unicodeScalars.append(u)
-            }
-        }
-        return out + "\""
     }
 
     // MARK: - Geometry

@@ -4,7 +4,7 @@ import MapbookSupport
 ///
 /// Written with Esri's element order; elements this model does not know are kept and written
 /// after the known ones, attributes of the root (`Culture`) are kept.
-public struct ItemInfo: Sendable, Equatable {
+public struct ItemInfo: ItemFile, Sendable {
     public var name: String = ""
     public var guid: String = ""
     public var version: String = "1.0"
@@ -42,15 +42,6 @@ public struct ItemInfo: Sendable, Equatable {
     public static let rootName = "ESRI_ItemInformation"
 
     public init() {}
-
-    public static func == (lhs: ItemInfo, rhs: ItemInfo) -> Bool {
-        lhs.element == rhs.element
-    }
-
-    /// Parses the XML.
-    public static func parse(_ bytes: [UInt8], path: String) throws(PackageFormatError) -> ItemInfo {
-        ItemInfo(element: try XMLDocumentIO.parseItemFile(bytes, path: path, rootName: rootName))
-    }
 
     public init(element root: XMLElement) {
         attributes = root.attributes

@@ -1,7 +1,7 @@
 import MapbookSupport
 
 /// `esriinfo/item.pkinfo`: Esri's `<pkinfo>` package identity (ID, name, version, type).
-public struct PackageInfo: Sendable, Equatable {
+public struct PackageInfo: ItemFile, Sendable {
     /// The package GUID.
     public var id: String = ""
     public var name: String = ""
@@ -22,14 +22,6 @@ public struct PackageInfo: Sendable, Equatable {
     public static let stylesheet = ("xml-stylesheet", "type=\"text/xsl\" href=\"http://www.arcgisonline.com/home/pkinfostylesheet.xsl\"")
 
     public init() {}
-
-    public static func == (lhs: PackageInfo, rhs: PackageInfo) -> Bool {
-        lhs.element == rhs.element
-    }
-
-    public static func parse(_ bytes: [UInt8], path: String) throws(PackageFormatError) -> PackageInfo {
-        PackageInfo(element: try XMLDocumentIO.parseItemFile(bytes, path: path, rootName: rootName))
-    }
 
     public init(element root: XMLElement) {
         attributes = root.attributes

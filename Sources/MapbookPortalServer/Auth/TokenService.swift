@@ -9,10 +9,6 @@ import MapbookPortalAPI
 public struct TokenService: Sendable {
     let store: any PortalStore
 
-    public init(store: any PortalStore) {
-        self.store = store
-    }
-
     /// Milliseconds since the epoch.
     public static func now() -> Int64 {
         var ts = timespec()

@@ -36,10 +36,6 @@ public struct SearchQuality: Sendable, Equatable {
 
     public var queries: [Query]
 
-    public init(queries: [Query]) {
-        self.queries = queries
-    }
-
     public var jsonValue: JSONValue {
         .object(["queries": .array(queries.map { q in
             var o = JSONObject()

@@ -191,13 +191,6 @@ public enum PMTiles {
         public var offset: UInt64
         public var length: UInt32
         public var runLength: UInt32
-
-        public init(tileID: UInt64, offset: UInt64, length: UInt32, runLength: UInt32) {
-            self.tileID = tileID
-            self.offset = offset
-            self.length = length
-            self.runLength = runLength
-        }
     }
 
     /// Encodes a directory, uncompressed (appendix A.1).

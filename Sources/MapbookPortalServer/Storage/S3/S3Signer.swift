@@ -17,21 +17,11 @@ public struct S3Signer: Sendable {
         public var accessKey: String
         public var secretKey: String
         public var region: String
-
-        public init(accessKey: String, secretKey: String, region: String) {
-            self.accessKey = accessKey
-            self.secretKey = secretKey
-            self.region = region
-        }
     }
 
     public static let unsignedPayload = "UNSIGNED-PAYLOAD"
 
     public let credentials: Credentials
-
-    public init(credentials: Credentials) {
-        self.credentials = credentials
-    }
 
     /// The headers to add to a request: `x-amz-date`, `x-amz-content-sha256` and
     /// `authorization`. `headers` are the request's own (names in any case); `host` is
