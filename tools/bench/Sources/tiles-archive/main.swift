@@ -95,7 +95,7 @@ var noise = Noise()
 let vtpk = directory + "/bench.vtpk"
 var description = VectorTilePackageDescription(
     name: "Benchmark", layers: [VectorLayerInfo(id: "noise", geometry: .polygon)],
-    fullExtent: BoundingBox(xmin: -WebMercator.halfWorld, ymin: -WebMercator.halfWorld, xmax: WebMercator.halfWorld, ymax: WebMercator.halfWorld),
+    fullExtent: BoundingBox(minX: -WebMercator.halfWorld, minY: -WebMercator.halfWorld, maxX: WebMercator.halfWorld, maxY: WebMercator.halfWorld),
     minLOD: 0, maxLOD: coordinates.last!.z, style: VectorTileStyle(name: "Benchmark", layers: []).json, timestamp: 1_795_305_600)
 description.summary = "Synthetic tiles for tools/bench"
 
