@@ -12,7 +12,9 @@ public enum RoutePlaces {
     /// text needs it.
     public static func resolve(_ texts: [String], package: MobileMapPackage, library: DeviceLibrary) throws -> [(label: String, node: StreetNetwork.Node)] {
         var places: [(label: String, node: StreetNetwork.Node)] = []
-        var locator: CompositeLocator??
+        var locator: CompositeLocator?
+        var locatorOpened = false
+        let center = package.manifest.extent.map { ($0.center.x, $0.center.y) }
         for text in texts {
             if let problem = LonLat.problem(text) {
                 throw ViewerError(kind: .unknownPlace, path: "", message: "'\(text)' is not a place: \(problem)")
@@ -21,12 +23,14 @@ public enum RoutePlaces {
                 places.append((text, StreetNetwork.Node(lon: lonLat.longitude, lat: lonLat.latitude)))
                 continue
             }
-            if locator == nil { locator = .some(try EditedLocator.open(package, library: library)) }
-            guard case .some(.some(let found)) = locator else {
+            if !locatorOpened {
+                locator = try EditedLocator.open(package, library: library)
+                locatorOpened = true
+            }
+            guard let locator else {
                 throw ViewerError(kind: .unknownPlace, path: "", message: "'\(text)' is not LON,LAT, and '\(package.path)' has no locator to search it with")
             }
-            let center = package.manifest.extent.map { (($0.minX + $0.maxX) / 2, ($0.minY + $0.maxY) / 2) }
-            guard let hit = try found.geocode(text, near: center, max: 1).first, let lon = hit.longitude, let lat = hit.latitude else {
+            guard let hit = try locator.geocode(text, near: center, max: 1).first, let lon = hit.longitude, let lat = hit.latitude else {
                 throw ViewerError(kind: .unknownPlace, path: "", message: "no place found for '\(text)'")
             }
             places.append((hit.label, StreetNetwork.Node(lon: lon, lat: lat)))

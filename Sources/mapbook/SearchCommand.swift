@@ -57,7 +57,7 @@ struct SearchCommand: ParsableCommand {
 
     func run() throws {
         let (package, locator) = try Self.openLocator(path)
-        let preferred = near.map { ($0.longitude, $0.latitude) } ?? package.manifest.extent.map { (($0.minX + $0.maxX) / 2, ($0.minY + $0.maxY) / 2) }
+        let preferred = near.map { ($0.longitude, $0.latitude) } ?? package.manifest.extent.map { ($0.center.x, $0.center.y) }
         var out = Output()
         var found = 0
         do {
