@@ -191,7 +191,7 @@ final class LibraryScreen: TerminalScreen {
             return lines
         }
         if let summary = details?.summary, !summary.isEmpty {
-            lines += TextPanel.wrap(Self.plain(summary), width: width - 2).prefix(2).map { TextPanel.Line("  " + $0) }
+            lines += TextPanel.wrap(HTMLText.plain(summary, collapsing: true), width: width - 2).prefix(2).map { TextPanel.Line("  " + $0) }
         }
         var facts = [Format.bytes(entry.size), "\(details?.maps ?? 0) map\(details?.maps == 1 ? "" : "s")"]
         if let record = entry.record { facts.append("downloaded \(ISODate.formatMinutes(milliseconds: record.downloadedAt)) UTC") }
@@ -202,15 +202,6 @@ final class LibraryScreen: TerminalScreen {
         }
         lines.append(TextPanel.Line("  " + facts.joined(separator: " · "), dim: true))
         return lines
-    }
-
-    /// HTML summaries as text: tags dropped.
-    static func plain(_ text: String) -> String {
-        var out = "", inTag = false
-        for c in text {
-            if c == "<" { inTag = true } else if c == ">" { inTag = false; out.append(" ") } else if !inTag { out.append(c) }
-        }
-        return out.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
     }
 
     /// "Downloading 'Title'  ███████░░░░  45% 12.3 MB of 27 MB".

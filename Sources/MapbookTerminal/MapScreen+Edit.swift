@@ -10,15 +10,7 @@ extension MapScreen {
     /// The fields being edited: an existing feature's (each change is saved as it is made) or
     /// a new one's (saved when the user adds it).
     struct EditState {
-        struct Field {
-            var name: String
-            var label: String
-            var text: String
-            /// The domain's names, when the field has coded values.
-            var choices: [String]?
-            /// What the value may be, shown beside it ("0 to 300", "required").
-            var hint: String
-        }
+        typealias Field = EditForm.Field
 
         var table: String
         var layerTitle: String
@@ -47,11 +39,12 @@ extension MapScreen {
     /// whose table has an edit schema in the package, as `mapbook edit` requires
     /// (`WorkingCopy.checkEditable`), asked once per layer.
     func editableTable(layerID: String) -> (table: String, title: String)? {
-        guard let layer = map.layers.first(where: { $0.id == layerID }), let table = layer.definition.dataPath?.table else { return nil }
+        guard let layer = map.layers.first(where: { $0.id == layerID }) else { return nil }
         if editableLayers[layerID] == nil {
-            editableLayers[layerID] = (try? WorkingCopy.checkEditable(package: map.session.package, layer: table)) != nil
+            editableLayers[layerID] = EditForm.editableTable(layer, package: map.session.package) != nil
         }
-        return editableLayers[layerID] == true ? (table, layer.title) : nil
+        guard editableLayers[layerID] == true, let table = layer.definition.dataPath?.table else { return nil }
+        return (table, layer.title)
     }
 
     /// `e` on a pop-up: its feature's editable fields with their current values.
@@ -61,16 +54,9 @@ extension MapScreen {
             return
         }
         do {
-            let copy = try workingCopy()
-            let (features, validator) = try copy.layer(table)
             guard let layer = map.layers.first(where: { $0.id == popup.layerID }) else { return }
-            let (names, labels) = Self.editableFields(features, validator.schema, layer: layer)
-            let feature = try features.feature(id: popup.featureID, fields: names)
-            var state = EditState(table: table, layerTitle: title, fid: popup.featureID, position: nil, fields: [])
-            state.fields = names.enumerated().map { i, name in
-                Self.field(name, value: feature?.values[i] ?? .null, schema: validator.schema, label: labels[name])
-            }
-            panel = .edit(state)
+            let form = try EditForm(layer, table: table, copy: try workingCopy(), fid: popup.featureID)
+            panel = .edit(EditState(table: table, layerTitle: title, fid: popup.featureID, position: nil, fields: form.fields))
             mark = nil
         } catch {
             message = "cannot edit: \(error)"
@@ -88,12 +74,9 @@ extension MapScreen {
             let copy = try workingCopy()
             for layer in candidates {
                 guard let table = layer.definition.dataPath?.table else { continue }
-                let (features, validator) = try copy.layer(table)
-                guard features.geometryType?.family == .point else { continue }
-                let (names, labels) = Self.editableFields(features, validator.schema, layer: layer)
-                var state = EditState(table: table, layerTitle: layer.title, fid: nil, position: position, fields: [])
-                state.fields = names.map { Self.field($0, value: validator.schema.rule($0)?.defaultValue ?? .null, schema: validator.schema, label: labels[$0]) }
-                panel = .edit(state)
+                let form = try EditForm(layer, table: table, copy: copy, fid: nil)
+                guard form.isPointLayer else { continue }
+                panel = .edit(EditState(table: table, layerTitle: layer.title, fid: nil, position: position, fields: form.fields))
                 mark = nil
                 return
             }
@@ -101,41 +84,6 @@ extension MapScreen {
         } catch {
             message = "cannot add: \(error)"
         }
-    }
-
-    /// The fields a user may set: those the layer's pop-up shows first, in its order and with
-    /// its labels, then the others with their aliases.
-    static func editableFields(_ features: FeatureTable, _ schema: EditSchema, layer: ViewerLayer) -> (names: [String], labels: [String: String]) {
-        let editable = features.fields.map(\.name).filter { schema.isEditable($0) && $0 != features.idColumn && $0 != features.geometryColumn }
-        var labels: [String: String] = [:]
-        for field in layer.definition.layerDefinition?.original.array("fields") ?? [] {
-            if let o = field.objectValue, let name = o.string("name"), let alias = o.string("alias") { labels[name] = alias }
-        }
-        var first: [String] = []
-        for info in layer.definition.popupInfo?.fieldInfos ?? [] {
-            guard let name = info.fieldName, editable.contains(name), !first.contains(name) else { continue }
-            first.append(name)
-            if let label = info.label { labels[name] = label }
-        }
-        return (first + editable.filter { !first.contains($0) }, labels)
-    }
-
-    static func field(_ name: String, value: FieldValue, schema: EditSchema, label: String?) -> EditState.Field {
-        let rule = schema.rule(name)
-        var text = value.displayText ?? ""
-        var choices: [String]?
-        var hint = ""
-        switch rule?.domain {
-        case .codedValues(let values)?:
-            choices = values.map(\.name)
-            text = values.first { $0.code == value }?.name ?? text
-        case .range(let lo, let hi)?:
-            hint = "\(FieldValue.real(lo).displayText ?? "") to \(FieldValue.real(hi).displayText ?? "")"
-        case nil:
-            break
-        }
-        if rule?.required == true { hint += hint.isEmpty ? "required" : ", required" }
-        return EditState.Field(name: name, label: label ?? name, text: text, choices: choices, hint: hint)
     }
 
     /// Keys while editing: ↑↓ choose a field, Enter changes it (types, or chooses among coded

@@ -149,7 +149,7 @@ public struct PopupFormatter: Sendable {
             return Self.format(byName[key] ?? .null, type: column.type, codes: column.codes, format: format ?? formats[key])
         }
         let title = titleTemplate.map { $0.fillingPlaceholders { text($0.trimmingWhitespace(), format: nil) } } ?? layerTitle
-        let description = descriptionTemplate.map { Self.plainText($0.fillingPlaceholders { text($0.trimmingWhitespace(), format: nil) }) }
+        let description = descriptionTemplate.map { HTMLText.plain($0.fillingPlaceholders { text($0.trimmingWhitespace(), format: nil) }) }
         let fields = shown.map { field in
             Popup.Field(name: field.name, label: field.label, value: text(field.name, format: field.format), raw: byName[field.name.lowercased()] ?? .null)
         }
@@ -166,21 +166,6 @@ public struct PopupFormatter: Sendable {
     public func labelText(_ name: String, _ value: FieldValue, codedName: Bool) -> String {
         guard let column = columns[name.lowercased()] else { return "" }
         return Self.format(value, type: column.type, codes: codedName ? column.codes : [:], format: nil)
-    }
-
-    /// Text without its HTML tags, entities for the five XML characters and `&nbsp;` decoded.
-    static func plainText(_ html: String) -> String {
-        var out = ""
-        var inTag = false
-        for c in html {
-            if c == "<" { inTag = true; continue }
-            if c == ">" && inTag { inTag = false; continue }
-            if !inTag { out.append(c) }
-        }
-        for (entity, c) in [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#39;", "'"), ("&nbsp;", " "), ("&amp;", "&")] {
-            out = out.replacingAll(entity, with: c)
-        }
-        return out.trimmingWhitespace()
     }
 
     /// One value as a pop-up shows it.

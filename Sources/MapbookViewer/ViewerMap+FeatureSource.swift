@@ -16,15 +16,7 @@ struct FeatureSource {
     /// nil when no point of it has a place in the layer's.
     func layerBox(_ box: BoundingBox) -> BoundingBox? {
         guard let toLayer else { return box }
-        var bounds: BoundingBox?
-        for fx in stride(from: 0.0, through: 1.0, by: 0.25) {
-            for fy in stride(from: 0.0, through: 1.0, by: 0.25) {
-                guard let p = toLayer.apply(Position(x: box.minX + fx * box.width, y: box.minY + fy * box.height)) else { continue }
-                let b = bounds ?? BoundingBox(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y)
-                bounds = BoundingBox(minX: min(b.minX, p.x), minY: min(b.minY, p.y), maxX: max(b.maxX, p.x), maxY: max(b.maxY, p.y))
-            }
-        }
-        return bounds
+        return ViewerMap.sampledBox(box, toLayer)
     }
 }
 

@@ -37,6 +37,25 @@ extension ViewerMap {
     }
 }
 
+extension ViewerMap {
+    /// One attachment of a feature, its bytes included (a photo a page displays); nil when the
+    /// feature has no attachment of that id.
+    public func attachment(layer: ViewerLayer, featureID: Int64, attachmentID: Int64) throws -> (name: String, contentType: String, bytes: [UInt8])? {
+        let source = try featureSource(for: layer)
+        let database = source.table.database, table = source.table.name
+        guard let schema = try EditSchema.read(database, table: table), let attachments = schema.attachments else { return nil }
+        let q = SQLiteDatabase.quote
+        let rows = try database.query(
+            """
+            SELECT att_name, content_type, data FROM \(q(attachments.table)) WHERE id = ? AND rel_globalid =
+              (SELECT \(q(schema.globalIdField)) FROM \(q(table)) WHERE \(q(source.table.idColumn)) = ?)
+            """, [.integer(attachmentID), .integer(featureID)])
+        guard let row = rows.first else { return nil }
+        guard case .blob(let bytes) = row[2] else { return (row[0].text ?? "", row[1].text ?? "application/octet-stream", []) }
+        return (row[0].text ?? "", row[1].text ?? "application/octet-stream", bytes)
+    }
+}
+
 extension Popup {
     /// The related records and attachments as lines of text, for `identify` and the viewer's
     /// pop-up panel: a heading per related table with its records numbered, their fields on

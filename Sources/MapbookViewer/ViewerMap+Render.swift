@@ -314,7 +314,7 @@ extension ViewerMap {
             parts.append(attribution)
         }
         guard !parts.isEmpty else { return nil }
-        return PopupFormatter.plainText(parts.joined(separator: " | "))
+        return HTMLText.plain(parts.joined(separator: " | "))
     }
 
     /// Where the credits stand at `pixelRatio`: their size, and their bottom right corner's

@@ -36,10 +36,22 @@ struct LibraryCommand: ParsableCommand {
         return DeviceLibrary(root: DeviceLibrary.defaultRoot(environment: environment))
     }
 
-    /// Runs `body`, printing a library error as `error: ...` on stderr with exit status 1.
+    /// Runs `body`, printing an error as `error: ...` on stderr with exit status 1 (an exit
+    /// status thrown passes as it is).
     static func attempt<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
+        } catch let exit as ExitCode {
+            throw exit
+        } catch {
+            Output.error("error: \(error)")
+            throw ExitCode.failure
+        }
+    }
+
+    static func attempt<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
         } catch let exit as ExitCode {
             throw exit
         } catch {

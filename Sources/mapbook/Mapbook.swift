@@ -28,6 +28,7 @@ struct Mapbook: AsyncParsableCommand {
             IdentifyCommand.self,
             RenderCommand.self,
             ViewCommand.self,
+            ServeCommand.self,
             LibraryCommand.self,
             PortalCommand.self,
         ])

@@ -26,13 +26,10 @@ struct PortalGCCommand: AsyncParsableCommand {
     func run() async throws {
         var configuration = storage.configuration
         configuration.abandonedUploadSeconds = olderThan * 3600
-        do {
+        try await LibraryCommand.attempt {
             let portal = try await Portal.open(configuration, sweeping: false)
             let removed = try await portal.sweep()
             print("removed \(removed) abandoned upload\(removed == 1 ? "" : "s"), file\(removed == 1 ? "" : "s") or cop\(removed == 1 ? "y" : "ies")")
-        } catch {
-            Output.error("error: \(error)")
-            throw ExitCode.failure
         }
     }
 }

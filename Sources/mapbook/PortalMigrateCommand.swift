@@ -33,7 +33,7 @@ struct PortalMigrateCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        do {
+        try await LibraryCommand.attempt {
             let source = (store: try SQLitePortalStore(path: from + "/portal.sqlite") as any PortalStore, files: try DiskItemFileStore(root: from) as any ItemFileStore)
             let portal = try await Portal.open(storage.configuration, sweeping: false)
             let migration = PortalMigration(from: source, to: (portal.store, portal.files))
@@ -47,9 +47,6 @@ struct PortalMigrateCommand: AsyncParsableCommand {
                 migrated \(summary.users) users, \(summary.tokens) tokens, \(summary.groups) groups, \(summary.folders) folders, \
                 \(summary.items) items (\(summary.files) files, \(summary.bytes) bytes) and \(copies) sync copies; every item's metadata and SHA-256 checked
                 """)
-        } catch {
-            Output.error("error: \(error)")
-            throw ExitCode.failure
         }
     }
 }

@@ -78,31 +78,27 @@ struct PortalServeCommand: AsyncParsableCommand {
         configuration.limits.fileBytes = maxUploadMB << 20
         configuration.limits.formBytes = maxFormKB << 10
         configuration.trustedProxies = Set(trustedProxies)
-        let portal: Portal
-        do {
-            portal = try await Portal.open(configuration)
-        } catch {
-            Output.error("error: \(error)")
-            throw ExitCode.failure
-        }
+        let portal = try await LibraryCommand.attempt { try await Portal.open(configuration) }
         if try await portal.store.users().isEmpty {
             Output.error("note: the portal has no users yet; add one with 'mapbook portal user add NAME --admin --data \(storage.data)\(storage.store.map { " --store \($0)" } ?? "") --password-stdin'")
         }
         let tls: PortalTLS = selfSigned ? .selfSigned : .files(certificate: tlsCert!, key: tlsKey!)
         let data = storage.data
-        if let stopAfter {
-            Task.detached {
-                try? await Task.sleep(for: .seconds(stopAfter))
-                kill(getpid(), SIGTERM)
-            }
-        }
-        do {
+        if let stopAfter { Self.stop(after: stopAfter) }
+        try await LibraryCommand.attempt {
             try await PortalServer.run(portal: portal, host: host, port: port, tls: tls, logLevel: logLevel, jsonLogs: logFormat == "json") { address in
                 Output.write("Mapbook portal on \(address) (data \(data))\n", to: STDOUT_FILENO)
             }
-        } catch {
-            Output.error("error: \(error)")
-            throw ExitCode.failure
+        }
+    }
+}
+
+extension PortalServeCommand {
+    /// For tests: the server stops itself (SIGTERM, as a user would) after `seconds`.
+    static func stop(after seconds: Int) {
+        Task.detached {
+            try? await Task.sleep(for: .seconds(seconds))
+            kill(getpid(), SIGTERM)
         }
     }
 }

@@ -30,15 +30,12 @@ struct PortalUserAddCommand: AsyncParsableCommand {
 
     func run() async throws {
         let password = try passwordInput.password(for: name)
-        do {
+        try await LibraryCommand.attempt {
             // No sweep: a server may be running on the same data, mid-upload.
             let portal = try await Portal.open(storage.configuration, sweeping: false)
             let existed = try await portal.store.user(name) != nil
             let user = try await portal.setUser(name, password: password, admin: admin, fullName: fullName, email: email)
             print("\(existed ? "updated" : "added") \(user.isAdmin ? "administrator" : "user") \(user.username) in \(storage.data)")
-        } catch {
-            Output.error("error: \(error)")
-            throw ExitCode.failure
         }
     }
 }

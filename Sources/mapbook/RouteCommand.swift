@@ -70,31 +70,20 @@ struct RouteCommand: ParsableCommand {
     }
 
     func run() throws {
-        let labels: [String]
-        let route: Route
-        let directions: [Direction]
-        do {
+        let solved = try LibraryCommand.attempt {
             let package = try MobileMapPackage(path: path)
             try PackageAccess.check(package)
-            let routing = try RoutingNetwork.open(package, name: network)
-            let places = try RoutePlaces.resolve([from] + via + [to], package: package, library: LibraryCommand.library())
-            labels = places.map(\.label)
-            route = try Router(network: routing).route(places.map(\.node), by: by.value, snapDistance: maxDistance)
-            directions = try Directions.make(route, network: routing)
-        } catch {
-            Output.error("error: \(error)")
-            throw ExitCode.failure
+            return try SolvedRoute([from] + via + [to], package: package, library: LibraryCommand.library(), network: network, by: by.value, snapDistance: maxDistance)
         }
-        let geometry = Directions.path(directions)
         if let gpx {
-            do { try AtomicFile.write(RouteOutput.gpx(route, directions, labels: labels), to: gpx) } catch {
+            do { try AtomicFile.write(RouteOutput.gpx(solved.route, solved.directions, labels: solved.labels), to: gpx) } catch {
                 Output.error("error: cannot write '\(gpx)': \(error)")
                 throw ExitCode.failure
             }
         }
-        if let output { try draw(route, geometry: geometry, to: output) }
+        if let output { try draw(solved.route, geometry: solved.path, to: output) }
         var out = Output()
-        out.report(json: json, RouteOutput.solveResponse(route, directions, labels: labels, geometry: geometry), lines: RouteOutput.lines(route, directions, labels: labels))
+        out.report(json: json, solved.solveResponse, lines: solved.lines)
         out.flush()
     }
 }

@@ -58,35 +58,16 @@ struct SearchCommand: ParsableCommand {
     func run() throws {
         let (package, locator) = try Self.openLocator(path)
         let preferred = near.map { ($0.longitude, $0.latitude) } ?? package.manifest.extent.map { ($0.center.x, $0.center.y) }
-        var out = Output()
-        var found = 0
-        do {
-            if suggest {
-                let suggestions = try locator.suggest(text, near: preferred, max: max)
-                found = suggestions.count
-                var items: [JSONValue] = []
-                for (i, s) in suggestions.enumerated() {
-                    let best = try locator.geocode(suggestion: s, near: preferred, max: 1).first
-                    if json { items.append(s.jsonValue(best: best)) } else { out.line(s.line(number: i + 1, best: best)) }
-                }
-                if json { out.json(.array(items)) }
-            } else {
-                let candidates = try locator.geocode(text, near: preferred, max: max)
-                found = candidates.count
-                if json {
-                    out.json(.array(candidates.map(\.jsonValue)))
-                } else {
-                    let labels = GeocodeCandidate.fieldLabels(package)
-                    for (i, c) in candidates.enumerated() { for line in c.lines(number: i + 1, labels: labels[c.layer] ?? [:]) { out.line(line) } }
-                }
-            }
-        } catch {
-            Output.error("error: \(error)")
-            throw ExitCode.failure
+        let report = try LibraryCommand.attempt {
+            suggest
+                ? try SearchReport.suggestions(locator, text, near: preferred, max: max)
+                : try SearchReport.features(locator, text, near: preferred, max: max, package: package)
         }
-        if !json && found == 0 { Output.error("no results for '\(text)'") }
+        var out = Output()
+        out.report(json: json, report.json, lines: report.lines)
+        if !json && report.count == 0 { Output.error("no results for '\(text)'") }
         out.flush()
-        if found == 0 { throw ExitCode.failure }
+        if report.count == 0 { throw ExitCode.failure }
     }
 }
 
@@ -94,7 +75,7 @@ extension SearchCommand {
     /// The package, checked for expiry, and its locator with this device's edits; exit 1 with
     /// the reason when it has none or cannot be read.
     static func openLocator(_ path: String) throws -> (package: MobileMapPackage, locator: CompositeLocator) {
-        do {
+        try LibraryCommand.attempt {
             let package = try MobileMapPackage(path: path)
             try PackageAccess.check(package)
             guard let locator = try EditedLocator.open(package, library: LibraryCommand.library()) else {
@@ -102,11 +83,6 @@ extension SearchCommand {
                 throw ExitCode.failure
             }
             return (package, locator)
-        } catch let exit as ExitCode {
-            throw exit
-        } catch {
-            Output.error("error: \(error)")
-            throw ExitCode.failure
         }
     }
 }
@@ -147,12 +123,8 @@ struct ReverseCommand: ParsableCommand {
 
     func run() throws {
         let locator = try SearchCommand.openLocator(path).locator
-        let results: [GeocodeCandidate]
-        do {
-            results = try locator.reverseGeocode(longitude: at.longitude, latitude: at.latitude, maxDistance: maxDistance, max: max)
-        } catch {
-            Output.error("error: \(error)")
-            throw ExitCode.failure
+        let results = try LibraryCommand.attempt {
+            try locator.reverseGeocode(longitude: at.longitude, latitude: at.latitude, maxDistance: maxDistance, max: max)
         }
         if results.isEmpty && !json { Output.error("nothing searchable within \(Format.number(maxDistance)) m of \(at.longitude), \(at.latitude)") }
         var out = Output()

@@ -80,13 +80,9 @@ public struct VectorTileStyle: Sendable {
                 n += 1
             }
             usedIDs.insert(id)
-            for var styleLayer in Self.styleLayers(for: layer, id: id) {
-                styleLayer["source"] = "esri"
-                styleLayer["source-layer"] = .string(layer.sourceLayer)
-                if let minZoom = layer.minZoom { styleLayer["minzoom"] = .int(minZoom) }
-                if let maxZoom = layer.maxZoom { styleLayer["maxzoom"] = .int(maxZoom + 1) }
+            for styleLayer in Self.styleLayers(for: layer, id: id, source: "esri") {
                 usedIDs.insert(styleLayer.string("id") ?? id)
-                styleLayers.append(.object(Self.ordered(styleLayer)))
+                styleLayers.append(.object(styleLayer))
             }
         }
         return [
@@ -95,6 +91,20 @@ public struct VectorTileStyle: Sendable {
             "sources": ["esri": .object(source)],
             "layers": .array(styleLayers),
         ]
+    }
+
+    /// The style layers that draw `layer` from the vector source `source`, their ids starting
+    /// with `id`: what the backdrop's style holds, and what `mapbook serve` draws an
+    /// operational layer's tiles made on request with.
+    public static func styleLayers(for layer: Layer, id: String, source: String) -> [JSONObject] {
+        styleLayers(for: layer, id: id).map { styleLayer in
+            var styleLayer = styleLayer
+            styleLayer["source"] = .string(source)
+            styleLayer["source-layer"] = .string(layer.sourceLayer)
+            if let minZoom = layer.minZoom { styleLayer["minzoom"] = .int(minZoom) }
+            if let maxZoom = layer.maxZoom { styleLayer["maxzoom"] = .int(maxZoom + 1) }
+            return Self.ordered(styleLayer)
+        }
     }
 
     /// Puts a layer's keys in the order style files usually have them.

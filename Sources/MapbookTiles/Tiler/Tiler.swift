@@ -78,7 +78,7 @@ public final class Tiler {
         let store = layers[layer]
         let tagStart = store.tags.count
         for (key, value) in values.enumerated() where key < store.spec.fields.count {
-            guard let tileValue = Self.tileValue(value) else { continue }
+            guard let tileValue = FeatureTileEncoder.value(value) else { continue }
             store.tags.append(UInt32(key))
             store.tags.append(store.valueID(tileValue))
         }
@@ -151,15 +151,6 @@ public final class Tiler {
         let m = WebMercator.project(longitude: longitude, latitude: latitude)
         let width = 2 * WebMercator.halfWorld
         return SIMD2((m.x + WebMercator.halfWorld) / width, (WebMercator.halfWorld - m.y) / width)
-    }
-
-    static func tileValue(_ value: FieldValue) -> VectorTile.Value? {
-        switch value {
-        case .null, .blob: return nil
-        case .integer(let i): return i >= 0 ? .uint(UInt64(i)) : .sint(i)
-        case .real(let d): return d.isFinite ? .double(d) : nil
-        case .text(let s): return .string(s)
-        }
     }
 
     /// Builds every tile and hands each, gzip-compressed, to `sink` in zoom, row, column order.

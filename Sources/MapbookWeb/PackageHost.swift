@@ -1,0 +1,131 @@
+import MapbookLibrary
+import MapbookPackage
+import MapbookSearch
+import MapbookSupport
+import MapbookTiles
+import MapbookViewer
+import Synchronization
+
+/// One package opened for the web: its `MapSession`, the maps opened so far, its locator
+/// (with this device's edits) and its base maps' tile readers. The viewer's types are not
+/// thread-safe, so each package is used by one request at a time (`withSession`); base map
+/// tiles, the bulk of a map page's requests, are read under locks of their own so they never
+/// wait behind a pop-up or a tile made from features.
+final class PackageHost: Sendable {
+    let key: String
+    let path: String
+
+    final class State {
+        let session: MapSession
+        var maps: [Int: ViewerMap] = [:]
+        var locator: CompositeLocator??
+        init(session: MapSession) { self.session = session }
+
+        /// Map `number` (from 1), opened once.
+        func map(_ number: Int) throws -> ViewerMap {
+            if let open = maps[number] { return open }
+            guard (1...session.maps.count).contains(number) else {
+                throw ViewerError(
+                    kind: .unknownMap, path: session.package.path, message: "there is no map \(number): the package has \(session.maps.count)",
+                    choices: session.maps.enumerated().map { "\($0.offset + 1). \($0.element.name)" })
+            }
+            let map = try session.map(named: String(number))
+            maps[number] = map
+            return map
+        }
+
+        func compositeLocator() throws -> CompositeLocator? {
+            if let locator { return locator }
+            let opened = try session.library.flatMap { try EditedLocator.open(session.package, library: $0) } ?? CompositeLocator.open(session.package)
+            locator = .some(opened)
+            return opened
+        }
+
+        /// After an edit: the data and the locator are read again.
+        func dataChanged() {
+            session.reloadData()
+            for map in maps.values { map.dataChanged() }
+            locator = nil
+        }
+    }
+
+    private let state: Mutex<State>
+    /// Base map readers by map number and base map index.
+    private let backdrops = Mutex<[String: BackdropFiles]>([:])
+
+    init(key: String, path: String, library: DeviceLibrary?) throws {
+        self.key = key
+        self.path = path
+        let session = try MapSession(path: path, library: library)
+        try session.package.expirationNotice()
+        state = Mutex(State(session: session))
+    }
+
+    /// Runs `body` with the package's viewer state, alone.
+    func withSession<T: Sendable>(_ body: (State) throws -> T) throws -> T {
+        try state.withLock { state in try body(state) }
+    }
+
+    /// The files of the map's `index`-th vector tile base map, opened once; `state` when the
+    /// caller already holds the session.
+    func backdrop(map: Int, index: Int, state: State? = nil) throws -> BackdropFiles {
+        let key = "\(map)/\(index)"
+        if let open = backdrops.withLock({ $0[key] }) { return open }
+        let open = { (state: State) throws -> BackdropFiles in
+            let viewerMap = try state.map(map)
+            let layers = viewerMap.baseMapLayers.filter { $0.type == "VectorTileLayer" }
+            guard layers.indices.contains(index) else { throw WebError.notFound("map \(map) has no vector tile base map \(index)") }
+            let package = state.session.package
+            guard let dataPath = layers[index].definition.dataPath, let entry = package.entry(for: dataPath, mapEntry: viewerMap.entry) else {
+                throw WebError.notFound("the base map '\(layers[index].title)' names no tile package in the package")
+            }
+            return try BackdropFiles(package: try package.tilePackage(entry))
+        }
+        let files = try state.map(open) ?? withSession(open)
+        return backdrops.withLock { open in
+            if let raced = open[key] { return raced }
+            open[key] = files
+            return files
+        }
+    }
+}
+
+/// A vector tile package's tiles and resources (style, sprites, glyphs), read in place.
+final class BackdropFiles: Sendable {
+    private let reader: Mutex<VectorTilePackageReader>
+    let package: TilePackageFiles
+    let minZoom: Int
+    let maxZoom: Int
+
+    init(package: TilePackage) throws {
+        let reader = try VectorTilePackageReader(package: package)
+        minZoom = reader.metadata.minZoom
+        maxZoom = reader.metadata.maxZoom
+        self.reader = Mutex(reader)
+        self.package = TilePackageFiles(package)
+    }
+
+    func tile(_ coordinate: TileCoordinate) throws -> [UInt8]? {
+        try reader.withLock { try $0.tile(at: coordinate) }
+    }
+}
+
+/// The resources of a tile package (style, sprites, fonts), by their path under the
+/// package's root folder.
+struct TilePackageFiles: Sendable {
+    let archive: ZipArchive
+    /// The folder holding `root.json` and `resources/`, with a trailing `/` (or empty).
+    let prefix: String
+
+    init(_ package: TilePackage) {
+        archive = package.archive
+        let folder = FileSystem.parent(of: package.rootEntryName)
+        prefix = folder == "." || folder.isEmpty ? "" : folder + "/"
+    }
+
+    /// A file under `resources/`; nil when the package has none there.
+    func resource(_ path: String) throws -> [UInt8]? {
+        guard !path.split(separator: "/").contains(".."), let entry = archive.entry(named: prefix + "resources/" + path) else { return nil }
+        return try archive.read(entry, limit: 64 << 20)
+    }
+}

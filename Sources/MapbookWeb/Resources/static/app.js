@@ -1,0 +1,430 @@
+// Mapbook in a browser: the map page's behaviour over the server's JSON API (docs/SERVE.md).
+// Everything the panels show comes from the server, which answers with the same library code
+// as the command line; this file only draws it. No inline script, no eval (the pages' CSP).
+'use strict';
+
+(function () {
+  // The application's shell opens again without the network (secure contexts only).
+  if ('serviceWorker' in navigator && window.isSecureContext) {
+    navigator.serviceWorker.register('/sw.js', { scope: '/' }).catch(function () {});
+  }
+
+  var app = document.getElementById('map-app');
+  if (!app) return;
+  var api = app.dataset.api;
+  var statusLine = document.getElementById('status');
+  var panel = document.getElementById('panel');
+  var panelTitle = document.getElementById('panel-title');
+  var panelBody = document.getElementById('panel-body');
+  var state = { info: null, map: null, lastLocation: null, pick: null, openPanel: null };
+  // What tests and people debugging read: the map, and whether the page is ready.
+  window.mapbook = state;
+
+  function say(text) { statusLine.textContent = text || ''; }
+
+  function el(tag, attributes, children) {
+    var node = document.createElement(tag);
+    Object.keys(attributes || {}).forEach(function (key) {
+      if (key === 'text') node.textContent = attributes[key];
+      else if (key === 'class') node.className = attributes[key];
+      else if (key.indexOf('on') === 0) node.addEventListener(key.slice(2), attributes[key]);
+      else node.setAttribute(key, attributes[key]);
+    });
+    (children || []).forEach(function (child) { if (child) node.appendChild(child); });
+    return node;
+  }
+
+  async function getJSON(url, options) {
+    var response = await fetch(url, Object.assign({ credentials: 'same-origin', headers: { Accept: 'application/json' } }, options || {}));
+    var body = response.status === 204 ? null : await response.json();
+    if (!response.ok) {
+      var error = new Error(body && body.error ? body.error.message : response.statusText);
+      error.kind = body && body.error ? body.error.kind : 'failed';
+      throw error;
+    }
+    return body;
+  }
+
+  function postJSON(url, value) {
+    return getJSON(url, { method: 'POST', body: JSON.stringify(value), headers: { 'Content-Type': 'application/json', Accept: 'application/json' } });
+  }
+
+  // Paths in the style become addresses on this server (MapLibre wants them absolute).
+  function absolute(path) { return path && path.charAt(0) === '/' ? location.origin + path : path; }
+
+  function absolutize(style) {
+    Object.keys(style.sources || {}).forEach(function (id) {
+      var source = style.sources[id];
+      if (source.tiles) source.tiles = source.tiles.map(absolute);
+      if (source.url) source.url = absolute(source.url);
+    });
+    if (typeof style.sprite === 'string') style.sprite = absolute(style.sprite);
+    if (style.glyphs) style.glyphs = absolute(style.glyphs);
+    return style;
+  }
+
+  // MARK: - Panels
+
+  function openPanel(name, title, build) {
+    state.openPanel = name;
+    panelTitle.textContent = title;
+    panelBody.replaceChildren();
+    panel.hidden = false;
+    panel.dataset.panel = name;
+    document.querySelectorAll('.tools button').forEach(function (b) { b.setAttribute('aria-expanded', String(b.dataset.panel === name)); });
+    return Promise.resolve(build(panelBody)).catch(function (error) {
+      panelBody.replaceChildren(el('p', { class: 'problem', text: error.message }));
+    });
+  }
+
+  function closePanel() {
+    panel.hidden = true;
+    state.openPanel = null;
+    document.querySelectorAll('.tools button').forEach(function (b) { b.setAttribute('aria-expanded', 'false'); });
+  }
+
+  document.getElementById('panel-close').addEventListener('click', closePanel);
+  document.addEventListener('keydown', function (e) { if (e.key === 'Escape' && !panel.hidden) closePanel(); });
+
+  // Style layers carry the viewer layer they draw in metadata['mapbook:layer'].
+  function styleLayersOf(id) {
+    return state.map.getStyle().layers.filter(function (l) { return l.metadata && l.metadata['mapbook:layer'] === id; });
+  }
+
+  function showLayers(layers) {
+    layers.forEach(function (layer) {
+      styleLayersOf(layer.id).forEach(function (l) {
+        state.map.setLayoutProperty(l.id, 'visibility', layer.shown ? 'visible' : 'none');
+      });
+    });
+  }
+
+  function layersPanel(body) {
+    return getJSON(api + '/layers?zoom=' + state.map.getZoom()).then(function (layers) {
+      var list = el('ul', { class: 'toc' });
+      layers.forEach(function (layer) {
+        var box = el('input', { type: 'checkbox', id: 'toc-' + layer.id });
+        box.checked = layer.visible;
+        box.addEventListener('change', function () {
+          box.disabled = true;
+          postJSON(api + '/layers', { layer: layer.id, visible: box.checked }).then(function (updated) {
+            showLayers(updated);
+            box.disabled = false;
+          }).catch(function (error) { box.checked = !box.checked; box.disabled = false; say(error.message); });
+        });
+        var note = layer.inScale === false ? el('span', { class: 'dim', text: ' (not at this scale)' }) : null;
+        list.appendChild(el('li', { style: 'padding-left:' + (layer.depth * 1.2) + 'em' }, [
+          box, el('label', { for: 'toc-' + layer.id, text: layer.title }), note,
+        ]));
+      });
+      body.appendChild(list);
+      body.appendChild(el('button', {
+        type: 'button', class: 'secondary', text: 'Reset to the map\u2019s layers',
+        onclick: function () { postJSON(api + '/layers', { reset: true }).then(function (updated) { showLayers(updated); openPanel('layers', 'Layers', layersPanel); }); },
+      }));
+    });
+  }
+
+  function legendPanel(body) {
+    return getJSON(api + '/legend').then(function (layers) {
+      if (!layers.length) body.appendChild(el('p', { text: 'No layer shown has a legend.' }));
+      layers.forEach(function (layer) {
+        body.appendChild(el('h3', { text: layer.title }));
+        layer.legend.forEach(function (section) {
+          if (section.field) body.appendChild(el('p', { class: 'dim', text: section.field }));
+          var list = el('ul', { class: 'legend' });
+          section.entries.forEach(function (entry) {
+            list.appendChild(el('li', {}, [
+              el('img', { src: entry.swatch, alt: '', width: '20', height: '20' }),
+              el('span', { text: entry.label }),
+            ]));
+          });
+          body.appendChild(list);
+        });
+      });
+    });
+  }
+
+  function bookmarksPanel(body) {
+    var bookmarks = state.info.bookmarks;
+    if (!bookmarks.length) { body.appendChild(el('p', { text: 'This map has no bookmarks.' })); return; }
+    var list = el('ul', { class: 'choices' });
+    bookmarks.forEach(function (bookmark) {
+      list.appendChild(el('li', {}, [el('button', {
+        type: 'button', text: bookmark.name, disabled: bookmark.bounds ? null : 'disabled',
+        onclick: function () { fit(bookmark.bounds); if (window.innerWidth < 700) closePanel(); },
+      })]));
+    });
+    body.appendChild(list);
+  }
+
+  function basemapsPanel(body) {
+    var list = el('ul', { class: 'choices' });
+    state.info.basemaps.forEach(function (basemap) {
+      var radio = el('input', { type: 'radio', name: 'basemap', id: 'bm-' + basemap.id, value: basemap.id });
+      radio.checked = basemap.visible;
+      radio.addEventListener('change', function () {
+        state.info.basemaps.forEach(function (other) {
+          other.visible = other.id === basemap.id;
+          styleLayersOf(other.id).forEach(function (l) { state.map.setLayoutProperty(l.id, 'visibility', other.visible ? 'visible' : 'none'); });
+        });
+      });
+      list.appendChild(el('li', {}, [radio, el('label', { for: 'bm-' + basemap.id, text: basemap.title })]));
+    });
+    body.appendChild(list);
+  }
+
+  // The part of the map the open panel leaves free: its side on wide screens, above it on phones.
+  function viewPadding(margin) {
+    var padding = { top: margin, bottom: margin, left: margin, right: margin };
+    if (!panel.hidden) {
+      var r = panel.getBoundingClientRect(), m = state.map.getContainer().getBoundingClientRect();
+      if (r.width >= m.width - 1) padding.bottom += Math.max(0, m.bottom - r.top);
+      else padding.right += Math.max(0, m.right - r.left);
+    }
+    return padding;
+  }
+
+  function fit(bounds, margin) {
+    if (bounds) state.map.fitBounds([[bounds[0], bounds[1]], [bounds[2], bounds[3]]], { padding: viewPadding(margin || 0), duration: 0 });
+  }
+
+  // MARK: - Pop-ups (identify and search)
+
+  function popupView(popup) {
+    var section = el('section', { class: 'popup' }, [el('h3', { text: popup.title }), el('p', { class: 'dim', text: popup.layerTitle })]);
+    if (popup.text) section.appendChild(el('p', { text: popup.text }));
+    var fields = el('dl', {});
+    popup.fields.forEach(function (f) {
+      fields.appendChild(el('dt', { text: f.label }));
+      fields.appendChild(el('dd', { text: f.value }));
+    });
+    section.appendChild(fields);
+    popup.related.forEach(function (related) {
+      section.appendChild(el('h4', { text: related.table + ' (' + related.records.length + ')' }));
+      related.records.forEach(function (record) {
+        var dl = el('dl', { class: 'related' });
+        record.fields.forEach(function (f) { dl.appendChild(el('dt', { text: f.label })); dl.appendChild(el('dd', { text: f.value })); });
+        section.appendChild(dl);
+      });
+    });
+    if (popup.attachments.length) {
+      section.appendChild(el('h4', { text: 'Attachments' }));
+      popup.attachments.forEach(function (a) {
+        var url = api + '/layers/' + encodeURIComponent(popup.layer) + '/features/' + popup.featureId + '/attachments/' + a.id;
+        if (a.contentType.indexOf('image/') === 0) section.appendChild(el('img', { class: 'photo', src: url, alt: a.name }));
+        else section.appendChild(el('p', {}, [el('a', { href: url, download: a.name, text: a.name })]));
+      });
+    }
+    return section;
+  }
+
+  function highlight(geometry) {
+    var source = state.map.getSource('mapbook-highlight');
+    if (source) source.setData(geometry ? { type: 'Feature', geometry: geometry, properties: {} } : { type: 'FeatureCollection', features: [] });
+  }
+
+  function identifyAt(point, lngLat) {
+    var center = state.map.getCenter();
+    var canvas = state.map.getCanvas();
+    var query = new URLSearchParams({
+      lon: lngLat.lng, lat: lngLat.lat, zoom: state.map.getZoom(), centerLon: center.lng, centerLat: center.lat,
+      width: canvas.clientWidth, height: canvas.clientHeight, tolerance: matchMedia('(pointer: coarse)').matches ? 12 : 6,
+    });
+    return getJSON(api + '/identify?' + query).then(function (answer) {
+      if (!answer.results.length) { highlight(null); say('Nothing here'); return; }
+      say('');
+      highlight(answer.results[0].geometry);
+      openPanel('popup', answer.results.length === 1 ? 'Pop-up' : answer.results.length + ' features', function (body) {
+        answer.results.forEach(function (r) { body.appendChild(popupView(r.popup)); });
+      });
+    });
+  }
+
+  // MARK: - Search with suggestions
+
+  var searchInput = document.getElementById('search-input');
+  var suggestionList = document.getElementById('suggestions');
+  var suggestController = null;
+
+  function near() {
+    var c = state.map ? state.map.getCenter() : null;
+    return c ? c.lng + ',' + c.lat : '';
+  }
+
+  function showSuggestions(items) {
+    suggestionList.replaceChildren();
+    items.forEach(function (s, i) {
+      var li = el('li', { role: 'option', id: 'suggestion-' + i, text: s.label, tabindex: '-1' });
+      li.addEventListener('mousedown', function (e) { e.preventDefault(); searchInput.value = s.label; search(s.label); });
+      suggestionList.appendChild(li);
+    });
+    suggestionList.hidden = items.length === 0;
+    searchInput.setAttribute('aria-expanded', String(items.length > 0));
+  }
+
+  searchInput.addEventListener('input', function () {
+    var text = searchInput.value;
+    if (suggestController) suggestController.abort();
+    if (!text.trim()) { showSuggestions([]); return; }
+    suggestController = new AbortController();
+    getJSON(api + '/suggest?' + new URLSearchParams({ text: text, near: near() }), { signal: suggestController.signal })
+      .then(showSuggestions).catch(function (error) { if (error.name !== 'AbortError') say(error.message); });
+  });
+
+  searchInput.addEventListener('keydown', function (e) {
+    var options = Array.prototype.slice.call(suggestionList.children);
+    var current = options.findIndex(function (o) { return o.getAttribute('aria-selected') === 'true'; });
+    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      e.preventDefault();
+      if (!options.length) return;
+      var next = e.key === 'ArrowDown' ? Math.min(current + 1, options.length - 1) : Math.max(current - 1, 0);
+      options.forEach(function (o, i) { o.setAttribute('aria-selected', String(i === next)); });
+      searchInput.setAttribute('aria-activedescendant', options[next].id);
+      searchInput.value = options[next].textContent;
+    }
+  });
+
+  searchInput.addEventListener('blur', function () { setTimeout(function () { showSuggestions([]); }, 150); });
+
+  document.getElementById('search-form').addEventListener('submit', function (e) {
+    e.preventDefault();
+    search(searchInput.value);
+  });
+
+  function search(text) {
+    showSuggestions([]);
+    if (!text.trim()) return;
+    say('Searching\u2026');
+    getJSON(api + '/search?' + new URLSearchParams({ text: text, near: near() })).then(function (answer) {
+      if (!answer.candidates.length) { say('No results for \u201c' + text + '\u201d'); return; }
+      say('');
+      var best = answer.candidates[0];
+      var at = best.location ? [best.location.x, best.location.y] : null;
+      highlight(at ? { type: 'Point', coordinates: at } : null);
+      var opened = openPanel('popup', 'Search: ' + text, function (body) {
+        if (answer.popups.length) answer.popups.forEach(function (p) { body.appendChild(popupView(p)); });
+        else body.appendChild(el('p', { text: best.label }));
+        if (answer.candidates.length > 1) {
+          body.appendChild(el('h4', { text: 'Other results' }));
+          var list = el('ul', { class: 'choices' });
+          answer.candidates.slice(1).forEach(function (c) {
+            list.appendChild(el('li', {}, [el('button', { type: 'button', text: c.label, onclick: function () { searchInput.value = c.label; search(c.label); } })]));
+          });
+          body.appendChild(list);
+        }
+      });
+      // Centred in what the pop-up's panel leaves of the map.
+      opened.then(function () { if (at) state.map.jumpTo({ center: at, zoom: Math.max(state.map.getZoom(), 17), padding: viewPadding(0) }); });
+    }).catch(function (error) { say(error.message); });
+  }
+
+  // MARK: - Directions
+
+  function directionsPanel(body) {
+    if (!state.info.hasNetwork) { body.appendChild(el('p', { text: 'This package has no street network for directions.' })); return; }
+    var form = el('form', { class: 'directions' });
+    function place(name, label) {
+      var input = el('input', { type: 'search', id: 'route-' + name, name: name, placeholder: 'Address, or LON,LAT', autocomplete: 'off' });
+      var tap = el('button', { type: 'button', class: 'secondary', text: 'Tap the map', onclick: function () {
+        state.pick = function (lngLat) { input.value = lngLat.lng.toFixed(6) + ',' + lngLat.lat.toFixed(6); };
+        say('Tap the map for the ' + label.toLowerCase());
+      } });
+      var here = el('button', { type: 'button', class: 'secondary', text: 'My location', onclick: function () {
+        if (state.lastLocation) { input.value = state.lastLocation.lng.toFixed(6) + ',' + state.lastLocation.lat.toFixed(6); return; }
+        state.geolocate.trigger();
+        say('Finding your location\u2026');
+      } });
+      return el('div', { class: 'place' }, [el('label', { for: 'route-' + name, text: label }), input, el('div', { class: 'row' }, [tap, here])]);
+    }
+    var by = el('select', { id: 'route-by', name: 'by' }, [el('option', { value: 'time', text: 'Quickest' }), el('option', { value: 'distance', text: 'Shortest' })]);
+    var summary = el('p', { class: 'route-summary', id: 'route-summary' });
+    var list = el('ol', { class: 'steps', id: 'route-steps' });
+    form.appendChild(place('from', 'From'));
+    form.appendChild(place('to', 'To'));
+    form.appendChild(el('div', { class: 'row' }, [el('label', { for: 'route-by', text: 'Route' }), by, el('button', { type: 'submit', text: 'Get directions' })]));
+    form.addEventListener('submit', function (e) {
+      e.preventDefault();
+      var from = form.elements.from.value, to = form.elements.to.value;
+      if (!from || !to) { say('Give where from and where to'); return; }
+      say('Finding the route\u2026');
+      getJSON(api + '/route?' + new URLSearchParams({ from: from, to: to, by: by.value })).then(function (answer) {
+        say('');
+        var feature = answer.solve.routes.features[0];
+        var line = { type: 'LineString', coordinates: feature.geometry.paths[0] };
+        state.map.getSource('mapbook-route').setData({ type: 'Feature', geometry: line, properties: {} });
+        var lons = line.coordinates.map(function (c) { return c[0]; }), lats = line.coordinates.map(function (c) { return c[1]; });
+        fit([Math.min.apply(null, lons), Math.min.apply(null, lats), Math.max.apply(null, lons), Math.max.apply(null, lats)], 40);
+        // The first line sums the route up; the others are its numbered steps.
+        list.replaceChildren();
+        summary.textContent = answer.lines[0] || '';
+        answer.lines.slice(1).forEach(function (text) { list.appendChild(el('li', { text: text.trim().replace(/^\d+\.\s*/, '') })); });
+      }).catch(function (error) { say(error.message); list.replaceChildren(el('li', { class: 'problem', text: error.message })); });
+    });
+    body.appendChild(form);
+    body.appendChild(summary);
+    body.appendChild(list);
+  }
+
+  var panels = {
+    layers: ['Layers', layersPanel], legend: ['Legend', legendPanel], bookmarks: ['Bookmarks', bookmarksPanel],
+    directions: ['Directions', directionsPanel], basemaps: ['Basemaps', basemapsPanel],
+  };
+
+  document.querySelectorAll('.tools button').forEach(function (button) {
+    button.addEventListener('click', function () {
+      var name = button.dataset.panel;
+      if (state.openPanel === name) { closePanel(); return; }
+      if (panels[name]) openPanel(name, panels[name][0], panels[name][1]);
+    });
+  });
+
+  // MARK: - The map
+
+  async function start() {
+    try {
+      var container = document.getElementById('map');
+      state.info = await getJSON(api + '?' + new URLSearchParams({ width: container.clientWidth, height: container.clientHeight }));
+      var style = absolutize(await getJSON(api + '/style.json'));
+      var options = { container: 'map', style: style, attributionControl: { compact: true }, dragRotate: false, pitchWithRotate: false };
+      if (state.info.bounds) options.bounds = state.info.bounds;
+      var map = new maplibregl.Map(options);
+      state.map = map;
+      map.touchZoomRotate.disableRotation();
+      map.addControl(new maplibregl.NavigationControl({ showCompass: false }), 'bottom-right');
+      state.geolocate = new maplibregl.GeolocateControl({ positionOptions: { enableHighAccuracy: true }, trackUserLocation: true, showAccuracyCircle: true });
+      map.addControl(state.geolocate, 'bottom-right');
+      map.addControl(new maplibregl.ScaleControl({ unit: 'metric' }), 'bottom-left');
+      state.geolocate.on('geolocate', function (e) {
+        state.lastLocation = { lng: e.coords.longitude, lat: e.coords.latitude, accuracy: e.coords.accuracy };
+        var from = document.getElementById('route-from');
+        if (from && !from.value) from.value = e.coords.longitude.toFixed(6) + ',' + e.coords.latitude.toFixed(6);
+        say('');
+      });
+      state.geolocate.on('error', function () { say('Your location is not available'); });
+      if (state.info.basemaps.length > 1) document.querySelector('[data-panel=basemaps]').hidden = false;
+      map.on('load', function () {
+        map.addSource('mapbook-route', { type: 'geojson', data: { type: 'FeatureCollection', features: [] } });
+        map.addLayer({ id: 'mapbook-route', type: 'line', source: 'mapbook-route', paint: { 'line-color': '#0072b2', 'line-width': 6, 'line-opacity': 0.85 }, layout: { 'line-cap': 'round', 'line-join': 'round' } });
+        map.addSource('mapbook-highlight', { type: 'geojson', data: { type: 'FeatureCollection', features: [] } });
+        map.addLayer({ id: 'mapbook-highlight-fill', type: 'fill', source: 'mapbook-highlight', filter: ['==', ['geometry-type'], 'Polygon'], paint: { 'fill-color': '#00e5ff', 'fill-opacity': 0.25 } });
+        map.addLayer({ id: 'mapbook-highlight-line', type: 'line', source: 'mapbook-highlight', filter: ['!=', ['geometry-type'], 'Point'], paint: { 'line-color': '#00e5ff', 'line-width': 4 } });
+        map.addLayer({ id: 'mapbook-highlight-point', type: 'circle', source: 'mapbook-highlight', filter: ['==', ['geometry-type'], 'Point'], paint: { 'circle-radius': 10, 'circle-color': 'rgba(0,0,0,0)', 'circle-stroke-color': '#00e5ff', 'circle-stroke-width': 3 } });
+        state.ready = true;
+      });
+      map.on('click', function (e) {
+        if (state.pick) { var pick = state.pick; state.pick = null; pick(e.lngLat); say(''); return; }
+        identifyAt(e.point, e.lngLat).catch(function (error) { say(error.message); });
+      });
+      // Tests wait for this: the map drew everything it asked for.
+      map.on('idle', function () { state.idle = (state.idle || 0) + 1; });
+      map.on('dataloading', function () { state.idle = 0; });
+      map.on('error', function (e) { if (e && e.error && e.error.message) say(e.error.message); });
+    } catch (error) {
+      say(error.message);
+    }
+  }
+
+  if (window.maplibregl) start();
+  else say('MapLibre GL JS did not load: run tools/setup, then build mapbook again');
+})();
