@@ -27,6 +27,17 @@ public final class WorkingCopy {
         /// Unix seconds.
         public var time: Int64
         public var changeset: [UInt8]
+
+        /// As `mapbook edit edits --json` lists it and a page shows it.
+        public var jsonValue: JSONValue {
+            .object([
+                "id": .integer(id), "layer": .string(layer), "operation": .string(operation.rawValue), "fid": .integer(fid),
+                "globalid": .string(globalid), "time": .string(ISODate.format(seconds: time)), "changesetBytes": .integer(Int64(changeset.count)),
+            ])
+        }
+
+        /// "3. 2026-11-27T10:00:00Z update mains 12 {GUID}".
+        public var line: String { "\(id). \(ISODate.format(seconds: time)) \(operation.rawValue) \(layer) \(fid) \(globalid)" }
     }
 
     static let logTable = "mapbook_changesets"

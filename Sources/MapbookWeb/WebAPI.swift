@@ -165,6 +165,10 @@ struct WebAPI: Sendable {
             let (host, number) = try address(context)
             var query: [String: String] = [:]
             for (key, value) in request.uri.queryParameters { query[String(key)] = String(value) }
+            // Path parameters (a layer's id) over the query's, decoded.
+            for (key, value) in context.parameters where key != "package" && key != "map" {
+                query[String(key)] = FormEncoding.percentDecode(value.utf8) ?? String(value)
+            }
             let json = try host.withSession { state -> JSONValue in
                 let map = try state.map(number)
                 return try body(map, MapRequest(host: host, state: state, number: number, query: query), number)

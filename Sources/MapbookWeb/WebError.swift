@@ -13,12 +13,15 @@ public struct WebError: Error, Sendable, CustomStringConvertible {
     public var kind: String
     public var message: String
     public var choices: [String] = []
+    /// The field an edit was refused for.
+    public var field: String?
 
-    public init(status: HTTPResponse.Status, kind: String, message: String, choices: [String] = []) {
+    public init(status: HTTPResponse.Status, kind: String, message: String, choices: [String] = [], field: String? = nil) {
         self.status = status
         self.kind = kind
         self.message = message
         self.choices = choices
+        self.field = field
     }
 
     public var description: String { message }
@@ -46,7 +49,7 @@ public struct WebError: Error, Sendable, CustomStringConvertible {
             }
             return WebError(status: status, kind: kindName(error.kind), message: error.message, choices: error.choices)
         case let error as EditError:
-            return WebError(status: .unprocessableContent, kind: kindName(error.kind), message: "\(error)")
+            return WebError(status: .unprocessableContent, kind: kindName(error.kind), message: error.message, field: error.field.isEmpty ? nil : error.field)
         case let error as PackageExpiredError:
             return WebError(status: .forbidden, kind: "packageExpired", message: "\(error)")
         case let error as PackageFormatError:
@@ -69,6 +72,7 @@ public struct WebError: Error, Sendable, CustomStringConvertible {
     var json: JSONValue {
         var error: JSONObject = ["kind": .string(kind), "message": .string(message), "status": .int(Int(status.code))]
         if !choices.isEmpty { error["choices"] = .array(choices.map { .string($0) }) }
+        if let field { error["field"] = .string(field) }
         return .object(["error": .object(error)])
     }
 }

@@ -80,7 +80,9 @@ struct WebRoutes: Sendable {
             return WebResponses.tile(bytes, cache: "no-cache")
         }
 
-        WebAPI(catalog: catalog).register(router)
+        let api = WebAPI(catalog: catalog)
+        api.register(router)
+        api.registerEdits(router)
     }
 
     func mapAddress(_ context: BasicRequestContext) throws -> (PackageHost, Int) {

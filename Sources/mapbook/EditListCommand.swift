@@ -14,18 +14,10 @@ struct EditListCommand: ParsableCommand {
         let (_, copy) = try EditCommand.open(path)
         let pending = try LibraryCommand.attempt { try copy.pending() }
         if json {
-            let items: [JSONValue] = pending.map { c in
-                .object([
-                    "id": .integer(c.id), "layer": .string(c.layer), "operation": .string(c.operation.rawValue), "fid": .integer(c.fid),
-                    "globalid": .string(c.globalid), "time": .string(ISODate.format(seconds: c.time)), "changesetBytes": .integer(Int64(c.changeset.count)),
-                ])
-            }
-            print(JSONWriter.string(.array(items), style: .pretty))
+            print(JSONWriter.string(.array(pending.map(\.jsonValue)), style: .pretty))
             return
         }
         if pending.isEmpty { print("No pending edits.") }
-        for c in pending {
-            print("\(c.id). \(ISODate.format(seconds: c.time)) \(c.operation.rawValue) \(c.layer) \(c.fid) \(c.globalid)")
-        }
+        for c in pending { print(c.line) }
     }
 }

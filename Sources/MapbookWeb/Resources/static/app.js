@@ -40,6 +40,7 @@
     if (!response.ok) {
       var error = new Error(body && body.error ? body.error.message : response.statusText);
       error.kind = body && body.error ? body.error.kind : 'failed';
+      error.field = body && body.error ? body.error.field : undefined;
       throw error;
     }
     return body;
@@ -208,6 +209,24 @@
         section.appendChild(dl);
       });
     });
+    if (state.editable && state.editable[popup.layer]) {
+      var fileInput = el('input', { type: 'file', accept: 'image/*', capture: 'environment', class: 'visually-hidden', id: 'attach-' + popup.layer + '-' + popup.featureId });
+      fileInput.addEventListener('change', function () {
+        var file = fileInput.files[0];
+        if (!file) return;
+        say('Attaching ' + file.name + '\u2026');
+        fetch(api + '/layers/' + encodeURIComponent(popup.layer) + '/features/' + popup.featureId + '/attachments?name=' + encodeURIComponent(file.name),
+          { method: 'POST', body: file, credentials: 'same-origin' })
+          .then(function (r) { return r.json().then(function (b) { if (!r.ok) throw new Error(b.error.message); return b; }); })
+          .then(function () { say('Attached ' + file.name); edited([popup.layer]); })
+          .catch(function (error) { say(error.message); });
+      });
+      section.appendChild(el('div', { class: 'row' }, [
+        el('button', { type: 'button', class: 'secondary', text: 'Edit', onclick: function () { editForm(popup.layer, popup.featureId); } }),
+        el('label', { class: 'button secondary', for: fileInput.id, text: 'Attach a photo' }), fileInput,
+        el('button', { type: 'button', class: 'secondary danger', text: 'Delete', onclick: function () { deleteFeature(popup); } }),
+      ]));
+    }
     if (popup.attachments.length) {
       section.appendChild(el('h4', { text: 'Attachments' }));
       popup.attachments.forEach(function (a) {
@@ -319,6 +338,106 @@
     }).catch(function (error) { say(error.message); });
   }
 
+  // MARK: - Editing (through the working copy, as `mapbook edit`)
+
+  // Feature tiles are made from the data as it is: asking again shows the edit.
+  function edited(layerIDs) {
+    layerIDs.forEach(function (id) {
+      var source = state.map.getSource('layer:' + id);
+      if (source && source.tiles) source.setTiles(source.tiles.map(function (t) { return t.replace(/[?].*$/, '') + '?v=' + Date.now(); }));
+    });
+  }
+
+  function fieldInput(field, id) {
+    var input;
+    if (field.choices) {
+      input = el('select', { id: id, name: field.name }, [el('option', { value: '', text: '' })].concat(field.choices.map(function (c) { return el('option', { value: c, text: c }); })));
+      input.value = field.text;
+    } else {
+      var type = field.type === 'integer' || field.type === 'real' ? 'number' : field.type === 'date' ? 'date' : 'text';
+      input = el('input', { id: id, name: field.name, type: type, value: field.text });
+      if (field.type === 'real') input.step = 'any';
+    }
+    if (field.required) input.required = true;
+    return input;
+  }
+
+  function editForm(layerID, featureID, place) {
+    return openPanel('edit', featureID ? 'Edit feature' : 'New feature', function (body) {
+      var query = featureID ? '?feature=' + featureID : '';
+      return getJSON(api + '/layers/' + encodeURIComponent(layerID) + '/form' + query).then(function (form) {
+        body.appendChild(el('p', { class: 'dim', text: form.layerTitle + (place ? ' at ' + place.lng.toFixed(6) + ', ' + place.lat.toFixed(6) : '') }));
+        var f = el('form', { class: 'edit-form', novalidate: 'novalidate' });
+        var problem = el('p', { class: 'problem', role: 'alert' });
+        form.fields.forEach(function (field, i) {
+          var id = 'edit-' + i;
+          f.appendChild(el('div', { class: 'field', 'data-field': field.name }, [
+            el('label', { for: id, text: field.label }), fieldInput(field, id),
+            field.hint ? el('span', { class: 'dim hint', text: field.hint }) : null,
+          ]));
+        });
+        f.appendChild(problem);
+        f.appendChild(el('button', { type: 'submit', text: featureID ? 'Save' : 'Add' }));
+        f.addEventListener('submit', function (e) {
+          e.preventDefault();
+          var values = {};
+          form.fields.forEach(function (field) {
+            var value = f.elements[field.name].value;
+            if (featureID ? value !== field.text : value !== '') values[field.name] = value;
+          });
+          var url = api + '/layers/' + encodeURIComponent(layerID) + '/features' + (featureID ? '/' + featureID : '');
+          var request = featureID ? { values: values } : { lon: place.lng, lat: place.lat, values: values };
+          f.querySelectorAll('.field').forEach(function (d) { d.classList.remove('invalid'); });
+          postJSON(url, request).then(function (change) {
+            edited([layerID]);
+            say((featureID ? 'Saved' : 'Added') + ' feature ' + change.fid + ' (mapbook sync sends it)');
+            closePanel();
+          }).catch(function (error) {
+            problem.textContent = error.message;
+            f.querySelectorAll('.field').forEach(function (d) {
+              if (error.field && d.dataset.field.toLowerCase() === error.field.toLowerCase()) {
+                d.classList.add('invalid');
+                d.querySelector('input, select').focus();
+              }
+            });
+          });
+        });
+        body.appendChild(f);
+      });
+    });
+  }
+
+  function deleteFeature(popup) {
+    if (!confirm('Delete \u201c' + popup.title + '\u201d?')) return;
+    postJSON(api + '/layers/' + encodeURIComponent(popup.layer) + '/features/' + popup.featureId, { delete: true }).then(function () {
+      edited([popup.layer]);
+      highlight(null);
+      closePanel();
+      say('Deleted \u201c' + popup.title + '\u201d (mapbook sync sends it)');
+    }).catch(function (error) { say(error.message); });
+  }
+
+  function editPanel(body) {
+    var layers = Object.keys(state.editable).map(function (id) { return state.editable[id]; });
+    var choose = el('select', { id: 'edit-layer' }, layers.map(function (l) { return el('option', { value: l.id, text: l.title }); }));
+    function add(place) { editForm(choose.value, null, place); }
+    body.appendChild(el('label', { for: 'edit-layer', text: 'Add a feature to' }));
+    body.appendChild(choose);
+    body.appendChild(el('div', { class: 'row' }, [
+      el('button', { type: 'button', text: 'Tap the map where it goes', onclick: function () { state.pick = add; say('Tap the map where the new feature goes'); } }),
+      el('button', { type: 'button', class: 'secondary', text: 'Here (my location)', onclick: function () {
+        if (state.lastLocation) add(state.lastLocation); else { state.geolocate.trigger(); say('Finding your location\u2026'); }
+      } }),
+    ]));
+    var list = el('ul', { class: 'edits', id: 'pending-edits' });
+    body.appendChild(el('h3', { text: 'Edits not yet synchronised' }));
+    body.appendChild(list);
+    return getJSON(api + '/edits').then(function (edits) {
+      if (!edits.length) list.appendChild(el('li', { class: 'dim', text: 'None' }));
+      edits.forEach(function (e) { list.appendChild(el('li', { text: e.operation + ' ' + e.layer + ' ' + e.fid + ' \u00b7 ' + e.time })); });
+    });
+  }
+
   // MARK: - Directions
 
   function directionsPanel(body) {
@@ -368,7 +487,7 @@
 
   var panels = {
     layers: ['Layers', layersPanel], legend: ['Legend', legendPanel], bookmarks: ['Bookmarks', bookmarksPanel],
-    directions: ['Directions', directionsPanel], basemaps: ['Basemaps', basemapsPanel],
+    directions: ['Directions', directionsPanel], basemaps: ['Basemaps', basemapsPanel], edit: ['Edit', editPanel],
   };
 
   document.querySelectorAll('.tools button').forEach(function (button) {
@@ -403,6 +522,11 @@
       });
       state.geolocate.on('error', function () { say('Your location is not available'); });
       if (state.info.basemaps.length > 1) document.querySelector('[data-panel=basemaps]').hidden = false;
+      getJSON(api + '/editable').then(function (layers) {
+        state.editable = {};
+        layers.forEach(function (l) { state.editable[l.id] = l; });
+        document.querySelector('[data-panel=edit]').hidden = layers.length === 0;
+      }).catch(function () { state.editable = {}; });
       map.on('load', function () {
         map.addSource('mapbook-route', { type: 'geojson', data: { type: 'FeatureCollection', features: [] } });
         map.addLayer({ id: 'mapbook-route', type: 'line', source: 'mapbook-route', paint: { 'line-color': '#0072b2', 'line-width': 6, 'line-opacity': 0.85 }, layout: { 'line-cap': 'round', 'line-join': 'round' } });
