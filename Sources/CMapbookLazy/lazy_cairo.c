@@ -66,6 +66,13 @@ void cairo_fill_preserve(cairo_t *cr) {
     ((void (*)(cairo_t *cr))f)(cr);
 }
 
+void cairo_font_extents(cairo_t *cr, cairo_font_extents_t *extents) {
+    static void *_Atomic cached;
+    void *f = cached;
+    if (!f) cached = f = cairo_symbol("cairo_font_extents");
+    ((void (*)(cairo_t *cr, cairo_font_extents_t *extents))f)(cr, extents);
+}
+
 cairo_font_options_t * cairo_font_options_create(void) {
     static void *_Atomic cached;
     void *f = cached;
@@ -78,6 +85,13 @@ void cairo_font_options_destroy(cairo_font_options_t *options) {
     void *f = cached;
     if (!f) cached = f = cairo_symbol("cairo_font_options_destroy");
     ((void (*)(cairo_font_options_t *options))f)(options);
+}
+
+void cairo_font_options_set_antialias(cairo_font_options_t *options, cairo_antialias_t antialias) {
+    static void *_Atomic cached;
+    void *f = cached;
+    if (!f) cached = f = cairo_symbol("cairo_font_options_set_antialias");
+    ((void (*)(cairo_font_options_t *options, cairo_antialias_t antialias))f)(options, antialias);
 }
 
 void cairo_font_options_set_hint_metrics(cairo_font_options_t *options, cairo_hint_metrics_t hint_metrics) {
@@ -94,11 +108,25 @@ void cairo_font_options_set_hint_style(cairo_font_options_t *options, cairo_hint
     ((void (*)(cairo_font_options_t *options, cairo_hint_style_t hint_style))f)(options, hint_style);
 }
 
+cairo_scaled_font_t * cairo_get_scaled_font(cairo_t *cr) {
+    static void *_Atomic cached;
+    void *f = cached;
+    if (!f) cached = f = cairo_symbol("cairo_get_scaled_font");
+    return ((cairo_scaled_font_t * (*)(cairo_t *cr))f)(cr);
+}
+
 cairo_pattern_t * cairo_get_source(cairo_t *cr) {
     static void *_Atomic cached;
     void *f = cached;
     if (!f) cached = f = cairo_symbol("cairo_get_source");
     return ((cairo_pattern_t * (*)(cairo_t *cr))f)(cr);
+}
+
+void cairo_glyph_free(cairo_glyph_t *glyphs) {
+    static void *_Atomic cached;
+    void *f = cached;
+    if (!f) cached = f = cairo_symbol("cairo_glyph_free");
+    ((void (*)(cairo_glyph_t *glyphs))f)(glyphs);
 }
 
 cairo_surface_t * cairo_image_surface_create(cairo_format_t format, int width, int height) {
@@ -297,6 +325,20 @@ void cairo_scale(cairo_t *cr, double sx, double sy) {
     ((void (*)(cairo_t *cr, double sx, double sy))f)(cr, sx, sy);
 }
 
+cairo_status_t cairo_scaled_font_text_to_glyphs(cairo_scaled_font_t *scaled_font, double x, double y, const char *utf8, int utf8_len, cairo_glyph_t **glyphs, int *num_glyphs, cairo_text_cluster_t **clusters, int *num_clusters, cairo_text_cluster_flags_t *cluster_flags) {
+    static void *_Atomic cached;
+    void *f = cached;
+    if (!f) cached = f = cairo_symbol("cairo_scaled_font_text_to_glyphs");
+    return ((cairo_status_t (*)(cairo_scaled_font_t *scaled_font, double x, double y, const char *utf8, int utf8_len, cairo_glyph_t **glyphs, int *num_glyphs, cairo_text_cluster_t **clusters, int *num_clusters, cairo_text_cluster_flags_t *cluster_flags))f)(scaled_font, x, y, utf8, utf8_len, glyphs, num_glyphs, clusters, num_clusters, cluster_flags);
+}
+
+void cairo_select_font_face(cairo_t *cr, const char *family, cairo_font_slant_t slant, cairo_font_weight_t weight) {
+    static void *_Atomic cached;
+    void *f = cached;
+    if (!f) cached = f = cairo_symbol("cairo_select_font_face");
+    ((void (*)(cairo_t *cr, const char *family, cairo_font_slant_t slant, cairo_font_weight_t weight))f)(cr, family, slant, weight);
+}
+
 void cairo_set_dash(cairo_t *cr, const double *dashes, int num_dashes, double offset) {
     static void *_Atomic cached;
     void *f = cached;
@@ -316,6 +358,13 @@ void cairo_set_font_options(cairo_t *cr, const cairo_font_options_t *options) {
     void *f = cached;
     if (!f) cached = f = cairo_symbol("cairo_set_font_options");
     ((void (*)(cairo_t *cr, const cairo_font_options_t *options))f)(cr, options);
+}
+
+void cairo_set_font_size(cairo_t *cr, double size) {
+    static void *_Atomic cached;
+    void *f = cached;
+    if (!f) cached = f = cairo_symbol("cairo_set_font_size");
+    ((void (*)(cairo_t *cr, double size))f)(cr, size);
 }
 
 void cairo_set_line_cap(cairo_t *cr, cairo_line_cap_t line_cap) {
@@ -372,6 +421,13 @@ void cairo_set_source_surface(cairo_t *cr, cairo_surface_t *surface, double x, d
     void *f = cached;
     if (!f) cached = f = cairo_symbol("cairo_set_source_surface");
     ((void (*)(cairo_t *cr, cairo_surface_t *surface, double x, double y))f)(cr, surface, x, y);
+}
+
+void cairo_show_text(cairo_t *cr, const char *utf8) {
+    static void *_Atomic cached;
+    void *f = cached;
+    if (!f) cached = f = cairo_symbol("cairo_show_text");
+    ((void (*)(cairo_t *cr, const char *utf8))f)(cr, utf8);
 }
 
 cairo_status_t cairo_status(cairo_t *cr) {
@@ -463,6 +519,13 @@ void cairo_svg_surface_set_document_unit(cairo_surface_t *surface, cairo_svg_uni
     void *f = cached;
     if (!f) cached = f = cairo_symbol("cairo_svg_surface_set_document_unit");
     ((void (*)(cairo_surface_t *surface, cairo_svg_unit_t unit))f)(surface, unit);
+}
+
+void cairo_text_extents(cairo_t *cr, const char *utf8, cairo_text_extents_t *extents) {
+    static void *_Atomic cached;
+    void *f = cached;
+    if (!f) cached = f = cairo_symbol("cairo_text_extents");
+    ((void (*)(cairo_t *cr, const char *utf8, cairo_text_extents_t *extents))f)(cr, utf8, extents);
 }
 
 void cairo_translate(cairo_t *cr, double tx, double ty) {

@@ -30,6 +30,7 @@ extension Packager.Context {
                 renderer = Renderer(value: json)
             }
             var fields = layerSpec.fields ?? []
+            if let label = layerSpec.label, !fields.contains(label) { fields.append(label) }
             // The style draws by the renderer's fields, so the tiles carry them whatever `fields` says.
             for field in renderer?.fields ?? [] where !fields.contains(field) { fields.append(field) }
             if layerSpec.fields == nil,
@@ -42,7 +43,8 @@ extension Packager.Context {
             }
             let reader = try GeoPackageReader(path: source.file, table: source.table)
             layers.append(BackdropBuilder.Layer(
-                name: layerSpec.source, reader: reader, fields: fields, minZoom: layerSpec.minZoom, maxZoom: layerSpec.maxZoom, renderer: renderer))
+                name: layerSpec.source, reader: reader, fields: fields, minZoom: layerSpec.minZoom, maxZoom: layerSpec.maxZoom, renderer: renderer,
+                label: layerSpec.label))
         }
         var options = TilerOptions()
         options.minZoom = spec.minZoom

@@ -11,7 +11,8 @@ import MapbookViewer
 /// The MapLibre style a map page draws: each vector tile base map with its own style (our
 /// generated one or Esri's `resources/styles/root.json`) rewritten to this server's URLs, then
 /// the map's feature layers as tiles made on request, drawn with their renderers compiled
-/// the way the backdrop's style is (`VectorTileStyle.styleLayers`), bottom to top.
+/// the way the backdrop's style is (`VectorTileStyle.styleLayers`), bottom to top, then the
+/// base maps' labels over everything.
 ///
 /// Every style layer carries `metadata.mapbook:layer` (the viewer layer's id, or `basemap:N`)
 /// so the page's table of contents and basemap picker turn them on and off; layers hidden on
@@ -31,6 +32,7 @@ enum MapStyle {
         var layers: [JSONValue] = []
         var glyphs: String?
         var sprite: String?
+        var labels: [JSONValue] = []
         let vectorBaseMaps = map.baseMapLayers.filter { $0.type == "VectorTileLayer" }
         var shownBaseMap = false
         for (index, baseMap) in vectorBaseMaps.enumerated() {
@@ -49,8 +51,10 @@ enum MapStyle {
                 if source.string("type") == "vector" {
                     source["url"] = nil
                     source["tiles"] = [.string(prefix + "/tiles/{z}/{x}/{y}.pbf")]
-                    if source["minzoom"] == nil { source["minzoom"] = .int(files.minZoom) }
-                    if source["maxzoom"] == nil { source["maxzoom"] = .int(files.maxZoom) }
+                    // The levels the bundles hold, whatever the style says (a package cut from a
+                    // larger basemap keeps its style): past the last, MapLibre zooms that level's tiles.
+                    source["minzoom"] = .int(files.minZoom)
+                    source["maxzoom"] = .int(files.maxZoom)
                     source["scheme"] = "xyz"
                 }
                 sources[id] = .object(source)
@@ -70,7 +74,8 @@ enum MapStyle {
                     layout["visibility"] = "none"
                     layer["layout"] = .object(layout)
                 }
-                layers.append(.object(layer))
+                // Labels go over the feature layers, where lines and points cannot hide them.
+                if layer.string("type") == "symbol" { labels.append(.object(layer)) } else { layers.append(.object(layer)) }
             }
         }
         if !shownBaseMap {
@@ -96,7 +101,7 @@ enum MapStyle {
                 layers.append(.object(styleLayer))
             }
         }
-        var out: JSONObject = ["version": 8, "name": .string(map.name), "sources": .object(sources), "layers": .array(layers)]
+        var out: JSONObject = ["version": 8, "name": .string(map.name), "sources": .object(sources), "layers": .array(layers + labels)]
         if let glyphs { out["glyphs"] = .string(glyphs) }
         if let sprite { out["sprite"] = .string(sprite) }
         return out

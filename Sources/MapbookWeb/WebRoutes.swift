@@ -17,6 +17,7 @@ struct WebRoutes: Sendable {
     let catalog: WebCatalog
     let pages: WebPages
     let assets: WebAssets
+    let glyphs = FallbackGlyphs()
 
     func register(_ router: Hummingbird.Router<BasicRequestContext>) {
         // Pages.
@@ -64,9 +65,15 @@ struct WebRoutes: Sendable {
             let (host, number) = try mapAddress(context)
             let files = try host.backdrop(map: number, index: try context.parameters.require("index", as: Int.self))
             let path = context.parameters.getCatchAll().map { FormEncoding.percentDecode($0.utf8) ?? String($0) }.joined(separator: "/")
-            guard let bytes = try files.package.resource(path) else { throw WebError.notFound("the base map has no resources/\(path)") }
-            // Glyph ranges the fonts lack are asked for too: MapLibre takes a 404 as no glyphs.
-            return WebResponses.bytes(bytes, type: WebResponses.contentType(ofPath: path), cache: "public, max-age=86400")
+            if let bytes = try files.package.resource(path) {
+                return WebResponses.bytes(bytes, type: WebResponses.contentType(ofPath: path), cache: "public, max-age=86400")
+            }
+            // A font the package does not ship: MapLibre fails a whole tile whose labels lack
+            // glyphs, so the glyphs are drawn here from the installed fonts instead.
+            if let glyphs = glyphs.range(forPath: path) {
+                return WebResponses.bytes(glyphs, type: "application/x-protobuf", cache: "public, max-age=86400")
+            }
+            throw WebError.notFound("the base map has no resources/\(path)")
         }
         router.get("/packages/:package/maps/:map/layers/:layer/tiles/:z/:x/:y") { _, context in
             let (host, number) = try mapAddress(context)

@@ -71,6 +71,30 @@ maps:
 plots = os.path.join(WORK, "Plots.mmpk")
 mapbook("create", os.path.join(plots_dir, "project.yaml"), "-o", plots, "--fixed-time", "2026-01-01")
 
+# A real Esri vector tile package as the backdrop: basemap.de, with its own style, sprites and
+# glyphs (from ../shared/fixtures; left out, and said, when they are not there).
+BASEMAP_DE = os.path.join(ROOT, "..", "shared", "fixtures", "vtpk-basemapde", "sample_cache")
+germany = None
+if os.path.isdir(BASEMAP_DE):
+    import zipfile
+    germany_dir = os.path.join(WORK, "germany")
+    os.makedirs(germany_dir, exist_ok=True)
+    with zipfile.ZipFile(os.path.join(germany_dir, "basemap.vtpk"), "w", zipfile.ZIP_STORED) as z:
+        for folder, _, files in os.walk(BASEMAP_DE):
+            for name in sorted(files):
+                z.write(os.path.join(folder, name), os.path.relpath(os.path.join(folder, name), BASEMAP_DE))
+    with open(os.path.join(germany_dir, "cities.geojson"), "w") as f:
+        json.dump({"type": "FeatureCollection", "features": [
+            {"type": "Feature", "properties": {"name": "Berlin"}, "geometry": {"type": "Point", "coordinates": [13.40, 52.52]}},
+            {"type": "Feature", "properties": {"name": "Frankfurt"}, "geometry": {"type": "Point", "coordinates": [8.68, 50.11]}}]}, f)
+    with open(os.path.join(germany_dir, "project.yaml"), "w") as f:
+        f.write("title: Germany\ncrs: EPSG:3857\nextent: [5.5, 47.2, 15.5, 55.1]\nsources:\n  cities: { path: cities.geojson, title: Cities }\n"
+                "backdrop: { path: basemap.vtpk, title: basemap.de }\nmaps:\n  - name: Germany\n    layers: [cities]\n")
+    germany = os.path.join(WORK, "Germany.mmpk")
+    mapbook("create", os.path.join(germany_dir, "project.yaml"), "-o", germany, "--fixed-time", "2026-01-01")
+else:
+    print("skip basemap.de in the browser: ../shared/fixtures/vtpk-basemapde is not there", flush=True)
+
 
 # MARK: - The server
 
@@ -99,10 +123,11 @@ def fetch(url, method="GET", headers=None):
         return error.code, dict(error.headers), error.read()
 
 
-server = Server(naperville, plots)
+server = Server(naperville, plots, *([germany] if germany else []))
 library = json.loads(fetch(server.origin + "/api/packages")[2])
 key = next(p["key"] for p in library if p["title"] == "Naperville Water Company")
 plots_key = next(p["key"] for p in library if p["title"] == "Plots")
+germany_key = next((p["key"] for p in library if p["title"] == "Germany"), None)
 map_path = f"/packages/{key}/maps/1/"
 
 
@@ -225,7 +250,8 @@ with sync_playwright() as p:
             page.screenshot(path=f"{SHOTS}/layers-{size}.png")
             page.uncheck("#toc-mains")
             wait(page, "() => !document.getElementById('toc-mains').disabled")
-            wait(page, "() => Boolean(window.mapbook.idle)")
+            # Rendered features are those of the last frame drawn: polled until it is redrawn.
+            wait(page, f"() => ({mains})() === 0")
             after = page.evaluate(mains)
             check("hiding Water Mains in the table of contents removes its features", before > 0 and after == 0, f"{before} then {after}")
             toc = json.loads(mapbook("toc", naperville, "--json"))
@@ -234,6 +260,19 @@ with sync_playwright() as p:
             check("mapbook toc shows the layer hidden on this device", mains_row["visible"] is False, str(mains_row))
             page.check("#toc-mains")
             wait(page, "() => !document.getElementById('toc-mains').disabled")
+            # A bookmark takes the map there.
+            page.click("[data-panel=bookmarks]")
+            page.click("#panel-body >> text=Downtown")
+            # Its centre lands in the middle of what the open panel leaves of the map.
+            moved = wait(page, """() => { const b = window.mapbook.info.bookmarks.find(b => b.name === 'Downtown').bounds;
+                const p = window.mapbook.map.project([(b[0] + b[2]) / 2, (b[1] + b[3]) / 2]);
+                const free = document.getElementById('panel').getBoundingClientRect().left - document.getElementById('map').getBoundingClientRect().left;
+                return Math.abs(p.x - free / 2) < 3 && Math.abs(p.y - window.mapbook.map.getCanvas().clientHeight / 2) < 3; }""")
+            check("a bookmark takes the map there", moved)
+            wait(page, "() => Boolean(window.mapbook.idle)")
+            labels = page.evaluate("() => window.mapbook.map.queryRenderedFeatures({layers: window.mapbook.map.getStyle().layers.filter(l => l.type === 'symbol' && l.metadata && l.metadata['mapbook:layer'] === 'basemap:0').map(l => l.id)}).length")
+            check("the backdrop's street names draw with the glyphs create wrote", labels > 0, str(labels))
+            page.screenshot(path=f"{SHOTS}/bookmark-{size}.png")
             page.click("[data-panel=legend]")
             page.wait_for_selector(".legend img")
             wait(page, "() => Array.from(document.querySelectorAll('.legend img')).every(i => i.complete && i.naturalWidth > 0)")
@@ -297,6 +336,23 @@ with sync_playwright() as p:
         page.screenshot(path=f"{SHOTS}/directions-{size}.png")
         page.close()
         geo.close()
+
+        # basemap.de draws with its style and its labels (Esri's glyphs; the fonts its style
+        # names but the package lacks are drawn from the installed fonts).
+        if size == "desktop" and germany_key:
+            page = open_page(context, f"/packages/{germany_key}/maps/1/")
+            page.evaluate("() => window.mapbook.map.jumpTo({center: [10.4, 51.1], zoom: 5.5})")
+            time.sleep(0.3)
+            wait(page, "() => Boolean(window.mapbook.idle)")
+            labels = page.evaluate("() => window.mapbook.map.queryRenderedFeatures().filter(f => f.layer.type === 'symbol' && f.layer.metadata && f.layer.metadata['mapbook:layer'] === 'basemap:0').map(f => f.properties.name || '')")
+            page.screenshot(path=f"{SHOTS}/basemapde-{size}.png")
+            from PIL import Image
+            shot = Image.open(f"{SHOTS}/basemapde-{size}.png").convert("RGB")
+            pixels = list(shot.get_flattened_data() if hasattr(shot, "get_flattened_data") else shot.getdata())
+            # basemap.de's land colour, rgb(255,253,238).
+            filled = sum(1 for p in pixels if abs(p[0] - 255) + abs(p[1] - 253) + abs(p[2] - 238) < 8) / len(pixels)
+            check("basemap.de draws in the browser with its labels", "Berlin" in labels and filled > 0.3, f"{labels[:5]}, {filled:.2f} drawn")
+            page.close()
 
         # The same view drawn by `mapbook render` and by the browser: a polygon layer's fill.
         if size == "desktop":

@@ -1,5 +1,6 @@
 import MapbookData
 import MapbookPackage
+import MapbookRender
 import MapbookSupport
 import MapbookTiles
 
@@ -18,14 +19,20 @@ public enum BackdropBuilder {
         public var maxZoom: Int?
         /// How the style draws it; nil: a default symbol for its geometry.
         public var renderer: Renderer?
+        /// The field that labels its features (one of `fields`); the glyphs its texts need are
+        /// written into a `.vtpk`.
+        public var label: String?
 
-        public init(name: String, reader: FeatureReader, fields: [String] = [], minZoom: Int? = nil, maxZoom: Int? = nil, renderer: Renderer? = nil) {
+        public init(
+            name: String, reader: FeatureReader, fields: [String] = [], minZoom: Int? = nil, maxZoom: Int? = nil, renderer: Renderer? = nil, label: String? = nil
+        ) {
             self.name = name
             self.reader = reader
             self.fields = fields
             self.minZoom = minZoom
             self.maxZoom = maxZoom
             self.renderer = renderer
+            self.label = label
         }
     }
 
@@ -89,12 +96,20 @@ public enum BackdropBuilder {
         var infos: [VectorLayerInfo] = []
         var styleLayers: [VectorTileStyle.Layer] = []
         var counts: [(String, Int, Int)] = []
+        // The characters the labels use, for the glyph ranges a .vtpk ships.
+        var characters = Set<UInt32>()
         for layer in layers {
             progress?("reading \(layer.name)")
             // Reading a million features into the tiler takes a while: it is counted aloud.
-            let reader = progress.map { say in
-                CountingFeatureReader(layer.reader, every: 100_000) { say("reading \(layer.name): \($0) features") }
-            } ?? layer.reader
+            let labelIndex = layer.label.flatMap { label in layer.reader.schema.fields.firstIndex { $0.name == label } }
+            let reader = CountingFeatureReader(
+                layer.reader, every: 100_000, progress: progress.map { say in { say("reading \(layer.name): \($0) features") } },
+                each: labelIndex.map { index in
+                    { feature in
+                        guard index < feature.values.count, let text = feature.values[index].displayText else { return }
+                        for scalar in text.unicodeScalars { characters.insert(scalar.value) }
+                    }
+                })
             let summary = try tiler.addLayer(TilerLayer(name: layer.name, minZoom: layer.minZoom, maxZoom: layer.maxZoom, fields: layer.fields), from: reader)
             counts.append((layer.name, summary.added, summary.skipped))
             let schema = layer.reader.schema
@@ -111,7 +126,8 @@ public enum BackdropBuilder {
                 }
             infos.append(VectorLayerInfo(id: layer.name, fields: fields, minZoom: layer.minZoom, maxZoom: layer.maxZoom, geometry: geometry))
             if let geometry {
-                styleLayers.append(VectorTileStyle.Layer(sourceLayer: layer.name, geometry: geometry, renderer: layer.renderer, minZoom: layer.minZoom, maxZoom: layer.maxZoom))
+                styleLayers.append(VectorTileStyle.Layer(
+                    sourceLayer: layer.name, geometry: geometry, renderer: layer.renderer, minZoom: layer.minZoom, maxZoom: layer.maxZoom, label: layer.label))
             }
         }
         if options.maxZoom == nil {
@@ -130,6 +146,10 @@ public enum BackdropBuilder {
                 style: style.json, timestamp: timestamp)
             description.title = name
             description.credits = credits
+            if !characters.isEmpty {
+                progress?("drawing the labels' glyphs")
+                description.glyphs = Self.glyphs(for: characters)
+            }
             writer = try VectorTilePackageWriter(path: path, description: description)
         case .export(let exportFormat):
             let metadata = TileArchiveMetadata(
@@ -153,5 +173,12 @@ public enum BackdropBuilder {
             writer.abort()
             throw error
         }
+    }
+
+    /// The glyph ranges that hold `characters`, drawn from the installed Noto Sans.
+    static func glyphs(for characters: Set<UInt32>) -> [GlyphRange] {
+        let rasterizer = GlyphRasterizer(family: VectorTileStyle.labelFontFamily)
+        let starts = Set(characters.map { $0 & ~0xFF }).sorted()
+        return starts.map { rasterizer.range(start: $0, fontStack: VectorTileStyle.labelFont) }
     }
 }

@@ -141,6 +141,8 @@ public struct Project: Sendable {
         public var maxZoom: Int?
         /// A web map renderer (as for map layers), turned into the MapLibre style.
         public var renderer: JSONValue?
+        /// The field whose text labels the features (its glyphs ship in the backdrop).
+        public var label: String?
         public var line: Int?
         public var key: String
     }
@@ -523,12 +525,13 @@ extension Project {
                 if item.node.scalar != nil {
                     layer = BackdropLayerSpec(source: try item.string(), line: item.line, key: item.path)
                 } else {
-                    try item.checkKeys(["source", "fields", "minzoom", "maxzoom", "renderer"])
+                    try item.checkKeys(["source", "fields", "minzoom", "maxzoom", "renderer", "label"])
                     layer = BackdropLayerSpec(source: try item.required("source").string(), line: item.line, key: item.path)
                     if let fields = item["fields"] { layer.fields = try fields.items().map { (f) throws(ProjectError) in try f.string() } }
                     layer.minZoom = try zoom("minzoom", in: item)
                     layer.maxZoom = try zoom("maxzoom", in: item)
                     if let renderer = item["renderer"] { layer.renderer = try parseRenderer(renderer) }
+                    layer.label = try item["label"]?.string()
                 }
                 guard sources.contains(layer.source) else {
                     throw item.error(.unknownSource, "no source named '\(layer.source)'; sources are: \(sources.sorted().joined(separator: ", "))")

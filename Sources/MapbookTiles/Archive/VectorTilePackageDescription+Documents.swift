@@ -109,10 +109,10 @@ extension VectorTilePackageDescription {
         return .object(o)
     }
 
-    /// `p12/resources/info/root.json`: the resource files clients may fetch (no fonts or
-    /// sprites yet, so only the metadata).
+    /// `p12/resources/info/root.json`: the resource files clients may fetch: the metadata and
+    /// the glyph ranges (no sprites).
     var resourceInfoJSON: JSONValue {
-        ["resourceInfo": ["../../metadata.json"]]
+        ["resourceInfo": .array([.string("../../metadata.json")] + glyphs.map { .string("../fonts/\($0.fontStack)/\($0.name).pbf") })]
     }
 
     /// `esriinfo/iteminfo.xml`.

@@ -40,6 +40,8 @@ public struct VectorTilePackageDescription: Sendable {
     /// What the tiler did per zoom, written to `metadata.json` under `tiling` so `inspect`
     /// can show features kept and dropped; set it before `finish()`.
     public var tiling: TilerReport?
+    /// The glyph ranges the style's labels need, written to `resources/fonts/<stack>/<range>.pbf`.
+    public var glyphs: [GlyphRange] = []
 
     public init(
         name: String, layers: [VectorLayerInfo], fullExtent: BoundingBox, minLOD: Int, maxLOD: Int,
@@ -79,21 +81,20 @@ public struct VectorTilePackageDescription: Sendable {
             problems.append("the full extent \(fullExtent) is empty or not in Web Mercator metres")
         }
         if overzoomLevels < 0 { problems.append("overzoomLevels is negative") }
-        problems += Self.styleProblems(style)
+        problems += Self.styleProblems(style, fontStacks: Set(glyphs.map(\.fontStack)))
         return problems
     }
 
     /// Why a style cannot be shipped in a package: not version 8, layers drawing from sources
     /// other than `esri`, glyphs or sprites the package does not ship, labels without glyphs.
-    static func styleProblems(_ style: JSONObject) -> [String] {
+    static func styleProblems(_ style: JSONObject, fontStacks: Set<String> = []) -> [String] {
         var problems: [String] = []
         if let version = style["version"], version != 8 {
             problems.append("the style's version is \(JSONWriter.string(version, style: .compact)), not 8")
         }
-        // The package ships no fonts or sprites yet (resources/fonts, resources/sprites).
-        for key in ["glyphs", "sprite"] where style[key] != nil {
-            problems.append("the style names '\(key)', but the package ships no \(key == "glyphs" ? "fonts" : "sprites"); remove it")
-        }
+        // Fonts ship when glyph ranges are given; sprites never (resources/sprites).
+        if style["sprite"] != nil { problems.append("the style names 'sprite', but the package ships no sprites; remove it") }
+        if style["glyphs"] != nil, fontStacks.isEmpty { problems.append("the style names 'glyphs', but the package ships no fonts; remove it") }
         let sources = Set((style.object("sources") ?? JSONObject()).keys).union(["esri"])
         for layer in (style.array("layers") ?? []).compactMap(\.objectValue) {
             let id = layer.string("id") ?? "?"
@@ -101,7 +102,12 @@ public struct VectorTilePackageDescription: Sendable {
                 problems.append("style layer '\(id)' draws from source '\(source)', which the style does not define")
             }
             if layer.string("type") == "symbol", layer.object("layout")?["text-field"] != nil {
-                problems.append("style layer '\(id)' has labels (text-field), which need glyphs the package does not ship")
+                let fonts = (layer.object("layout")?.array("text-font") ?? []).compactMap(\.stringValue)
+                if style["glyphs"] == nil || fontStacks.isEmpty {
+                    problems.append("style layer '\(id)' has labels (text-field), which need glyphs the package does not ship")
+                } else if let missing = fonts.first(where: { !fontStacks.contains($0) }) {
+                    problems.append("style layer '\(id)' draws with the font '\(missing)', which the package does not ship")
+                }
             }
         }
         return problems

@@ -114,6 +114,9 @@ public final class VectorTilePackageWriter: WritableTileArchive {
         documents.append(("\(folder)/metadata.json", JSONWriter.bytes(description.metadataJSON)))
         documents.append(("\(folder)/resources/info/root.json", JSONWriter.bytes(description.resourceInfoJSON)))
         documents.append(("\(folder)/resources/styles/root.json", JSONWriter.bytes(description.styleJSON)))
+        for range in description.glyphs {
+            documents.append(("\(folder)/resources/fonts/\(range.fontStack)/\(range.name).pbf", range.encoded()))
+        }
         documents.append(("\(folder)/tilemap/root.json", JSONWriter.bytes(TileMap.document(tiles: tiles), style: .compact)))
 
         do {

@@ -46,6 +46,13 @@ struct ProtobufWriter {
         }
     }
 
+    /// A `bytes` field.
+    mutating func appendBytesField(_ field: UInt32, _ value: [UInt8]) {
+        appendKey(field, .lengthDelimited)
+        appendVarint(UInt64(value.count))
+        bytes.append(contentsOf: value)
+    }
+
     /// A packed repeated `uint32` field; nothing when `values` is empty, as protobuf does.
     mutating func appendPackedField(_ field: UInt32, _ values: [UInt32]) {
         guard !values.isEmpty else { return }

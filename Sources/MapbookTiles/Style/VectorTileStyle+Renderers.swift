@@ -358,6 +358,19 @@ extension VectorTileStyle {
                 "circle-stroke-width": strokeWidth, "circle-opacity": opacity, "circle-stroke-opacity": opacity,
             ])
         }
+        if let label = layer.label {
+            // Dark grey text with a white halo, as reference maps label; along lines, else at
+            // the feature. MapLibre's collision detection keeps labels from overlapping.
+            var layout: JSONObject = [
+                "text-field": ["to-string", ["get", .string(label)]], "text-font": [.string(labelFont)], "text-size": 12,
+                "symbol-placement": layer.geometry == .line ? "line" : "point",
+            ]
+            if layer.geometry == .line { layout["text-max-angle"] = 30 } else { layout["text-max-width"] = 8 }
+            out.append([
+                "id": .string(id + "/label"), "type": "symbol", "filter": ["has", .string(label)], "layout": .object(layout),
+                "paint": ["text-color": "#333333", "text-halo-color": "#ffffff", "text-halo-width": 1.5, "text-opacity": opacity],
+            ])
+        }
         return out
     }
 }

@@ -9,11 +9,10 @@ import MapbookSupport
 /// expressions (see `VectorTileStyle+Renderers`). Every layer draws from the source `esri`,
 /// which points at the package root (`"url": "../../"`) as Esri's styles do.
 ///
-/// No labels: a `symbol` layer with `text-field` needs glyph PBFs for its fonts, which packages
-/// do not ship yet (no `resources/fonts`), and MapLibre rejects a style that has text but no
-/// `glyphs`. So the style names no glyphs or sprite and has no label layers; once fonts ship,
-/// each layer with a name-like field gets a symbol layer here. Picture markers (esriPMS) and
-/// marker shapes other than circles need sprites for the same reason and are drawn as circles.
+/// A layer with a `label` field gets a `symbol` layer over it in `labelFont` (lines labelled
+/// along them, points and polygons at a point), and the style names its glyphs at
+/// `../fonts/{fontstack}/{range}.pbf`, which `create` writes (`GlyphRange`). No sprite ships:
+/// picture markers (esriPMS) and marker shapes other than circles are drawn as circles.
 public struct VectorTileStyle: Sendable {
     /// One layer of the backdrop's tiles and how to draw it.
     public struct Layer: Sendable {
@@ -28,14 +27,20 @@ public struct VectorTileStyle: Sendable {
         public var minZoom: Int?
         /// The last zoom the layer shows at (inclusive; MapLibre's `maxzoom` is exclusive).
         public var maxZoom: Int?
+        /// The field whose text labels the features, in `VectorTileStyle.labelFont`.
+        public var label: String?
 
-        public init(sourceLayer: String, geometry: VectorLayerInfo.Geometry, renderer: Renderer? = nil, opacity: Double = 1, minZoom: Int? = nil, maxZoom: Int? = nil) {
+        public init(
+            sourceLayer: String, geometry: VectorLayerInfo.Geometry, renderer: Renderer? = nil, opacity: Double = 1, minZoom: Int? = nil, maxZoom: Int? = nil,
+            label: String? = nil
+        ) {
             self.sourceLayer = sourceLayer
             self.geometry = geometry
             self.renderer = renderer
             self.opacity = opacity
             self.minZoom = minZoom
             self.maxZoom = maxZoom
+            self.label = label
         }
     }
 
@@ -61,6 +66,10 @@ public struct VectorTileStyle: Sendable {
         self.attribution = attribution
     }
 
+    /// The font stack labels are drawn in: Noto Sans, which Debian's fonts-noto-core installs.
+    public static let labelFont = "Noto Sans Regular"
+    public static let labelFontFamily = "Noto Sans"
+
     /// The style document.
     public var json: JSONObject {
         var source: JSONObject = ["type": "vector", "url": "../../"]
@@ -85,12 +94,15 @@ public struct VectorTileStyle: Sendable {
                 styleLayers.append(.object(styleLayer))
             }
         }
-        return [
+        var style: JSONObject = [
             "version": 8,
             "name": .string(name),
             "sources": ["esri": .object(source)],
             "layers": .array(styleLayers),
         ]
+        // Relative to resources/styles/, as Esri's styles have it: resources/fonts/.
+        if layers.contains(where: { $0.label != nil }) { style["glyphs"] = "../fonts/{fontstack}/{range}.pbf" }
+        return style
     }
 
     /// The style layers that draw `layer` from the vector source `source`, their ids starting

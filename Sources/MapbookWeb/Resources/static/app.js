@@ -25,6 +25,7 @@
   function el(tag, attributes, children) {
     var node = document.createElement(tag);
     Object.keys(attributes || {}).forEach(function (key) {
+      if (attributes[key] === null || attributes[key] === undefined) return;
       if (key === 'text') node.textContent = attributes[key];
       else if (key === 'class') node.className = attributes[key];
       else if (key.indexOf('on') === 0) node.addEventListener(key.slice(2), attributes[key]);
