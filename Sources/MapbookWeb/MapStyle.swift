@@ -86,6 +86,8 @@ enum MapStyle {
             guard let info = try? map.tileLayerInfo(layer), let geometry = info.geometry else { continue }
             let sourceID = "layer:" + layer.id
             var source: JSONObject = ["type": "vector", "tiles": [.string("\(base)/layers/\(FormEncoding.percentEncode(layer.id))/tiles/{z}/{x}/{y}.pbf")], "maxzoom": 16]
+            // No tiles are asked for farther out than the layer shows.
+            if let minScale = layer.minScale, minScale > 0 { source["minzoom"] = .int(min(max(Int(zoom(forScale: minScale).rounded(.down)), 0), 16)) }
             sources[sourceID] = .object(source)
             let tileLayer = VectorTileStyle.Layer(
                 sourceLayer: info.sourceLayer, geometry: geometry, renderer: layer.classes?.renderer, opacity: layer.opacity,

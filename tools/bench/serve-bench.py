@@ -123,12 +123,12 @@ with sync_playwright() as p:
     for query in ["484 W Spring Ave", "WM-00210", "Washington St"]:
         for i in range(1, len(query) + 1):
             latencies.append(page.evaluate("""async (text) => {
-                const input = document.getElementById('search-input'), list = document.getElementById('suggestions');
-                const before = list.innerHTML;
+                const input = document.getElementById('search-input');
                 const start = performance.now();
                 input.value = text;
                 input.dispatchEvent(new Event('input'));
-                while (list.innerHTML === before && performance.now() - start < 2000) await new Promise(r => setTimeout(r, 1));
+                // The page says whose suggestions it shows once they are in the list.
+                while (window.mapbook.suggestedFor !== text && performance.now() - start < 2000) await new Promise(r => setTimeout(r, 0));
                 return performance.now() - start; }""", query[:i]))
     rows.append((f"suggestions, key to list in the page, {len(latencies)} keystrokes", f"median {statistics.median(latencies):.0f} ms, p95 {percentile(latencies, 95):.0f} ms, worst {max(latencies):.0f} ms", "(budget 50 ms)"))
     browser.close()

@@ -289,7 +289,8 @@
     if (!text.trim()) { showSuggestions([]); return; }
     suggestController = new AbortController();
     getJSON(api + '/suggest?' + new URLSearchParams({ text: text, near: near() }), { signal: suggestController.signal })
-      .then(showSuggestions).catch(function (error) { if (error.name !== 'AbortError') say(error.message); });
+      .then(function (items) { showSuggestions(items); state.suggestedFor = text; })
+      .catch(function (error) { if (error.name !== 'AbortError') say(error.message); });
   });
 
   searchInput.addEventListener('keydown', function (e) {
