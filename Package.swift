@@ -215,7 +215,8 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            resources: [.copy("Resources")]),
+            // Read at run time from the source tree (WebAssets), not copied as resources.
+            exclude: ["Resources"]),
         // The terminal viewer (`mapbook view`): screens, panels, keys, the frames it writes and
         // its loop, over a `Terminal` that tests replace with a model of one.
         .target(

@@ -57,7 +57,7 @@ final class PackageHost: Sendable {
         self.key = key
         self.path = path
         let session = try MapSession(path: path, library: library)
-        try session.package.expirationNotice()
+        _ = try session.package.expirationNotice()
         state = Mutex(State(session: session))
     }
 

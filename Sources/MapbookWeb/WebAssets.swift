@@ -1,4 +1,6 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import HTTPTypes
 import MapbookPackage
 import Hummingbird
@@ -6,13 +8,19 @@ import MapbookSupport
 
 /// The application's own files: the page scripts and styles (`Resources/static`), MapLibre
 /// GL JS as `tools/setup` laid it (`Resources/maplibre`, never committed), the service worker
-/// and the manifest, read once at start. `Bundle.module` finds them beside the built binary.
+/// and the manifest, read once at start.
+///
+/// They are read from the source tree the binary was built from (or the folder
+/// `MAPBOOK_WEB_RESOURCES` names, for a binary moved elsewhere), not as SwiftPM resources:
+/// the resource accessor SwiftPM generates imports Foundation, whose ICU module clashes with
+/// the system ICU headers libxml2 brings in (MapbookSupport) in a clean build.
 struct WebAssets: Sendable {
     let files: [String: [UInt8]]
     let templates: String
 
     static var resources: String {
-        Bundle.module.bundlePath + "/Resources"
+        if let folder = getenv("MAPBOOK_WEB_RESOURCES") { return String(cString: folder) }
+        return FileSystem.parent(of: #filePath) + "/Resources"
     }
 
     init(directory: String = WebAssets.resources) throws {
