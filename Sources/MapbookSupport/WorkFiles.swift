@@ -16,6 +16,7 @@ import Synchronization
 package enum WorkFiles {
     private static let files = Mutex<Set<String>>([])
     private static let sources = Mutex<[any DispatchSourceSignal]>([])
+    private static let interrupted = Atomic<Bool>(false)
 
     /// Adds `path` to the files removed on interruption.
     package static func register(_ path: String) {
@@ -42,6 +43,7 @@ package enum WorkFiles {
                 signal(code, SIG_IGN)
                 let source = DispatchSource.makeSignalSource(signal: code, queue: .global())
                 source.setEventHandler {
+                    interrupted.store(true, ordering: .sequentiallyConsistent)
                     removeAll()
                     _exit(128 + code)
                 }
@@ -49,6 +51,14 @@ package enum WorkFiles {
                 sources.append(source)
             }
         }
+    }
+
+    /// Blocks for good once an interruption is being handled, so that the handler's exit
+    /// status (128 + the signal) is the process's. Without it the command, finding its work
+    /// files gone under it, would fail and exit 1 first. Call it on every way out of `main`.
+    package static func awaitInterruption() {
+        guard interrupted.load(ordering: .sequentiallyConsistent) else { return }
+        while true { pause() }
     }
 
     /// Removes every registered file now.

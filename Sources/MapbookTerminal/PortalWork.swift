@@ -73,12 +73,10 @@ final class PortalWork: Sendable {
                     let items = try await client.search("type:\"Mobile Map Package\"", maximum: 100).items
                     return (statuses, items)
                 }
-                var findings: [String: UpdateCheck.Finding] = [:]
-                for status in statuses {
-                    findings[status.record.itemId] = status.state
-                }
                 let now = MobileMapPackage.now()
-                try? library.saveUpdateCheck(UpdateCheck(portalUrl: portal, checkedAt: now, findings: findings))
+                let check = UpdateCheck(statuses, portal: portal, at: now)
+                let findings = check.findings
+                try? library.saveUpdateCheck(check)
                 state.withLock { s in
                     s.checking = false
                     s.checkedAt = now

@@ -14,6 +14,10 @@ import Synchronization
 final class PackageHost: Sendable {
     let key: String
     let path: String
+    /// The package's GUID, which names its working copy of edits.
+    let guid: String?
+    /// A sync of this package is under way (one at a time).
+    private let syncing = Atomic<Bool>(false)
 
     final class State {
         let session: MapSession
@@ -58,7 +62,17 @@ final class PackageHost: Sendable {
         self.path = path
         let session = try MapSession(path: path, library: library)
         _ = try session.package.expirationNotice()
+        guid = session.package.manifest.guid
         state = Mutex(State(session: session))
+    }
+
+    /// Marks a sync as started; false when one is under way.
+    func beginSync() -> Bool {
+        syncing.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent).exchanged
+    }
+
+    func endSync() {
+        syncing.store(false, ordering: .sequentiallyConsistent)
     }
 
     /// Runs `body` with the package's viewer state, alone.

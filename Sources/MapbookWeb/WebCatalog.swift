@@ -27,11 +27,14 @@ public final class WebCatalog: Sendable {
 
     public let library: DeviceLibrary?
     public let paths: [String]
+    /// Synchronising downloaded packages with the portal, when the server can.
+    public let sync: WebSync?
     private let hosts = Mutex<[String: PackageHost]>([:])
 
-    public init(library: DeviceLibrary?, paths: [String]) {
+    public init(library: DeviceLibrary?, paths: [String], sync: WebSync? = nil) {
         self.library = library
         self.paths = paths
+        self.sync = sync
     }
 
     /// Every package, library first, then the named files.

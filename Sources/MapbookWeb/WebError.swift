@@ -2,6 +2,7 @@ import HTTPTypes
 import MapbookEditing
 import MapbookLibrary
 import MapbookPackage
+import MapbookPortalAPI
 import MapbookSupport
 import MapbookViewer
 
@@ -52,6 +53,12 @@ public struct WebError: Error, Sendable, CustomStringConvertible {
             return WebError(status: .unprocessableContent, kind: kindName(error.kind), message: error.message, field: error.field.isEmpty ? nil : error.field)
         case let error as PackageExpiredError:
             return WebError(status: .forbidden, kind: "packageExpired", message: "\(error)")
+        case let error as SyncError:
+            // An edit while a sync's answer is outstanding (or a sync message unreadable).
+            return WebError(status: .conflict, kind: error.kind.rawValue, message: "\(error)")
+        case let error as PortalError:
+            // The portal refused (its own error reply): passed on as the portal said it.
+            return WebError(status: .badGateway, kind: error.messageCode ?? "portalError", message: "the portal says: \(error)")
         case let error as PackageFormatError:
             return WebError(status: .unprocessableContent, kind: kindName(error.kind), message: "\(error)")
         default:

@@ -90,6 +90,7 @@ struct WebRoutes: Sendable {
         let api = WebAPI(catalog: catalog)
         api.register(router)
         api.registerEdits(router)
+        api.registerSync(router)
     }
 
     func mapAddress(_ context: BasicRequestContext) throws -> (PackageHost, Int) {

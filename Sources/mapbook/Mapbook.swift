@@ -1,5 +1,6 @@
 import ArgumentParser
 import MapbookPackager
+import MapbookSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -45,7 +46,9 @@ struct Mapbook: AsyncParsableCommand {
             } else {
                 try command.run()
             }
+            WorkFiles.awaitInterruption()
         } catch {
+            WorkFiles.awaitInterruption()
             exit(withError: error)
         }
     }

@@ -25,6 +25,8 @@ struct PortalCheckCommand: AsyncParsableCommand {
         let statuses = records.isEmpty ? [] : try await PortalSession.run(library, connection) { client in
             try await client.checkForUpdates(records)
         }
+        // Kept for the library's views (`mapbook view`, `mapbook serve`): their update badges.
+        try? library.keepUpdateCheck(statuses)
         var out = Output()
         if json {
             out.json(.array(statuses.map(\.jsonValue)))

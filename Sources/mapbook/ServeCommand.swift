@@ -1,4 +1,6 @@
 import ArgumentParser
+import MapbookLibrary
+import MapbookPortal
 import MapbookSupport
 import MapbookWeb
 
@@ -55,13 +57,23 @@ struct ServeCommand: AsyncParsableCommand {
         options.certificate = tlsCert
         options.key = tlsKey
         if WebServer.needsSecret(host: host) { options.secret = WebServer.makeSecret() }
-        let catalog = WebCatalog(library: LibraryCommand.library(), paths: packages)
+        let library = LibraryCommand.library()
+        let catalog = WebCatalog(library: library, paths: packages, sync: Self.sync(library))
         if let stopAfter { PortalServeCommand.stop(after: stopAfter) }
         let open = open, hasSecret = options.secret != nil, settings = options
         try await LibraryCommand.attempt {
             try await WebServer.run(catalog: catalog, options: settings) { address in
                 Output.write(WebServer.announcement(address, withQRCode: hasSecret), to: STDOUT_FILENO)
                 if open, !WebServer.openInBrowser(address) { Output.error("note: cannot start xdg-open; open \(address) in a browser") }
+            }
+        }
+    }
+
+    /// The pages' sync action; the client's failures keep their kinds (`unreachable`: offline).
+    static func sync(_ library: DeviceLibrary) -> WebSync {
+        WebSync(account: { PackageSync.account(library).map { WebSync.Account(portal: $0.portal, user: $0.user) } }) { entry in
+            do { return try await PackageSync.run(entry, library: library).jsonValue } catch let error as PortalClientError {
+                throw WebError(status: error.kind == .unreachable ? .serviceUnavailable : .badGateway, kind: "\(error.kind)", message: "\(error)")
             }
         }
     }

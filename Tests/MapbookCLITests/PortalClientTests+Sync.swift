@@ -15,16 +15,23 @@ extension PortalClientTests {
             let package = dir + "/PortlandTrees.mmpk"
             let built = try MapbookBinary.run(["create", project, "-o", package])
             try #require(built.status == 0, "\(built.stderr)")
-            let a = dir + "/a", b = dir + "/b"
-            try signIn(server, home: a)
-            try signIn(server, home: b)
-            let id = try #require(try publish(package, home: a)["itemId"] as? String)
-            for home in [a, b] {
-                let downloaded = try mapbook(["portal", "download", id], home: home)
-                try #require(downloaded.status == 0, "\(downloaded.stderr)")
-            }
+            let (id, a, b) = try onTwoDevices(package, server, dir)
             try body(server, id, a, b)
         }
+    }
+
+    /// `package` published by alice from device A and downloaded to A and B (libraries
+    /// `dir/a` and `dir/b`, both signed in as alice): the item id and the two homes.
+    func onTwoDevices(_ package: String, _ server: PortalServerProcess, _ dir: String) throws -> (id: String, a: String, b: String) {
+        let a = dir + "/a", b = dir + "/b"
+        try signIn(server, home: a)
+        try signIn(server, home: b)
+        let id = try #require(try publish(package, home: a)["itemId"] as? String)
+        for home in [a, b] {
+            let downloaded = try mapbook(["portal", "download", id], home: home)
+            try #require(downloaded.status == 0, "\(downloaded.stderr)")
+        }
+        return (id, a, b)
     }
 
     func edit(_ home: String, _ id: String, _ arguments: [String]) throws -> String {

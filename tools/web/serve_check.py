@@ -8,8 +8,11 @@ Each check prints `ok <what>` or `FAIL <what>: <why>`; the last line is `all che
 when every one did. Screenshots of each page at both sizes go to WORK_FOLDER/shots, for a
 person to look at.
 """
-import json, os, re, shutil, signal, subprocess, sys, time, urllib.error, urllib.request
+import json, os, re, shutil, subprocess, sys, time
 from playwright.sync_api import sync_playwright
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from browser import Server as Serving, check, fetch, finish, launch, wait  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BINARY, WORK = sys.argv[1], sys.argv[2]
@@ -17,18 +20,6 @@ SHOTS = os.path.join(WORK, "shots")
 HOME = os.path.join(WORK, "home")
 os.makedirs(SHOTS, exist_ok=True)
 ENV = dict(os.environ, MAPBOOK_HOME=HOME)
-failures = []
-
-
-def check(what, condition, why=""):
-    if condition:
-        print("ok", what, flush=True)
-    else:
-        print("FAIL", what + (": " + why if why else ""), flush=True)
-        failures.append(what)
-    return condition
-
-
 def mapbook(*arguments):
     done = subprocess.run([BINARY, *arguments], env=ENV, capture_output=True, text=True)
     if done.returncode != 0:
@@ -98,29 +89,8 @@ else:
 
 # MARK: - The server
 
-class Server:
-    def __init__(self, *arguments):
-        self.process = subprocess.Popen([BINARY, "serve", *arguments, "--port", "0", "--stop-after", "900"], env=ENV,
-                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        line = self.process.stdout.readline()
-        match = re.search(r"(https?://\S+)", line)
-        if not match:
-            raise RuntimeError("mapbook serve printed no address: " + line + self.process.stderr.read())
-        self.address = match.group(1)
-        self.origin = re.match(r"https?://[^/]+", self.address).group(0)
-
-    def stop(self):
-        self.process.send_signal(signal.SIGTERM)
-        self.process.wait(timeout=30)
-
-
-def fetch(url, method="GET", headers=None):
-    request = urllib.request.Request(url, method=method, headers=headers or {})
-    try:
-        with urllib.request.urlopen(request) as response:
-            return response.status, dict(response.headers), response.read()
-    except urllib.error.HTTPError as error:
-        return error.code, dict(error.headers), error.read()
+def Server(*arguments):
+    return Serving(BINARY, ENV, *arguments)
 
 
 server = Server(naperville, plots, *([germany] if germany else []))
@@ -162,17 +132,6 @@ def open_page(context, path, wait_map=True):
     return page
 
 
-def wait(page, predicate, seconds=20):
-    """Polls `predicate` (a function's source) in the page: wait_for_function evaluates a string,
-    which the pages' Content-Security-Policy forbids."""
-    start = time.time()
-    while time.time() - start < seconds:
-        if page.evaluate(predicate):
-            return True
-        time.sleep(0.05)
-    return False
-
-
 def drawn_share(png_path, background=(0xF2, 0xEF, 0xE9)):
     """The share of pixels in a screenshot that differ from the map's background."""
     from PIL import Image
@@ -191,7 +150,7 @@ def blue_mask(png_path, width, height):
 
 
 with sync_playwright() as p:
-    browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox", "--enable-unsafe-swiftshader"])
+    browser = launch(p)
     for width, height, size in [(1280, 800, "desktop"), (360, 740, "phone")]:
         context = browser.new_context(viewport={"width": width, "height": height}, is_mobile=size == "phone", has_touch=size == "phone")
 
@@ -412,5 +371,4 @@ status, _, _ = fetch(secret_server.origin + "/api/packages", headers={"Cookie": 
 check("the cookie lets the page's later requests in", status == 200, str(status))
 secret_server.stop()
 
-print("all checks passed" if not failures else f"{len(failures)} checks failed")
-sys.exit(1 if failures else 0)
+sys.exit(finish())

@@ -1,4 +1,5 @@
 import MapbookLibrary
+import MapbookPackage
 import MapbookPortalAPI
 /// Whether a downloaded package is the portal item's latest version (the update check of
 /// the Offline Mapbook app: the item's `modified` against the one recorded at download).
@@ -21,4 +22,23 @@ public struct PackageStatus: Sendable {
     }
 
     public var updateAvailable: Bool { state == .updateAvailable }
+}
+
+extension UpdateCheck {
+    /// What a check of the portal found, to keep in the device library (the library pages
+    /// show its update badges from it).
+    public init(_ statuses: [PackageStatus], portal: String, at now: Int64) {
+        var findings: [String: UpdateCheck.Finding] = [:]
+        for status in statuses { findings[status.record.itemId] = status.state }
+        self.init(portalUrl: portal, checkedAt: now, findings: findings)
+    }
+}
+
+extension DeviceLibrary {
+    /// Keeps what a check of the library's portal found, for the library's views (their
+    /// update badges); nothing when the library has no portal.
+    public func keepUpdateCheck(_ statuses: [PackageStatus]) throws {
+        guard let portal = try portalURL() else { return }
+        try saveUpdateCheck(UpdateCheck(statuses, portal: portal, at: MobileMapPackage.now()))
+    }
 }

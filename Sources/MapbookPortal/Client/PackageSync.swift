@@ -70,6 +70,27 @@ public enum PackageSync {
         return Outcome(entry: entry, sent: sent, response: response)
     }
 
+    /// The portal the library is signed in to, and the user; nil when nobody is.
+    public static func account(_ library: DeviceLibrary) -> (portal: String, user: String)? {
+        guard let portal = try? library.portalURL(), let credential = try? library.credential() else { return nil }
+        return (portal, credential.username)
+    }
+
+    /// One downloaded package synchronised with the library's portal, as the user signed in
+    /// to it, trusting the certificate the library keeps: the viewers' sync action (a page of
+    /// `mapbook serve`), where nobody is at a terminal to type a password again.
+    public static func run(_ entry: LibraryEntry, library: DeviceLibrary, status: (String) -> Void = { _ in }) async throws -> Outcome {
+        guard let portal = try library.portalURL(), let credential = try library.credential() else {
+            throw PortalClientError(.signInRequired, url: try library.portalURL() ?? "the portal", message: "nobody is signed in; sign in with mapbook portal signin")
+        }
+        let trust: PortalTrust = try library.portalCertificate().map { .certificate(path: $0) } ?? .system
+        let package = try MobileMapPackage(path: entry.path)
+        let copy = try WorkingCopy(package: package, folder: try library.editsFolder(packageGUID: WorkingCopy.guid(of: package)), forSync: true)
+        return try await PortalClient.with(portalURL: portal, trust: trust, credential: credential, savingTo: library) { client in
+            try await run(entry, copy: copy, client: client, status: status)
+        }
+    }
+
     /// The downloaded packages to synchronise: the one `name` names (its item id, file name,
     /// title or path, tried in that order), else every one with editable layers. Throws
     /// `SyncError` (`notSynchronised`) when `name` names no downloaded package.

@@ -434,9 +434,59 @@
     var list = el('ul', { class: 'edits', id: 'pending-edits' });
     body.appendChild(el('h3', { text: 'Edits not yet synchronised' }));
     body.appendChild(list);
-    return getJSON(api + '/edits').then(function (edits) {
+    var sync = el('section', { class: 'sync', id: 'sync', 'aria-live': 'polite' });
+    body.appendChild(sync);
+    return Promise.all([getJSON(api + '/edits').then(function (edits) {
       if (!edits.length) list.appendChild(el('li', { class: 'dim', text: 'None' }));
       edits.forEach(function (e) { list.appendChild(el('li', { text: e.operation + ' ' + e.layer + ' ' + e.fid + ' \u00b7 ' + e.time })); });
+    }), syncSection(sync)]);
+  }
+
+  // Synchronising with the portal (a downloaded package, someone signed in): the same sync
+  // as `mapbook sync`, run by the server; what it did, and the conflicts it reported.
+  var packageApi = api.replace(/\/maps\/[^/]+$/, '');
+
+  function conflictValue(v) { return v === null || v === undefined ? '(none)' : String(v); }
+
+  function syncSection(box) {
+    return getJSON(packageApi + '/sync').then(function (s) {
+      box.replaceChildren(el('h3', { text: 'Synchronise with the portal' }));
+      if (!s.available) {
+        box.appendChild(el('p', { class: 'dim', text: s.reason }));
+      } else {
+        box.appendChild(el('p', { text: 'Sends the edits above to ' + s.portal + ' as ' + s.user + ' and receives everyone else\u2019s.' }));
+        var button = el('button', { type: 'button', id: 'sync-now', text: 'Synchronise now' });
+        var outcome = el('p', { id: 'sync-outcome', class: 'outcome' });
+        button.addEventListener('click', function () {
+          button.disabled = true;
+          outcome.textContent = 'Synchronising\u2026';
+          postJSON(packageApi + '/sync', {}).then(function (r) {
+            var text = 'Synchronised: sent ' + r.sent + ' change' + (r.sent === 1 ? '' : 's') + ', received ' + r.received + ' feature' + (r.received === 1 ? '' : 's')
+              + (r.conflicts.length ? ', ' + r.conflicts.length + ' conflict' + (r.conflicts.length === 1 ? '' : 's') + ' (listed below)' : ', no conflicts') + '.';
+            edited(Object.keys(state.editable || {}));
+            say(text);
+            return openPanel('edit', 'Edit', editPanel).then(function () {
+              var shown = document.getElementById('sync-outcome');
+              if (shown) shown.textContent = text;
+            });
+          }).catch(function (error) {
+            button.disabled = false;
+            outcome.textContent = (error.kind === 'unreachable' ? 'Offline: ' : 'Not synchronised: ') + error.message;
+            outcome.classList.add('problem');
+          });
+        });
+        box.appendChild(button);
+        box.appendChild(outcome);
+      }
+      var conflicts = s.conflicts || [];
+      if (!conflicts.length) return;
+      box.appendChild(el('h3', { text: 'Conflicts reported' }));
+      var rows = conflicts.slice().reverse().map(function (c) {
+        return el('tr', {}, [c.layer + ' ' + c.globalid.replace(/[{}]/g, '').slice(0, 8), c.column, conflictValue(c.ours), conflictValue(c.theirs), ({ ours: 'this device\u2019s', manual: 'the portal\u2019s, to choose', deleted: 'deleted' })[c.outcome] || c.outcome, c.time]
+          .map(function (t) { return el('td', { text: t }); }));
+      });
+      var head = el('tr', {}, ['Feature', 'Field', 'This device', 'The portal', 'Kept', 'When'].map(function (t) { return el('th', { scope: 'col', text: t }); }));
+      box.appendChild(el('div', { class: 'table-scroll' }, [el('table', { class: 'conflicts', id: 'sync-conflicts' }, [el('thead', {}, [head]), el('tbody', {}, rows)])]));
     });
   }
 

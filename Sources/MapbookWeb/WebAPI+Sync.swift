@@ -1,0 +1,65 @@
+import Hummingbird
+import MapbookEditing
+import MapbookLibrary
+import MapbookSupport
+import MapbookViewer
+
+/// Synchronising from a map page (docs/SERVE.md): whether this package can be synchronised
+/// and with whom, the conflicts earlier syncs reported, and the sync itself, through the
+/// `WebSync` the serving program gives. One sync of a package runs at a time; the map's data
+/// and locator are read again after it, so what others changed shows at once.
+extension WebAPI {
+    func registerSync(_ router: Hummingbird.Router<BasicRequestContext>) {
+        router.get("/api/packages/:package/sync") { _, context in
+            let (host, entry) = try syncTarget(context)
+            var o: JSONObject = ["available": .bool(false)]
+            if let account = catalog.sync?.account() {
+                o["portal"] = .string(account.portal)
+                o["user"] = .string(account.user)
+            }
+            if let reason = unavailable(entry) {
+                o["reason"] = .string(reason)
+            } else {
+                o["available"] = .bool(true)
+            }
+            if let entry, let guid = host.guid, let library = catalog.library, library.hasEditsFolder(packageGUID: guid) {
+                let found = try host.withSession { state in
+                    try DeviceEdits.workingCopy(of: state.session.package, library: library).conflicts()
+                }
+                o["itemId"] = .string(entry.itemId ?? "")
+                o["conflicts"] = .array(found.map { item in
+                    var c = item.conflict.json.objectValue ?? JSONObject()
+                    c["time"] = .string(ISODate.format(seconds: item.time))
+                    return .object(c)
+                })
+            }
+            return WebResponses.json(.object(o))
+        }
+        router.post("/api/packages/:package/sync") { _, context in
+            let (host, entry) = try syncTarget(context)
+            if let reason = unavailable(entry) { throw WebError(status: .conflict, kind: "notSynchronisable", message: reason) }
+            guard let entry, let sync = catalog.sync else { throw WebError(status: .conflict, kind: "notSynchronisable", message: "nothing to synchronise") }
+            guard host.beginSync() else {
+                throw WebError(status: .conflict, kind: "syncInProgress", message: "'\(entry.title)' is being synchronised already; wait for it to finish")
+            }
+            defer { host.endSync() }
+            let outcome = try await sync.run(entry)
+            try host.withSession { state in state.dataChanged() }
+            return WebResponses.json(outcome)
+        }
+    }
+
+    /// The package of the request and its device library entry (nil for a file served by path).
+    private func syncTarget(_ context: BasicRequestContext) throws -> (PackageHost, LibraryEntry?) {
+        let host = try catalog.host(try context.parameters.require("package"))
+        return (host, catalog.listings().first(where: { $0.key == host.key })?.libraryEntry)
+    }
+
+    /// Why the package cannot be synchronised from here; nil when it can.
+    private func unavailable(_ entry: LibraryEntry?) -> String? {
+        guard let sync = catalog.sync else { return "this server does not synchronise (it was started without the device library's portal)" }
+        guard let entry, entry.itemId != nil else { return "only packages downloaded from a portal are synchronised (mapbook portal download)" }
+        guard sync.account() != nil else { return "nobody is signed in to the portal; sign in with mapbook portal signin, then synchronise" }
+        return nil
+    }
+}

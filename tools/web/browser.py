@@ -1,0 +1,64 @@
+"""What the browser checks share: a check line, `mapbook serve` started on a free loopback
+port, plain HTTP requests, polling the page, and Debian's chromium through Playwright."""
+import re, signal, subprocess, time, urllib.error, urllib.request
+
+failures = []
+
+
+def check(what, condition, why=""):
+    """Prints `ok WHAT` or `FAIL WHAT: WHY` (the test collects the FAIL lines)."""
+    if condition:
+        print("ok", what, flush=True)
+    else:
+        print("FAIL", what + (": " + why if why else ""), flush=True)
+        failures.append(what)
+    return condition
+
+
+class Server:
+    """`mapbook serve ARGUMENTS` on a free port; it stops by itself after 15 minutes if the
+    check that started it dies."""
+
+    def __init__(self, binary, env, *arguments):
+        self.process = subprocess.Popen([binary, "serve", *arguments, "--port", "0", "--stop-after", "900"], env=env,
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        line = self.process.stdout.readline()
+        match = re.search(r"(https?://\S+)", line)
+        if not match:
+            raise RuntimeError("mapbook serve printed no address: " + line + self.process.stderr.read())
+        self.address = match.group(1)
+        self.origin = re.match(r"https?://[^/]+", self.address).group(0)
+
+    def stop(self):
+        self.process.send_signal(signal.SIGTERM)
+        self.process.wait(timeout=30)
+
+
+def fetch(url, method="GET", headers=None, context=None):
+    request = urllib.request.Request(url, method=method, headers=headers or {})
+    try:
+        with urllib.request.urlopen(request, context=context) as response:
+            return response.status, dict(response.headers), response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read()
+
+
+def wait(page, predicate, seconds=20):
+    """Polls `predicate` (a function's source) in the page: wait_for_function evaluates a string,
+    which the pages' Content-Security-Policy forbids."""
+    start = time.time()
+    while time.time() - start < seconds:
+        if page.evaluate(predicate):
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def launch(playwright):
+    """Debian's chromium (never a downloaded browser), with software WebGL."""
+    return playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox", "--enable-unsafe-swiftshader"])
+
+
+def finish():
+    print("all checks passed" if not failures else f"{len(failures)} checks failed")
+    return 1 if failures else 0

@@ -1,0 +1,64 @@
+"""Synchronising from a map page of `mapbook serve`, in Debian's chromium through Playwright, on
+a downloaded Naperville package whose device has edits and a conflict waiting. Run by
+MapbookCLITests (PortalClientTests) against a real portal process:
+
+    .venv/bin/python tools/web/sync_check.py MAPBOOK_BINARY MAPBOOK_HOME WORK_FOLDER sync|update
+
+`sync`: the Edit panel lists the pending edits and who the sync runs as; "Synchronise now"
+sends them, says what happened, lists the conflict, and leaves no edit pending.
+`update`: the library page shows the package's "Update available" badge.
+Prints `ok ...` / `FAIL ...` lines, then `all checks passed`; screenshots go to WORK_FOLDER.
+"""
+import json, os, sys
+from playwright.sync_api import sync_playwright
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from browser import Server, check, fetch, finish, launch, wait  # noqa: E402
+
+BINARY, HOME, WORK, MODE = sys.argv[1:5]
+os.makedirs(WORK, exist_ok=True)
+server = Server(BINARY, dict(os.environ, MAPBOOK_HOME=HOME))
+library = json.loads(fetch(server.origin + "/api/packages")[2])
+key = next(p["key"] for p in library if p["title"] == "Naperville Water Company")
+
+with sync_playwright() as p:
+    browser = launch(p)
+    for width, height, size in [(1280, 800, "desktop"), (360, 740, "phone")]:
+        context = browser.new_context(viewport={"width": width, "height": height}, is_mobile=size == "phone", has_touch=size == "phone")
+        page = context.new_page()
+        if MODE == "update":
+            page.goto(server.origin + "/")
+            card = page.locator(".card", has_text="Naperville Water Company")
+            check(f"{size}: the library shows the package's update badge", card.locator(".badge.update").count() == 1
+                  and "Update available" in card.inner_text(), card.inner_text())
+            page.screenshot(path=f"{WORK}/update-{size}.png")
+            context.close()
+            continue
+        page.goto(server.origin + f"/packages/{key}/maps/2/")
+        wait(page, "() => Boolean(window.mapbook && window.mapbook.ready && window.mapbook.idle)", 60)
+        wait(page, "() => window.mapbook.editable && !document.querySelector('[data-panel=edit]').hidden")
+        page.click("[data-panel=edit]")
+        if size == "desktop":
+            page.wait_for_selector("#sync-now")
+            pending = page.eval_on_selector_all("#pending-edits li", "items => items.map(i => i.textContent)")
+            check("the Edit panel lists the edits not yet synchronised", len(pending) == 2, str(pending))
+            check("it says where and as whom the sync runs", "as alice" in page.inner_text("#sync"), page.inner_text("#sync"))
+            page.screenshot(path=f"{WORK}/sync-before-{size}.png")
+            page.click("#sync-now")
+            done = wait(page, "() => /^Synchronised/.test((document.getElementById('sync-outcome') || {}).textContent || '')", 60)
+            outcome = page.inner_text("#sync") if done else page.inner_text("#panel")
+            check("Synchronise now sends the edits and says what happened", done and "sent 2 changes" in outcome and "1 conflict" in outcome, outcome)
+            rows = page.eval_on_selector_all("#sync-conflicts tbody tr", "rows => rows.map(r => Array.from(r.cells).map(c => c.textContent))")
+            check("the conflict is listed: the field, both values, the one kept", any(r[1] == "TURNS" and r[2] == "20" and r[3] == "10" for r in rows), str(rows))
+            pending = page.eval_on_selector_all("#pending-edits li", "items => items.map(i => i.textContent)")
+            check("no edit is pending after the sync", pending == ["None"], str(pending))
+        else:
+            # On a phone the panel, its pending list and the conflicts table fit the width.
+            page.wait_for_selector("#sync-conflicts")
+            overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+            check("phone: the conflicts panel does not widen the page", overflow <= 0, f"{overflow} px too wide")
+        page.screenshot(path=f"{WORK}/sync-after-{size}.png")
+        context.close()
+    browser.close()
+server.stop()
+sys.exit(finish())
