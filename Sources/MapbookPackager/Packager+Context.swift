@@ -29,6 +29,12 @@ extension Packager {
         var extent: BoundingBox?
     }
 
+    struct ResolvedBasemap: Sendable {
+        var entry: String
+        var title: String
+        var kind: TilePackage.Kind
+    }
+
     /// State while planning a package: the files it will hold and their entry names.
     struct Context {
         let project: Project
@@ -213,31 +219,75 @@ extension Packager {
 
         mutating func resolveBackdrop() throws -> ResolvedBackdrop? {
             guard let spec = project.backdrop, let path = spec.path else { return nil }
-            let file = resolve(path)
-            let tiles: TilePackage
-            do {
-                tiles = try TilePackage(archive: try ZipArchive(path: file))
-            } catch let error as ArchiveError {
-                throw self.error(.file(error.kind), spec.key + ".path", spec.line, "'\(path)' is not a readable vector tile package: \(error.message)")
-            } catch {
-                throw self.error(.packageFormat(PackageFormatError(error, path: file).kind), spec.key + ".path", spec.line, "'\(path)' is not a readable vector tile package: \(error)")
-            }
-            guard tiles.kind == .vectorTilePackage else {
-                throw self.error(.packageFormat(.wrongFormat), spec.key + ".path", spec.line, "'\(path)' is a \(tiles.kind.rawValue), not a vector tile package (.vtpk)")
-            }
-            for entry in tiles.archive.entries where entry.method != .stored {
-                throw self.error(.packageFormat(.notStored), spec.key + ".path", spec.line, "'\(path)' has compressed entries ('\(entry.name)' is \(entry.method)); a backdrop is read in place, so rebuild it with every entry stored (zip -0)")
-            }
-            guard file.lowercased().hasSuffix(".vtpk") else {
-                throw self.error(.invalidValue, spec.key + ".path", spec.line, "'\(path)' must have the .vtpk extension that readers look for")
-            }
-            let stem = (file.split(separator: "/").last.map(String.init) ?? file).dropLast(5)
+            let (file, tiles) = try openTilePackage(path, key: spec.key + ".path", line: spec.line, kinds: [.vectorTilePackage])
             var extent: BoundingBox?
             if let full = tiles.fullExtent, let b = full.bounds, full.spatialReference?.isWebMercator ?? true {
                 extent = WebMercator.unproject(b)
             }
-            let entry = entryName(for: file)
-            return ResolvedBackdrop(file: file, entry: entry, title: spec.title ?? tiles.name.flatMap { $0 == "Map" ? nil : $0 } ?? String(stem), extent: extent)
+            return ResolvedBackdrop(file: file, entry: entryName(for: file), title: spec.title ?? Self.title(of: tiles, file: file), extent: extent)
+        }
+
+        /// The base maps offered beside the backdrop, stored as they are.
+        mutating func resolveBasemaps() throws -> [ResolvedBasemap] {
+            try project.basemaps.map { spec in
+                let (file, tiles) = try openTilePackage(spec.path, key: spec.key, line: spec.line, kinds: [.compactTilePackage, .vectorTilePackage])
+                if tiles.kind == .compactTilePackage, let problem = Self.webMercatorProblem(tiles) {
+                    throw self.error(.unsupported, spec.key, spec.line, "'\(spec.path)' \(problem); viewers draw raster base maps on the Web Mercator tiling scheme (levels 0-23 of 256-pixel tiles)")
+                }
+                return ResolvedBasemap(entry: entryName(for: file), title: spec.title ?? Self.title(of: tiles, file: file), kind: tiles.kind)
+            }
+        }
+
+        /// A tile package the project names, checked as readers need it: readable, of one of
+        /// `kinds`, every entry stored (tiles are read in place) and with the extension readers
+        /// look for.
+        func openTilePackage(_ path: String, key: String, line: Int?, kinds: [TilePackage.Kind]) throws -> (file: String, tiles: TilePackage) {
+            let file = resolve(path)
+            let wanted = kinds.map { $0 == .vectorTilePackage ? "a vector tile package (.vtpk)" : "a compact tile package (.tpkx)" }.joined(separator: " or ")
+            let readable = kinds == [.vectorTilePackage] ? "vector tile package" : "tile package"
+            let tiles: TilePackage
+            do {
+                tiles = try TilePackage(archive: try ZipArchive(path: file))
+            } catch let error as ArchiveError {
+                throw self.error(.file(error.kind), key, line, "'\(path)' is not a readable \(readable): \(error.message)")
+            } catch {
+                throw self.error(.packageFormat(PackageFormatError(error, path: file).kind), key, line, "'\(path)' is not a readable \(readable): \(error)")
+            }
+            guard kinds.contains(tiles.kind) else {
+                throw self.error(.packageFormat(.wrongFormat), key, line, "'\(path)' is a \(tiles.kind.rawValue), not \(wanted)")
+            }
+            for entry in tiles.archive.entries where entry.method != .stored {
+                throw self.error(.packageFormat(.notStored), key, line, "'\(path)' has compressed entries ('\(entry.name)' is \(entry.method)); tiles are read in place, so rebuild it with every entry stored (zip -0)")
+            }
+            let ext = tiles.kind == .vectorTilePackage ? ".vtpk" : ".tpkx"
+            guard file.lowercased().hasSuffix(ext) else {
+                throw self.error(.invalidValue, key, line, "'\(path)' must have the \(ext) extension that readers look for")
+            }
+            return (file, tiles)
+        }
+
+        /// The tile package's own name, else its file name without the extension.
+        static func title(of tiles: TilePackage, file: String) -> String {
+            tiles.name.flatMap { $0 == "Map" || $0.isEmpty ? nil : $0 } ?? String(FileSystem.lastComponent(file).dropLast(5))
+        }
+
+        /// Why a raster tile package is not on the Web Mercator tiling scheme (level z at
+        /// 156543.034 / 2^z metres per pixel from the world's top-left corner); nil when it is.
+        static func webMercatorProblem(_ tiles: TilePackage) -> String? {
+            guard let info = tiles.tileInfo else { return "has no tileInfo in its root.json" }
+            let wkid = info.object("spatialReference")?.int("latestWkid") ?? info.object("spatialReference")?.int("wkid")
+            guard wkid == 3857 || wkid == 102100 else { return "is in spatial reference \(wkid.map(String.init) ?? "unknown"), not Web Mercator (3857)" }
+            guard info.int("rows") == 256, info.int("cols") == 256 else { return "has \(info.int("cols") ?? 0)-pixel tiles, not 256" }
+            let origin = info.object("origin")
+            guard let x = origin?.double("x"), let y = origin?.double("y"), abs(x + 20037508.342787) < 1, abs(y - 20037508.342787) < 1 else {
+                return "has its tiling origin elsewhere than the world's top-left corner"
+            }
+            for case .object(let lod) in info.array("lods") ?? [] {
+                guard let level = lod.int("level"), let resolution = lod.double("resolution"),
+                    abs(resolution - 156543.03392800014 / Double(1 << min(max(level, 0), 30))) < resolution * 1e-6
+                else { return "has a level of detail off the standard scales" }
+            }
+            return nil
         }
 
         /// The package extent: the project's, else the union of the layers' (or the backdrop's).

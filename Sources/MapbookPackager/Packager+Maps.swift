@@ -5,7 +5,7 @@ import MapbookSupport
 extension Packager.Context {
     /// Builds one `.mmap`: layers, base map, initial viewpoint, bookmarks and item.
     func buildMap(
-        _ spec: Project.MapSpec, sources: [String: Packager.ResolvedSource], backdrop: Packager.ResolvedBackdrop?,
+        _ spec: Project.MapSpec, sources: [String: Packager.ResolvedSource], backdrop: Packager.ResolvedBackdrop?, basemaps: [Packager.ResolvedBasemap],
         packageExtent: BoundingBox, spatialReference: SpatialReference, packageGUID: String, packageThumbnail: [UInt8]?
     ) throws -> MobileMap {
         var map = WebMap(spatialReference: spatialReference)
@@ -27,8 +27,17 @@ extension Packager.Context {
         }
         map.operationalLayers = layers
         if !tables.isEmpty { map.tables = tables }
-        if let backdrop, spec.showBackdrop {
-            map.baseMap = BaseMap(title: backdrop.title, layers: [BaseMap.vectorTileLayer(id: "backdrop", title: backdrop.title, file: backdrop.entry)])
+        if spec.showBackdrop, backdrop != nil || !basemaps.isEmpty {
+            // The backdrop is shown; the other base maps are there to choose from (the viewers'
+            // basemap picker), hidden, or the first of them when there is no backdrop.
+            var layers = backdrop.map { [BaseMap.vectorTileLayer(id: "backdrop", title: $0.title, file: $0.entry)] } ?? []
+            for (i, basemap) in basemaps.enumerated() {
+                let id = "basemap-\(i + 1)", visible = layers.isEmpty
+                layers.append(basemap.kind == .vectorTilePackage
+                    ? BaseMap.vectorTileLayer(id: id, title: basemap.title, file: basemap.entry, visible: visible)
+                    : BaseMap.tiledLayer(id: id, title: basemap.title, file: basemap.entry, visible: visible))
+            }
+            map.baseMap = BaseMap(title: backdrop?.title ?? basemaps[0].title, layers: layers)
         } else {
             map.baseMap = BaseMap(title: "No basemap", layers: [])
         }

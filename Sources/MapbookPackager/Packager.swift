@@ -157,7 +157,7 @@ public enum Packager {
         }
         // The output must not overwrite an input.
         let outputKey = canonicalPath(output) ?? output
-        let inputs = project.sources.map { context.resolve($0.path) } + (project.backdrop?.path.map { [context.resolve($0)] } ?? [])
+        let inputs = project.sources.map { context.resolve($0.path) } + (project.backdrop?.path.map { [context.resolve($0)] } ?? []) + project.basemaps.map { context.resolve($0.path) }
         for file in inputs where canonicalPath(file) == outputKey {
             throw ProjectError(kind: .outputIsInput, file: project.file, key: "", line: nil, message: "the output '\(output)' is one of the project's inputs; choose another output path")
         }
@@ -168,6 +168,7 @@ public enum Packager {
         let sources = try context.resolveSources()
         let quality = try context.checkLocators(sources: sources)
         var backdrop = try context.resolveBackdrop()
+        let basemaps = try context.resolveBasemaps()
         var tiling: TilerReport?
         if let spec = project.backdrop, spec.path == nil {
             let built = try context.buildBackdrop(spec, sources: sources, file: backdropFile, timestamp: now, progress: progress)
@@ -187,7 +188,7 @@ public enum Packager {
         var counts: [(String, Int, Int)] = []
         for spec in project.maps {
             let map = try context.buildMap(
-                spec, sources: sources, backdrop: backdrop, packageExtent: extent, spatialReference: spatialReference,
+                spec, sources: sources, backdrop: backdrop, basemaps: basemaps, packageExtent: extent, spatialReference: spatialReference,
                 packageGUID: guid, packageThumbnail: thumbnail)
             maps.append((spec.name, map))
             counts.append((spec.name, spec.layers.count, spec.bookmarks.count))

@@ -114,7 +114,7 @@ public struct FeatureLabels {
 
     /// The Pango font for a text symbol: its family (fontconfig finds the nearest installed
     /// one), bold and italic as it says.
-    static func font(_ symbol: TextSymbol) -> String {
+    public static func font(_ symbol: TextSymbol) -> String {
         var font = symbol.fontFamily.flatMap { $0.isEmpty ? nil : $0 } ?? "Noto Sans"
         if let weight = symbol.fontWeight, weight == "bold" || weight == "bolder" { font += " Bold" }
         if let style = symbol.fontStyle, style == "italic" || style == "oblique" { font += " Italic" }
@@ -123,7 +123,7 @@ public struct FeatureLabels {
 
     /// The text anchor for an ArcGIS placement, and the direction (in ems, x right, y down)
     /// the label moves away from a point or a line.
-    static func pointAnchor(_ placement: String, isPoint: Bool) -> (String, (Double, Double)) {
+    public static func pointAnchor(_ placement: String, isPoint: Bool) -> (String, (Double, Double)) {
         let name = placement.lowercased()
         if isPoint {
             if name.hasSuffix("abovecenter") || name.isEmpty { return ("bottom", (0, -1)) }

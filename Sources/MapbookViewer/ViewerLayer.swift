@@ -59,6 +59,18 @@ public struct ViewerLayer: Sendable {
     }
 
     /// Whether the layer holds features the viewer can draw and identify.
+    /// The largest point symbol of the layer's renderer, in points (0 without one): labels
+    /// stand clear of it.
+    public var largestMarkerSize: Double {
+        (classes?.legend ?? []).reduce(0.0) { size, entry in
+            switch entry.symbol {
+            case .simpleMarker(let m): return max(size, m.size ?? 8)
+            case .pictureMarker(let p): return max(size, p.height ?? p.width ?? 0)
+            default: return size
+            }
+        }
+    }
+
     public var isFeatureLayer: Bool {
         type == "ArcGISFeatureLayer" || (definition.dataPath?.table != nil || definition.dataPath?.itemId != nil) && type != "VectorTileLayer" && type != "ArcGISTiledMapServiceLayer"
     }

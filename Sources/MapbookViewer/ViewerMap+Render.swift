@@ -235,13 +235,7 @@ extension ViewerMap {
         guard source.table.geometryProblem == nil else { return }
         let e = view.extent
         guard let box = source.layerBox(e) else { return }
-        let markerSize = (layer.classes?.legend ?? []).reduce(0.0) { size, entry in
-            switch entry.symbol {
-            case .simpleMarker(let m): return max(size, m.size ?? 8)
-            case .pictureMarker(let p): return max(size, p.height ?? p.width ?? 0)
-            default: return size
-            }
-        }
+        let markerSize = layer.largestMarkerSize
         for labelClass in layer.definition.layerDefinition?.drawingInfo?.labelClasses ?? [] where labelClass.isInScale(view.scale) {
             if let problem = labelClass.problem {
                 warnings.append("layer '\(layer.title)': \(problem)")

@@ -17,6 +17,11 @@ extension ViewerMap {
         public var geometry: VectorLayerInfo.Geometry?
         /// The attributes the tiles carry.
         public var fields: [String]
+        /// The layer's label classes whose text the tiles carry, each in an attribute of its
+        /// own (`_label` and the class's index in `labelingInfo`): made by the same code as
+        /// `mapbook render`'s labels (fields, coded-value names, Arcade's simple expressions),
+        /// so the browser only places them. Empty when the layer does not show labels.
+        public var labels: [(attribute: String, labelClass: LabelClass)]
     }
 
     public func tileLayerInfo(_ layer: ViewerLayer) throws -> TileLayerInfo {
@@ -30,7 +35,14 @@ extension ViewerMap {
         }
         let available = Set(source.table.fields.map(\.name))
         let fields = (layer.classes?.renderer.fields ?? []).filter { available.contains($0) }
-        return TileLayerInfo(sourceLayer: layer.id, geometry: geometry, fields: fields)
+        var labels: [(attribute: String, labelClass: LabelClass)] = []
+        if layer.definition.showLabels == true {
+            for (i, labelClass) in (layer.definition.layerDefinition?.drawingInfo?.labelClasses ?? []).enumerated()
+            where labelClass.problem == nil && labelClass.fields.allSatisfy({ source.formatter.column($0) != nil }) {
+                labels.append(("_label\(i)", labelClass))
+            }
+        }
+        return TileLayerInfo(sourceLayer: layer.id, geometry: geometry, fields: fields, labels: labels)
     }
 
     /// The layer's features in `tile` as an uncompressed MVT tile with one layer named by the
@@ -46,7 +58,23 @@ extension ViewerMap {
             guard let layerBox = Self.sampledBox(box, forward) else { return encoder.encoded() }
             box = layerBox
         }
-        let cursor = try source.table.features(in: box, fields: info.fields)
+        // The renderer's fields, then those the labels read (by their column names).
+        let formatter = source.formatter
+        var read = info.fields
+        for column in info.labels.flatMap({ $0.labelClass.fields.compactMap(formatter.column) }) where !read.contains(column) { read.append(column) }
+        let position = Dictionary(read.enumerated().map { ($1.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
+        // A label class with a `where` labels the features it selects, found in the same box.
+        var selected: [Int: Set<Int64>] = [:]
+        for (i, label) in info.labels.enumerated() {
+            guard let clause = label.labelClass.whereClause else { continue }
+            let filter = [layer.definition.layerDefinition?.definitionExpression, clause].compactMap { $0 }.map { "(\($0))" }.joined(separator: " AND ")
+            let ids = try FeatureTable(database: source.table.database, table: source.table.name, definitionExpression: filter).features(in: box, fields: [])
+            defer { ids.finish() }
+            var set = Set<Int64>()
+            while let feature = try ids.next() { set.insert(feature.id) }
+            selected[i] = set
+        }
+        let cursor = try source.table.features(in: box, fields: read)
         defer { cursor.finish() }
         while let feature = try cursor.next() {
             guard var geometry = feature.geometry else { continue }
@@ -57,6 +85,14 @@ extension ViewerMap {
             var attributes: [(key: String, value: VectorTile.Value)] = []
             for (name, value) in zip(info.fields, feature.values) {
                 if let v = FeatureTileEncoder.value(value) { attributes.append((name, v)) }
+            }
+            for (i, label) in info.labels.enumerated() where selected[i]?.contains(feature.id) ?? true {
+                let text = label.labelClass.text { name, domainName in
+                    let column = formatter.column(name) ?? name
+                    let value = position[column.lowercased()].map { feature.values[$0] } ?? .null
+                    return formatter.labelText(column, value, codedName: domainName || label.labelClass.useCodedValues)
+                }
+                if text.contains(where: { !$0.isWhitespace }) { attributes.append((label.attribute, .string(text))) }
             }
             encoder.add(id: feature.id >= 0 ? UInt64(feature.id) : nil, attributes: attributes, geometry: geometry)
         }

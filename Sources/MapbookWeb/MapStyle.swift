@@ -4,6 +4,7 @@ import Glibc
 import MapbookData
 import MapbookPackage
 import MapbookPortalAPI
+import MapbookRender
 import MapbookSupport
 import MapbookTiles
 import MapbookViewer
@@ -33,16 +34,26 @@ enum MapStyle {
         var glyphs: String?
         var sprite: String?
         var labels: [JSONValue] = []
-        let vectorBaseMaps = map.baseMapLayers.filter { $0.type == "VectorTileLayer" }
         var shownBaseMap = false
-        for (index, baseMap) in vectorBaseMaps.enumerated() {
+        for (index, baseMap) in PackageHost.tiledBaseMaps(map).enumerated() {
             let files = try host.backdrop(map: number, index: index, state: state)
-            guard let bytes = try files.package.resource("styles/root.json") else { continue }
-            let style = try JSONParser.parseObject(bytes, path: "\(host.path)[\(baseMap.title) style]", expecting: "a MapLibre style")
             let prefix = "\(base)/basemaps/\(index)"
             let visible = baseMap.isVisible && !shownBaseMap
             shownBaseMap = shownBaseMap || visible
             let tag = "basemap:\(index)"
+            if files.isRaster {
+                // Image tiles: one raster layer. Past its last level MapLibre enlarges that level's tiles.
+                sources[tag] = [
+                    "type": "raster", "tiles": [.string(prefix + "/tiles/{z}/{x}/{y}")], "tileSize": 256, "scheme": "xyz",
+                    "minzoom": .int(files.minZoom), "maxzoom": .int(files.maxZoom),
+                ]
+                var layer: JSONObject = ["id": .string(tag), "type": "raster", "source": .string(tag), "metadata": ["mapbook:layer": .string(tag)]]
+                if !visible { layer["layout"] = ["visibility": "none"] }
+                if baseMap.opacity < 1 { layer["paint"] = ["raster-opacity": .double(baseMap.opacity)] }
+                layers.append(.object(layer))
+                continue
+            }
+            guard let style = files.style else { continue }
             var renamed: [String: String] = [:]
             for (name, value) in style.object("sources") ?? [:] {
                 guard var source = value.objectValue else { continue }
@@ -69,11 +80,7 @@ enum MapStyle {
                 var metadata = layer.object("metadata") ?? [:]
                 metadata["mapbook:layer"] = .string(tag)
                 layer["metadata"] = .object(metadata)
-                if !visible {
-                    var layout = layer.object("layout") ?? [:]
-                    layout["visibility"] = "none"
-                    layer["layout"] = .object(layout)
-                }
+                if !visible { hide(&layer) }
                 // Labels go over the feature layers, where lines and points cannot hide them.
                 if layer.string("type") == "symbol" { labels.append(.object(layer)) } else { layers.append(.object(layer)) }
             }
@@ -95,18 +102,76 @@ enum MapStyle {
                 maxZoom: layer.maxScale.flatMap { $0 > 0 ? Int(zoom(forScale: $0).rounded(.up)) : nil })
             for var styleLayer in VectorTileStyle.styleLayers(for: tileLayer, id: sourceID, source: sourceID) {
                 styleLayer["metadata"] = ["mapbook:layer": .string(layer.id)]
-                if !map.isShown(layer) {
-                    var layout = styleLayer.object("layout") ?? [:]
-                    layout["visibility"] = "none"
-                    styleLayer["layout"] = .object(layout)
-                }
+                if !map.isShown(layer) { hide(&styleLayer) }
                 layers.append(.object(styleLayer))
             }
+            for label in info.labels {
+                var styleLayer = labelLayer(label.labelClass, attribute: label.attribute, layer: layer, geometry: geometry)
+                styleLayer["id"] = .string("\(sourceID):\(label.attribute)")
+                styleLayer["source"] = .string(sourceID)
+                styleLayer["source-layer"] = .string(info.sourceLayer)
+                styleLayer["metadata"] = ["mapbook:layer": .string(layer.id)]
+                if !map.isShown(layer) { hide(&styleLayer) }
+                labels.append(.object(styleLayer))
+            }
+        }
+        // Feature labels need glyphs even where no base map brings them: drawn here.
+        if glyphs == nil, labels.contains(where: { $0.objectValue?.object("metadata")?.string("mapbook:layer")?.hasPrefix("basemap:") == false }) {
+            glyphs = "/glyphs/{fontstack}/{range}.pbf"
         }
         var out: JSONObject = ["version": 8, "name": .string(map.name), "sources": .object(sources), "layers": .array(layers + labels)]
         if let glyphs { out["glyphs"] = .string(glyphs) }
         if let sprite { out["sprite"] = .string(sprite) }
         return out
+    }
+
+    /// A label class as a MapLibre symbol layer over the text the tiles carry in `attribute`
+    /// (made by the viewer's label code): its font, size, colours and halo, placement and
+    /// scale range as `mapbook render` draws them. MapLibre places and deconflicts them.
+    static func labelLayer(_ labelClass: LabelClass, attribute: String, layer: ViewerLayer, geometry: VectorLayerInfo.Geometry) -> JSONObject {
+        let symbol = labelClass.symbol
+        let pixelsPerPoint = 96.0 / 72
+        let size = (symbol.fontSize ?? 10) * pixelsPerPoint
+        var font = FeatureLabels.font(symbol)
+        if !font.hasSuffix(" Bold") && !font.hasSuffix(" Italic") { font += " Regular" }
+        var layout: JSONObject = [
+            "text-field": ["get", .string(attribute)], "text-font": [.string(font)], "text-size": .double(size),
+            "text-allow-overlap": .bool(labelClass.allowOverlap), "text-max-width": 12,
+        ]
+        let placement = labelClass.placement ?? ""
+        if geometry == .line {
+            // Along the line, above or below it as the placement says.
+            let (_, away) = FeatureLabels.pointAnchor(placement, isPoint: false)
+            layout["symbol-placement"] = "line"
+            layout["symbol-spacing"] = 350
+            layout["text-offset"] = [0, .double(away.1 * 0.8)]
+        } else {
+            let (anchor, away) = FeatureLabels.pointAnchor(placement, isPoint: geometry == .point)
+            // A point's label stands clear of its marker, by half the marker and a gap (in ems).
+            let gap = geometry == .point ? (layer.largestMarkerSize * pixelsPerPoint / 2 + 2) / size : 0
+            layout["text-anchor"] = .string(anchor)
+            layout["text-offset"] = [.double(away.0 * gap + (symbol.xoffset ?? 0) * pixelsPerPoint / size), .double(away.1 * gap - (symbol.yoffset ?? 0) * pixelsPerPoint / size)]
+        }
+        var paint: JSONObject = ["text-color": .string(cssColor(symbol.color ?? RGBAColor(red: 0, green: 0, blue: 0)))]
+        if let halo = symbol.haloColor {
+            paint["text-halo-color"] = .string(cssColor(halo))
+            paint["text-halo-width"] = .double((symbol.haloSize ?? 1) * pixelsPerPoint)
+        }
+        var out: JSONObject = ["type": "symbol", "filter": ["has", .string(attribute)], "layout": .object(layout), "paint": .object(paint)]
+        if let minScale = labelClass.minScale, minScale > 0 { out["minzoom"] = .double(max(0, zoom(forScale: minScale))) }
+        if let maxScale = labelClass.maxScale, maxScale > 0 { out["maxzoom"] = .double(min(24, zoom(forScale: maxScale))) }
+        return out
+    }
+
+    /// A style layer drawn only once shown (the table of contents, the basemap picker).
+    static func hide(_ layer: inout JSONObject) {
+        var layout = layer.object("layout") ?? [:]
+        layout["visibility"] = "none"
+        layer["layout"] = .object(layout)
+    }
+
+    static func cssColor(_ c: RGBAColor) -> String {
+        "rgba(\(c.red), \(c.green), \(c.blue), \(JSONWriter.formatNumber(Double(c.alpha) / 255)))"
     }
 
     /// A style's relative reference (`../sprites/sprite`, from `resources/styles/`) as a path

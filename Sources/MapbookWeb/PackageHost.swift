@@ -80,15 +80,21 @@ final class PackageHost: Sendable {
         try state.withLock { state in try body(state) }
     }
 
-    /// The files of the map's `index`-th vector tile base map, opened once; `state` when the
-    /// caller already holds the session.
+    /// The map's base maps that are tile packages in the package, vector (`.vtpk`) and raster
+    /// (`.tpkx`), in the map's order: their index is the `B` of their URLs.
+    static func tiledBaseMaps(_ map: ViewerMap) -> [ViewerLayer] {
+        map.baseMapLayers.filter { $0.type == "VectorTileLayer" || $0.type == "ArcGISTiledMapServiceLayer" }
+    }
+
+    /// The files of the map's `index`-th tiled base map, opened once; `state` when the caller
+    /// already holds the session.
     func backdrop(map: Int, index: Int, state: State? = nil) throws -> BackdropFiles {
         let key = "\(map)/\(index)"
         if let open = backdrops.withLock({ $0[key] }) { return open }
         let open = { (state: State) throws -> BackdropFiles in
             let viewerMap = try state.map(map)
-            let layers = viewerMap.baseMapLayers.filter { $0.type == "VectorTileLayer" }
-            guard layers.indices.contains(index) else { throw WebError.notFound("map \(map) has no vector tile base map \(index)") }
+            let layers = Self.tiledBaseMaps(viewerMap)
+            guard layers.indices.contains(index) else { throw WebError.notFound("map \(map) has no tiled base map \(index)") }
             let package = state.session.package
             guard let dataPath = layers[index].definition.dataPath, let entry = package.entry(for: dataPath, mapEntry: viewerMap.entry) else {
                 throw WebError.notFound("the base map '\(layers[index].title)' names no tile package in the package")
@@ -104,19 +110,28 @@ final class PackageHost: Sendable {
     }
 }
 
-/// A vector tile package's tiles and resources (style, sprites, glyphs), read in place.
+/// A tile package's tiles and resources (style, sprites, glyphs), read in place: a vector
+/// tile package, or a compact tile package of image tiles (`isRaster`).
 final class BackdropFiles: Sendable {
     private let reader: Mutex<VectorTilePackageReader>
     let package: TilePackageFiles
+    let isRaster: Bool
     let minZoom: Int
     let maxZoom: Int
+    /// The package's MapLibre style (`resources/styles/root.json`), read once; nil for none.
+    let style: JSONObject?
 
     init(package: TilePackage) throws {
-        let reader = try VectorTilePackageReader(package: package)
+        isRaster = package.kind == .compactTilePackage
+        let reader = try VectorTilePackageReader(package: package, raster: isRaster)
         minZoom = reader.metadata.minZoom
         maxZoom = reader.metadata.maxZoom
         self.reader = Mutex(reader)
-        self.package = TilePackageFiles(package)
+        let files = TilePackageFiles(package)
+        self.package = files
+        style = try files.resource("styles/root.json").map {
+            try JSONParser.parseObject($0, path: "\(package.archive.displayPath)[\(files.prefix)resources/styles/root.json]", expecting: "a MapLibre style")
+        }
     }
 
     func tile(_ coordinate: TileCoordinate) throws -> [UInt8]? {

@@ -214,7 +214,7 @@ struct WebAPI: Sendable {
         if let view = try? map.initialView(width: width, height: height), let bounds = try? lonLatBounds(view.extent, map: map) { o["bounds"] = bounds }
         o["layers"] = layersJSON(map, zoom: nil)
         o["bookmarks"] = .array(map.bookmarks.map { bookmarkJSON($0, map: map, width: width, height: height) })
-        o["basemaps"] = .array(map.baseMapLayers.filter { $0.type == "VectorTileLayer" }.enumerated().map { i, layer in
+        o["basemaps"] = .array(PackageHost.tiledBaseMaps(map).enumerated().map { i, layer in
             .object(["id": .string("basemap:\(i)"), "title": .string(layer.title), "visible": .bool(layer.isVisible)])
         })
         o["hasLocator"] = .bool(map.session.package.archive.entries.contains { $0.name.hasSuffix(".loc.json") })

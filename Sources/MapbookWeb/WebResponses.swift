@@ -24,6 +24,8 @@ enum WebResponses {
     /// inflate; an empty tile is 204, which MapLibre takes as a tile with nothing in it.
     static func tile(_ data: [UInt8]?, cache: String) -> Response {
         guard let data, !data.isEmpty else { return Response(status: .noContent, headers: [.cacheControl: cache]) }
+        // A raster base map's tiles are images (a vector tile starts with a protobuf tag).
+        if let image = ImageKind(data) { return bytes(data, type: image.mimeType, cache: cache) }
         let gzipped = data.count > 2 && data[0] == 0x1F && data[1] == 0x8B
         return bytes(data, type: "application/vnd.mapbox-vector-tile", cache: cache, encoding: gzipped ? "gzip" : nil)
     }

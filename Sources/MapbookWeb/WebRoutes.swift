@@ -75,6 +75,14 @@ struct WebRoutes: Sendable {
             }
             throw WebError.notFound("the base map has no resources/\(path)")
         }
+        // Glyphs for feature labels on a map without a vector base map, from the installed fonts.
+        router.get("/glyphs/:stack/:range") { _, context in
+            let stack = try decoded(context, "stack")
+            guard let bytes = glyphs.range(forPath: "fonts/\(stack)/" + (try context.parameters.require("range"))) else {
+                throw WebError.notFound("no glyph range \(try context.parameters.require("range")) (START-END.pbf, 256 code points)")
+            }
+            return WebResponses.bytes(bytes, type: "application/x-protobuf", cache: "public, max-age=86400")
+        }
         router.get("/packages/:package/maps/:map/layers/:layer/tiles/:z/:x/:y") { _, context in
             let (host, number) = try mapAddress(context)
             let layerID = try decoded(context, "layer")
@@ -94,9 +102,7 @@ struct WebRoutes: Sendable {
     }
 
     func mapAddress(_ context: BasicRequestContext) throws -> (PackageHost, Int) {
-        let host = try catalog.host(try context.parameters.require("package"))
-        guard let number = Int(try context.parameters.require("map")), number >= 1 else { throw WebError.notFound("maps are numbered from 1") }
-        return (host, number)
+        try WebAPI(catalog: catalog).address(context)
     }
 
     func decoded(_ context: BasicRequestContext, _ name: String) throws -> String {

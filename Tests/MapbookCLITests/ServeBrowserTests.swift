@@ -13,7 +13,7 @@ import Testing
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium"),
             FileManager.default.isExecutableFile(atPath: ExternalTools.python)
         else { return false }
-        return (try? ExternalTools.run(ExternalTools.python, ["-c", "import playwright.sync_api, PIL"]))?.status == 0
+        return (try? ExternalTools.run(ExternalTools.python, ["-c", "import playwright.sync_api, PIL, zxingcpp"]))?.status == 0
     }()
 
     @Test(.enabled(if: hasBrowser || ExternalTools.isCI, "Debian's chromium or Playwright in .venv is missing (tools/setup installs both)"))

@@ -49,6 +49,53 @@ import MapbookInspection
         #expect(problems.isEmpty, "\(problems)")
     }
 
+    /// Every Naperville map shows the backdrop and offers the shaded relief (a raster .tpkx
+    /// stored as it is) as a hidden second base map, whose tiles are read in place as PNGs.
+    @Test func napervilleOffersTheShadedReliefAsASecondBaseMap() throws {
+        let (_, package, dir) = try buildNaperville()
+        defer { dir.remove() }
+        let entry = try #require(package.archive.entries.first { $0.name.hasSuffix("/relief.tpkx") })
+        #expect(entry.method == .stored)
+        for mapEntry in package.mapEntries {
+            let layers = try package.map(mapEntry).map.baseMap?.baseMapLayers ?? []
+            #expect(layers.map(\.layerType) == ["VectorTileLayer", "ArcGISTiledMapServiceLayer"], "\(mapEntry.name)")
+            #expect(layers.map(\.visibility) == [true, false] && layers.last?.title == "Shaded Relief" && layers.last?.path == "file:./relief.tpkx")
+        }
+        let reader = try VectorTilePackageReader(package: try package.tilePackage(entry), raster: true)
+        #expect(reader.metadata.minZoom == 10 && reader.metadata.maxZoom == 14)
+        let coordinates = try reader.tileCoordinates()
+        #expect(coordinates.count >= 14)
+        for coordinate in coordinates { #expect(ImageKind(try #require(try reader.tile(at: coordinate))) == .png, "\(coordinate)") }
+        #expect(PackageValidator.validate(path: package.path).passes(strict: true))
+    }
+
+    /// A base map that readers could not draw is refused with its kind: compressed entries
+    /// (tiles are read in place) or a tiling scheme other than Web Mercator's.
+    @Test(arguments: [("deflated", "notStored"), ("geographic", "unsupported")])
+    func aBaseMapReadersCannotDrawIsRefused(_ damage: String, _ kind: String) throws {
+        let dir = try NapervilleSample.project()
+        defer { dir.remove() }
+        let relief = dir.path + "/data/relief.tpkx"
+        _ = try ExternalTools.runPython("""
+            import json, sys, zipfile
+            path, damage = sys.argv[1], sys.argv[2]
+            with zipfile.ZipFile(path) as z:
+                entries = [(i.filename, z.read(i.filename)) for i in z.infolist()]
+            with zipfile.ZipFile(path, "w") as z:
+                for name, data in entries:
+                    if damage == "geographic" and name == "root.json":
+                        root = json.loads(data)
+                        root["tileInfo"]["spatialReference"] = {"wkid": 4326}
+                        data = json.dumps(root).encode()
+                    z.writestr(name, data, zipfile.ZIP_DEFLATED if damage == "deflated" else zipfile.ZIP_STORED)
+            """, [relief, damage])
+        let refusal = projectRefusal { _ = try Packager.build(try Project.load(path: dir.path + "/project.yaml"), output: dir.path + "/n.mmpk", timestamp: 0) }
+        let error = try #require(refusal)
+        #expect(kind == "notStored" ? error.kind == .packageFormat(.notStored) : error.kind == .unsupported, "\(error)")
+        #expect(error.key == "basemaps[0]" && error.message.contains("data/relief.tpkx"), "\(error.key): \(error.message)")
+        #expect(!FileManager.default.fileExists(atPath: dir.path + "/n.mmpk"))
+    }
+
     @Test func napervilleSearchFindsEveryQualityQuerysExpectedResultFirst() throws {
         let (summary, package, dir) = try buildNaperville()
         defer { dir.remove() }

@@ -18,6 +18,8 @@ would hand over, each in a format the packager imports:
                                    by street segment
     OUTDIR/data/parcels.geojson    the backdrop's parcels (land use); the packager tiles both
                                    into the package's vector tile backdrop
+    OUTDIR/data/relief.tpkx        a second base map to choose: made-up shaded relief as an Esri
+                                   compact tile package (raster), by tools/samples/relief.py
 
 The shapefiles are in WGS84 (GCS_WGS_1984), not State Plane: projecting to NAD83 / Illinois
 East (ftUS) properly needs PROJ, and the generator stays standard-library only. The town is
@@ -37,6 +39,9 @@ import random
 import struct
 import sys
 import zipfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import relief  # noqa: E402
 from dataclasses import dataclass
 
 SEED = "naperville-water-1"
@@ -916,11 +921,15 @@ def main(argv):
     write_file(os.path.join(data, "parcels.geojson"), geojson_bytes(parcels, "Polygon"))
     turns = turn_restrictions(town, streets)
     write_file(os.path.join(data, "turns.csv"), csv_bytes(turns))
+    points = [c for s in streets for c in s["geometry"]]
+    relief.write(os.path.join(data, "relief.tpkx"), min(p[0] for p in points), min(p[1] for p in points),
+                 max(p[0] for p in points), max(p[1] for p in points))
 
     for name, count in (("mains.geojson", len(mains)), ("laterals.zip", len(laterals)), ("valves.shp", len(valves)),
                         ("addresses.csv", len(addresses)), ("streets.geojson", len(streets)), ("parcels.geojson", len(parcels)),
                         ("turns.csv", len(turns))):
         print(f"{os.path.join(data, name)}: {count:,} features, {os.path.getsize(os.path.join(data, name)):,} bytes")
+    print(f"{os.path.join(data, 'relief.tpkx')}: {os.path.getsize(os.path.join(data, 'relief.tpkx')):,} bytes")
     return 0
 
 

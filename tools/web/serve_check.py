@@ -231,12 +231,26 @@ with sync_playwright() as p:
             wait(page, "() => Boolean(window.mapbook.idle)")
             labels = page.evaluate("() => window.mapbook.map.queryRenderedFeatures({layers: window.mapbook.map.getStyle().layers.filter(l => l.type === 'symbol' && l.metadata && l.metadata['mapbook:layer'] === 'basemap:0').map(l => l.id)}).length")
             check("the backdrop's street names draw with the glyphs create wrote", labels > 0, str(labels))
+            # The mains' labels (the layer's labelingInfo, an Arcade expression) as mapbook render writes them.
+            texts = page.evaluate("() => window.mapbook.map.queryRenderedFeatures({layers: window.mapbook.map.getStyle().layers.filter(l => l.type === 'symbol' && l.metadata && l.metadata['mapbook:layer'] === 'mains').map(l => l.id)}).map(f => f.properties._label0)")
+            check("the mains are labelled with their size and material", len(texts) > 0 and all(re.fullmatch(r"\d+in [A-Za-z ]+", t or "") for t in texts), str(texts[:5]))
             page.screenshot(path=f"{SHOTS}/bookmark-{size}.png")
             page.click("[data-panel=legend]")
             page.wait_for_selector(".legend img")
             wait(page, "() => Array.from(document.querySelectorAll('.legend img')).every(i => i.complete && i.naturalWidth > 0)")
             check("the legend shows our renderer's swatches", page.evaluate("() => Array.from(document.querySelectorAll('.legend img')).every(i => i.naturalWidth === 20)"))
             page.screenshot(path=f"{SHOTS}/legend-{size}.png")
+            # The basemap picker: the shaded relief (a raster .tpkx) in place of the backdrop.
+            page.click("[data-panel=basemaps]")
+            page.wait_for_selector("#bm-basemap\\:1")
+            before = len([u for u in requests_seen if "/basemaps/1/tiles/" in u])
+            page.check("#bm-basemap\\:1")
+            time.sleep(0.3)
+            wait(page, "() => Boolean(window.mapbook.idle)", 30)
+            relief = [u for u in requests_seen if "/basemaps/1/tiles/" in u][before:]
+            hidden = page.evaluate("() => window.mapbook.map.getStyle().layers.filter(l => l.metadata && l.metadata['mapbook:layer'] === 'basemap:0').every(l => (l.layout || {}).visibility === 'none')")
+            check("switching the basemap requests the other base map's tiles and hides the first", before == 0 and len(relief) > 0 and hidden, f"{before} before, {len(relief)} after, first hidden: {hidden}")
+            page.screenshot(path=f"{SHOTS}/basemap-relief-{size}.png")
             page.close()
 
         # Editing: a value outside its domain is refused with the reason; one inside it is
@@ -270,6 +284,20 @@ with sync_playwright() as p:
                 .filter(l => l.metadata && l.metadata['mapbook:layer'] === 'valves').map(l => l.id)}}).some(f => f.id === {fid})""")
             check("the added feature shows on the map", added and shown, page.inner_text("#status"))
             page.screenshot(path=f"{SHOTS}/edit-added-{size}.png")
+            # A photo from the file picker (a phone offers its camera there) is attached and shown.
+            from PIL import Image
+            Image.new("RGB", (64, 48), (200, 120, 40)).save(os.path.join(WORK, "valve.jpg"), "JPEG")
+            page.mouse.click(center[0], center[1])
+            page.wait_for_selector(f"#attach-valves-{fid}", state="attached")
+            page.set_input_files(f"#attach-valves-{fid}", os.path.join(WORK, "valve.jpg"))
+            attached = wait(page, "() => /^Attached valve.jpg/.test(document.getElementById('status').textContent)")
+            page.click("#panel-close")
+            page.mouse.click(center[0], center[1])
+            shown = wait(page, "() => Array.from(document.querySelectorAll('#panel .popup img')).some(i => i.complete && i.naturalWidth === 64)")
+            listed = json.loads(mapbook("edit", "edits", naperville, "--json"))
+            check("a photo attached from the browser is kept and shown in the pop-up", attached and shown
+                  and any("attach" in e["layer"].lower() and e["operation"] == "insert" for e in listed), f"{page.inner_text('#status')} {[(e['layer'], e['operation']) for e in listed]}")
+            page.screenshot(path=f"{SHOTS}/edit-photo-{size}.png")
             page.close()
 
         # Directions, from the user's location.
@@ -369,6 +397,56 @@ cookie = headers.get("Set-Cookie", "")
 check("the right key opens the library and sets an HttpOnly, SameSite=Strict cookie", status == 200 and "HttpOnly" in cookie and "SameSite=Strict" in cookie, cookie)
 status, _, _ = fetch(secret_server.origin + "/api/packages", headers={"Cookie": cookie.split(";")[0]})
 check("the cookie lets the page's later requests in", status == 200, str(status))
+# The QR code printed under the address opens it (decoded as a phone's camera would).
+secret_server.process.stdout.readline()
+# Each line: colours set, half blocks (two rows of modules), colours reset; size + 1 rows / 2 lines.
+def qr_line():
+    return re.sub(r"\x1b\[[0-9;]*m", "", secret_server.process.stdout.readline().rstrip("\n"))
+rows = [qr_line()]
+rows += [qr_line() for _ in range((len(rows[0]) + 1) // 2 - 1)]
 secret_server.stop()
+import zxingcpp
+from PIL import Image
+qr = Image.new("L", (len(rows[0]) + 8, 2 * len(rows) + 8), 255)
+for y, row in enumerate(rows):
+    for x, c in enumerate(row):
+        if c in "\u2588\u2580":
+            qr.putpixel((x + 4, 2 * y + 4), 0)
+        if c in "\u2588\u2584":
+            qr.putpixel((x + 4, 2 * y + 5), 0)
+qr = qr.resize((qr.width * 8, qr.height * 8), Image.NEAREST)
+decoded = [r.text for r in zxingcpp.read_barcodes(qr)] or [r.text for r in zxingcpp.read_barcodes(Image.eval(qr, lambda v: 255 - v))]
+check("the QR code in the terminal opens the address with its key", decoded == [address], f"{decoded} for {address}")
+
+# MARK: - HTTPS on a network address: the service worker works there too
+
+import ssl
+subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.2",
+                "-addext", "subjectAltName=IP:127.0.0.2", "-keyout", os.path.join(WORK, "key.pem"), "-out", os.path.join(WORK, "cert.pem")],
+               check=True, capture_output=True)
+tls_server = Server(naperville, "--host", "127.0.0.2", "--tls-cert", os.path.join(WORK, "cert.pem"), "--tls-key", os.path.join(WORK, "key.pem"))
+trusted = ssl.create_default_context(cafile=os.path.join(WORK, "cert.pem"))
+status, headers, _ = fetch(tls_server.address, context=trusted)
+check("--tls-cert serves HTTPS with the key in the address", tls_server.address.startswith("https://127.0.0.2:") and "?key=" in tls_server.address
+      and status == 200, f"{tls_server.address} {status}")
+with sync_playwright() as p:
+    # The phone trusts the certificate (docs/SERVE.md says how); here chromium is told to.
+    browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox", "--enable-unsafe-swiftshader", "--ignore-certificate-errors"])
+    context = browser.new_context(viewport={"width": 360, "height": 740})
+    page = context.new_page()
+    page.goto(tls_server.address)
+    secure = page.evaluate("() => window.isSecureContext")
+    controlled = wait(page, "() => navigator.serviceWorker.controller !== null", 20)
+    context.set_offline(True)
+    try:
+        page.reload()
+        offline = "Naperville Water Company" in page.inner_text("body")
+    except Exception as error:
+        offline = False
+        print("offline reload:", error)
+    check("over HTTPS on a network address the page is a secure context and reopens offline", secure and controlled and offline,
+          f"secure {secure}, worker {controlled}, offline {offline}")
+    browser.close()
+tls_server.stop()
 
 sys.exit(finish())

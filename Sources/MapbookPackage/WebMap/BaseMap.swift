@@ -19,13 +19,23 @@ public struct BaseMap: JSONRecord {
     }
 
     /// A base map layer showing a vector tile package stored in the package.
-    public static func vectorTileLayer(id: String, title: String, file: String) -> OperationalLayer {
+    public static func vectorTileLayer(id: String, title: String, file: String, visible: Bool = true) -> OperationalLayer {
+        tileLayer("VectorTileLayer", id: id, title: title, file: file, visible: visible)
+    }
+
+    /// A base map layer showing a compact tile package (`.tpkx`, raster tiles) stored in the
+    /// package, as ArcGIS writes a tile package layer.
+    public static func tiledLayer(id: String, title: String, file: String, visible: Bool = true) -> OperationalLayer {
+        tileLayer("ArcGISTiledMapServiceLayer", id: id, title: title, file: file, visible: visible)
+    }
+
+    private static func tileLayer(_ type: String, id: String, title: String, file: String, visible: Bool) -> OperationalLayer {
         var layer = OperationalLayer(original: JSONObject())
         layer.id = .string(id)
         layer.title = title
-        layer.layerType = "VectorTileLayer"
+        layer.layerType = type
         layer.path = "file:./\(file)"
-        layer.visibility = true
+        layer.visibility = visible
         layer.opacity = 1
         return layer
     }

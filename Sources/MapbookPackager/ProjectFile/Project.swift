@@ -33,6 +33,8 @@ public struct Project: Sendable {
     public var expiration: ExpirationSpec?
     public var sources: [SourceSpec] = []
     public var backdrop: BackdropSpec?
+    /// Other base maps to choose from (`basemaps:`): existing tile packages stored as they are.
+    public var basemaps: [BasemapSpec] = []
     /// The package's composite locator (`locator:`); nil: defaults, when a source has `search`.
     public var locator: CompositeLocatorSpec?
     public var network: NetworkSpec?
@@ -132,6 +134,15 @@ public struct Project: Sendable {
         public var key: String
     }
 
+    /// A base map offered beside the backdrop (the viewers' basemap picker): an existing
+    /// compact tile package (`.tpkx`, raster tiles) or vector tile package (`.vtpk`).
+    public struct BasemapSpec: Sendable {
+        public var path: String
+        public var title: String?
+        public var line: Int?
+        public var key: String
+    }
+
     /// A source drawn in the backdrop: the fields its tiles carry, its zooms and its style.
     public struct BackdropLayerSpec: Sendable {
         public var source: String
@@ -213,7 +224,7 @@ public struct Project: Sendable {
 extension Project {
     static let topKeys = [
         "name", "title", "summary", "description", "tags", "credits", "use_limitations", "guid", "version",
-        "crs", "extent", "thumbnail", "expiration", "sources", "backdrop", "locator", "network", "maps",
+        "crs", "extent", "thumbnail", "expiration", "sources", "backdrop", "basemaps", "locator", "network", "maps",
     ]
 
     /// Reads a YAML or JSON project file.
@@ -279,6 +290,16 @@ extension Project {
         }
         if let backdrop = root["backdrop"] {
             project.backdrop = try Self.parseBackdrop(backdrop, sources: Set(project.sources.map(\.name)))
+        }
+        if let basemaps = root["basemaps"] {
+            for item in try basemaps.items() {
+                if item.node.scalar != nil {
+                    project.basemaps.append(BasemapSpec(path: try item.string(), line: item.line, key: item.path))
+                    continue
+                }
+                try item.checkKeys(["path", "title"])
+                project.basemaps.append(BasemapSpec(path: try item.required("path").string(), title: try item["title"]?.string(), line: item.line, key: item.path))
+            }
         }
         try Self.checkSearch(project.sources, file: file)
         if let locator = root["locator"] {

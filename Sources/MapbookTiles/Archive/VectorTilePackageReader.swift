@@ -16,12 +16,14 @@ public final class VectorTilePackageReader: ReadableTileArchive {
     private let bundles: [UInt64: TilePackage.Bundle]
     private var opened: [UInt64: (range: ByteRange, index: CompactCacheBundle)] = [:]
 
-    /// Reads the package's description and lists its bundles.
-    public init(package: TilePackage) throws(TileArchiveError) {
+    /// Reads the package's description and lists its bundles. With `raster`, reads a compact
+    /// tile package (`.tpkx`) instead, whose bundles hold image tiles the same way (on the Web
+    /// Mercator tiling scheme a level is a zoom, as in a vector tile package).
+    public init(package: TilePackage, raster: Bool = false) throws(TileArchiveError) {
         self.package = package
         path = package.archive.displayPath
-        guard package.kind == .vectorTilePackage else {
-            throw TileArchiveError(kind: .wrongFormat, operation: "read", path: path, message: "it is a \(package.kind.rawValue), not a vector tile package")
+        guard package.kind == (raster ? .compactTilePackage : .vectorTilePackage) else {
+            throw TileArchiveError(kind: .wrongFormat, operation: "read", path: path, message: "it is a \(package.kind.rawValue), not a \(raster ? "compact tile package" : "vector tile package")")
         }
         var bundles: [UInt64: TilePackage.Bundle] = [:]
         for bundle in package.bundles {
