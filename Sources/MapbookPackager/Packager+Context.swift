@@ -30,6 +30,7 @@ extension Packager {
     }
 
     struct ResolvedBasemap: Sendable {
+        var file: String
         var entry: String
         var title: String
         var kind: TilePackage.Kind
@@ -234,7 +235,7 @@ extension Packager {
                 if tiles.kind == .compactTilePackage, let problem = Self.webMercatorProblem(tiles) {
                     throw self.error(.unsupported, spec.key, spec.line, "'\(spec.path)' \(problem); viewers draw raster base maps on the Web Mercator tiling scheme (levels 0-23 of 256-pixel tiles)")
                 }
-                return ResolvedBasemap(entry: entryName(for: file), title: spec.title ?? Self.title(of: tiles, file: file), kind: tiles.kind)
+                return ResolvedBasemap(file: file, entry: entryName(for: file), title: spec.title ?? Self.title(of: tiles, file: file), kind: tiles.kind)
             }
         }
 

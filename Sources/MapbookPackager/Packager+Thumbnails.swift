@@ -8,9 +8,9 @@ import MapbookSupport
 
 extension Packager {
     /// Draws a map's thumbnail (200 x 133 PNG) from its visible layers in data.gpkg, with their
-    /// renderers, over the backdrop drawn with its style, at the map's initial extent. Layers kept in a mobile geodatabase are not
+    /// renderers, over the backdrop drawn with its style (or a raster base map), at the map's initial extent. Layers kept in a mobile geodatabase are not
     /// drawn (their geometry encoding is Esri's own).
-    static func drawThumbnail(_ map: MobileMap, dataFile: String, tables: [String: String], extent: BoundingBox, spatialReference: SpatialReference, backdrop: BackdropRenderer?) throws -> [UInt8]? {
+    static func drawThumbnail(_ map: MobileMap, dataFile: String, tables: [String: String], extent: BoundingBox, spatialReference: SpatialReference, backdrop: BackdropRenderer?, raster: RasterBaseMapRenderer? = nil) throws -> [UInt8]? {
         let envelope = spatialReference.isWebMercator ? WebMercator.project(extent) : extent
         var layers: [MapLayer] = []
         // The thumbnail's scale, to leave out layers the map hides at that scale.
@@ -49,12 +49,15 @@ extension Packager {
             small.style = LayerStyle(renderer: small.style.renderer.scaledForThumbnail())
             layers.append(small)
         }
-        let drawsBackdrop = backdrop != nil && spatialReference.isWebMercator
+        let drawsBackdrop = (backdrop != nil || raster != nil) && spatialReference.isWebMercator
         guard !layers.isEmpty || drawsBackdrop else { return nil }
         let background = RGBAColor(red: 242, green: 239, blue: 233)
         // The same drawing as `mapbook render`: the backdrop with its style, then the layers.
         let canvas = try MapCanvas(width: MapDrawing.thumbnailSize.width, height: MapDrawing.thumbnailSize.height, extent: envelope, background: background)
-        if drawsBackdrop { backdrop?.draw(on: canvas) }
+        if drawsBackdrop {
+            raster?.draw(on: canvas)
+            backdrop?.draw(on: canvas)
+        }
         MapDrawing.draw(layers, on: canvas)
         let png = try canvas.pngData()
         if let error = streams.lazy.compactMap(\.error).first { throw error }

@@ -197,11 +197,15 @@ public enum Packager {
         let tables = context.imported?.layers.mapValues(\.table) ?? [:]
         // The backdrop's tiles and style, read from the file just built (or given).
         let backdropRenderer = try backdrop.map { try BackdropRenderer.open(try TilePackage(archive: try ZipArchive(path: $0.file))) }
+        // Without a backdrop the first base map is shown: a raster one is drawn under the layers.
+        let rasterRenderer = try basemaps.first.flatMap { first in
+            backdrop == nil && first.kind == .compactTilePackage ? try RasterBaseMapRenderer(package: try TilePackage(archive: try ZipArchive(path: first.file))) : nil
+        }
         for (i, spec) in project.maps.enumerated() where spec.thumbnail == nil {
             progress?("drawing the thumbnail of \(spec.name)", -1)
             let png = try drawThumbnail(
                 maps[i].map, dataFile: dataFile, tables: tables, extent: spec.extent ?? context.mapExtent(spec, sources: sources) ?? extent, spatialReference: spatialReference,
-                backdrop: backdropRenderer)
+                backdrop: spec.showBackdrop ? backdropRenderer : nil, raster: spec.showBackdrop ? rasterRenderer : nil)
             if let png { maps[i].map.item.thumbnail = DataURI.encode(png, mimeType: "image/png") }
             if thumbnail == nil { thumbnail = png }
         }

@@ -42,6 +42,26 @@ extension ViewerMap {
         return renderer
     }
 
+    /// The first shown raster base map (a `.tpkx` tile package layer), opened once; drawn
+    /// under the vector backdrop when both are shown.
+    func rasterBaseMap() -> RasterBaseMapRenderer? {
+        if let rasterBaseMapState { return rasterBaseMapState.renderer }
+        var problem: String?
+        var renderer: RasterBaseMapRenderer?
+        if let layer = baseMapLayers.first(where: { $0.type == "ArcGISTiledMapServiceLayer" && $0.isVisible }) {
+            do {
+                guard let path = layer.definition.dataPath, let entry = session.package.entry(for: path, mapEntry: entry) else {
+                    throw ViewerError(kind: .unreadableLayer, path: session.package.path, message: "no tile package at \(layer.definition.path ?? "(no path)")")
+                }
+                renderer = try RasterBaseMapRenderer(package: try session.package.tilePackage(entry))
+            } catch {
+                problem = "the base map '\(layer.title)' is not drawn: \(error)"
+            }
+        }
+        rasterBaseMapState = (renderer, problem)
+        return renderer
+    }
+
     static func openBackdrop(_ layer: OperationalLayer, package: MobileMapPackage, mapEntry: ZipEntry) throws -> BackdropRenderer {
         guard let path = layer.dataPath, let entry = package.entry(for: path, mapEntry: mapEntry) else {
             throw ViewerError(kind: .unreadableLayer, path: package.path, message: "no vector tile package at \(layer.path ?? "(no path)")")
@@ -79,6 +99,12 @@ extension ViewerMap {
             warnings.append("the vector tile backdrop is in Web Mercator and the map in \(crs): it is not drawn")
             backdrop = nil
         }
+        var raster = rasterBaseMap()
+        if raster != nil, !Self.sameCRS(crs, .webMercator) {
+            warnings.append("the raster base map is on the Web Mercator tiling scheme and the map in \(crs): it is not drawn")
+            raster = nil
+        }
+        raster?.draw(on: canvas, opacity: baseMapLayers.first { $0.type == "ArcGISTiledMapServiceLayer" && $0.isVisible }?.opacity ?? 1)
         let shown = layers.filter { $0.isFeatureLayer && isShown($0) && $0.isInScale(view.scale) }
         var labels = FeatureLabels(canvas: canvas, dpi: view.dpi)
         var cellLabels = labelCells.map { TerminalLabels(canvas: canvas, columns: $0.columns, rows: $0.rows, dpi: view.dpi) }
@@ -134,6 +160,8 @@ extension ViewerMap {
             }
         }
         if let problem = backdropState?.problem { findings.append(problem) }
+        if let problem = rasterBaseMapState?.problem { findings.append(problem) }
+        warnings += (raster?.problems ?? []).map { "the raster base map: \($0)" }
         findings += layerFindings + labelFindings
         warnings += labelWarnings
         missingGlyphs += labels.draw(on: canvas)

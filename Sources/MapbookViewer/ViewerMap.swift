@@ -34,6 +34,7 @@ public final class ViewerMap {
     }
     /// The base map's backdrop renderer, opened on first use, or why it cannot be drawn.
     var backdropState: (renderer: BackdropRenderer?, problem: String?)?
+    var rasterBaseMapState: (renderer: RasterBaseMapRenderer?, problem: String?)?
     /// Whether pictures draw the operational layers on a second thread while the backdrop is
     /// drawn (`render`); tests turn it off to compare with the layers drawn in turn.
     var drawsLayersBesideBackdrop = true
