@@ -1,4 +1,5 @@
 import MapbookData
+import MapbookPackage
 import MapbookSearch
 import MapbookSupport
 
@@ -166,6 +167,15 @@ public struct PopupFormatter: Sendable {
     public func labelText(_ name: String, _ value: FieldValue, codedName: Bool) -> String {
         guard let column = columns[name.lowercased()] else { return "" }
         return Self.format(value, type: column.type, codes: codedName ? column.codes : [:], format: nil)
+    }
+
+    /// `labelClass`'s text for one feature, `value` giving each column's value: the fields
+    /// it names by their columns, coded values by their names where it asks.
+    public func labelText(_ labelClass: LabelClass, value: (_ column: String) -> FieldValue) -> String {
+        labelClass.text { name, domainName in
+            let column = self.column(name) ?? name
+            return labelText(column, value(column), codedName: domainName || labelClass.useCodedValues)
+        }
     }
 
     /// One value as a pop-up shows it.

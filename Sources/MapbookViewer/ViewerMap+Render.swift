@@ -274,24 +274,24 @@ extension ViewerMap {
                 warnings.append("layer '\(layer.title)': a label names \(missing.map { "'\($0)'" }.joined(separator: ", ")), not a column of \(source.table.name)")
                 continue
             }
-            var table = source.table
-            if let clause = labelClass.whereClause {
-                let filter = [layer.definition.layerDefinition?.definitionExpression, clause].compactMap { $0 }.map { "(\($0))" }.joined(separator: " AND ")
-                table = try FeatureTable(database: table.database, table: table.name, definitionExpression: filter)
-            }
+            let table = try labelClass.whereClause.map { try Self.labelTable(source.table, layer: layer, where: $0) } ?? source.table
             let fields = labelClass.fields.compactMap(source.formatter.column)
             let cursor = try table.features(in: box, fields: fields)
             let toMap = source.toMap
             let features = MapFeatureStream(cursor, fields: fields, transform: toMap.map { t in { t.apply($0) } })
             let formatter = source.formatter
             labels.add(labelClass, features: features, canvas: canvas, markerSize: markerSize) { feature in
-                labelClass.text { name, domainName in
-                    let column = formatter.column(name) ?? name
-                    return formatter.labelText(column, feature.value(of: column), codedName: domainName || labelClass.useCodedValues)
-                }
+                formatter.labelText(labelClass, value: feature.value(of:))
             }
             if let error = features.error { throw error }
         }
+    }
+
+    /// The features a label class with a `where` labels: the layer's table filtered by its
+    /// definition expression and the clause.
+    static func labelTable(_ table: FeatureTable, layer: ViewerLayer, where clause: String) throws -> FeatureTable {
+        let filter = [layer.definition.layerDefinition?.definitionExpression, clause].compactMap { $0 }.map { "(\($0))" }.joined(separator: " AND ")
+        return try FeatureTable(database: table.database, table: table.name, definitionExpression: filter)
     }
 
     /// A scale bar in the bottom left corner: the longest round ground distance (1, 2 or 5

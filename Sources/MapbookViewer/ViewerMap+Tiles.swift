@@ -67,8 +67,7 @@ extension ViewerMap {
         var selected: [Int: Set<Int64>] = [:]
         for (i, label) in info.labels.enumerated() {
             guard let clause = label.labelClass.whereClause else { continue }
-            let filter = [layer.definition.layerDefinition?.definitionExpression, clause].compactMap { $0 }.map { "(\($0))" }.joined(separator: " AND ")
-            let ids = try FeatureTable(database: source.table.database, table: source.table.name, definitionExpression: filter).features(in: box, fields: [])
+            let ids = try Self.labelTable(source.table, layer: layer, where: clause).features(in: box, fields: [])
             defer { ids.finish() }
             var set = Set<Int64>()
             while let feature = try ids.next() { set.insert(feature.id) }
@@ -87,11 +86,7 @@ extension ViewerMap {
                 if let v = FeatureTileEncoder.value(value) { attributes.append((name, v)) }
             }
             for (i, label) in info.labels.enumerated() where selected[i]?.contains(feature.id) ?? true {
-                let text = label.labelClass.text { name, domainName in
-                    let column = formatter.column(name) ?? name
-                    let value = position[column.lowercased()].map { feature.values[$0] } ?? .null
-                    return formatter.labelText(column, value, codedName: domainName || label.labelClass.useCodedValues)
-                }
+                let text = formatter.labelText(label.labelClass) { column in position[column.lowercased()].map { feature.values[$0] } ?? .null }
                 if text.contains(where: { !$0.isWhitespace }) { attributes.append((label.attribute, .string(text))) }
             }
             encoder.add(id: feature.id >= 0 ? UInt64(feature.id) : nil, attributes: attributes, geometry: geometry)

@@ -13,11 +13,12 @@ extension WebAPI {
         router.get("/api/packages/:package/sync") { _, context in
             let (host, entry) = try syncTarget(context)
             var o: JSONObject = ["available": .bool(false)]
-            if let account = catalog.sync?.account() {
+            let account = catalog.sync?.account()
+            if let account {
                 o["portal"] = .string(account.portal)
                 o["user"] = .string(account.user)
             }
-            if let reason = unavailable(entry) {
+            if let reason = unavailable(entry, account: account) {
                 o["reason"] = .string(reason)
             } else {
                 o["available"] = .bool(true)
@@ -37,7 +38,7 @@ extension WebAPI {
         }
         router.post("/api/packages/:package/sync") { _, context in
             let (host, entry) = try syncTarget(context)
-            if let reason = unavailable(entry) { throw WebError(status: .conflict, kind: "notSynchronisable", message: reason) }
+            if let reason = unavailable(entry, account: catalog.sync?.account()) { throw WebError(status: .conflict, kind: "notSynchronisable", message: reason) }
             guard let entry, let sync = catalog.sync else { throw WebError(status: .conflict, kind: "notSynchronisable", message: "nothing to synchronise") }
             guard host.beginSync() else {
                 throw WebError(status: .conflict, kind: "syncInProgress", message: "'\(entry.title)' is being synchronised already; wait for it to finish")
@@ -55,11 +56,11 @@ extension WebAPI {
         return (host, catalog.listings().first(where: { $0.key == host.key })?.libraryEntry)
     }
 
-    /// Why the package cannot be synchronised from here; nil when it can.
-    private func unavailable(_ entry: LibraryEntry?) -> String? {
-        guard let sync = catalog.sync else { return "this server does not synchronise (it was started without the device library's portal)" }
+    /// Why the package cannot be synchronised from here, `account` signed in; nil when it can.
+    private func unavailable(_ entry: LibraryEntry?, account: WebSync.Account?) -> String? {
+        guard catalog.sync != nil else { return "this server does not synchronise (it was started without the device library's portal)" }
         guard let entry, entry.itemId != nil else { return "only packages downloaded from a portal are synchronised (mapbook portal download)" }
-        guard sync.account() != nil else { return "nobody is signed in to the portal; sign in with mapbook portal signin, then synchronise" }
+        guard account != nil else { return "nobody is signed in to the portal; sign in with mapbook portal signin, then synchronise" }
         return nil
     }
 }
