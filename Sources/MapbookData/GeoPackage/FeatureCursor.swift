@@ -15,10 +15,18 @@ public final class FeatureCursor {
     private let hasGeometry: Bool
     /// Rows must have a geometry meeting this box (spatial queries only).
     private let box: BoundingBox?
+    /// Rows must pass this test of their geometry too (a query by polygon).
+    private let test: (@Sendable (Geometry) -> Bool)?
+    /// Rows to pass over, and how many more to return, counted after the geometry tests
+    /// (paging by SQL would count rows the tests then drop).
+    private var skip: Int
+    private var remaining: Int
     /// How many rows were passed over because their geometry could not be decoded.
     public private(set) var unreadableGeometries = 0
 
-    init(table: FeatureTable, sql: String, bindings: [SQLiteValue], statement: SQLiteStatement, fields: [Field], hasGeometry: Bool, box: BoundingBox?) {
+    init(table: FeatureTable, sql: String, bindings: [SQLiteValue], statement: SQLiteStatement, fields: [Field], hasGeometry: Bool, box: BoundingBox?,
+        test: (@Sendable (Geometry) -> Bool)? = nil, skip: Int = 0, limit: Int = .max
+    ) {
         self.table = table
         self.sqlText = sql
         self.bindings = bindings
@@ -26,13 +34,19 @@ public final class FeatureCursor {
         self.fields = fields
         self.hasGeometry = hasGeometry
         self.box = box
+        self.test = test
+        self.skip = skip
+        self.remaining = limit
     }
 
     deinit { finish() }
 
     /// The next feature, or nil when there are no more.
     public func next() throws(FeatureTableError) -> TableFeature? {
-        guard let statement else { return nil }
+        guard let statement, remaining > 0 else {
+            finish()
+            return nil
+        }
         do {
             while try statement.step() {
                 guard let id = statement.column(0).int64 else { continue }
@@ -60,6 +74,14 @@ public final class FeatureCursor {
                     if problem != nil { unreadableGeometries += 1 }
                     guard let geometry, geometry.intersects(box) else { continue }
                 }
+                if let test {
+                    guard let geometry, test(geometry) else { continue }
+                }
+                if skip > 0 {
+                    skip -= 1
+                    continue
+                }
+                remaining -= 1
                 let offset = hasGeometry ? 2 : 1
                 var values: [FieldValue] = []
                 values.reserveCapacity(fields.count)

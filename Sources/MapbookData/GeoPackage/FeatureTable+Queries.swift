@@ -11,21 +11,67 @@ extension FeatureTable {
         }
         try requireReadableGeometry()
         let wanted = try resolve(names)
-        var conditions: [String] = []
-        var bindings: [SQLiteValue] = []
+        let (condition, bindings) = boxCondition(box, geometryColumn)
+        return try cursor(wanted, geometry: true, conditions: [condition], bindings: bindings, box: box)
+    }
+
+    /// The SQL condition that finds the rows that may meet `box`, for the geometry test to
+    /// narrow.
+    private func boxCondition(_ box: BoundingBox, _ geometryColumn: String) -> (String, [SQLiteValue]) {
         // A box over most of the table reads it in order rather than through the R-tree:
         // SQLite's R-tree walk and the row lookups it leads to cost about 2 µs a row, a plain
-        // scan a tenth of that (docs/PERFORMANCE.md, "The viewer"). The geometry test below
+        // scan a tenth of that (docs/PERFORMANCE.md, "The viewer"). The geometry test
         // keeps the answer the same either way.
         if let spatialIndex, share(of: box) < Self.scanShare {
             // The R-tree's boxes are rounded outwards to 32-bit floats, so it finds a superset
             // that the geometry test narrows.
-            conditions.append("\(q(idColumn)) IN (SELECT \(spatialIndexID) FROM \(q(spatialIndex)) WHERE minx <= ? AND maxx >= ? AND miny <= ? AND maxy >= ?)")
-            bindings += [.real(box.maxX), .real(box.minX), .real(box.maxY), .real(box.minY)]
-        } else {
-            conditions.append("\(q(geometryColumn)) IS NOT NULL")
+            return (
+                "\(q(idColumn)) IN (SELECT \(spatialIndexID) FROM \(q(spatialIndex)) WHERE minx <= ? AND maxx >= ? AND miny <= ? AND maxy >= ?)",
+                [.real(box.maxX), .real(box.minX), .real(box.maxY), .real(box.minY)]
+            )
         }
-        return try cursor(wanted, geometry: true, conditions: conditions, bindings: bindings, box: box)
+        return ("\(q(geometryColumn)) IS NOT NULL", [])
+    }
+
+    /// The features a feature service's query selects (`FeatureSelection`) that pass the
+    /// filter: `fields` read (nil: all), with their geometry when `geometry` is true (always
+    /// read, though not returned, when the selection is spatial). Paged by SQL, or after the
+    /// geometry tests when the selection is spatial. An unknown field to order by is refused.
+    public func features(_ selection: FeatureSelection, fields names: [String]? = nil, geometry: Bool = true) throws(FeatureTableError) -> FeatureCursor {
+        let wanted = try resolve(names)
+        var conditions: [String] = []
+        var bindings: [SQLiteValue] = []
+        if let ids = selection.ids {
+            // One bound JSON array, however many ids: never text pasted into SQL.
+            conditions.append("\(q(idColumn)) IN (SELECT value FROM json_each(?))")
+            bindings.append(.text("[" + ids.map(String.init).joined(separator: ",") + "]"))
+        }
+        if selection.isSpatial {
+            guard let geometryColumn else {
+                throw FeatureTableError(kind: .noGeometry, path: database.path, table: name, message: "it has no geometry column, so it cannot be queried by place")
+            }
+            try requireReadableGeometry()
+            if let box = selection.box {
+                let (condition, values) = boxCondition(box, geometryColumn)
+                conditions.append(condition)
+                bindings += values
+            }
+        }
+        var order: [String] = []
+        for (field, descending) in selection.order {
+            let column: String
+            if field.lowercased() == idColumn.lowercased() {
+                column = idColumn
+            } else {
+                column = try resolve([field])[0].name
+            }
+            order.append(q(column) + (descending ? " DESC" : " ASC"))
+        }
+        let spatial = selection.isSpatial
+        return try cursor(
+            wanted, geometry: (geometry || spatial) && geometryColumn != nil && geometryProblem == nil, conditions: conditions, bindings: bindings,
+            box: selection.box, order: order + [q(idColumn)], page: spatial ? nil : (selection.offset, selection.limit),
+            test: selection.test, skip: spatial ? selection.offset : 0, limit: spatial ? (selection.limit ?? .max) : .max)
     }
 
     /// Above this share of the table's extent, a box query scans the table.
@@ -152,7 +198,8 @@ extension FeatureTable {
     }
 
     private func cursor(
-        _ wanted: [Field], geometry: Bool, conditions: [String], bindings: [SQLiteValue], box: BoundingBox?, ordered: Bool = false
+        _ wanted: [Field], geometry: Bool, conditions: [String], bindings: [SQLiteValue], box: BoundingBox?, ordered: Bool = false,
+        order: [String] = [], page: (offset: Int, limit: Int?)? = nil, test: (@Sendable (Geometry) -> Bool)? = nil, skip: Int = 0, limit: Int = .max
     ) throws(FeatureTableError) -> FeatureCursor {
         var conditions = conditions
         var bindings = bindings
@@ -165,10 +212,17 @@ extension FeatureTable {
         var sql = "SELECT \(columns.joined(separator: ", ")) FROM \(q(name))"
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
         if ordered { sql += " ORDER BY \(q(idColumn))" }
+        if !order.isEmpty { sql += " ORDER BY " + order.joined(separator: ", ") }
+        if let page, page.offset > 0 || page.limit != nil {
+            sql += " LIMIT ? OFFSET ?"
+            bindings += [.integer(Int64(page.limit ?? -1)), .integer(Int64(page.offset))]
+        }
         do {
             let statement = try checkOut(sql)
             try statement.bind(bindings)
-            return FeatureCursor(table: self, sql: sql, bindings: bindings, statement: statement, fields: wanted, hasGeometry: geometry, box: box)
+            return FeatureCursor(
+                table: self, sql: sql, bindings: bindings, statement: statement, fields: wanted, hasGeometry: geometry, box: box, test: test, skip: skip,
+                limit: limit)
         } catch {
             throw failure(error)
         }

@@ -92,3 +92,54 @@ extension Geometry {
         box.insideRange(from: a, to: b) != nil
     }
 }
+
+extension Geometry {
+    /// Whether two geometries meet (the ArcGIS REST API's `esriSpatialRelIntersects`): a vertex
+    /// of one in or on the other (a polygon's inside counts, its holes do not), or two segments
+    /// crossing or touching. Planar, in the coordinates both are in.
+    public func intersects(_ other: Geometry) -> Bool {
+        guard let mine = envelope, let theirs = other.envelope, mine.intersects(theirs) else { return false }
+        var met = false
+        forEachPosition { p in if !met, other.distance(to: p) == 0 { met = true } }
+        if met { return true }
+        other.forEachPosition { p in if !met, distance(to: p) == 0 { met = true } }
+        if met { return true }
+        let others = other.segments.filter { Self.box($0).intersects(mine) }
+        for s in segments where Self.box(s).intersects(theirs) {
+            if others.contains(where: { Self.segmentsMeet(s, $0) }) { return true }
+        }
+        return false
+    }
+
+    /// Every segment of the lines and rings (a ring closed if it is not); none for points.
+    var segments: [(Position, Position)] {
+        func pairs(_ ps: [Position], closing: Bool) -> [(Position, Position)] {
+            var out = zip(ps, ps.dropFirst()).map { ($0, $1) }
+            if closing, let first = ps.first, let last = ps.last, ps.count > 2, first != last { out.append((last, first)) }
+            return out
+        }
+        switch shape {
+        case .point, .multiPoint: return []
+        case .lineString(let line): return pairs(line, closing: false)
+        case .multiLineString(let lines): return lines.flatMap { pairs($0, closing: false) }
+        case .polygon(let rings): return rings.flatMap { pairs($0, closing: true) }
+        case .multiPolygon(let polygons): return polygons.flatMap { $0.flatMap { pairs($0, closing: true) } }
+        case .geometryCollection(let members): return members.flatMap(\.segments)
+        }
+    }
+
+    private static func box(_ s: (Position, Position)) -> BoundingBox {
+        BoundingBox(minX: min(s.0.x, s.1.x), minY: min(s.0.y, s.1.y), maxX: max(s.0.x, s.1.x), maxY: max(s.0.y, s.1.y))
+    }
+
+    /// Whether two segments share a point: they cross, or one ends on the other.
+    static func segmentsMeet(_ s: (Position, Position), _ t: (Position, Position)) -> Bool {
+        func turn(_ a: Position, _ b: Position, _ c: Position) -> Double { (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x) }
+        func on(_ a: Position, _ b: Position, _ p: Position) -> Bool {
+            min(a.x, b.x) <= p.x && p.x <= max(a.x, b.x) && min(a.y, b.y) <= p.y && p.y <= max(a.y, b.y)
+        }
+        let d1 = turn(t.0, t.1, s.0), d2 = turn(t.0, t.1, s.1), d3 = turn(s.0, s.1, t.0), d4 = turn(s.0, s.1, t.1)
+        if ((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0)) { return true }
+        return (d1 == 0 && on(t.0, t.1, s.0)) || (d2 == 0 && on(t.0, t.1, s.1)) || (d3 == 0 && on(s.0, s.1, t.0)) || (d4 == 0 && on(s.0, s.1, t.1))
+    }
+}

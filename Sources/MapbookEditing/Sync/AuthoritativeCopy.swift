@@ -7,7 +7,7 @@ import MapbookSupport
 
 /// The portal's copy of an editable package's data: what every device synchronises with
 /// (docs/FORMAT.md "Synchronisation"). A `data.gpkg` taken from the published package, with
-/// three tables of its own: the log of changesets applied (one generation each, with the
+/// three tables of its own (and the feature service's layer names, `FeatureService`): the log of changesets applied (one generation each, with the
 /// changeset id that makes a resend harmless), the generation at which each feature last
 /// changed (what a device is sent), and the replicas that synchronised.
 ///
@@ -21,6 +21,9 @@ public final class AuthoritativeCopy {
     static let logTable = "mapbook_sync_log"
     static let rowsTable = "mapbook_sync_rows"
     static let replicasTable = "mapbook_sync_replicas"
+    /// Marks a feature (layer, globalid) changed at a generation, deleted or not: what a
+    /// device that synchronises next is sent.
+    static let markRow = "INSERT INTO \(rowsTable) (layer, globalid, generation, deleted) VALUES (?, ?, ?, ?) ON CONFLICT (layer, globalid) DO UPDATE SET generation = excluded.generation, deleted = excluded.deleted"
     /// In data published from a copy: the generation it holds (a device starts from there).
     public static let baseTable = "mapbook_sync_base"
 
@@ -33,6 +36,7 @@ public final class AuthoritativeCopy {
         try file.write(try package.archive.read(entry))
         let database = try SQLiteDatabase(writablePath: file.temporaryPath, create: false)
         let editable = try EditSchema.editableTables(database)
+        if !editable.isEmpty { try FeatureService.recordLayers(of: package, in: database) }
         try database.close()
         guard !editable.isEmpty else {
             file.discard()
@@ -224,7 +228,7 @@ public final class AuthoritativeCopy {
         try copy.execute(
             """
             DROP TABLE \(Self.logTable); DROP TABLE \(Self.rowsTable); DROP TABLE \(Self.replicasTable);
-            DROP TABLE IF EXISTS \(Self.baseTable);
+            DROP TABLE IF EXISTS \(Self.baseTable); DROP TABLE IF EXISTS \(FeatureService.layersTable);
             CREATE TABLE \(Self.baseTable) (generation INTEGER NOT NULL);
             INSERT INTO \(Self.baseTable) (generation) VALUES (\(try generation()));
             VACUUM

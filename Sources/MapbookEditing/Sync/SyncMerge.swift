@@ -125,9 +125,7 @@ struct SyncMerge {
     }
 
     func mark(_ layer: SyncLayer, _ globalid: String, deleted: Bool) throws {
-        try database.query(
-            "INSERT INTO \(AuthoritativeCopy.rowsTable) (layer, globalid, generation, deleted) VALUES (?, ?, ?, ?) ON CONFLICT (layer, globalid) DO UPDATE SET generation = excluded.generation, deleted = excluded.deleted",
-            [.text(layer.table), .text(globalid), .integer(generation), .integer(deleted ? 1 : 0)])
+        try database.query(AuthoritativeCopy.markRow, [.text(layer.table), .text(globalid), .integer(generation), .integer(deleted ? 1 : 0)])
     }
 
     mutating func report(_ layer: SyncLayer, _ globalid: String, _ column: Int, base: SQLiteValue, theirs: SQLiteValue, ours: SQLiteValue, _ outcome: SyncConflict.Outcome) {
