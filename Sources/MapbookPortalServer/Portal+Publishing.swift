@@ -115,6 +115,7 @@ extension Portal {
                 let saved = record
                 try await files.withLocalCopy(stored) { try await makeSyncCopy(saved, from: $0) }
             }
+            try await updateServiceItem(for: record, baseURL: call.baseURL)
         }
         return record
     }

@@ -39,9 +39,11 @@ extension Portal {
         }
     }
 
-    /// Removes an item: its record, its files and its authoritative copy.
+    /// Removes an item: its record, its files, its authoritative copy and its feature
+    /// service's item.
     func removeItem(_ id: String) async throws {
         try await store.deleteItem(id)
+        if try await store.item(Self.serviceItemId(id)) != nil { try await store.deleteItem(Self.serviceItemId(id)) }
         try await sharedSync?.store.deleteSyncCopy(itemId: id)
         await files.remove(itemId: id)
         FileSystem.removeTree(syncFolder(id))

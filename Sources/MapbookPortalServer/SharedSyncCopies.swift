@@ -102,19 +102,31 @@ struct SharedSyncCopies: Sendable {
     /// Applies a device's sync request (AuthoritativeCopy.synchronise) to the current copy and
     /// makes the result the current copy, or changes nothing.
     func synchronise(_ id: String, _ request: SyncRequest, user: String, now: Int64) async throws -> SyncResponse {
+        try await change(id, prepare: { try await fetchAttachments(id, for: request) }) { copy in
+            try copy.synchronise(request, user: user, now: now)
+        } finish: { response in
+            try await store.saveSyncReplica(itemId: id, replica: request.replica, username: user, generation: response.generation, time: now)
+        }
+    }
+
+    /// Runs `body` on the current copy, holding the item's lock, and makes the result the
+    /// current copy when its generation moved, or changes nothing. `prepare` runs first and
+    /// `finish` after the new version is named, both under the lock.
+    func change<T: Sendable>(
+        _ id: String, prepare: @escaping @Sendable () async throws -> Void = {}, _ body: @escaping @Sendable (AuthoritativeCopy) throws -> T,
+        finish: @escaping @Sendable (T) async throws -> Void = { _ in }
+    ) async throws -> T {
         try await store.withLock(Self.lockKey(id)) {
-            guard let current = try await refresh(id) else {
-                throw PortalError(code: 400, messageCode: "SYNC_0001", message: "Item \(id) has no editable layers to synchronise.", details: [id])
-            }
-            try await fetchAttachments(id, for: request)
+            guard let current = try await refresh(id) else { throw Portal.noCopy(id) }
+            try await prepare()
             // Marked stale while it changes: a process killed now downloads it again.
             unlink(marker(id))
-            let response: SyncResponse, generation: Int64
+            let result: T, generation: Int64
             do {
                 let path = current.path
-                (response, generation) = try await NIOThreadPool.singleton.runIfActive {
+                (result, generation) = try await NIOThreadPool.singleton.runIfActive {
                     let copy = try AuthoritativeCopy(path: path)
-                    return (try copy.synchronise(request, user: user, now: now), try copy.generation())
+                    return (try body(copy), try copy.generation())
                 }
             } catch let error as SyncError {
                 // Refused whole: the transaction rolled back, the copy is as it was.
@@ -134,13 +146,21 @@ struct SharedSyncCopies: Sendable {
                     held = version
                 }
                 try Disk.writeAtomically(Array(held.utf8), to: marker(id))
-                try await store.saveSyncReplica(itemId: id, replica: request.replica, username: user, generation: response.generation, time: now)
-                return response
+                try await finish(result)
+                return result
             } catch {
                 unlink(current.path)
                 throw error
             }
         }
+    }
+
+    /// This process's copy of the item as it now is, for reading (nil: the item has none):
+    /// the item's lock is taken only when the copy must be fetched.
+    func current(_ id: String) async throws -> String? {
+        guard let current = try await store.syncCopy(itemId: id) else { return nil }
+        if access(localPath(id), F_OK) == 0, let held = try? readSmall(marker(id)), held == current.version { return localPath(id) }
+        return try await store.withLock(Self.lockKey(id)) { try await refresh(id)?.path }
     }
 
     /// The attachments a request's changeset names (by SHA-256) that the bucket has and this

@@ -80,7 +80,11 @@ public struct FeatureQuery {
         if let text = p["outfields"] {
             let names = text.split(separator: ",").map { String($0).trimming(" ") }.filter { !$0.isEmpty }
             var out: [String] = []
-            for name in names where name != "*" { out.append(try column(name, "outFields")) }
+            for name in names where name != "*" {
+                // The object id is always returned, named or not.
+                let found = try column(name, "outFields")
+                if found != features.idColumn, !out.contains(found) { out.append(found) }
+            }
             outFields = names.contains("*") ? nil : out
         }
         if let text = p["orderbyfields"], !text.trimming(" ").isEmpty {

@@ -47,6 +47,7 @@ public enum PortalRoutes {
         groups(router, portal)
         sync(router, portal)
         publishSync(router, portal)
+        services(router, portal)
         return router
     }
 
