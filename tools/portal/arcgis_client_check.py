@@ -21,6 +21,7 @@ import zipfile
 warnings.filterwarnings("ignore")
 
 from arcgis.gis import GIS  # noqa: E402
+from checks import check  # noqa: E402 (beside this script)
 
 
 def sha256(path):
@@ -29,13 +30,6 @@ def sha256(path):
         for chunk in iter(lambda: f.read(1 << 20), b""):
             h.update(chunk)
     return h.hexdigest()
-
-
-def check(name, condition, detail=""):
-    if not condition:
-        print(f"FAIL {name} {detail}".rstrip(), flush=True)
-        sys.exit(1)
-    print(f"ok   {name}", flush=True)
 
 
 def main():

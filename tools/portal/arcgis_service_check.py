@@ -19,13 +19,7 @@ warnings.filterwarnings("ignore")
 from arcgis.features import FeatureLayer  # noqa: E402
 from arcgis.geometry.filters import intersects  # noqa: E402
 from arcgis.gis import GIS  # noqa: E402
-
-
-def check(name, condition, detail=""):
-    if not condition:
-        print(f"FAIL {name} {detail}".rstrip(), flush=True)
-        sys.exit(1)
-    print(f"ok   {name}", flush=True)
+from checks import check  # noqa: E402 (beside this script)
 
 
 def main():
