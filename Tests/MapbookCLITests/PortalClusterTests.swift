@@ -154,6 +154,20 @@ import Testing
                 let copies = try FileManager.default.contentsOfDirectory(atPath: dir + "/\(home)/edits")
                 return try SQLiteDatabase(readOnlyPath: dir + "/\(home)/edits/\(copies[0])/data.gpkg").scalar(sql)
             }
+            // Online (issue 33): an edit applied through process 2 is read through process 3
+            // and reaches A's next sync through process 1.
+            let credential = try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: dir + "/b/credential.json")))).objectValue
+            let token = try #require(credential?.string("token"))
+            let layer = { (process: Int) in "\(try cluster.processURL(process))/rest/services/\(id)/FeatureServer/0" }
+            let applied = try Curl.json([
+                "-X", "POST", "--data-urlencode", #"updates=[{"attributes":{"fid":3,"common":"linden"}}]"#, "--data-urlencode", "f=json",
+                "--data-urlencode", "token=\(token)", try layer(2) + "/applyEdits",
+            ])
+            #expect(applied.array("updateResults")?.first?.objectValue?["success"] == true, "\(applied)")
+            let read = try Curl.json([try layer(3) + "/query?objectIds=3&outFields=common&f=json&token=\(token)"])
+            #expect(read.array("features")?.first?.objectValue?.object("attributes")?.string("common") == "linden", "\(read)")
+            _ = try mapbook("a", ["sync", id, "--json"])
+            #expect(try value("a", "SELECT common FROM trees WHERE fid = 3") == .text("linden"))
             for home in ["a", "b"] {
                 #expect(try value(home, "SELECT condition FROM trees WHERE fid = 2") == .text("Dead"), "\(home)")
                 #expect(try value(home, "SELECT CAST(dbh AS REAL) FROM trees WHERE fid = 3") == .real(41), "\(home)")
