@@ -98,21 +98,41 @@ extension Portal {
         }
     }
 
-    /// Applies online edits to the package's copy as `user`: recorded with a generation, as a
-    /// sync is, on whichever store holds the copy.
-    func applyEdits(_ packageId: String, layer table: String, _ edits: FeatureEdits, user: UserRecord) async throws -> FeatureEditResults {
-        let now = TokenService.now() / 1000
+    /// Changes the package's copy with `body`, on whichever store holds it: in SQLite on this
+    /// machine, or under the item's lock in the bucket. Refusals become the API's errors.
+    func changeService<T: Sendable>(_ packageId: String, _ body: @escaping @Sendable (AuthoritativeCopy) throws -> T) async throws -> T {
         do {
-            if let sharedSync {
-                return try await sharedSync.change(packageId) { copy in try copy.applyEdits(edits, layer: table, user: user.username, now: now) }
-            }
+            if let sharedSync { return try await sharedSync.change(packageId, body) }
             let path = syncCopyPath(packageId)
             guard access(path, F_OK) == 0 else { throw Self.noService(packageId) }
-            return try await NIOThreadPool.singleton.runIfActive {
-                try AuthoritativeCopy(path: path).applyEdits(edits, layer: table, user: user.username, now: now)
-            }
+            return try await NIOThreadPool.singleton.runIfActive { try body(try AuthoritativeCopy(path: path)) }
         } catch let error as SyncError {
             throw PortalError(code: 409, messageCode: "SYNC_0002", message: error.message, details: [error.kind.rawValue])
+        } catch let error as FeatureServiceError {
+            throw Self.serviceError(error)
         }
+    }
+
+    /// Applies online edits to the package's copy as `user`: recorded with a generation, as a
+    /// sync is.
+    func applyEdits(_ packageId: String, layer table: String, _ edits: FeatureEdits, user: UserRecord) async throws -> FeatureEditResults {
+        let now = TokenService.now() / 1000
+        return try await changeService(packageId) { copy in try copy.applyEdits(edits, layer: table, user: user.username, now: now) }
+    }
+
+    /// Attaches an uploaded file to a feature; with several processes the bytes go to the
+    /// bucket too, where every process (and every device's sync) finds them.
+    func addAttachment(_ packageId: String, layer table: String, featureId: Int64, file: UploadedFile, contentType: String, user: UserRecord) async throws
+        -> FeatureEditResults.Result
+    {
+        let now = TokenService.now() / 1000, path = file.path, name = file.name
+        let (result, sha, _) = try await changeService(packageId) { copy in
+            try copy.addAttachment(layer: table, featureId: featureId, file: path, name: name, contentType: contentType, user: user.username, now: now)
+        }
+        if let sharedSync {
+            try await sharedSync.files.putObject(
+                itemId: packageId, name: SharedSyncCopies.attachmentName(sha), from: sharedSync.folder(packageId) + "/attachments/" + sha)
+        }
+        return result
     }
 }

@@ -128,7 +128,7 @@ struct SharedSyncCopies: Sendable {
                     let copy = try AuthoritativeCopy(path: path)
                     return (try body(copy), try copy.generation())
                 }
-            } catch let error as SyncError {
+            } catch where error is SyncError || error is FeatureServiceError {
                 // Refused whole: the transaction rolled back, the copy is as it was.
                 try Disk.writeAtomically(Array(current.version.utf8), to: marker(id))
                 throw error

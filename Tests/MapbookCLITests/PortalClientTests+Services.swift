@@ -59,10 +59,23 @@ extension PortalClientTests {
                 ["edit", "update", b + "/downloads/\(id).mmpk", "--layer", "valves", "2", "--set", "TURNS=77"], environment: ["MAPBOOK_HOME": b])
             #expect(edited.status == 0, "\(edited.stderr)")
 
+            // A second service, the trees with their inspections, one recorded.
+            let trees = try EditableTrees.write(in: dir + "/trees", related: true)
+            _ = try MapbookBinary.run(["create", trees, "-o", dir + "/Trees.mmpk"])
+            let treesId = try #require(try publish(dir + "/Trees.mmpk", home: a)["itemId"] as? String)
+            let c = dir + "/c"
+            try signIn(server, home: c)
+            _ = try mapbook(["portal", "download", treesId], home: c)
+            _ = try MapbookBinary.run(
+                ["edit", "relate", c + "/downloads/\(treesId).mmpk", "--layer", "trees", "1", "--table", "inspections", "--set", "result=Prune"],
+                environment: ["MAPBOOK_HOME": c])
+            #expect(try mapbook(["sync", treesId], home: c).status == 0)
+
             // The arcgis client queries and edits; it leaves valve WV-ONLINE.
             let script = Fixtures.repositoryRoot.appendingPathComponent("tools/portal/arcgis_service_check.py").path
             let (status, output) = try ExternalTools.run(
-                ExternalTools.python, [script, server.url, Self.alice.name, Self.alice.password, Self.bob.name, Self.bob.password, "Water System Valves"])
+                ExternalTools.python,
+                [script, server.url, Self.alice.name, Self.alice.password, Self.bob.name, Self.bob.password, "Water System Valves", "Street Trees"])
             #expect(status == 0 && output.contains("all checks passed"), "\(output.suffix(1500))")
             #expect(try count("SELECT count(*) FROM valves WHERE FACILITYID = 'WV-ONLINE'") == 1)
 

@@ -196,4 +196,49 @@ import Testing
             #expect(try query(service, ["where": "dbh = 44"]).array("features")?.count == 1)
         }
     }
+
+    /// queryRelatedRecords both ways, and attachments added and deleted online: listed, read
+    /// back, logged with generations, and received by a device's next sync.
+    @Test func relatedRecordsAndAttachmentsOnline() throws {
+        try withTemporaryDirectory { dir in
+            let w = try sync.world(dir, related: true)
+            _ = try w.a.relate(layer: "trees", fid: 1, related: "inspections", values: [("result", "Prune")], user: "ana", now: 1_800_000_000)
+            _ = try w.a.relate(layer: "trees", fid: 1, related: "inspections", values: [("result", "Healthy")], user: "ana", now: 1_800_000_001)
+            try sync.sync(w.a, w.server, user: "ana")
+            let service = try FeatureService(path: w.server.path)
+            let trees = try service.layer(0), inspections = try service.layer(1)
+            let related = try service.relatedRecords(["objectIds": "1,2", "relationshipId": "0", "outFields": "result"], layer: trees).objectValue ?? [:]
+            let groups = related.array("relatedRecordGroups")?.compactMap(\.objectValue) ?? []
+            #expect(groups.count == 1 && groups[0]["objectId"] == 1, "tree 2 has no inspections: no group")
+            #expect(Set(groups[0].array("relatedRecords")?.compactMap { $0.objectValue?.object("attributes")?.string("result") } ?? []) == ["Prune", "Healthy"])
+            let filtered = try service.relatedRecords(["objectIds": "1", "relationshipId": "0", "definitionExpression": "result = 'Prune'"], layer: trees).objectValue
+            #expect(filtered?.array("relatedRecordGroups")?.first?.objectValue?.array("relatedRecords")?.count == 1)
+            let back = try service.relatedRecords(["objectIds": "1", "relationshipId": "0", "outFields": "common", "outSR": "4326"], layer: inspections).objectValue
+            let tree = back?.array("relatedRecordGroups")?.first?.objectValue?.array("relatedRecords")?.first?.objectValue
+            #expect(tree?.object("attributes")?.string("common") == "oak" && tree?.object("geometry")?["x"]?.doubleValue.map { abs($0 - -122.60) < 1e-9 } == true)
+            #expect(throws: FeatureServiceError.self) { try service.relatedRecords(["objectIds": "1", "relationshipId": "9"], layer: trees) }
+
+            // An attachment added online: listed, read, logged; a device receives its bytes.
+            let photo = dir + "/upload.jpg"
+            let bytes: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0] + (0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+            try writeFile(photo, bytes)
+            let generation = try w.server.generation()
+            let added = try w.server.addAttachment(layer: "trees", featureId: 2, file: photo, name: "bark.jpg", contentType: "image/jpeg", user: "office", now: 1_800_000_100)
+            #expect(added.result.success && added.generation == generation + 1)
+            let reread = try FeatureService(path: w.server.path)
+            let infos = try reread.attachmentInfos(layer: try reread.layer(0), featureId: 2).objectValue?.array("attachmentInfos") ?? []
+            #expect(infos.count == 1 && infos[0].objectValue?.string("name") == "bark.jpg" && infos[0].objectValue?["size"] == .integer(Int64(bytes.count)))
+            let read = try reread.attachments(layer: try reread.layer(0), featureId: 2, attachmentId: added.result.objectId, bytes: true)
+            #expect(read.first?.bytes == bytes && read.first?.contentType == "image/jpeg")
+            #expect(throws: FeatureServiceError.self) { try reread.attachmentInfos(layer: try reread.layer(0), featureId: 99) }
+            try sync.sync(w.b, w.server, user: "ben")
+            let onB = try SQLiteDatabase(readOnlyPath: w.b.dataPath).scalar("SELECT data FROM trees_attachments WHERE att_name = 'bark.jpg'")
+            #expect(onB == .blob(bytes), "the device fetched the online attachment by its hash")
+            // Deleted online: one result per id, an unknown id refused, the device loses it.
+            let deleted = try w.server.deleteAttachments(layer: "trees", featureId: 2, ids: [added.result.objectId ?? 0, 999], user: "office", now: 1_800_000_200)
+            #expect(deleted.map(\.success) == [true, false] && deleted[1].failure?.code == .missing)
+            try sync.sync(w.b, w.server, user: "ben")
+            #expect(try SQLiteDatabase(readOnlyPath: w.b.dataPath).scalar("SELECT count(*) FROM trees_attachments") == .integer(0))
+        }
+    }
 }

@@ -24,19 +24,7 @@ Prints a table for docs/PERFORMANCE.md. The binary should be a release build
 """
 import http.client, json, math, os, random, re, shutil, signal, socket, statistics, subprocess, sys, time, zipfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-BINARY, WORK = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
-os.makedirs(WORK, exist_ok=True)
-ENV = dict(os.environ, MAPBOOK_HOME=os.path.join(WORK, "home"))
-
-
-def run(*arguments, **options):
-    return subprocess.run(arguments, check=True, capture_output=True, text=True, env=ENV, **options).stdout
-
-
-def percentile(values, p):
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, math.ceil(p / 100 * len(ordered)) - 1))]
+from bench_common import BINARY, ENV, ROOT, WORK, percentile, run  # beside this script
 
 
 def free_port():

@@ -1,17 +1,21 @@
 """Drives a Mapbook portal's feature service with the real `arcgis` Python client.
 
-    python arcgis_service_check.py URL OWNER OWNER_PASSWORD OTHER OTHER_PASSWORD LAYER_NAME
+    python arcgis_service_check.py URL OWNER OWNER_PASSWORD OTHER OTHER_PASSWORD LAYER_NAME RELATED_LAYER_NAME
 
-Finds the Feature Service item the portal made for a published package with editable layers,
-opens its layer LAYER_NAME as the client does (item.layers), counts and queries it
+Finds the Feature Service items the portal made for two published packages with editable
+layers, opens the layer LAYER_NAME as the client does (item.layers), counts and queries it
 (`FeatureLayer.query`: where, out_fields, paging, object ids, a geometry filter), adds,
 updates and deletes features (`edit_features`), sees a value outside a domain refused per
-edit, and checks that OTHER, with whom the item is not shared, can neither query nor edit it.
+edit, attaches a file, lists, downloads and deletes it (`attachments`), reads the records
+related to a feature of RELATED_LAYER_NAME (`query_related_records`), and checks that OTHER,
+with whom the items are not shared, can neither query nor edit.
 Leaves one added feature (FACILITYID WV-ONLINE) for the caller to find on a device after
 `mapbook sync`. Prints one line per check and exits non-zero on the first failure.
 """
 
+import os
 import sys
+import tempfile
 import warnings
 
 warnings.filterwarnings("ignore")
@@ -23,14 +27,13 @@ from checks import check  # noqa: E402 (beside this script)
 
 
 def main():
-    url, owner, owner_pw, other, other_pw, layer_name = sys.argv[1:7]
+    url, owner, owner_pw, other, other_pw, layer_name, related_name = sys.argv[1:8]
     gis = GIS(url, owner, owner_pw, verify_cert=False)
     items = gis.content.search('type:"Feature Service"', max_items=10)
-    check("content.search finds the Feature Service item", len(items) == 1, repr(items))
-    item = items[0]
-    check("the item's url is the service", item.url.startswith(url) and item.url.endswith("/FeatureServer"), item.url)
-    layers = [layer for layer in item.layers if layer.properties.name == layer_name]
-    check("item.layers has the editable layer", len(layers) == 1, repr([l.properties.name for l in item.layers]))
+    check("content.search finds the Feature Service items", len(items) == 2, repr(items))
+    check("the items' urls are the services", all(i.url.startswith(url) and i.url.endswith("/FeatureServer") for i in items), repr([i.url for i in items]))
+    layers = [layer for item in items for layer in item.layers if layer.properties.name == layer_name]
+    check("item.layers has the editable layer", len(layers) == 1, repr([l.properties.name for i in items for l in i.layers]))
     layer = layers[0]
     props = layer.properties
     check("layer properties: object id and globalid fields", props.objectIdField == "fid" and props.globalIdField == "globalid")
@@ -75,6 +78,30 @@ def main():
     check("edit_features deletes", deleted["deleteResults"][0]["success"], repr(deleted))
     gone = layer.query(where="FACILITYID = 'WV-SCRATCH'", return_count_only=True)
     check("the deleted feature is gone", gone == 0, repr(gone))
+
+    # Attachments, as the client's AttachmentManager drives them.
+    photo = os.path.join(tempfile.mkdtemp(), "valve.jpg")
+    with open(photo, "wb") as f:
+        f.write(bytes([0xFF, 0xD8, 0xFF, 0xE0]) + bytes((i * 7) % 256 for i in range(20000)))
+    added = layer.attachments.add(oid, photo)
+    result = added.get("addAttachmentResult", {})
+    check("attachments.add", result.get("success") is True, repr(added))
+    listed = layer.attachments.get_list(oid)
+    check("attachments.get_list", [a["name"] for a in listed] == ["valve.jpg"] and listed[0]["size"] == os.path.getsize(photo), repr(listed))
+    saved = layer.attachments.download(oid, listed[0]["id"], save_path=tempfile.mkdtemp())
+    saved = saved[0] if isinstance(saved, list) else saved
+    with open(saved, "rb") as a, open(photo, "rb") as b:
+        check("attachments.download gives the same bytes", a.read() == b.read(), str(saved))
+    removed = layer.attachments.delete(oid, str(listed[0]["id"]))
+    check("attachments.delete", removed["deleteAttachmentResults"][0]["success"], repr(removed))
+    check("no attachment left", layer.attachments.get_list(oid) == [])
+
+    # Related records: the inspections of a tree, and the tree of an inspection.
+    trees = [layer for item in items for layer in item.layers if layer.properties.name == related_name][0]
+    relationship = trees.properties.relationships[0]
+    related = trees.query_related_records(object_ids="1", relationship_id=str(relationship["id"]), out_fields="*")
+    groups = related.get("relatedRecordGroups", [])
+    check("query_related_records", len(groups) == 1 and groups[0]["objectId"] == 1 and len(groups[0]["relatedRecords"]) >= 1, repr(related)[:300])
 
     outsider = GIS(url, other, other_pw, verify_cert=False)
     theirs = FeatureLayer(layer.url, outsider)

@@ -114,6 +114,16 @@ public struct FeatureEditResults: Sendable {
         /// Nil when the edit was applied.
         public var failure: Failure?
         public var success: Bool { failure == nil }
+
+        /// `{objectId, globalId, success}`, and `error {code, description}` on failure.
+        public var json: JSONValue {
+            var o = JSONObject()
+            o["objectId"] = objectId.map { .integer($0) } ?? .null
+            o["globalId"] = globalId.map { .string($0) } ?? .null
+            o["success"] = .bool(success)
+            if let failure { o["error"] = .object(["code": .integer(Int64(failure.code.rawValue)), "description": .string(failure.description)]) }
+            return .object(o)
+        }
     }
 
     /// Why one edit was not applied: the API's error code (`Code`) and what to change.
@@ -141,16 +151,6 @@ public struct FeatureEditResults: Sendable {
     public var generation: Int64?
 
     public var json: JSONValue {
-        func list(_ results: [Result]) -> JSONValue {
-            .array(results.map { r in
-                var o = JSONObject()
-                o["objectId"] = r.objectId.map { .integer($0) } ?? .null
-                o["globalId"] = r.globalId.map { .string($0) } ?? .null
-                o["success"] = .bool(r.success)
-                if let f = r.failure { o["error"] = .object(["code": .integer(Int64(f.code.rawValue)), "description": .string(f.description)]) }
-                return .object(o)
-            })
-        }
-        return .object(["addResults": list(adds), "updateResults": list(updates), "deleteResults": list(deletes)])
+        .object(["addResults": .array(adds.map(\.json)), "updateResults": .array(updates.map(\.json)), "deleteResults": .array(deletes.map(\.json))])
     }
 }

@@ -88,17 +88,20 @@ extension FeatureService {
                 if query.returnM && features.hasM { o["hasM"] = true }
             }
             o["fields"] = .array(Self.fieldsJSON(layer, names: query.outFields.map { Set($0.map { $0.lowercased() }) }))
-            o["features"] = .array(rows.map { row in
-                var attributes = JSONObject()
-                attributes[idField] = .integer(row.id)
-                for (field, value) in zip(fields, row.values) { attributes[field.name] = Self.attribute(value, field.type) }
-                var feature: JSONObject = ["attributes": .object(attributes)]
-                if let geometry = placed(row) { feature["geometry"] = geometry.esriJSON() }
-                return .object(feature)
-            })
+            o["features"] = .array(rows.map { Self.featureJSON($0, idField: idField, fields: fields, geometry: placed($0)) })
             if exceeded { o["exceededTransferLimit"] = true }
             return .json(.object(o))
         }
+    }
+
+    /// A feature as the API writes one: `attributes` (the object id first), `geometry` when given.
+    static func featureJSON(_ row: TableFeature, idField: String, fields: [Field], geometry: Geometry?) -> JSONValue {
+        var attributes = JSONObject()
+        attributes[idField] = .integer(row.id)
+        for (field, value) in zip(fields, row.values) { attributes[field.name] = Self.attribute(value, field.type) }
+        var feature: JSONObject = ["attributes": .object(attributes)]
+        if let geometry { feature["geometry"] = geometry.esriJSON() }
+        return .object(feature)
     }
 
     /// A value as the API writes an attribute: dates as Unix milliseconds, blobs left out.

@@ -14,6 +14,8 @@ public struct FeatureServiceError: Error, Sendable, CustomStringConvertible {
         case unknownField
         /// No layer or table has that id.
         case noSuchLayer
+        /// No feature, attachment or relationship has that id.
+        case noSuchFeature
         /// Something the API has that this service does not do (statistics, a relation).
         case unsupported
     }
@@ -29,7 +31,7 @@ public struct FeatureServiceError: Error, Sendable, CustomStringConvertible {
         self.message = message
     }
 
-    public var status: Int { kind == .noSuchLayer ? 404 : 400 }
+    public var status: Int { kind == .noSuchLayer || kind == .noSuchFeature ? 404 : 400 }
 
     public var description: String { parameter.isEmpty ? message : "\(parameter): \(message)" }
 }

@@ -19,14 +19,8 @@ extension AuthoritativeCopy {
         }
         let features = try FeatureTable(database: database, table: table)
         let validator = EditValidator(layer: table, fields: features.fields, schema: schema)
-        try database.execute("BEGIN IMMEDIATE")
-        do {
-            try database.query(
-                "INSERT INTO \(Self.logTable) (changeset_id, replica, user, time) VALUES (?, ?, ?, ?)",
-                [.text("online-" + WorkingCopy.randomGlobalID()), .text(Self.onlineReplica), .text(user), .integer(now)])
-            let generation = try database.scalar("SELECT last_insert_rowid()")?.int64 ?? 0
-            let media = schema.attachments.flatMap { layers[$0.table] }
-            let session = try SQLiteSession(database, tables: [table] + (media.map { [$0.table] } ?? []))
+        let media = schema.attachments.flatMap { layers[$0.table] }
+        let (results, generation) = try logged(user: user, now: now, tables: [table] + (media.map { [$0.table] } ?? [])) { generation in
             let edit = OnlineEdit(
                 database: database, features: features, validator: validator, layer: layer, media: media, generation: generation, user: user, now: now,
                 useGlobalIds: edits.useGlobalIds)
@@ -36,27 +30,45 @@ extension AuthoritativeCopy {
             results.deletes = edits.deletes.map { key in edit.attempt { try edit.delete(key) } }
             let all = results.adds + results.updates + results.deletes
             let applied = all.filter(\.success).count
-            if applied == 0 || (edits.rollbackOnFailure && applied < all.count) {
+            guard edits.rollbackOnFailure, applied < all.count else { return (results, applied) }
+            let undo = { (r: Result) -> Result in
+                var r = r
+                if r.success { r.failure = Failure(code: .rolledBack, description: "Not applied: another edit of the request failed and rollbackOnFailure is true.") }
+                return r
+            }
+            results.adds = results.adds.map(undo)
+            results.updates = results.updates.map(undo)
+            results.deletes = results.deletes.map(undo)
+            return (results, 0)
+        }
+        var answer = results
+        answer.generation = generation
+        return answer
+    }
+
+    /// Runs `body` in one write transaction under a new generation of the log (a changeset id
+    /// of its own, replica `online`, `user`), recording the changes it makes to `tables`.
+    /// `body` says how many edits it applied: none, and the transaction rolls back with no
+    /// generation spent (nil); else its changeset is logged and committed.
+    func logged<T>(user: String, now: Int64, tables: [String], _ body: (Int64) throws -> (T, applied: Int)) throws -> (T, Int64?) {
+        try database.execute("BEGIN IMMEDIATE")
+        do {
+            try database.query(
+                "INSERT INTO \(Self.logTable) (changeset_id, replica, user, time) VALUES (?, ?, ?, ?)",
+                [.text("online-" + WorkingCopy.randomGlobalID()), .text(Self.onlineReplica), .text(user), .integer(now)])
+            let generation = try database.scalar("SELECT last_insert_rowid()")?.int64 ?? 0
+            let session = try SQLiteSession(database, tables: tables)
+            let (result, applied) = try body(generation)
+            guard applied > 0 else {
                 try database.execute("ROLLBACK")
-                if edits.rollbackOnFailure {
-                    let undo = { (r: Result) -> Result in
-                        var r = r
-                        if r.success { r.failure = Failure(code: .rolledBack, description: "Not applied: another edit of the request failed and rollbackOnFailure is true.") }
-                        return r
-                    }
-                    results.adds = results.adds.map(undo)
-                    results.updates = results.updates.map(undo)
-                    results.deletes = results.deletes.map(undo)
-                }
-                return results
+                return (result, nil)
             }
             let changeset = try session.changeset()
             try database.query(
                 "UPDATE \(Self.logTable) SET changes = ?, changeset = ?, conflicts = '[]' WHERE generation = ?",
                 [.integer(Int64(applied)), .blob(changeset), .integer(generation)])
             try database.execute("COMMIT")
-            results.generation = generation
-            return results
+            return (result, generation)
         } catch {
             try? database.execute("ROLLBACK")
             throw error

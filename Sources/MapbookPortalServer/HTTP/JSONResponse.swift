@@ -29,6 +29,16 @@ enum PortalResponse {
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
+    /// Bytes of a type, inline under a file name (an attachment a service sends).
+    static func bytes(_ bytes: [UInt8], contentType: String, name: String) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = contentType
+        headers[.contentLength] = String(bytes.count)
+        headers[.contentDisposition] = "inline; filename=\"\(name.filter { $0 != "\"" && $0 != "\\" && !$0.isNewline })\""
+        headers[.cacheControl] = "no-cache"
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
     static func redirect(_ location: String) -> Response {
         var headers = HTTPFields()
         headers[.location] = location

@@ -35,9 +35,7 @@ extension PortalRoutes {
         }
         endpoint(router, "\(base)/:layer/applyEdits", portal, methods: [.post]) { call, context in
             let name = try context.parameters.require("service"), layer = try context.parameters.require("layer")
-            let user = try call.requireUser()
-            let record = try await portal.serviceItem(name, user)
-            guard try await portal.canEdit(record, user) else { throw PortalError.forbidden }
+            let (_, user) = try await serviceEditor(call, portal, name)
             let edits: FeatureEdits
             do {
                 edits = try FeatureEdits(call.parameters.values)
@@ -47,5 +45,68 @@ extension PortalRoutes {
             let table = try await portal.withFeatureService(name) { try $0.layer(layer).name }
             return json(call, try await portal.applyEdits(name, layer: table, edits, user: user).json)
         }
+        endpoint(router, "\(base)/:layer/queryRelatedRecords", portal) { call, context in
+            let name = try context.parameters.require("service"), layer = try context.parameters.require("layer")
+            _ = try await portal.serviceItem(name, call.user)
+            let parameters = call.parameters.values
+            return json(call, try await portal.withFeatureService(name) { try $0.relatedRecords(parameters, layer: try $0.layer(layer)) })
+        }
+        attachments(router, portal, base: base)
+    }
+
+    /// A feature's attachments: list, read one, add (a multipart `attachment`), delete.
+    static func attachments(_ router: Router<PortalContext>, _ portal: Portal, base: String) {
+        @Sendable func target(_ context: PortalContext) throws -> (String, String, Int64) {
+            let name = try context.parameters.require("service"), layer = try context.parameters.require("layer")
+            guard let feature = Int64(try context.parameters.require("feature")) else { throw PortalError.badRequest("The feature id must be a whole number.") }
+            return (name, layer, feature)
+        }
+        endpoint(router, "\(base)/:layer/:feature/attachments", portal) { call, context in
+            let (name, layer, feature) = try target(context)
+            _ = try await portal.serviceItem(name, call.user)
+            return json(call, try await portal.withFeatureService(name) { try $0.attachmentInfos(layer: try $0.layer(layer), featureId: feature) })
+        }
+        endpoint(router, "\(base)/:layer/:feature/attachments/:attachment", portal, methods: [.get]) { call, context in
+            let (name, layer, feature) = try target(context)
+            guard let id = Int64(try context.parameters.require("attachment")) else { throw PortalError.badRequest("The attachment id must be a whole number.") }
+            _ = try await portal.serviceItem(name, call.user)
+            let found = try await portal.withFeatureService(name) { service -> (bytes: [UInt8], type: String, name: String)? in
+                guard let a = try service.attachments(layer: try service.layer(layer), featureId: feature, attachmentId: id, bytes: true).first else { return nil }
+                return (a.bytes, a.contentType, a.name)
+            }
+            guard let found else { throw PortalError(code: 404, message: "Feature \(feature) has no attachment \(id).", details: [String(id)]) }
+            return PortalResponse.bytes(found.bytes, contentType: found.type, name: found.name)
+        }
+        endpoint(router, "\(base)/:layer/:feature/addAttachment", portal, methods: [.post]) { call, context in
+            let (name, layer, feature) = try target(context)
+            let (_, user) = try await serviceEditor(call, portal, name)
+            guard let file = call.parameters.files["attachment"] else { throw PortalError.badRequest("addAttachment needs the file (the attachment part).") }
+            let table = try await portal.withFeatureService(name) { try $0.layer(layer).name }
+            let result = try await portal.addAttachment(name, layer: table, featureId: feature, file: file, contentType: WorkingCopy.contentType(forName: file.name), user: user)
+            return json(call, .object(["addAttachmentResult": result.json]))
+        }
+        endpoint(router, "\(base)/:layer/:feature/deleteAttachments", portal, methods: [.post]) { call, context in
+            let (name, layer, feature) = try target(context)
+            let (_, user) = try await serviceEditor(call, portal, name)
+            var ids: [Int64] = []
+            for part in list(call["attachmentIds"]) {
+                guard let id = Int64(part) else { throw PortalError.badRequest("'\(part)' is not an attachment id.", details: ["attachmentIds"]) }
+                ids.append(id)
+            }
+            let table = try await portal.withFeatureService(name) { try $0.layer(layer).name }
+            let now = TokenService.now() / 1000, chosen = ids
+            let results = try await portal.changeService(name) { copy in
+                try copy.deleteAttachments(layer: table, featureId: feature, ids: chosen, user: user.username, now: now)
+            }
+            return json(call, .object(["deleteAttachmentResults": .array(results.map(\.json))]))
+        }
+    }
+
+    /// The caller of an edit, who must be allowed to edit the service's item.
+    static func serviceEditor(_ call: PortalRequest, _ portal: Portal, _ name: String) async throws -> (ItemRecord, UserRecord) {
+        let user = try call.requireUser()
+        let record = try await portal.serviceItem(name, user)
+        guard try await portal.canEdit(record, user) else { throw PortalError.forbidden }
+        return (record, user)
     }
 }
