@@ -392,7 +392,9 @@ public final class WorkingCopy {
     }
 
     static func randomGlobalID() -> String {
+        // Two draws of the system's generator, not sixteen: each is a system call.
         var rng = SystemRandomNumberGenerator()
-        return EditSchema.format(uuidBytes: (0..<16).map { _ in UInt8.random(in: 0...255, using: &rng) }, version: 4)
+        let (high, low) = (rng.next(), rng.next())
+        return EditSchema.format(uuidBytes: (0..<16).map { i in UInt8(truncatingIfNeeded: (i < 8 ? high : low) >> (UInt64(i % 8) * 8)) }, version: 4)
     }
 }

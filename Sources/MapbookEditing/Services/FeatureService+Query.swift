@@ -4,8 +4,10 @@ import MapbookSupport
 /// A layer's `query`: features as ArcGIS JSON (`f=json`) or GeoJSON (`f=geojson`); or their
 /// count, ids or extent.
 extension FeatureService {
-    public enum Answer {
+    public enum Answer: Sendable {
         case json(JSONValue)
+        /// Compact JSON, already written (`FeatureStream`).
+        case encoded([UInt8])
     }
 
     /// Answers `query` on `layer` with `parameters` as sent (`FeatureQuery` reads them).
@@ -65,17 +67,13 @@ extension FeatureService {
             guard let transform else { return geometry }
             return transform.apply(geometry)
         }
+        // Compact answers are written as the features are read; `pjson` is built, then indented.
+        let idSet = query.outFields.map { Set($0.map { $0.lowercased() }) }
         switch query.format {
         case .geojson:
-            var collection: JSONObject = ["type": "FeatureCollection"]
-            collection["features"] = .array(rows.map { row in
-                var properties = JSONObject()
-                properties[idField] = .integer(row.id)
-                for (field, value) in zip(fields, row.values) { properties[field.name] = Self.attribute(value, field.type) }
-                return .object(["type": "Feature", "id": .integer(row.id), "geometry": placed(row)?.geoJSON ?? .null, "properties": .object(properties)])
-            })
-            if exceeded { collection["properties"] = .object(["exceededTransferLimit": true]) }
-            return .json(.object(collection))
+            var stream = FeatureStream(head: ["type": "FeatureCollection"], idField: idField, fields: fields, capacity: rows.count * 200 + 256)
+            for row in rows { stream.geoJSON(row, geometry: placed(row)) }
+            return .encoded(stream.finish(tail: exceeded ? ["properties": .object(["exceededTransferLimit": true])] : [:]))
         case .json, .pjson:
             var o = JSONObject()
             o["objectIdFieldName"] = .string(idField)
@@ -87,10 +85,16 @@ extension FeatureService {
                 if query.returnZ && features.hasZ { o["hasZ"] = true }
                 if query.returnM && features.hasM { o["hasM"] = true }
             }
-            o["fields"] = .array(Self.fieldsJSON(layer, names: query.outFields.map { Set($0.map { $0.lowercased() }) }))
-            o["features"] = .array(rows.map { Self.featureJSON($0, idField: idField, fields: fields, geometry: placed($0)) })
-            if exceeded { o["exceededTransferLimit"] = true }
-            return .json(.object(o))
+            o["fields"] = .array(Self.fieldsJSON(layer, names: idSet))
+            let tail: JSONObject = exceeded ? ["exceededTransferLimit": true] : [:]
+            guard query.format == .json else {
+                o["features"] = .array(rows.map { Self.featureJSON($0, idField: idField, fields: fields, geometry: placed($0)) })
+                for (key, value) in tail { o[key] = value }
+                return .json(.object(o))
+            }
+            var stream = FeatureStream(head: o, idField: idField, fields: fields, capacity: rows.count * 200 + 4096)
+            for row in rows { stream.esri(row, geometry: placed(row)) }
+            return .encoded(stream.finish(tail: tail))
         }
     }
 

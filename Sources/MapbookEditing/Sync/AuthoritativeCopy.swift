@@ -49,7 +49,8 @@ public final class AuthoritativeCopy {
     public init(path: String) throws {
         self.path = path
         database = try SQLiteDatabase(writablePath: path, create: false)
-        try database.execute("PRAGMA busy_timeout = 10000")
+        // Savepoints (one per online edit) journal in memory, not in a temporary file.
+        try database.execute("PRAGMA busy_timeout = 10000; PRAGMA temp_store = MEMORY")
         try GeoPackageFunctions.register(on: database)
         try database.execute(
             """

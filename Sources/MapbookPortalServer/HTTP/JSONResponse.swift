@@ -6,7 +6,11 @@ import MapbookSupport
 /// Responses in the sharing API's manner: JSON bodies, errors with HTTP 200.
 enum PortalResponse {
     static func json(_ value: JSONValue, pretty: Bool = false) -> Response {
-        let bytes = JSONWriter.bytes(value, style: pretty ? .pretty : .compact)
+        json(encoded: JSONWriter.bytes(value, style: pretty ? .pretty : .compact))
+    }
+
+    /// JSON already written.
+    static func json(encoded bytes: [UInt8]) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"
         headers[.contentLength] = String(bytes.count)

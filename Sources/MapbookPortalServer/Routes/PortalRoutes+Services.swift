@@ -27,11 +27,11 @@ extension PortalRoutes {
             let name = try context.parameters.require("service"), layer = try context.parameters.require("layer")
             _ = try await portal.serviceItem(name, call.user)
             let parameters = call.parameters.values
-            let answer = try await portal.withFeatureService(name) { service in
-                guard case .json(let value) = try service.query(parameters, layer: try service.layer(layer)) else { return JSONValue.null }
-                return value
+            let answer = try await portal.withFeatureService(name) { service in try service.query(parameters, layer: try service.layer(layer)) }
+            switch answer {
+            case .json(let value): return json(call, value)
+            case .encoded(let bytes): return PortalResponse.json(encoded: bytes)
             }
-            return json(call, answer)
         }
         endpoint(router, "\(base)/:layer/applyEdits", portal, methods: [.post]) { call, context in
             let name = try context.parameters.require("service"), layer = try context.parameters.require("layer")

@@ -22,6 +22,17 @@ public struct JSONWriter {
         String(decoding: bytes(value, style: style), as: UTF8.self)
     }
 
+    /// Appends `value` as compact JSON to `out`: for writers that stream a large answer
+    /// rather than build it as one `JSONValue`.
+    public static func append(_ value: JSONValue, to out: inout [UInt8]) {
+        write(value, into: &out, style: .compact, indent: 0)
+    }
+
+    /// Appends `text` as a JSON string (quoted, escaped) to `out`.
+    public static func appendString(_ text: String, to out: inout [UInt8]) {
+        writeString(text, into: &out)
+    }
+
     private static func newline(_ out: inout [UInt8], indent: Int) {
         out.append(0x0A)
         out.append(contentsOf: repeatElement(0x20, count: indent * 2))
@@ -29,10 +40,17 @@ public struct JSONWriter {
 
     private static func write(_ value: JSONValue, into out: inout [UInt8], style: Style, indent: Int) {
         switch value {
-        case .null: out.append(contentsOf: Array("null".utf8))
-        case .bool(let b): out.append(contentsOf: Array((b ? "true" : "false").utf8))
-        case .integer(let i): out.append(contentsOf: Array(String(i).utf8))
-        case .number(let d): out.append(contentsOf: Array(formatNumber(d).utf8))
+        case .null: out.append(contentsOf: nullBytes)
+        case .bool(let b): out.append(contentsOf: b ? trueBytes : falseBytes)
+        case .integer(let i): writeInteger(i, into: &out)
+        case .number(let d):
+            if d.rounded() == d, abs(d) < 9.007_199_254_740_992e15, let i = Int64(exactly: d) {
+                writeInteger(i, into: &out)
+            } else if d.isFinite {
+                out.append(contentsOf: d.description.utf8)
+            } else {
+                out.append(contentsOf: nullBytes)
+            }
         case .string(let s): writeString(s, into: &out)
         case .array(let items):
             out.append(UInt8(ascii: "["))
@@ -82,18 +100,47 @@ public struct JSONWriter {
     }
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+    private static let nullBytes: [UInt8] = Array("null".utf8)
+    private static let trueBytes: [UInt8] = Array("true".utf8)
+    private static let falseBytes: [UInt8] = Array("false".utf8)
+
+    /// Decimal digits without making a String (a feature service writes thousands a request).
+    private static func writeInteger(_ i: Int64, into out: inout [UInt8]) {
+        if i == 0 {
+            out.append(0x30)
+            return
+        }
+        if i < 0 { out.append(UInt8(ascii: "-")) }
+        var magnitude = i.magnitude
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            while magnitude > 0 {
+                buffer[19 - count] = UInt8(magnitude % 10) + 0x30
+                magnitude /= 10
+                count += 1
+            }
+            out.append(contentsOf: buffer[(20 - count)...])
+        }
+    }
 
     private static func writeString(_ s: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
+        // Most text needs no escape: copied whole.
+        if !s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            out.append(contentsOf: s.utf8)
+            out.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in s.utf8 {
             switch byte {
-            case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
-            case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
-            case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-            case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-            case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-            case 0x08: out.append(contentsOf: [0x5C, UInt8(ascii: "b")])
-            case 0x0C: out.append(contentsOf: [0x5C, UInt8(ascii: "f")])
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+                out.append(0x5C)
+                out.append(byte)
+            case 0x0A, 0x0D, 0x09, 0x08, 0x0C:
+                out.append(0x5C)
+                out.append(byte == 0x0A ? UInt8(ascii: "n") : byte == 0x0D ? UInt8(ascii: "r") : byte == 0x09 ? UInt8(ascii: "t") : byte == 0x08 ? UInt8(ascii: "b") : UInt8(ascii: "f"))
             case 0..<0x20:
                 out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30])
                 out.append(hexDigits[Int(byte >> 4)])
