@@ -98,6 +98,15 @@ extension Portal {
         }
     }
 
+    /// The table of an editable layer of the service; a layer served to read only is refused.
+    func editableTable(_ packageId: String, layer: String) async throws -> String {
+        try await withFeatureService(packageId) { service in
+            let found = try service.layer(layer)
+            guard found.isEditable else { throw FeatureServiceError(.unsupported, "\(found.title) is read-only (its capabilities are Query)") }
+            return found.name
+        }
+    }
+
     /// Changes the package's copy with `body`, on whichever store holds it: in SQLite on this
     /// machine, or under the item's lock in the bucket. Refusals become the API's errors.
     func changeService<T: Sendable>(_ packageId: String, _ body: @escaping @Sendable (AuthoritativeCopy) throws -> T) async throws -> T {

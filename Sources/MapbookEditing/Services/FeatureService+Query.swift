@@ -78,7 +78,7 @@ extension FeatureService {
             var o = JSONObject()
             o["objectIdFieldName"] = .string(idField)
             o["uniqueIdField"] = .object(["name": .string(idField), "isSystemMaintained": true])
-            o["globalIdFieldName"] = .string(layer.schema.globalIdField)
+            if let schema = layer.schema { o["globalIdFieldName"] = .string(schema.globalIdField) }
             if !layer.isTable {
                 o["geometryType"] = .string(Self.geometryType(features))
                 o["spatialReference"] = Self.spatialReferenceJSON(outCRS)

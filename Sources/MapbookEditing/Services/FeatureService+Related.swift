@@ -70,12 +70,12 @@ extension FeatureService {
     /// The attachments of feature `featureId` of `layer` (without their bytes when `bytes`
     /// is false), in id order; only `attachmentId` when given.
     public func attachments(layer: Layer, featureId: Int64, attachmentId: Int64? = nil, bytes: Bool = false) throws -> [Attachment] {
-        guard let media = layer.schema.attachments?.table else {
+        guard let schema = layer.schema, let media = schema.attachments?.table else {
             throw FeatureServiceError(.unsupported, "\(layer.title) has no attachments (hasAttachments is false)")
         }
         let q = SQLiteDatabase.quote
         guard let parent = try database.scalar(
-            "SELECT \(q(layer.schema.globalIdField)) FROM \(q(layer.name)) WHERE \(q(layer.features.idColumn)) = ?", [.integer(featureId)])
+            "SELECT \(q(schema.globalIdField)) FROM \(q(layer.name)) WHERE \(q(layer.features.idColumn)) = ?", [.integer(featureId)])
         else {
             throw FeatureServiceError(.noSuchFeature, "\(layer.title) has no feature \(featureId)")
         }
@@ -96,11 +96,13 @@ extension FeatureService {
 
     /// `attachmentInfos` as the API lists a feature's attachments.
     public func attachmentInfos(layer: Layer, featureId: Int64) throws -> JSONValue {
-        let parent = try database.scalar(
-            "SELECT \(SQLiteDatabase.quote(layer.schema.globalIdField)) FROM \(SQLiteDatabase.quote(layer.name)) WHERE \(SQLiteDatabase.quote(layer.features.idColumn)) = ?",
-            [.integer(featureId)])?.text
+        let found = try attachments(layer: layer, featureId: featureId)
+        let q = SQLiteDatabase.quote
+        let parent = try layer.schema.flatMap { schema in
+            try database.scalar("SELECT \(q(schema.globalIdField)) FROM \(q(layer.name)) WHERE \(q(layer.features.idColumn)) = ?", [.integer(featureId)])?.text
+        }
         return .object([
-            "attachmentInfos": .array(try attachments(layer: layer, featureId: featureId).map { a in
+            "attachmentInfos": .array(found.map { a in
                 .object([
                     "id": .integer(a.id), "globalId": .string(a.globalId), "parentGlobalId": parent.map { .string($0) } ?? .null, "name": .string(a.name),
                     "contentType": .string(a.contentType), "size": .integer(a.size), "keywords": "",

@@ -3,7 +3,8 @@ import MapbookPackage
 import MapbookSupport
 
 /// An editable package's authoritative copy as an ArcGIS feature service (issue 33,
-/// docs/PORTAL.md "Feature services"): its editable layers and tables, numbered, described as
+/// docs/PORTAL.md "Feature services"): the layers and tables its maps show (editable ones,
+/// and the others to read only) and its other editable tables, numbered, described as
 /// the ArcGIS REST API's `FeatureServer` and `FeatureServer/<n>` resources describe them, and
 /// queried (`FeatureService+Query`). Read-only: edits go through `AuthoritativeCopy.applyEdits`,
 /// which records them with a generation as a sync does.
@@ -14,12 +15,14 @@ public final class FeatureService {
     public struct Layer {
         public let id: Int
         public let features: FeatureTable
-        public let schema: EditSchema
+        /// The edit schema of an editable layer; nil for one the service only serves to read.
+        public let schema: EditSchema?
         public let title: String
         /// The renderer and labels of the first map layer showing the table.
         public let drawingInfo: JSONValue?
         /// A table without geometry (a tree's inspections).
         public var isTable: Bool { features.geometryColumn == nil }
+        public var isEditable: Bool { schema != nil }
         public var name: String { features.name }
     }
 
@@ -59,8 +62,10 @@ public final class FeatureService {
         }
         var layers: [Layer] = []
         var next = (recorded.values.map(\.id).max() ?? -1) + 1
-        for table in try EditSchema.editableTables(database) {
-            guard let schema = try EditSchema.read(database, table: table), schema.attachmentsOf == nil else { continue }
+        let editable = try EditSchema.editableTables(database)
+        for table in Set(editable + recorded.keys).sorted() {
+            let schema = try EditSchema.read(database, table: table)
+            guard schema?.attachmentsOf == nil else { continue }
             let known = recorded[table]
             let id = known?.id ?? next
             if known == nil { next += 1 }
@@ -69,9 +74,10 @@ public final class FeatureService {
         self.layers = layers.sorted { $0.id < $1.id }
         var relationships: [Relationship] = []
         for layer in self.layers {
-            for related in layer.schema.related {
+            guard let schema = layer.schema else { continue }
+            for related in schema.related {
                 guard let destination = self.layers.first(where: { $0.name.lowercased() == related.table.lowercased() }) else { continue }
-                relationships.append(Relationship(id: relationships.count, origin: layer.id, destination: destination.id, originKey: layer.schema.globalIdField, destinationKey: related.key))
+                relationships.append(Relationship(id: relationships.count, origin: layer.id, destination: destination.id, originKey: schema.globalIdField, destinationKey: related.key))
             }
         }
         self.relationships = relationships
@@ -97,9 +103,9 @@ public final class FeatureService {
     // MARK: Recording the layers
 
     /// Records in the copy (`database`, being made from `package`) the service's layer
-    /// numbers, titles and drawing info: the editable tables in the order the package's maps
-    /// show them, then the rest by name; the title and drawing info of the first map layer
-    /// showing each.
+    /// numbers, titles and drawing info: the tables the package's maps show, in their order
+    /// (those without an edit schema are served to read only), then the editable ones no map
+    /// shows, by name; the title and drawing info of the first map layer showing each.
     static func recordLayers(of package: MobileMapPackage, in database: SQLiteDatabase) throws {
         var shown: [(table: String, title: String, drawingInfo: JSONValue?)] = []
         for entry in package.mapEntries {
@@ -111,8 +117,10 @@ public final class FeatureService {
         }
         try database.execute("DROP TABLE IF EXISTS \(layersTable); CREATE TABLE \(layersTable) (table_name TEXT PRIMARY KEY, layer_id INTEGER NOT NULL UNIQUE, title TEXT, drawing_info TEXT)")
         var id = 0
+        // Every table the maps show (editable or only to read), then editable ones they do not.
+        let present = try database.query("SELECT table_name FROM gpkg_contents WHERE data_type IN ('features', 'attributes')").compactMap { $0[0].text }
         let editable = try EditSchema.editableTables(database).filter { (try? EditSchema.read(database, table: $0))??.attachmentsOf == nil }
-        let ordered = shown.compactMap { s in editable.first { $0.lowercased() == s.table.lowercased() } } + editable.filter { t in !shown.contains { $0.table.lowercased() == t.lowercased() } }
+        let ordered = shown.compactMap { s in present.first { $0.lowercased() == s.table.lowercased() } } + editable.filter { t in !shown.contains { $0.table.lowercased() == t.lowercased() } }
         for table in ordered {
             let seen = shown.first { $0.table.lowercased() == table.lowercased() }
             try database.query(
@@ -181,11 +189,11 @@ public final class FeatureService {
             o["hasM"] = .bool(features.hasM)
             o["allowGeometryUpdates"] = true
         }
-        o["hasAttachments"] = .bool(layer.schema.attachments != nil)
+        o["hasAttachments"] = .bool(layer.schema?.attachments != nil)
         o["htmlPopupType"] = "esriServerHTMLPopupTypeNone"
         o["objectIdField"] = .string(features.idColumn)
-        o["globalIdField"] = .string(layer.schema.globalIdField)
-        o["displayField"] = .string(features.fields.first { $0.type == .text && $0.name.lowercased() != layer.schema.globalIdField.lowercased() }?.name ?? features.idColumn)
+        o["globalIdField"] = .string(layer.schema?.globalIdField ?? "")
+        o["displayField"] = .string(features.fields.first { $0.type == .text && $0.name.lowercased() != layer.schema?.globalIdField.lowercased() }?.name ?? features.idColumn)
         o["typeIdField"] = .null
         o["fields"] = .array(Self.fieldsJSON(layer, names: nil))
         if let geometry = features.geometryColumn { o["geometryField"] = .object(["name": .string(geometry), "type": "esriFieldTypeGeometry"]) }
@@ -202,7 +210,7 @@ public final class FeatureService {
                 "keyField": .string(isOrigin ? r.originKey : r.destinationKey), "composite": false,
             ])
         })
-        o["capabilities"] = .string(Self.capabilities)
+        o["capabilities"] = .string(layer.isEditable ? Self.capabilities : "Query")
         o["maxRecordCount"] = .integer(Int64(maxRecordCount))
         o["standardMaxRecordCount"] = .integer(Int64(maxRecordCount))
         o["supportedQueryFormats"] = .string(Self.queryFormats)
@@ -214,7 +222,7 @@ public final class FeatureService {
             "supportsTrueCurve": false, "supportsReturningQueryExtent": true, "supportsQueryWithDistance": false, "supportsSqlExpression": false,
             "supportsQueryRelatedPagination": false, "supportsQueryWithResultType": false,
         ])
-        if let tracking = layer.schema.tracking {
+        if let tracking = layer.schema?.tracking {
             o["editFieldsInfo"] = .object([
                 "creationDateField": .string(tracking.created), "creatorField": .string(tracking.creator),
                 "editDateField": .string(tracking.edited), "editorField": .string(tracking.editor),
@@ -238,8 +246,8 @@ public final class FeatureService {
             "nullable": false, "editable": false, "domain": .null, "defaultValue": .null,
         ])]
         for field in features.fields where names?.contains(field.name.lowercased()) ?? true {
-            let rule = layer.schema.rule(field.name)
-            let isGlobalID = field.name.lowercased() == layer.schema.globalIdField.lowercased()
+            let rule = layer.schema?.rule(field.name)
+            let isGlobalID = field.name.lowercased() == layer.schema?.globalIdField.lowercased()
             var f = JSONObject()
             f["name"] = .string(field.name)
             f["type"] = .string(isGlobalID ? "esriFieldTypeGlobalID" : field.type.esriFieldType)
@@ -247,7 +255,7 @@ public final class FeatureService {
             f["sqlType"] = "sqlTypeOther"
             if isGlobalID { f["length"] = 38 }
             f["nullable"] = .bool(!(rule?.required ?? false) && !isGlobalID)
-            f["editable"] = .bool(layer.schema.isEditable(field.name))
+            f["editable"] = .bool(layer.schema?.isEditable(field.name) ?? false)
             f["domain"] = rule?.domain.map { .object(EditSchema.domainJSON($0, name: field.name)) } ?? .null
             f["defaultValue"] = rule?.defaultValue.map(EditSchema.jsonValue) ?? .null
             out.append(.object(f))

@@ -42,7 +42,7 @@ extension PortalRoutes {
             } catch let error as FeatureServiceError {
                 throw Portal.serviceError(error)
             }
-            let table = try await portal.withFeatureService(name) { try $0.layer(layer).name }
+            let table = try await portal.editableTable(name, layer: layer)
             return json(call, try await portal.applyEdits(name, layer: table, edits, user: user).json)
         }
         endpoint(router, "\(base)/:layer/queryRelatedRecords", portal) { call, context in
@@ -81,7 +81,7 @@ extension PortalRoutes {
             let (name, layer, feature) = try target(context)
             let (_, user) = try await serviceEditor(call, portal, name)
             guard let file = call.parameters.files["attachment"] else { throw PortalError.badRequest("addAttachment needs the file (the attachment part).") }
-            let table = try await portal.withFeatureService(name) { try $0.layer(layer).name }
+            let table = try await portal.editableTable(name, layer: layer)
             let result = try await portal.addAttachment(name, layer: table, featureId: feature, file: file, contentType: WorkingCopy.contentType(forName: file.name), user: user)
             return json(call, .object(["addAttachmentResult": result.json]))
         }
@@ -93,7 +93,7 @@ extension PortalRoutes {
                 guard let id = Int64(part) else { throw PortalError.badRequest("'\(part)' is not an attachment id.", details: ["attachmentIds"]) }
                 ids.append(id)
             }
-            let table = try await portal.withFeatureService(name) { try $0.layer(layer).name }
+            let table = try await portal.editableTable(name, layer: layer)
             let now = TokenService.now() / 1000, chosen = ids
             let results = try await portal.changeService(name) { copy in
                 try copy.deleteAttachments(layer: table, featureId: feature, ids: chosen, user: user.username, now: now)

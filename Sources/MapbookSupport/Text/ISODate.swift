@@ -29,7 +29,12 @@ public enum ISODate {
     /// Parses `YYYY-MM-DD`, `YYYY-MM-DDTHH:MM[:SS]` with `Z` or `±HH:MM`, or a space for `T`.
     /// A date without a time means midnight UTC. Returns Unix seconds.
     public static func parse(_ text: String) -> Int64? {
-        let s = Array(text.trimmingWhitespace().utf8)
+        // Stored dates have nothing to trim: the Unicode-aware trim (slow, per Character) only
+        // when an end is white space or not ASCII.
+        var s = Array(text.utf8)
+        if let first = s.first, let last = s.last, first <= 0x20 || last <= 0x20 || first >= 0x80 || last >= 0x80 {
+            s = Array(text.trimmingWhitespace().utf8)
+        }
         func number(_ range: Range<Int>) -> Int64? {
             guard range.upperBound <= s.count, range.allSatisfy({ s[$0] >= 48 && s[$0] <= 57 }) else { return nil }
             return range.reduce(0) { $0 * 10 + Int64(s[$1] - 48) }
