@@ -108,14 +108,19 @@ extension Portal {
         if let previous, previous != version { await files.removeData(itemId: record.item.id, version: previous) }
         // Copies the package's data when it has editable layers, from the file on this
         // machine the validator read, or the stored one when storing it moved that file.
+        // Then its feature service and web maps (Portal+Services, Portal+WebMaps).
         if isPackage {
-            if access(data.path, R_OK) == 0 {
-                try await makeSyncCopy(record, from: data.path)
-            } else if let stored = try await files.dataFile(itemId: record.item.id, version: version, fileName: fileName, size: nil) {
-                let saved = record
-                try await files.withLocalCopy(stored) { try await makeSyncCopy(saved, from: $0) }
+            let saved = record
+            let services = { @Sendable (local: String) async throws in
+                try await self.makeSyncCopy(saved, from: local)
+                try await self.updateServiceItem(for: saved, baseURL: call.baseURL)
+                try await self.updateWebMaps(for: saved, package: local, call: call)
             }
-            try await updateServiceItem(for: record, baseURL: call.baseURL)
+            if access(data.path, R_OK) == 0 {
+                try await services(data.path)
+            } else if let stored = try await files.dataFile(itemId: record.item.id, version: version, fileName: fileName, size: nil) {
+                try await files.withLocalCopy(stored) { try await services($0) }
+            }
         }
         return record
     }

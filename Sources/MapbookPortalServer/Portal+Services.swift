@@ -38,13 +38,13 @@ extension Portal {
         let id = Self.serviceItemId(record.item.id)
         let existing = try await store.item(id)
         guard try await hasSyncCopy(record.item.id) else {
-            if existing != nil { try await store.deleteItem(id) }
+            if existing != nil { try await removeItemsMade(from: record.item.id) }
             return
         }
         let now = TokenService.now()
         var item = existing?.item ?? PortalItem(
             id: id, owner: record.item.owner, orgId: record.item.orgId, created: now, modified: now, title: record.item.title, type: Self.featureServiceType)
-        item.typeKeywords = ["ArcGIS Server", "Data", "Feature Access", "Feature Service", "Service", "Hosted Service", "Mobile Map Package Source"]
+        item.typeKeywords = ["ArcGIS Server", "Data", "Feature Access", "Feature Service", "Service", "Hosted Service", Self.sourceKeyword(record.item.id)]
         item.url = Self.serviceURL(record.item.id, baseURL: baseURL)
         item.extent = record.item.extent
         item.modified = max(now, item.modified + 1)

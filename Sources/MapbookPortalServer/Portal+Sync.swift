@@ -31,7 +31,9 @@ extension Portal {
         try await NIOThreadPool.singleton.runIfActive {
             guard let package = try? MobileMapPackage(path: local) else { return }
             if access(path, F_OK) == 0 {
-                guard try AuthoritativeCopy(path: path).generation() == 0 else { return }
+                let copy = try AuthoritativeCopy(path: path)
+                // Synchronised to: kept, with the new version's maps describing its service.
+                guard try copy.generation() == 0 else { return try copy.recordServiceLayers(from: package) }
             }
             try Disk.makeDirectory(root)
             try Disk.makeDirectory(folder)
@@ -39,11 +41,11 @@ extension Portal {
         }
     }
 
-    /// Removes an item: its record, its files, its authoritative copy and its feature
-    /// service's item.
+    /// Removes an item: its record, its files, its authoritative copy, and the items made
+    /// from it (its feature service and web maps).
     func removeItem(_ id: String) async throws {
         try await store.deleteItem(id)
-        if try await store.item(Self.serviceItemId(id)) != nil { try await store.deleteItem(Self.serviceItemId(id)) }
+        if try await store.item(Self.serviceItemId(id)) != nil { try await removeItemsMade(from: id) }
         try await sharedSync?.store.deleteSyncCopy(itemId: id)
         await files.remove(itemId: id)
         FileSystem.removeTree(syncFolder(id))

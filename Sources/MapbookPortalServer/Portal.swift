@@ -60,6 +60,8 @@ public final class Portal: Sendable {
     /// With PostgreSQL and a bucket shared by several processes, the authoritative copies of
     /// editable items live there too (nil: in the data folder, for this process alone).
     let sharedSync: SharedSyncCopies?
+    /// The backdrops vector tile services read, opened once per package version.
+    let tileServices = VectorTileServices()
 
     public init(configuration: PortalConfiguration, store: any PortalStore, files: any ItemFileStore) async throws {
         self.configuration = configuration

@@ -73,7 +73,21 @@ struct SharedSyncCopies: Sendable {
     func make(_ id: String, from package: String) async throws {
         try await store.withLock(Self.lockKey(id)) {
             let current = try await store.syncCopy(itemId: id)
-            if let current, current.generation != 0 { return }
+            if let current, current.generation != 0 {
+                // Synchronised to: kept, with the new version's maps describing its service.
+                guard let local = try await refresh(id) else { return }
+                let path = local.path
+                try await NIOThreadPool.singleton.runIfActive {
+                    guard let package = try? MobileMapPackage(path: package) else { return }
+                    try AuthoritativeCopy(path: path).recordServiceLayers(from: package)
+                }
+                let version = Portal.newVersion()
+                try await files.putObject(itemId: id, name: Self.objectName(version), from: path)
+                try await store.saveSyncCopy(itemId: id, version: version, generation: current.generation)
+                await files.removeObject(itemId: id, name: Self.objectName(current.version))
+                try Disk.writeAtomically(Array(version.utf8), to: marker(id))
+                return
+            }
             try Disk.makeDirectories(folder(id))
             let built = folder(id) + "/publish.gpkg"
             defer { unlink(built) }

@@ -2,6 +2,7 @@ import Foundation
 import MapbookPackage
 import MapbookSupport
 import MapbookTestSupport
+import MapbookTiles
 import Testing
 
 /// The portal's feature services (issue 33) driven by the clients people use: GDAL's ESRIJSON
@@ -98,6 +99,71 @@ extension PortalClientTests {
             let bobEdit = try Curl.json(["-X", "POST", "--data-urlencode", "deletes=2", "--data-urlencode", "f=json", "--data-urlencode", "token=\(bobToken)", "\(url)/\(layer)/applyEdits"])
             #expect(bobEdit.object("error")?["code"] == 403, "\(bobEdit)")
             #expect(try count("SELECT count(*) FROM valves WHERE fid = 2") == 1)
+        }
+    }
+
+    /// Publishing the sample makes a Web Map item per map, whose layers are the feature
+    /// service's (every layer the map shows; those without an edit schema read-only) and whose
+    /// base map is the package's backdrop as a vector tile service, read in place; publishing
+    /// again keeps each layer's number.
+    @Test func webMapsPointAtTheServiceAndTheBackdropIsAVectorTileService() throws {
+        try withPortal { server, dir in
+            let sample = try NapervilleSample.project()
+            defer { sample.remove() }
+            let package = dir + "/Naperville.mmpk"
+            try #require(try MapbookBinary.run(["create", sample.path + "/project.yaml", "-o", package]).status == 0)
+            try signIn(server, home: dir + "/a")
+            let id = try #require(try publish(package, home: dir + "/a")["itemId"] as? String)
+            let token = try #require(try credential(dir + "/a")["token"] as? String)
+            let found = try Curl.json(["\(server.url)/sharing/rest/search?q=type:%22Web%20Map%22&f=json&token=\(token)"])
+            let maps = found.array("results")?.compactMap(\.objectValue) ?? []
+            let opened = try MobileMapPackage(path: package)
+            #expect(Set(maps.compactMap { $0.string("title") }) == Set(try opened.mapEntries.map { try opened.map($0).item.title ?? "" }))
+            let service = "\(server.url)/rest/services/\(id)/FeatureServer"
+            let description = try Curl.json(["\(service)?f=json&token=\(token)"])
+            let numbers = Dictionary(uniqueKeysWithValues: (description.array("layers") ?? []).compactMap(\.objectValue).compactMap { o in o.string("name").map { ($0, o["id"]) } })
+            #expect(numbers["Water System Valves"] != nil && numbers["Water Mains"] != nil, "\(description)")
+
+            var layerCount = 0
+            for map in maps {
+                let data = try Curl.json(["\(server.url)/sharing/rest/content/items/\(map.string("id") ?? "")/data?token=\(token)"])
+                for layer in (data.array("operationalLayers") ?? []).compactMap(\.objectValue) {
+                    layerCount += 1
+                    let url = try #require(layer.string("url"))
+                    #expect(url.hasPrefix(service + "/") && layer["path"] == nil && layer.string("layerType") == "ArcGISFeatureLayer", "\(layer)")
+                    let described = try Curl.json(["\(url)?f=json&token=\(token)"])
+                    #expect(described.string("name") == layer.string("title"), "\(described)")
+                    let editable = layer.string("title") == "Water System Valves"
+                    #expect(described.string("capabilities") == (editable ? "Create,Delete,Query,Update,Editing" : "Query"))
+                }
+                let style = try #require(data.object("baseMap")?.array("baseMapLayers")?.first?.objectValue?.string("styleUrl"))
+                #expect(style == "\(server.url)/rest/services/\(id)/VectorTileServer/resources/styles/root.json")
+                #expect(try Curl.json(["\(style)?token=\(token)"]).array("layers")?.isEmpty == false)
+            }
+            #expect(layerCount > 3)
+            // A read-only layer takes no edits.
+            let mains = try #require(numbers["Water Mains"]??.int64Value)
+            let refused = try Curl.json(["-X", "POST", "--data-urlencode", "deletes=1", "--data-urlencode", "f=json", "--data-urlencode", "token=\(token)", "\(service)/\(mains)/applyEdits"])
+            #expect(refused.object("error")?["code"] == 400, "\(refused)")
+
+            // The vector tile service: its description, and tiles as the package holds them.
+            let tiles = "\(server.url)/rest/services/\(id)/VectorTileServer"
+            let root = try Curl.json(["\(tiles)?f=json&token=\(token)"])
+            #expect(root.array("tiles") == ["tile/{z}/{y}/{x}.pbf"] && root.object("tileInfo") != nil)
+            let reader = try VectorTilePackageReader(path: package)
+            let coordinates = try reader.tileCoordinates()
+            for coordinate in [coordinates.first, coordinates.last, coordinates[coordinates.count / 2]].compactMap({ $0 }) {
+                let file = dir + "/tile.pbf"
+                try Curl.text(["-o", file, "\(tiles)/tile/\(coordinate.z)/\(coordinate.y)/\(coordinate.x).pbf?token=\(token)"])
+                #expect(try readFile(file) == (try reader.tile(at: coordinate)), "\(coordinate)")
+            }
+            #expect(try Curl.text(["-o", "/dev/null", "-w", "%{http_code}", "\(tiles)/resources/sprites/sprite.json?token=\(token)"]) == "200")
+
+            // Published again: the same numbers.
+            _ = try publish(package, home: dir + "/a")
+            let again = try Curl.json(["\(service)?f=json&token=\(token)"])
+            let renumbered = Dictionary(uniqueKeysWithValues: (again.array("layers") ?? []).compactMap(\.objectValue).compactMap { o in o.string("name").map { ($0, o["id"]) } })
+            #expect(renumbered == numbers)
         }
     }
 }

@@ -105,7 +105,8 @@ public final class FeatureService {
     /// Records in the copy (`database`, being made from `package`) the service's layer
     /// numbers, titles and drawing info: the tables the package's maps show, in their order
     /// (those without an edit schema are served to read only), then the editable ones no map
-    /// shows, by name; the title and drawing info of the first map layer showing each.
+    /// shows, by name; the title and drawing info of the first map layer showing each. A
+    /// table recorded before keeps its number.
     static func recordLayers(of package: MobileMapPackage, in database: SQLiteDatabase) throws {
         var shown: [(table: String, title: String, drawingInfo: JSONValue?)] = []
         for entry in package.mapEntries {
@@ -115,18 +116,26 @@ public final class FeatureService {
                 shown.append((table, layer.title ?? table, layer.layerDefinition?.drawingInfo.map { .object($0.json) }))
             }
         }
+        // A table keeps its number from version to version: clients keep layer URLs.
+        var numbers: [String: Int64] = [:]
+        if try database.tableExists(layersTable) {
+            for row in try database.query("SELECT table_name, layer_id FROM \(layersTable)") {
+                if let table = row[0].text?.lowercased(), let id = row[1].int64 { numbers[table] = id }
+            }
+        }
         try database.execute("DROP TABLE IF EXISTS \(layersTable); CREATE TABLE \(layersTable) (table_name TEXT PRIMARY KEY, layer_id INTEGER NOT NULL UNIQUE, title TEXT, drawing_info TEXT)")
-        var id = 0
+        var next = (numbers.values.max() ?? -1) + 1
         // Every table the maps show (editable or only to read), then editable ones they do not.
         let present = try database.query("SELECT table_name FROM gpkg_contents WHERE data_type IN ('features', 'attributes')").compactMap { $0[0].text }
         let editable = try EditSchema.editableTables(database).filter { (try? EditSchema.read(database, table: $0))??.attachmentsOf == nil }
         let ordered = shown.compactMap { s in present.first { $0.lowercased() == s.table.lowercased() } } + editable.filter { t in !shown.contains { $0.table.lowercased() == t.lowercased() } }
         for table in ordered {
             let seen = shown.first { $0.table.lowercased() == table.lowercased() }
+            let id = numbers[table.lowercased()] ?? next
+            if numbers[table.lowercased()] == nil { next += 1 }
             try database.query(
                 "INSERT INTO \(layersTable) (table_name, layer_id, title, drawing_info) VALUES (?, ?, ?, ?)",
-                [.text(table), .integer(Int64(id)), .text(seen?.title ?? table), seen?.drawingInfo.map { .text(JSONWriter.string($0, style: .compact)) } ?? .null])
-            id += 1
+                [.text(table), .integer(id), .text(seen?.title ?? table), seen?.drawingInfo.map { .text(JSONWriter.string($0, style: .compact)) } ?? .null])
         }
     }
 

@@ -69,6 +69,19 @@ public final class AuthoritativeCopy {
 
     deinit { try? database.close() }
 
+    /// Records the feature service's layers again from a new version of the package (its
+    /// maps' titles, order and drawing info); the data and what was synchronised stay.
+    public func recordServiceLayers(from package: MobileMapPackage) throws {
+        try database.execute("BEGIN IMMEDIATE")
+        do {
+            try FeatureService.recordLayers(of: package, in: database)
+            try database.execute("COMMIT")
+        } catch {
+            try? database.execute("ROLLBACK")
+            throw error
+        }
+    }
+
     /// The latest generation (0: as published).
     public func generation() throws -> Int64 {
         let logged = try database.scalar("SELECT max(generation) FROM \(Self.logTable)")?.int64 ?? 0

@@ -43,6 +43,16 @@ enum PortalResponse {
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
+    /// A vector tile as stored (gzip-compressed in a vector tile package: said, not undone).
+    static func tile(_ data: [UInt8]) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "application/x-protobuf"
+        headers[.contentLength] = String(data.count)
+        headers[.cacheControl] = "public, max-age=86400"
+        if data.count > 2, data[0] == 0x1F, data[1] == 0x8B { headers[.contentEncoding] = "gzip" }
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
     static func redirect(_ location: String) -> Response {
         var headers = HTTPFields()
         headers[.location] = location

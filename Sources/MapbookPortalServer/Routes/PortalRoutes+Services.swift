@@ -1,5 +1,8 @@
 import Hummingbird
+import MapbookTiles
+import NIOPosix
 import MapbookEditing
+import MapbookPackage
 import MapbookPortalAPI
 import MapbookSupport
 
@@ -52,6 +55,52 @@ extension PortalRoutes {
             return json(call, try await portal.withFeatureService(name) { try $0.relatedRecords(parameters, layer: try $0.layer(layer)) })
         }
         attachments(router, portal, base: base)
+        vectorTiles(router, portal)
+    }
+
+    /// The package's backdrop as ArcGIS's `VectorTileServer`: the service description (the
+    /// package's `root.json`), tiles, and the style, sprites and fonts under `resources/`.
+    /// Access as the package's feature service.
+    static func vectorTiles(_ router: Router<PortalContext>, _ portal: Portal) {
+        let base = "\(servicesPrefix)/:service/VectorTileServer"
+        @Sendable func backdrop(_ call: PortalRequest, _ context: PortalContext) async throws -> BackdropFiles {
+            let name = try context.parameters.require("service")
+            _ = try await portal.serviceItem(name, call.user)
+            guard let files = try await portal.backdrop(name) else {
+                throw PortalError(code: 404, message: "Service \(name)/VectorTileServer not found: the package has no vector tile backdrop.", details: [name])
+            }
+            return files
+        }
+        endpoint(router, base, portal) { call, context in
+            let files = try await backdrop(call, context)
+            guard let bytes = try files.package.file("root.json"), var root = (try? JSONParser.parse(bytes))?.objectValue else {
+                throw PortalError(code: 404, message: "The backdrop has no root.json.")
+            }
+            root["tiles"] = ["tile/{z}/{y}/{x}.pbf"]
+            root["capabilities"] = "TilesOnly"
+            root["defaultStyles"] = "resources/styles"
+            return json(call, .object(root))
+        }
+        endpoint(router, "\(base)/tile/:z/:y/:x", portal, methods: [.get]) { call, context in
+            let files = try await backdrop(call, context)
+            let x = try context.parameters.require("x")
+            guard let z = Int(try context.parameters.require("z")), let y = Int(try context.parameters.require("y")),
+                let column = Int(x.hasSuffix(".pbf") ? String(x.dropLast(4)) : x), z >= 0, z <= 30, y >= 0, column >= 0
+            else {
+                throw PortalError.badRequest("A tile is tile/{z}/{y}/{x}.pbf, in whole numbers.")
+            }
+            let tile = try await NIOThreadPool.singleton.runIfActive { try files.tile(TileCoordinate(z: z, x: column, y: y)) }
+            guard let tile, !tile.isEmpty else { return Response(status: .noContent, headers: [.cacheControl: "public, max-age=86400"]) }
+            return PortalResponse.tile(tile)
+        }
+        endpoint(router, "\(base)/resources/**", portal, methods: [.get]) { call, context in
+            let files = try await backdrop(call, context)
+            let path = context.parameters.getCatchAll().map { FormEncoding.percentDecode($0.utf8) ?? String($0) }.joined(separator: "/")
+            guard let bytes = try await NIOThreadPool.singleton.runIfActive({ try files.package.resource(path) }) else {
+                throw PortalError(code: 404, message: "The backdrop has no resources/\(path).", details: [path])
+            }
+            return PortalResponse.bytes(bytes, contentType: contentType(path), name: FileSystem.lastComponent(path))
+        }
     }
 
     /// A feature's attachments: list, read one, add (a multipart `attachment`), delete.
