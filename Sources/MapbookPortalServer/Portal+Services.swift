@@ -109,9 +109,11 @@ extension Portal {
 
     /// Changes the package's copy with `body`, on whichever store holds it: in SQLite on this
     /// machine, or under the item's lock in the bucket. Refusals become the API's errors.
-    func changeService<T: Sendable>(_ packageId: String, _ body: @escaping @Sendable (AuthoritativeCopy) throws -> T) async throws -> T {
+    func changeService<T: Sendable>(
+        _ packageId: String, _ body: @escaping @Sendable (AuthoritativeCopy) throws -> T, shared finish: @escaping @Sendable (T) async throws -> Void = { _ in }
+    ) async throws -> T {
         do {
-            if let sharedSync { return try await sharedSync.change(packageId, body) }
+            if let sharedSync { return try await sharedSync.change(packageId, body, finish: finish) }
             let path = syncCopyPath(packageId)
             guard access(path, F_OK) == 0 else { throw Self.noService(packageId) }
             return try await NIOThreadPool.singleton.runIfActive { try body(try AuthoritativeCopy(path: path)) }
@@ -135,12 +137,14 @@ extension Portal {
         -> FeatureEditResults.Result
     {
         let now = TokenService.now() / 1000, path = file.path, name = file.name
-        let (result, sha, _) = try await changeService(packageId) { copy in
+        let sharedSync = self.sharedSync
+        let (result, _, _) = try await changeService(packageId) { copy in
             try copy.addAttachment(layer: table, featureId: featureId, file: path, name: name, contentType: contentType, user: user.username, now: now)
-        }
-        if let sharedSync {
+        } shared: { added in
+            // Still under the item's lock: a device synchronising through another process finds it.
+            guard let sharedSync else { return }
             try await sharedSync.files.putObject(
-                itemId: packageId, name: SharedSyncCopies.attachmentName(sha), from: sharedSync.folder(packageId) + "/attachments/" + sha)
+                itemId: packageId, name: SharedSyncCopies.attachmentName(added.sha256), from: sharedSync.folder(packageId) + "/attachments/" + added.sha256)
         }
         return result
     }

@@ -46,6 +46,7 @@ extension Portal {
     func removeItem(_ id: String) async throws {
         try await store.deleteItem(id)
         if try await store.item(Self.serviceItemId(id)) != nil { try await removeItemsMade(from: id) }
+        forgetBackdrop(id)
         try await sharedSync?.store.deleteSyncCopy(itemId: id)
         await files.remove(itemId: id)
         FileSystem.removeTree(syncFolder(id))

@@ -92,19 +92,34 @@ extension Portal {
         guard let record = try await store.item(packageId), let name = record.item.name,
             let file = try await files.dataFile(itemId: packageId, version: record.dataVersion, fileName: name, size: nil)
         else { return nil }
-        let key = "\(packageId)/\(record.dataVersion)"
+        let version = record.dataVersion
         var path = file.location
         if !(files is DiskItemFileStore) {
-            let folder = "\(configuration.dataDirectory)/cache/\(packageId)"
-            path = "\(folder)/\(record.dataVersion).mmpk"
+            let folder = cacheFolder(packageId)
+            path = "\(folder)/\(version).mmpk"
             if access(path, F_OK) != 0 {
+                // Earlier versions' copies go; requests racing to fetch this one each write
+                // their own file, and the first rename wins.
+                FileSystem.removeTree(folder)
                 try Disk.makeDirectories(folder)
-                let temporary = path + ".download"
+                let temporary = "\(path).\(Self.newVersion()).download"
+                defer { unlink(temporary) }
                 try await files.download(file, to: temporary)
-                guard rename(temporary, path) == 0 else { throw PortalStoreError(kind: .io(errno: errno), path: path, message: "cannot write: \(FileSystem.errorMessage())") }
+                guard rename(temporary, path) == 0 || access(path, F_OK) == 0 else {
+                    throw PortalStoreError(kind: .io(errno: errno), path: path, message: "cannot write: \(FileSystem.errorMessage())")
+                }
             }
         }
         let local = path
-        return try await NIOThreadPool.singleton.runIfActive { try self.tileServices.backdrop(key: key, path: local) }
+        return try await NIOThreadPool.singleton.runIfActive { try self.tileServices.backdrop(id: packageId, version: version, path: local) }
+    }
+
+    /// Where a package's file is kept on this machine for its vector tile service, with a bucket.
+    func cacheFolder(_ packageId: String) -> String { "\(configuration.dataDirectory)/cache/\(packageId)" }
+
+    /// Lets go of what the package's vector tile service kept: its open backdrop, its copy.
+    func forgetBackdrop(_ packageId: String) {
+        tileServices.forget(packageId)
+        FileSystem.removeTree(cacheFolder(packageId))
     }
 }

@@ -77,6 +77,7 @@ struct SharedSyncCopies: Sendable {
                 // Synchronised to: kept, with the new version's maps describing its service.
                 guard let local = try await refresh(id) else { return }
                 let path = local.path
+                unlink(marker(id))
                 try await NIOThreadPool.singleton.runIfActive {
                     guard let package = try? MobileMapPackage(path: package) else { return }
                     try AuthoritativeCopy(path: path).recordServiceLayers(from: package)
@@ -91,8 +92,10 @@ struct SharedSyncCopies: Sendable {
             try Disk.makeDirectories(folder(id))
             let built = folder(id) + "/publish.gpkg"
             defer { unlink(built) }
+            // The copy it replaces, for the numbers of the service's layers.
+            let previous = current == nil ? nil : try await refresh(id)?.path
             let generation = try await NIOThreadPool.singleton.runIfActive { () throws -> Int64? in
-                guard let package = try? MobileMapPackage(path: package), try AuthoritativeCopy.make(from: package, at: built) else { return nil }
+                guard let package = try? MobileMapPackage(path: package), try AuthoritativeCopy.make(from: package, at: built, replacing: previous) else { return nil }
                 return try AuthoritativeCopy(path: built).generation()
             }
             guard let generation else {

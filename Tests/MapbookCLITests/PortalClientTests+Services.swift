@@ -54,6 +54,12 @@ extension PortalClientTests {
             let hostile = try Curl.json(["\(url)/\(layer)/query?where=1%3D1%3B%20DROP%20TABLE%20valves&f=json&token=\(token)"])
             #expect(hostile.object("error")?["code"] == 400, "\(hostile)")
             #expect(try count("SELECT count(*) FROM valves") == valves)
+            // A date far out of range is refused per edit, not a crash.
+            let far = try Curl.json([
+                "-X", "POST", "--data-urlencode", #"updates=[{"attributes":{"fid":1,"LASTEXER":1e300}}]"#, "--data-urlencode", "f=json",
+                "--data-urlencode", "token=\(token)", "\(url)/\(layer)/applyEdits",
+            ])
+            #expect(far.array("updateResults")?.first?.objectValue?.object("error")?["code"] == 1011, "\(far)")
 
             // Device B edits a valve offline before anyone edits online.
             let edited = try MapbookBinary.run(

@@ -60,7 +60,8 @@ import Testing
             let migrated = try MapbookBinary.run(arguments)
             #expect(migrated.status == 0, "\(migrated.stderr)")
             #expect(migrated.stdout.contains("migrated 2 users"), "\(migrated.stdout)")
-            #expect(migrated.stdout.contains(" 3 items"), "\(migrated.stdout)")
+            // The three published, and the Feature Service and Web Map items the editable one made.
+            #expect(migrated.stdout.contains(" 5 items"), "\(migrated.stdout)")
             #expect(migrated.stdout.contains("1 sync copies"), "\(migrated.stdout)")
             // Again: a migration cut short is finished by running it once more.
             let again = try MapbookBinary.run(arguments)

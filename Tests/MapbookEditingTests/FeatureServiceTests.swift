@@ -174,6 +174,13 @@ import Testing
             #expect(yew?.object("geometry")?["x"]?.doubleValue.map { abs($0 - -122.63) < 1e-9 } == true)
             #expect(yew?.object("attributes")?.string("condition") == "Good", "the default")
             #expect(yew?.object("attributes")?.string("globalid") != "{00000000-0000-4000-8000-000000000000}", "without useGlobalIds the service makes the globalid")
+            // With useGlobalIds an add keeps its globalid, and one already used is refused.
+            let given = FeatureEdits(
+                adds: [.init(attributes: ["common": "fir", "globalid": "{00000000-0000-4000-8000-00000000000A}"], geometry: ["x": -122.6, "y": 45.5, "spatialReference": ["wkid": 4326]])],
+                useGlobalIds: true)
+            #expect(try w.server.applyEdits(given, layer: "trees", user: "ben", now: 1_800_000_200).adds.first?.globalId == "{00000000-0000-4000-8000-00000000000A}")
+            let again = try w.server.applyEdits(given, layer: "trees", user: "ben", now: 1_800_000_300)
+            #expect(again.adds.first?.failure?.code == .invalidValue && again.generation == nil)
         }
     }
 

@@ -7,8 +7,9 @@ extension ExternalTools {
     /// Runs `argv` to its end with its output (stdout and stderr) in a file, not a pipe, and
     /// no signal blocked; returns the exit status (128 + the signal when killed) and the
     /// output. For programs that start servers (tmux, PostgreSQL): a server keeps every
-    /// descriptor it inherits open, so a pipe's end would never come, and it would inherit
-    /// the signals a test thread blocks, which its processes use to talk to each other.
+    /// descriptor it inherits open, so a pipe's end would never come (its own output, and any
+    /// pipe of another test's), and it would inherit the signals a test thread blocks, which
+    /// its processes use to talk to each other.
     public static func runDetached(_ argv: [String]) throws -> (status: Int32, output: String) {
         let path = NSTemporaryDirectory() + "mapbook-run-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).out"
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -18,6 +19,10 @@ extension ExternalTools {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        // Nothing else the test process has open: tests run in parallel, and a pipe another
+        // test's child was started with would otherwise stay open in the server for good, so
+        // that test would wait for its end forever.
+        posix_spawn_file_actions_addclosefrom_np(&actions, 3)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }

@@ -27,9 +27,9 @@ extension FeatureService {
             var ids: [Int64] = []
             var extent: BoundingBox?
             var count: Int64 = 0
-            if query.countOnly, !query.idsOnly, !query.extentOnly, !query.selection.isSpatial, query.selection.ids == nil {
-                // Counted by SQL (or GDAL's cached count): no row is read.
-                count = try features.count() ?? 0
+            if query.countOnly, !query.idsOnly, !query.extentOnly, !query.selection.isSpatial, query.selection.ids == nil, let counted = try features.count() {
+                // Counted by SQL (or GDAL's cached count): no row is read. A view is walked.
+                count = counted
             } else {
                 var selection = query.selection
                 selection.offset = 0

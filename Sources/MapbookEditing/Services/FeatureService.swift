@@ -107,7 +107,7 @@ public final class FeatureService {
     /// (those without an edit schema are served to read only), then the editable ones no map
     /// shows, by name; the title and drawing info of the first map layer showing each. A
     /// table recorded before keeps its number.
-    static func recordLayers(of package: MobileMapPackage, in database: SQLiteDatabase) throws {
+    static func recordLayers(of package: MobileMapPackage, in database: SQLiteDatabase, keeping earlier: [String: Int64] = [:]) throws {
         var shown: [(table: String, title: String, drawingInfo: JSONValue?)] = []
         for entry in package.mapEntries {
             guard let map = try? package.map(entry) else { continue }
@@ -116,13 +116,9 @@ public final class FeatureService {
                 shown.append((table, layer.title ?? table, layer.layerDefinition?.drawingInfo.map { .object($0.json) }))
             }
         }
-        // A table keeps its number from version to version: clients keep layer URLs.
-        var numbers: [String: Int64] = [:]
-        if try database.tableExists(layersTable) {
-            for row in try database.query("SELECT table_name, layer_id FROM \(layersTable)") {
-                if let table = row[0].text?.lowercased(), let id = row[1].int64 { numbers[table] = id }
-            }
-        }
+        // A table keeps its number from version to version (`earlier`: those of the copy this
+        // one replaces): clients keep layer URLs.
+        let numbers = earlier.merging(try layerNumbers(in: database)) { _, own in own }
         try database.execute("DROP TABLE IF EXISTS \(layersTable); CREATE TABLE \(layersTable) (table_name TEXT PRIMARY KEY, layer_id INTEGER NOT NULL UNIQUE, title TEXT, drawing_info TEXT)")
         var next = (numbers.values.max() ?? -1) + 1
         // Every table the maps show (editable or only to read), then editable ones they do not.
@@ -137,6 +133,16 @@ public final class FeatureService {
                 "INSERT INTO \(layersTable) (table_name, layer_id, title, drawing_info) VALUES (?, ?, ?, ?)",
                 [.text(table), .integer(id), .text(seen?.title ?? table), seen?.drawingInfo.map { .text(JSONWriter.string($0, style: .compact)) } ?? .null])
         }
+    }
+
+    /// The layer numbers recorded in a copy, by table in lower case.
+    static func layerNumbers(in database: SQLiteDatabase) throws -> [String: Int64] {
+        guard try database.tableExists(layersTable) else { return [:] }
+        var numbers: [String: Int64] = [:]
+        for row in try database.query("SELECT table_name, layer_id FROM \(layersTable)") {
+            if let table = row[0].text?.lowercased(), let id = row[1].int64 { numbers[table] = id }
+        }
+        return numbers
     }
 
     // MARK: Descriptions

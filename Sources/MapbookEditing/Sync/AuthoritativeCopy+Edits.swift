@@ -126,6 +126,10 @@ private struct OnlineEdit {
         var globalid = WorkingCopy.randomGlobalID()
         if useGlobalIds, let given = feature.attributes.first(where: { $0.key.lowercased() == schema.globalIdField.lowercased() })?.value.stringValue {
             guard let id = FeatureEdits.globalId(given) else { throw refused(.invalidValue, "'\(given)' is not a globalid", nil, nil) }
+            let q = SQLiteDatabase.quote
+            if try database.scalar("SELECT 1 FROM \(q(features.name)) WHERE \(q(schema.globalIdField)) = ?", [.text(id)]) != nil {
+                throw refused(.invalidValue, "\(schema.globalIdField) \(id) is another feature's already", nil, id)
+            }
             globalid = id
         }
         var values = try validator.insert(try typed(feature.attributes, current: nil))
@@ -217,7 +221,8 @@ private struct OnlineEdit {
             }
             return (fid, globalid)
         case .globalId(let id):
-            row = try database.query("SELECT \(idColumn), \(globalColumn) FROM \(q(features.name)) WHERE upper(\(globalColumn)) = ?", [.text(id)]).first
+            // Globalids are kept braced and upper case (`EditSchema.format`): the unique index finds them.
+            row = try database.query("SELECT \(idColumn), \(globalColumn) FROM \(q(features.name)) WHERE \(globalColumn) = ?", [.text(id)]).first
             guard let row, let fid = row[0].int64, let globalid = row[1].text else {
                 throw refused(.missing, "no feature of \(features.name) has \(schema.globalIdField) \(id) (it may have been deleted)", nil, id)
             }
@@ -240,7 +245,14 @@ private struct OnlineEdit {
             case .integer(let i):
                 text = (field?.type == .date || field?.type == .dateTime) ? ISODate.format(milliseconds: i) : String(i)
             case .number(let d):
-                text = (field?.type == .date || field?.type == .dateTime) && d.isFinite ? ISODate.format(milliseconds: Int64(d)) : String(d)
+                if field?.type == .date || field?.type == .dateTime {
+                    guard let ms = Int64(exactly: d.rounded()) else {
+                        throw EditError(kind: .wrongType, layer: features.name, field: name, message: "\(d) is not a date (Unix milliseconds)")
+                    }
+                    text = ISODate.format(milliseconds: ms)
+                } else {
+                    text = String(d)
+                }
             case .string(let s): text = s
             case .array, .object:
                 throw EditError(kind: .wrongType, layer: features.name, field: name, message: "an attribute must be a string, a number, true, false or null")

@@ -28,15 +28,21 @@ public final class AuthoritativeCopy {
     public static let baseTable = "mapbook_sync_base"
 
     /// Makes the copy at `path` from `package`'s data, when it has editable layers (false
-    /// otherwise: nothing is written). Written to a temporary file and renamed.
+    /// otherwise: nothing is written). Written to a temporary file and renamed. The service's
+    /// layers keep the numbers they had in the copy at `replacing` (else at `path`), if any.
     @discardableResult
-    public static func make(from package: MobileMapPackage, at path: String) throws -> Bool {
+    public static func make(from package: MobileMapPackage, at path: String, replacing: String? = nil) throws -> Bool {
         guard let entry = package.dataEntry else { return false }
+        var earlier: [String: Int64] = [:]
+        if access(replacing ?? path, F_OK) == 0, let old = try? SQLiteDatabase(readOnlyPath: replacing ?? path) {
+            earlier = (try? FeatureService.layerNumbers(in: old)) ?? [:]
+            try? old.close()
+        }
         let file = try AtomicFile(destination: path)
         try file.write(try package.archive.read(entry))
         let database = try SQLiteDatabase(writablePath: file.temporaryPath, create: false)
         let editable = try EditSchema.editableTables(database)
-        if !editable.isEmpty { try FeatureService.recordLayers(of: package, in: database) }
+        if !editable.isEmpty { try FeatureService.recordLayers(of: package, in: database, keeping: earlier) }
         try database.close()
         guard !editable.isEmpty else {
             file.discard()

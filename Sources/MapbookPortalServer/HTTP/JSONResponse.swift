@@ -33,13 +33,20 @@ enum PortalResponse {
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
-    /// Bytes of a type, inline under a file name (an attachment a service sends).
+    /// Bytes under a file name (an attachment, a style, a sprite). Shown in place only when
+    /// `contentType` is an image other than SVG, or JSON or protocol buffers: anything else
+    /// (HTML, SVG, scripts, whatever a device stored as an attachment's type) is sent as a
+    /// download of unknown type, never run on the portal's origin.
     static func bytes(_ bytes: [UInt8], contentType: String, name: String) -> Response {
+        let type = contentType.lowercased()
+        let safe = (type.hasPrefix("image/") && !type.contains("svg")) || type.hasPrefix("application/json") || type == "application/x-protobuf"
         var headers = HTTPFields()
-        headers[.contentType] = contentType
+        headers[.contentType] = safe ? contentType : "application/octet-stream"
         headers[.contentLength] = String(bytes.count)
-        headers[.contentDisposition] = "inline; filename=\"\(name.filter { $0 != "\"" && $0 != "\\" && !$0.isNewline })\""
-        headers[.cacheControl] = "no-cache"
+        let filename = name.filter { $0 != "\"" && $0 != "\\" && !$0.isNewline && $0 != ";" }
+        headers[.contentDisposition] = "\(safe ? "inline" : "attachment"); filename=\"\(filename)\""
+        headers[.xContentTypeOptions] = "nosniff"
+        headers[.cacheControl] = "private, no-cache"
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
@@ -48,7 +55,8 @@ enum PortalResponse {
         var headers = HTTPFields()
         headers[.contentType] = "application/x-protobuf"
         headers[.contentLength] = String(data.count)
-        headers[.cacheControl] = "public, max-age=86400"
+        // The service may be private: only the browser keeps it.
+        headers[.cacheControl] = "private, max-age=86400"
         if data.count > 2, data[0] == 0x1F, data[1] == 0x8B { headers[.contentEncoding] = "gzip" }
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
     }
