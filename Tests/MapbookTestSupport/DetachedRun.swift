@@ -19,10 +19,6 @@ extension ExternalTools {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        // Nothing else the test process has open: tests run in parallel, and a pipe another
-        // test's child was started with would otherwise stay open in the server for good, so
-        // that test would wait for its end forever.
-        posix_spawn_file_actions_addclosefrom_np(&actions, 3)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -30,10 +26,15 @@ extension ExternalTools {
         sigemptyset(&none)
         posix_spawnattr_setsigmask(&attributes, &none)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
-        let cStrings = argv.map { strdup($0) }
+        // Nothing else the test process has open goes along: tests run in parallel, and a
+        // pipe another test's child was started with would otherwise stay open in the server
+        // for good, so that test would wait for its end for as long as the server runs.
+        // (glibc's posix_spawn_file_actions_addclosefrom_np is not visible to Swift.)
+        let closing = ["/usr/bin/python3", "-c", "import os, sys; os.closerange(3, 1 << 16); os.execv(sys.argv[1], sys.argv[1:])"]
+        let cStrings = (closing + argv).map { strdup($0) }
         defer { cStrings.forEach { free($0) } }
         var pid = pid_t()
-        guard posix_spawn(&pid, argv[0], &actions, &attributes, cStrings + [nil], environ) == 0 else {
+        guard posix_spawn(&pid, closing[0], &actions, &attributes, cStrings + [nil], environ) == 0 else {
             throw ToolError(output: "cannot start \(argv[0])")
         }
         var status: Int32 = 0
