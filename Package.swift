@@ -180,7 +180,7 @@ let package = Package(
         .target(
             name: "MapbookPortalServer",
             dependencies: [
-                "MapbookSupport", "MapbookPortalAPI", "MapbookPackage", "MapbookData", "MapbookTiles", "MapbookSearch", "MapbookInspection", "MapbookEditing",
+                "MapbookSupport", "MapbookPortalAPI", "MapbookPackage", "MapbookData", "MapbookTiles", "MapbookSearch", "MapbookRouting", "MapbookInspection", "MapbookEditing",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -303,6 +303,6 @@ let package = Package(
             dependencies: ["MapbookTerminal", "MapbookViewer", "MapbookLibrary", "MapbookPackager", "MapbookRender", "MapbookPackage", "MapbookEditing", "MapbookSupport", "MapbookTestSupport"]),
         .testTarget(
             name: "MapbookCLITests",
-            dependencies: ["mapbook", "MapbookSupport", "MapbookPackage", "MapbookTiles", "MapbookInspection", "MapbookTestSupport"]),
+            dependencies: ["mapbook", "MapbookSupport", "MapbookPackage", "MapbookData", "MapbookTiles", "MapbookInspection", "MapbookTestSupport"]),
     ]
 )

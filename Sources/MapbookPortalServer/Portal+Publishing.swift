@@ -108,8 +108,9 @@ extension Portal {
         if let previous, previous != version { await files.removeData(itemId: record.item.id, version: previous) }
         // Copies the package's data when it has editable layers, from the file on this
         // machine the validator read, or the stored one when storing it moved that file.
-        // Then its feature service and web maps (Portal+Services, Portal+WebMaps).
-        if isPackage {
+        // Then its feature service and web maps (Portal+Services, Portal+WebMaps). A map area
+        // taken offline has none: it synchronises with its source's copy.
+        if isPackage, Self.areaSource(record) == nil {
             let saved = record
             let services = { @Sendable (local: String) async throws in
                 try await self.makeSyncCopy(saved, from: local)

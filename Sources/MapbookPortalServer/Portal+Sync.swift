@@ -113,6 +113,9 @@ extension Portal {
     /// see an update and a fresh download holds every synchronised edit. Returns the item and
     /// the generation published.
     func publishSync(_ record: ItemRecord, call: PortalRequest) async throws -> (ItemRecord, Int64) {
+        if let source = Self.areaSource(record) {
+            throw PortalError.badRequest("This map area synchronises with package \(source); publish that package's synchronised data.", details: [source])
+        }
         guard let name = record.item.name, let file = try await files.dataFile(itemId: record.item.id, version: record.dataVersion, fileName: name, size: nil) else {
             throw Self.noCopy(record.item.id)
         }
@@ -123,19 +126,7 @@ extension Portal {
             unlink(exported)
             FileSystem.removeTree(locators)
         }
-        // The copy's data as a package's data.gpkg holds it, and the generation it is at.
-        let exportedGeneration: Int64?
-        if let sharedSync {
-            exportedGeneration = try await sharedSync.export(record.item.id, to: exported)
-        } else {
-            let copy = syncCopyPath(record.item.id)
-            exportedGeneration = access(copy, F_OK) != 0 ? nil : try await NIOThreadPool.singleton.runIfActive {
-                let authoritative = try AuthoritativeCopy(path: copy)
-                try authoritative.export(to: exported)
-                return try authoritative.generation()
-            }
-        }
-        guard let generation = exportedGeneration else { throw Self.noCopy(record.item.id) }
+        guard let generation = try await exportCopy(record.item.id, to: exported) else { throw Self.noCopy(record.item.id) }
         let now = TokenService.now() / 1000
         let upload = try await files.withLocalCopy(file) { local in try await NIOThreadPool.singleton.runIfActive { () throws -> UploadedFile in
             let package = try MobileMapPackage(path: local)
@@ -147,15 +138,10 @@ extension Portal {
             let layers = Set(try EditSchema.editableTables(editable))
             try editable.close()
             var replacing: [String: PackageContents.File.Source] = [data.name: .file(path: exported)]
-            for rebuilt in try LocatorRefresh.rebuild(package: package, dataEntry: data.name, dataPath: exported, layers: layers, into: locators, reuse: false) {
-                replacing[rebuilt.entryFolder + "/index.sqlite"] = .file(path: rebuilt.index)
-                replacing[rebuilt.entryFolder + "/locator.json"] = .file(path: rebuilt.definition)
-            }
+            let rebuilt = try LocatorRefresh.rebuild(package: package, dataEntry: data.name, dataPath: exported, layers: layers, into: locators, reuse: false)
+            replacing.merge(LocatorRefresh.entries(rebuilt)) { $1 }
             _ = try PackageRewriter.write(package, replacing: replacing, timestamp: now, to: staged)
-            let range = ByteRange(file: try RandomAccessFile(path: staged))
-            var sha = SHA256Digest()
-            try range.forEachChunk { sha.update($0) }
-            return UploadedFile(path: staged, name: file.name, size: range.length, sha256: sha.finalizeHex())
+            return try UploadedFile.hashing(staged, name: file.name)
         } }
         let updated = try await finish(record, data: upload, fileName: record.item.name ?? file.name, call: call, isNew: false)
         return (updated, generation)
@@ -163,6 +149,19 @@ extension Portal {
 }
 
 extension Portal {
+    /// Writes the item's authoritative copy at `path` as a package's data.gpkg holds it
+    /// (`AuthoritativeCopy.export`); the generation it is at, or nil when the item has none.
+    func exportCopy(_ id: String, to path: String) async throws -> Int64? {
+        if let sharedSync { return try await sharedSync.export(id, to: path) }
+        let copy = syncCopyPath(id)
+        guard access(copy, F_OK) == 0 else { return nil }
+        return try await NIOThreadPool.singleton.runIfActive {
+            let authoritative = try AuthoritativeCopy(path: copy)
+            try authoritative.export(to: path)
+            return try authoritative.generation()
+        }
+    }
+
     static func noCopy(_ id: String) -> PortalError {
         PortalError(code: 400, messageCode: "SYNC_0001", message: "Item \(id) has no editable layers to synchronise.", details: [id])
     }

@@ -136,6 +136,7 @@ public final class Portal: Sendable {
             try await store.deleteItem(record.item.id)
             removed += 1
         }
+        removed += try await Portal.sweepJobs(store: store, shared: shared)
         var kept: [String: String] = [:]
         for record in try await store.items() { kept[record.item.id] = record.dataVersion }
         removed += try await files.sweep(keeping: kept, olderThan: age)

@@ -25,6 +25,32 @@ public struct ViewRequest: Sendable {
         self.dpi = dpi
     }
 
+    /// The request the viewer commands' options make (`--bookmark`, `--bbox XMIN,YMIN,XMAX,YMAX`
+    /// in degrees, `--center LON,LAT` with `--scale`, `--size WxH`, `--dpi`); an
+    /// `invalidView` error for text that is not a box, a place, a size or one choice.
+    public static func parse(bookmark: String?, bbox: String?, center: String?, scale: Double?, size: String, dpi: Double) throws(ViewerError) -> ViewRequest {
+        func usage(_ message: String) -> ViewerError { ViewerError(kind: .invalidView, path: "", message: message) }
+        let parts = size.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]) else {
+            throw usage("--size '\(size)' is not WIDTHxHEIGHT in pixels, such as 1024x768")
+        }
+        guard [bookmark != nil, bbox != nil, center != nil].filter({ $0 }).count <= 1 else { throw usage("give one of --bookmark, --bbox and --center") }
+        var request = ViewRequest(bookmark: bookmark, scale: scale, width: width, height: height, dpi: dpi)
+        if let bbox {
+            let numbers = bbox.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimming(" ")) }
+            guard numbers.count == 4, let a = numbers[0], let b = numbers[1], let c = numbers[2], let d = numbers[3] else {
+                throw usage("--bbox '\(bbox)' is not XMIN,YMIN,XMAX,YMAX in longitudes and latitudes")
+            }
+            request.box = BoundingBox(minX: a, minY: b, maxX: c, maxY: d)
+        }
+        if let center {
+            guard let lonLat = LonLat(argument: center) else { throw usage("--center '\(center)': \(LonLat.problem(center) ?? "not LON,LAT")") }
+            guard scale != nil else { throw usage("--center needs --scale") }
+            request.center = lonLat
+        }
+        return request
+    }
+
     /// The view on `map`: the bookmark, the box or the centre, else the map's initial view;
     /// `scale` alone keeps the centre of the bookmark or the initial view.
     public func view(of map: ViewerMap) throws(ViewerError) -> MapView {

@@ -24,6 +24,7 @@ struct LibraryCommand: ParsableCommand {
             LibraryAddCommand.self,
             LibraryRemoveCommand.self,
             LibraryModeCommand.self,
+            LibraryTakeOfflineCommand.self,
         ],
         defaultSubcommand: LibraryListCommand.self)
 

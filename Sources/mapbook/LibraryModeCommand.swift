@@ -37,49 +37,15 @@ struct LibraryModeCommand: ParsableCommand {
 
     func run() throws {
         let library = LibraryCommand.library()
-        var out = Output()
-        guard let mode else {
-            let (current, url) = try LibraryCommand.attempt { (try library.mode(), try library.portalURL()) }
-            if json {
-                out.json(Self.json(mode: current, portal: url, cleanup: nil))
-            } else {
-                out.line([current.rawValue, url].compactMap { $0 }.joined(separator: " "))
-            }
-            out.flush()
-            return
-        }
         let (before, beforeURL) = try LibraryCommand.attempt { (try library.mode(), try library.portalURL()) }
-        let cleanup = try LibraryCommand.attempt { try library.setMode(mode, portalURL: portal) }
-        let url = try LibraryCommand.attempt { try library.portalURL() }
-        if json {
-            out.json(Self.json(mode: mode, portal: url, cleanup: cleanup))
-            out.flush()
-            return
+        var change = LibraryModeChange(before: before, beforePortal: beforeURL, mode: before, portal: beforeURL, cleanup: nil)
+        if let mode {
+            change.cleanup = try LibraryCommand.attempt { try library.setMode(mode, portalURL: portal) }
+            change.mode = mode
+            change.portal = try LibraryCommand.attempt { try library.portalURL() }
         }
-        switch mode {
-        case .device:
-            out.line(before == .device ? "Already in device mode." : "Switched to device mode: sideloaded packages are listed.")
-        case .portal:
-            if before == .portal && beforeURL == url {
-                out.line("Already in portal mode with \(url ?? "").")
-            } else {
-                out.line("Switched to portal mode with \(url ?? ""): downloaded packages are listed; sideloaded ones are hidden, not removed.")
-            }
-        }
-        for line in cleanup.removalLines { out.line(line) }
-        if let credential = cleanup.removedCredential {
-            out.line("Signed out \(credential.username) of \(credential.portalUrl).")
-        }
+        var out = Output()
+        out.report(json: json, change.jsonValue, lines: change.lines)
         out.flush()
-    }
-
-    static func json(mode: LibraryMode, portal: String?, cleanup: LibraryCleanup?) -> JSONValue {
-        var o: JSONObject = ["mode": .string(mode.rawValue), "portalUrl": portal.map(JSONValue.string) ?? .null]
-        if let cleanup {
-            o["removedPackages"] = .array(cleanup.removedPackages.map(\.jsonValue))
-            o["removedPartialDownloads"] = .array(cleanup.removedPartialDownloads.map(JSONValue.string))
-            o["signedOut"] = cleanup.removedCredential.map { .string($0.username) } ?? .null
-        }
-        return .object(o)
     }
 }

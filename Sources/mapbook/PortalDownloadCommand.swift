@@ -37,13 +37,7 @@ struct PortalDownloadCommand: AsyncParsableCommand {
             return try await Self.download(item, client: client, library: library)
         }
         var out = Output()
-        if json {
-            out.json(outcome.jsonValue)
-        } else {
-            let record = outcome.record
-            out.line("Downloaded '\(record.title)' (\(Format.bytes(record.size)), SHA-256 \(record.sha256.prefix(16))…) to \(outcome.entry.path)")
-            out.line("  item modified \(ISODate.formatMinutes(milliseconds: record.itemModifiedAtDownload)) UTC")
-        }
+        out.report(json: json, outcome.jsonValue, lines: outcome.lines())
         out.flush()
     }
 

@@ -91,9 +91,8 @@ struct RouteCommand: ParsableCommand {
 extension RouteCommand {
     /// The map with the route over it, sized to show the whole route.
     func draw(_ route: Route, geometry: [StreetNetwork.Node], to output: String) throws {
-        var sizing = ViewOptions()
-        sizing.size = size
-        let (width, height) = try sizing.pixels()
+        let sizing = try ViewerCommand.attempt { try ViewRequest.parse(bookmark: nil, bbox: nil, center: nil, scale: nil, size: size, dpi: 96) }
+        let (width, height) = (sizing.width, sizing.height)
         let format = PictureFormat(path: output) ?? .png
         try ViewerCommand.attempt {
             let viewerMap = try MapSession(path: path, library: LibraryCommand.library()).map(named: map)

@@ -58,36 +58,9 @@ struct ViewOptions: ParsableArguments {
     @Option(name: .long, help: "Dots per inch of the picture.")
     var dpi: Double = 96
 
-    /// Width and height from `--size`.
-    func pixels() throws -> (width: Int, height: Int) {
-        let parts = size.lowercased().split(separator: "x", omittingEmptySubsequences: false)
-        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]) else {
-            throw ViewerCommand.usage("--size '\(size)' is not WIDTHxHEIGHT in pixels, such as 1024x768")
-        }
-        return (w, h)
-    }
-
-    /// The request these options make; usage errors for text that is not a box, a place or
-    /// a choice of one.
+    /// The request these options make.
     func request() throws -> ViewRequest {
-        let (width, height) = try pixels()
-        guard [bookmark != nil, bbox != nil, center != nil].filter({ $0 }).count <= 1 else {
-            throw ViewerCommand.usage("give one of --bookmark, --bbox and --center")
-        }
-        var request = ViewRequest(bookmark: bookmark, scale: scale, width: width, height: height, dpi: dpi)
-        if let bbox {
-            let numbers = bbox.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimming(" ")) }
-            guard numbers.count == 4, let a = numbers[0], let b = numbers[1], let c = numbers[2], let d = numbers[3] else {
-                throw ViewerCommand.usage("--bbox '\(bbox)' is not XMIN,YMIN,XMAX,YMAX in longitudes and latitudes")
-            }
-            request.box = BoundingBox(minX: a, minY: b, maxX: c, maxY: d)
-        }
-        if let center {
-            guard let lonLat = LonLat(argument: center) else { throw ViewerCommand.usage("--center '\(center)': \(LonLat.problem(center) ?? "not LON,LAT")") }
-            guard scale != nil else { throw ViewerCommand.usage("--center needs --scale") }
-            request.center = lonLat
-        }
-        return request
+        try ViewRequest.parse(bookmark: bookmark, bbox: bbox, center: center, scale: scale, size: size, dpi: dpi)
     }
 
     /// The view these options name on a Web Mercator backdrop alone (a `.vtpk`), else

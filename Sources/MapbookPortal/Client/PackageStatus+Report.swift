@@ -41,4 +41,13 @@ extension PackageDownloader.Outcome {
         o["resumedFrom"] = .integer(resumedFrom)
         return .object(o)
     }
+
+    /// The download as `mapbook portal download` prints it; `verb` says how it came
+    /// ("Downloaded", "Took offline").
+    public func lines(_ verb: String = "Downloaded") -> [String] {
+        [
+            "\(verb) '\(record.title)' (\(Format.bytes(record.size)), SHA-256 \(record.sha256.prefix(16))…) to \(entry.path)",
+            "  item \(record.itemId) modified \(ISODate.formatMinutes(milliseconds: record.itemModifiedAtDownload)) UTC",
+        ]
+    }
 }

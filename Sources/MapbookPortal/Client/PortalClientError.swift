@@ -14,6 +14,8 @@ public struct PortalClientError: Error, Sendable, CustomStringConvertible {
         case transfer
         /// Something the caller gave cannot be used (a certificate file, a package).
         case usage
+        /// A job the portal ran in the background (a map area taken offline) failed.
+        case jobFailed
     }
 
     public var kind: Kind

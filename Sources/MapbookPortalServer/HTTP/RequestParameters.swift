@@ -15,6 +15,14 @@ public struct UploadedFile: Sendable {
     public var name: String
     public var size: Int64
     public var sha256: String
+
+    /// A file this portal wrote (a new version it made), read once for its size and SHA-256.
+    static func hashing(_ path: String, name: String) throws -> UploadedFile {
+        let range = ByteRange(file: try RandomAccessFile(path: path))
+        var sha = SHA256Digest()
+        try range.forEachChunk { sha.update($0) }
+        return UploadedFile(path: path, name: name, size: range.length, sha256: sha.finalizeHex())
+    }
 }
 
 /// The parameters of a sharing API request: the query string merged with a form body

@@ -63,10 +63,12 @@ extension PortalRoutes {
         }
     }
 
-    /// The item of a sync request and its caller, who must be allowed to edit it.
+    /// The item of a sync request and its caller, who must be allowed to edit it. For a map
+    /// area taken offline, the package it came from, whose copy it synchronises with and
+    /// which the caller must be allowed to edit.
     static func editableItem(_ call: PortalRequest, _ context: PortalContext, _ portal: Portal) async throws -> (ItemRecord, UserRecord) {
         let user = try call.requireUser()
-        let record = try await portal.readableItem(try context.parameters.require("id"), user)
+        let record = try await portal.syncTarget(try await portal.readableItem(try context.parameters.require("id"), user))
         guard try await portal.canEdit(record, user) else { throw PortalError.forbidden }
         return (record, user)
     }

@@ -48,6 +48,7 @@ public enum PortalRoutes {
         sync(router, portal)
         publishSync(router, portal)
         services(router, portal)
+        offlineAreas(router, portal)
         return router
     }
 

@@ -52,4 +52,12 @@ public protocol PortalStore: Sendable {
     func folders(owner: String) async throws -> [FolderRecord]
     func saveFolder(_ folder: FolderRecord) async throws
     func deleteFolder(_ id: String) async throws
+
+    // Background jobs (JobRecord): any process may be asked for a job another runs.
+    func saveJob(_ job: JobRecord) async throws
+    func job(_ id: String) async throws -> JobRecord?
+    /// Jobs not finished, and finished ones modified before `before` (milliseconds), which
+    /// the caller removes.
+    func jobs() async throws -> [JobRecord]
+    func deleteJob(_ id: String) async throws
 }

@@ -61,6 +61,8 @@ public final class PostgresPortalStore: PortalStore {
           item_id TEXT NOT NULL, replica TEXT NOT NULL, username TEXT NOT NULL, generation BIGINT NOT NULL, time BIGINT NOT NULL,
           PRIMARY KEY (item_id, replica));
         """,
+        // Background jobs: map areas taken offline (issue 33).
+        "CREATE TABLE jobs (id TEXT PRIMARY KEY, job JSONB NOT NULL)",
     ]
 
     /// Connects to the database at `url` (`postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`; the
@@ -428,6 +430,37 @@ public final class PostgresPortalStore: PortalStore {
     }
 
     // MARK: Upload parts
+
+    public func saveJob(_ job: JobRecord) async throws {
+        let text = JSONWriter.string(job.json, style: .compact)
+        try await run("record a job") { [self] in
+            try await client.query("INSERT INTO jobs (id, job) VALUES (\(job.id), \(text)::jsonb) ON CONFLICT (id) DO UPDATE SET job = excluded.job")
+        }
+    }
+
+    public func job(_ id: String) async throws -> JobRecord? {
+        try await run("read a job") { [self] in
+            var found: JobRecord?
+            for try await text in try await client.query("SELECT job::text FROM jobs WHERE id = \(id)").decode(String.self) {
+                found = (try? JSONParser.parse(text)).flatMap(JobRecord.init(json:))
+            }
+            return found
+        }
+    }
+
+    public func jobs() async throws -> [JobRecord] {
+        try await run("read jobs") { [self] in
+            var all: [JobRecord] = []
+            for try await text in try await client.query("SELECT job::text FROM jobs ORDER BY id").decode(String.self) {
+                if let job = (try? JSONParser.parse(text)).flatMap(JobRecord.init(json:)) { all.append(job) }
+            }
+            return all
+        }
+    }
+
+    public func deleteJob(_ id: String) async throws {
+        try await run("delete a job") { [self] in try await client.query("DELETE FROM jobs WHERE id = \(id)") }
+    }
 
     public func saveUploadPart(itemId: String, _ part: UploadPart) async throws {
         try await run("record an upload part") { [self] in

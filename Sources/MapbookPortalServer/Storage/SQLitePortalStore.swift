@@ -42,6 +42,8 @@ public final class SQLitePortalStore: PortalStore {
         "CREATE TABLE signin_failures (key TEXT NOT NULL, time INTEGER NOT NULL); CREATE INDEX signin_failures_key ON signin_failures (key, time)",
         // Data versions and upload parts in the store (issue 20).
         "ALTER TABLE items ADD COLUMN version TEXT; CREATE TABLE upload_parts (item_id TEXT NOT NULL, number INTEGER NOT NULL, size INTEGER NOT NULL, PRIMARY KEY (item_id, number))",
+        // Background jobs: map areas taken offline (issue 33).
+        "CREATE TABLE jobs (id TEXT PRIMARY KEY, job TEXT NOT NULL)",
     ]
 
     /// Opens (creating and migrating as needed) the store at `path`.
@@ -104,6 +106,24 @@ public final class SQLitePortalStore: PortalStore {
     }
 
     private static func text(_ s: String?) -> SQLiteValue { s.map { .text($0) } ?? .null }
+
+    // MARK: Jobs
+
+    public func saveJob(_ job: JobRecord) async throws {
+        try run { s in _ = try s.db.query("INSERT OR REPLACE INTO jobs (id, job) VALUES (?, ?)", [.text(job.id), .text(JSONWriter.string(job.json, style: .compact))]) }
+    }
+
+    public func job(_ id: String) async throws -> JobRecord? {
+        try run { s in try s.db.scalar("SELECT job FROM jobs WHERE id = ?", [.text(id)])?.text.flatMap { try? JSONParser.parse($0) }.flatMap(JobRecord.init(json:)) }
+    }
+
+    public func jobs() async throws -> [JobRecord] {
+        try run { s in try s.db.query("SELECT job FROM jobs ORDER BY id").compactMap { $0[0].text.flatMap { try? JSONParser.parse($0) }.flatMap(JobRecord.init(json:)) } }
+    }
+
+    public func deleteJob(_ id: String) async throws {
+        try run { s in _ = try s.db.query("DELETE FROM jobs WHERE id = ?", [.text(id)]) }
+    }
 
     // MARK: Settings
 

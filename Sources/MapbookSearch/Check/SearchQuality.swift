@@ -36,6 +36,17 @@ public struct SearchQuality: Sendable, Equatable {
 
     public var queries: [Query]
 
+    public init(queries: [Query]) {
+        self.queries = queries
+    }
+
+    /// The quality file of a package cut to an area (issue 33): without the queries that
+    /// find nothing at all in `locator`, whose features the area left out.
+    public func keepingFound(_ locator: CompositeLocator) throws -> SearchQuality {
+        let lost = try run(locator).misses.filter { $0.first == nil }.map(\.query)
+        return SearchQuality(queries: queries.filter { !lost.contains($0) })
+    }
+
     public var jsonValue: JSONValue {
         .object(["queries": .array(queries.map { q in
             var o = JSONObject()

@@ -87,7 +87,7 @@ public final class CompositeLocator {
 
     /// An entry name relative to a folder of the package ("../../data.gpkg"), resolved as map
     /// layer paths are.
-    static func resolve(_ relative: String, in folder: String) -> String {
+    public static func resolve(_ relative: String, in folder: String) -> String {
         LayerDataPath(file: relative, table: "").entryName(relativeTo: folder)
     }
 

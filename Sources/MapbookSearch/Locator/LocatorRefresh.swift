@@ -57,6 +57,16 @@ public enum LocatorRefresh {
         return rebuilt
     }
 
+    /// The package entries `rebuilt` replaces, for `PackageRewriter`.
+    public static func entries(_ rebuilt: [Rebuilt]) -> [String: PackageContents.File.Source] {
+        var entries: [String: PackageContents.File.Source] = [:]
+        for r in rebuilt {
+            entries[r.entryFolder + "/index.sqlite"] = .file(path: r.index)
+            entries[r.entryFolder + "/locator.json"] = .file(path: r.definition)
+        }
+        return entries
+    }
+
     /// Size and modification time in nanoseconds: a commit to the file changes them.
     static func stamp(_ path: String) -> String {
         var info = stat()

@@ -77,4 +77,14 @@ public struct BoundingBox: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         "[\(JSONWriter.formatNumber(minX)), \(JSONWriter.formatNumber(minY)), \(JSONWriter.formatNumber(maxX)), \(JSONWriter.formatNumber(maxY))]"
     }
+
+    /// `west,south,east,north` in degrees, west < east and south < north within the world;
+    /// nil when the text is not that.
+    public static func degrees(_ text: String) -> BoundingBox? {
+        let n = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimming(" \t")) }
+        guard n.count == 4, let w = n[0], let s = n[1], let e = n[2], let north = n[3],
+            w < e, s < north, w >= -180, e <= 180, s >= -90, north <= 90
+        else { return nil }
+        return BoundingBox(minX: w, minY: s, maxX: e, maxY: north)
+    }
 }
