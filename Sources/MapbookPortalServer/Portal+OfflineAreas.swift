@@ -53,10 +53,15 @@ extension Portal {
         return source
     }
 
-    /// The package an item stands for: a package itself, or the package a web map or feature
-    /// service was made from.
+    /// The package an item stands for: a package itself, or the package a web map, feature
+    /// service or map area was made from.
     func sourcePackage(of record: ItemRecord) async throws -> ItemRecord {
-        if Self.areaSource(record) == nil, record.item.type == PackageManifest.mobileMapPackageType { return record }
+        if let area = Self.areaSource(record) {
+            // An area of an area is an area of the package it came from.
+            guard let source = try await store.item(area) else { throw PortalError.itemNotFound(area) }
+            return source
+        }
+        if record.item.type == PackageManifest.mobileMapPackageType { return record }
         if let keyword = record.item.typeKeywords.first(where: { $0.hasPrefix("mapbookSource:") }),
             let source = try await store.item(String(keyword.dropFirst("mapbookSource:".count)))
         {

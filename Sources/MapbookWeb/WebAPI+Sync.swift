@@ -23,6 +23,7 @@ extension WebAPI {
             } else {
                 o["available"] = .bool(true)
             }
+            o["takeOffline"] = .bool(catalog.sync?.takeOffline != nil && unavailable(entry, account: account) == nil)
             if let entry, let guid = host.guid, let library = catalog.library, library.hasEditsFolder(packageGUID: guid) {
                 let found = try host.withSession { state in
                     try DeviceEdits.workingCopy(of: state.session.package, library: library).conflicts()
@@ -47,6 +48,23 @@ extension WebAPI {
             let outcome = try await sync.run(entry)
             try host.withSession { state in state.dataChanged() }
             return WebResponses.json(outcome)
+        }
+    }
+
+    /// Taking the area on screen offline (docs/SERVE.md): `{bbox: [w, s, e, n], maxScale}`
+    /// in, the new download out, once the portal has made the package and it is in the library.
+    func registerTakeOffline(_ router: Hummingbird.Router<BasicRequestContext>) {
+        router.post("/api/packages/:package/offline") { request, context in
+            let (_, entry) = try syncTarget(context)
+            if let reason = unavailable(entry, account: catalog.sync?.account()) { throw WebError(status: .conflict, kind: "notOnPortal", message: reason) }
+            guard let entry, let take = catalog.sync?.takeOffline else { throw WebError(status: .conflict, kind: "notOnPortal", message: "this server does not take areas offline") }
+            let body = try await Self.body(request)
+            let numbers = (body.array("bbox") ?? []).compactMap(\.doubleValue)
+            guard numbers.count == 4, let box = BoundingBox.degrees(numbers.map { String($0) }.joined(separator: ",")) else {
+                throw WebError.badRequest("give bbox as [west, south, east, north] in degrees")
+            }
+            let scale = body.double("maxScale").flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
+            return WebResponses.json(try await take(entry, [box.minX, box.minY, box.maxX, box.maxY], scale))
         }
     }
 

@@ -99,6 +99,7 @@ struct WebRoutes: Sendable {
         api.register(router)
         api.registerEdits(router)
         api.registerSync(router)
+        api.registerTakeOffline(router)
     }
 
     func mapAddress(_ context: BasicRequestContext) throws -> (PackageHost, Int) {

@@ -26,8 +26,17 @@ public struct WebSync: Sendable {
     /// JSON: sent, received, generation, conflicts.
     public var run: @Sendable (LibraryEntry) async throws -> JSONValue
 
-    public init(account: @escaping @Sendable () -> Account?, run: @escaping @Sendable (LibraryEntry) async throws -> JSONValue) {
+    /// Takes an area (west, south, east, north in degrees) of the downloaded package `entry`
+    /// offline on the portal, down to the scale given (nil: every level), into the library.
+    /// The result is the download's JSON (`PackageDownloader.Outcome`). Nil: not offered.
+    public var takeOffline: (@Sendable (LibraryEntry, [Double], Double?) async throws -> JSONValue)?
+
+    public init(
+        account: @escaping @Sendable () -> Account?, run: @escaping @Sendable (LibraryEntry) async throws -> JSONValue,
+        takeOffline: (@Sendable (LibraryEntry, [Double], Double?) async throws -> JSONValue)? = nil
+    ) {
         self.account = account
         self.run = run
+        self.takeOffline = takeOffline
     }
 }

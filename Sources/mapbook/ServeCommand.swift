@@ -1,6 +1,7 @@
 import ArgumentParser
 import MapbookLibrary
 import MapbookPortal
+import MapbookPortalAPI
 import MapbookSupport
 import MapbookWeb
 
@@ -71,10 +72,23 @@ struct ServeCommand: AsyncParsableCommand {
 
     /// The pages' sync action; the client's failures keep their kinds (`unreachable`: offline).
     static func sync(_ library: DeviceLibrary) -> WebSync {
-        WebSync(account: { PackageSync.account(library).map { WebSync.Account(portal: $0.portal, user: $0.user) } }) { entry in
-            do { return try await PackageSync.run(entry, library: library).jsonValue } catch let error as PortalClientError {
-                throw WebError(status: error.kind == .unreachable ? .serviceUnavailable : .badGateway, kind: "\(error.kind)", message: "\(error)")
-            }
+        WebSync(
+            account: { PackageSync.account(library).map { WebSync.Account(portal: $0.portal, user: $0.user) } },
+            run: { entry in try await portalCall { try await PackageSync.run(entry, library: library).jsonValue } },
+            takeOffline: { entry, area, scale in
+                try await portalCall { try await PackageDownloader.takeOffline(itemId: entry.itemId ?? "", area: area, maxScale: scale, library: library).jsonValue }
+            })
+    }
+
+    /// A portal call from a page: the client's failures keep their kinds, the portal's own
+    /// refusals (a 403, an area it cannot cut) say what the portal said.
+    static func portalCall(_ body: () async throws -> JSONValue) async throws -> JSONValue {
+        do {
+            return try await body()
+        } catch let error as PortalClientError {
+            throw WebError(status: error.kind == .unreachable ? .serviceUnavailable : .badGateway, kind: "\(error.kind)", message: "\(error)")
+        } catch let error as PortalError {
+            throw WebError(status: .badGateway, kind: "portal", message: "the portal says: \(error)")
         }
     }
 }

@@ -117,6 +117,12 @@ extension PortalClientTests {
             // Nor can bob take offline what he cannot see.
             let refused = try mapbook(["library", "take-offline", webMap, "--area=\(areaText)"], home: bobHome)
             #expect(refused.status != 0)
+            // From a map page of `mapbook serve` on the device: the area on screen taken offline.
+            if ServeBrowserTests.hasBrowser || ExternalTools.isCI {
+                let script = Fixtures.repositoryRoot.appendingPathComponent("tools/web/sync_check.py").path
+                let (status, output) = try ExternalTools.run(ExternalTools.python, [script, MapbookBinary.path, b, dir + "/shots", "offline"])
+                #expect(status == 0 && output.contains("all checks passed"), "\(output.suffix(3000))")
+            }
             // A malformed area is refused before any job starts.
             let bad = try Curl.json([
                 "-X", "POST", "--data-urlencode", "webmapItemId=\(webMap)", "--data-urlencode", "areaOfInterest=1,2", "--data-urlencode", "f=json",

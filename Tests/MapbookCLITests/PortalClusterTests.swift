@@ -173,6 +173,31 @@ import Testing
                 #expect(try value(home, "SELECT CAST(dbh AS REAL) FROM trees WHERE fid = 3") == .real(41), "\(home)")
                 #expect(try value(home, "SELECT data FROM trees_attachments WHERE att_name = 'bark.jpg'") == .blob(bytes), "\(home)")
             }
+            // A map area (issue 33): submitted at process 2, its job followed at process 1,
+            // the package downloaded and its edit synchronised through process 3, read online
+            // at process 1.
+            let item = try Curl.json(["\(try cluster.processURL(1))/sharing/rest/content/items/\(id)?f=json&token=\(token)"])
+            let extent = try #require(item.array("extent")?.compactMap { $0.arrayValue?.compactMap(\.doubleValue) }, "\(item)")
+            let area = [extent[0][0], extent[0][1], extent[1][0], extent[1][1]].map { String($0) }.joined(separator: ",")
+            let task = "/rest/services/System/OfflinePackaging/GPServer/PackageMap"
+            let submitted = try Curl.json([
+                "-X", "POST", "--data-urlencode", "webmapItemId=\(id)", "--data-urlencode", "areaOfInterest=\(area)", "--data-urlencode", "f=json",
+                "--data-urlencode", "token=\(token)", try cluster.processURL(2) + task + "/submitJob",
+            ])
+            let job = try #require(submitted.string("jobId"), "\(submitted)")
+            var state: JSONObject = [:]
+            for _ in 0..<600 where !["esriJobSucceeded", "esriJobFailed"].contains(state.string("jobStatus") ?? "") {
+                Thread.sleep(forTimeInterval: 0.1)
+                state = try Curl.json([try cluster.processURL(1) + task + "/jobs/\(job)?f=json&token=\(token)"])
+            }
+            #expect(state.string("jobStatus") == "esriJobSucceeded", "\(state)")
+            let areaId = try #require(try Curl.json([try cluster.processURL(1) + task + "/jobs/\(job)/results/packageItemId?f=json&token=\(token)"]).string("value"))
+            _ = try mapbook("c", ["portal", "download", areaId])
+            _ = try mapbook("c", ["edit", "update", dir + "/c/downloads/\(areaId).mmpk", "--layer", "trees", "1", "--set", "common=area oak"])
+            _ = try mapbook("c", ["sync", areaId, "--json"])
+            let fromArea = try Curl.json([try layer(1) + "/query?objectIds=1&outFields=common&f=json&token=\(token)"])
+            #expect(fromArea.array("features")?.first?.objectValue?.object("attributes")?.string("common") == "area oak", "\(fromArea)")
+
             // The synchronised data as a new version, published at process 3; a fresh device
             // downloading it through nginx has every edit.
             _ = try mapbook("c", ["portal", "publish", "--from-sync", id, "--json"])

@@ -7,6 +7,8 @@ MapbookCLITests (PortalClientTests) against a real portal process:
 `sync`: the Edit panel lists the pending edits and who the sync runs as; "Synchronise now"
 sends them, says what happened, lists the conflict, and leaves no edit pending.
 `update`: the library page shows the package's "Update available" badge.
+`offline`: a map page's "Take offline" panel takes the area on screen offline: the portal
+makes the package, it joins the library (one package more), the page says so.
 Prints `ok ...` / `FAIL ...` lines, then `all checks passed`; screenshots go to WORK_FOLDER.
 """
 import json, os, sys
@@ -19,7 +21,7 @@ BINARY, HOME, WORK, MODE = sys.argv[1:5]
 os.makedirs(WORK, exist_ok=True)
 server = Server(BINARY, dict(os.environ, MAPBOOK_HOME=HOME))
 library = json.loads(fetch(server.origin + "/api/packages")[2])
-key = next(p["key"] for p in library if p["title"] == "Naperville Water Company")
+key = next(p["key"] for p in library if p["title"].startswith("Naperville Water Company"))
 
 with sync_playwright() as p:
     browser = launch(p)
@@ -32,6 +34,26 @@ with sync_playwright() as p:
             check(f"{size}: the library shows the package's update badge", card.locator(".badge.update").count() == 1
                   and "Update available" in card.inner_text(), card.inner_text())
             page.screenshot(path=f"{WORK}/update-{size}.png")
+            context.close()
+            continue
+        if MODE == "offline":
+            page.goto(server.origin + f"/packages/{key}/maps/1/")
+            wait(page, "() => Boolean(window.mapbook && window.mapbook.ready && window.mapbook.idle)", 60)
+            shown = wait(page, "() => !document.querySelector('[data-panel=offline]').hidden")
+            check(f"{size}: a downloaded package offers Take offline", shown)
+            page.click("[data-panel=offline]")
+            page.wait_for_selector("#offline-now")
+            overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+            check(f"{size}: the panel fits the width", overflow <= 0, f"{overflow} px too wide")
+            if size == "desktop":
+                before = len(json.loads(fetch(server.origin + "/api/packages")[2]))
+                page.select_option("#offline-detail", "10000")
+                page.click("#offline-now")
+                done = wait(page, "() => /^Took offline/.test((document.getElementById('offline-outcome') || {}).textContent || '')", 120)
+                check("Take this area offline makes the package and says so", done, page.inner_text("#panel"))
+                after = json.loads(fetch(server.origin + "/api/packages")[2])
+                check("the area's package joins the library", len(after) == before + 1, str([p["title"] for p in after]))
+            page.screenshot(path=f"{WORK}/offline-{size}.png")
             context.close()
             continue
         page.goto(server.origin + f"/packages/{key}/maps/2/")

@@ -51,3 +51,19 @@ extension PortalClient {
         }
     }
 }
+
+extension PackageDownloader {
+    /// An area of the item taken offline and downloaded into the library, as the user signed
+    /// in to the library's portal, trusting the certificate it keeps: the viewers' action (a
+    /// map page of `mapbook serve`), where nobody is at a terminal.
+    public static func takeOffline(itemId: String, area: [Double], maxScale: Double?, title: String? = nil, library: DeviceLibrary) async throws -> Outcome {
+        guard let portal = try library.portalURL(), let credential = try library.credential() else {
+            throw PortalClientError(.signInRequired, url: try library.portalURL() ?? "the portal", message: "nobody is signed in; sign in with mapbook portal signin")
+        }
+        let trust: PortalTrust = try library.portalCertificate().map { .certificate(path: $0) } ?? .system
+        return try await PortalClient.with(portalURL: portal, trust: trust, credential: credential, savingTo: library) { client in
+            let item = try await client.takeOffline(itemId: itemId, area: area, maxScale: maxScale, title: title)
+            return try await PackageDownloader(client: client, library: library).download(item)
+        }
+    }
+}

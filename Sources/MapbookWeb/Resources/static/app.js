@@ -490,6 +490,41 @@
     });
   }
 
+  // MARK: - Offline areas
+
+  // Taking the area on screen offline: the portal cuts the package to it (features, base map
+  // tiles down to the chosen detail, locators) and the server downloads the result into the
+  // library, as `mapbook library take-offline` does.
+  var details = [['Streets and buildings (1:2,000)', 2000], ['Neighbourhood (1:10,000)', 10000], ['Town (1:50,000)', 50000], ['All the detail the package has', 0]];
+
+  function offlinePanel(body) {
+    var bounds = state.map.getBounds();
+    var box = [bounds.getWest(), bounds.getSouth(), bounds.getEast(), bounds.getNorth()].map(function (v) { return Math.round(v * 1e6) / 1e6; });
+    body.appendChild(el('p', { text: 'Makes a package of the area on screen on the portal: its features as they are now, base map tiles down to the detail you choose, and search. It joins your library and synchronises with the same data.' }));
+    body.appendChild(el('p', { class: 'dim', id: 'offline-area', text: 'Area: ' + box.map(function (v) { return v.toFixed(4); }).join(', ') + ' (west, south, east, north)' }));
+    var choose = el('select', { id: 'offline-detail' }, details.map(function (d) { return el('option', { value: String(d[1]), text: d[0] }); }));
+    body.appendChild(el('label', { for: 'offline-detail', text: 'Detail to keep' }));
+    body.appendChild(choose);
+    var button = el('button', { type: 'button', id: 'offline-now', text: 'Take this area offline' });
+    var outcome = el('p', { id: 'offline-outcome', class: 'outcome' });
+    button.addEventListener('click', function () {
+      button.disabled = true;
+      outcome.classList.remove('problem');
+      outcome.textContent = 'The portal is making the package\u2026';
+      postJSON(packageApi + '/offline', { bbox: box, maxScale: Number(choose.value) }).then(function (r) {
+        outcome.replaceChildren(document.createTextNode('Took offline: \u201c' + r.title + '\u201d (' + (r.size / 1048576).toFixed(1) + ' MiB). '),
+          el('a', { href: '/', text: 'Open it from the library' }));
+        say('Took \u201c' + r.title + '\u201d offline');
+      }).catch(function (error) {
+        button.disabled = false;
+        outcome.textContent = (error.kind === 'unreachable' ? 'Offline: ' : 'Not taken offline: ') + error.message;
+        outcome.classList.add('problem');
+      });
+    });
+    body.appendChild(button);
+    body.appendChild(outcome);
+  }
+
   // MARK: - Directions
 
   function directionsPanel(body) {
@@ -540,6 +575,7 @@
   var panels = {
     layers: ['Layers', layersPanel], legend: ['Legend', legendPanel], bookmarks: ['Bookmarks', bookmarksPanel],
     directions: ['Directions', directionsPanel], basemaps: ['Basemaps', basemapsPanel], edit: ['Edit', editPanel],
+    offline: ['Take offline', offlinePanel],
   };
 
   document.querySelectorAll('.tools button').forEach(function (button) {
@@ -579,6 +615,9 @@
         layers.forEach(function (l) { state.editable[l.id] = l; });
         document.querySelector('[data-panel=edit]').hidden = layers.length === 0;
       }).catch(function () { state.editable = {}; });
+      getJSON(packageApi + '/sync').then(function (s) {
+        document.querySelector('[data-panel=offline]').hidden = !s.takeOffline;
+      }).catch(function () {});
       map.on('load', function () {
         map.addSource('mapbook-route', { type: 'geojson', data: { type: 'FeatureCollection', features: [] } });
         map.addLayer({ id: 'mapbook-route', type: 'line', source: 'mapbook-route', paint: { 'line-color': '#0072b2', 'line-width': 6, 'line-opacity': 0.85 }, layout: { 'line-cap': 'round', 'line-join': 'round' } });
