@@ -36,6 +36,7 @@ extension MapScreen {
         case .character("i"): identify(at: nil, size: size)
         case .character("d"): startDirections()
         case .character("a"): startAdding()
+        case .character("o"): takeOffline(size: size)
         case .character("?"): return .push(HelpScreen(returning: "the map"))
         case .character("m"):
             guard map.session.maps.count > 1 else {

@@ -38,6 +38,8 @@ final class MapScreen: TerminalScreen {
     var routeChanges = 0
     /// Whether each layer (by id) can be edited, once asked.
     var editableLayers: [String: Bool] = [:]
+    /// Taking the view offline (o), in the background.
+    let offline = OfflineTask()
     /// The package's street network, opened on the first directions; nil when it has none.
     lazy var network: Result<RoutingNetwork?, any Error> = Result {
         RoutingNetwork.names(in: map.session.package).isEmpty ? nil : try RoutingNetwork.open(map.session.package)

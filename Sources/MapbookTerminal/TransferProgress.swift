@@ -1,3 +1,6 @@
+import MapbookLibrary
+import MapbookPortal
+import MapbookPortalAPI
 import MapbookSupport
 import Synchronization
 
@@ -46,5 +49,24 @@ public final class TransferProgress: Sendable {
             return state.shown
         }
         if shown { FileSystem.writeAll("\r\u{1B}[K", to: STDERR_FILENO) }
+    }
+}
+
+extension TransferProgress {
+    /// Downloads `item` into the library with a bar on a terminal, saying on stderr when it
+    /// resumes an interrupted download: what `portal download`, `portal update` and
+    /// `library take-offline` show.
+    public static func download(_ item: PortalItem, client: PortalClient, library: DeviceLibrary) async throws -> PackageDownloader.Outcome {
+        let bar = TransferProgress(String(item.title.prefix(40)))
+        let announced = Mutex(false)
+        defer { bar.finish() }
+        return try await PackageDownloader(client: client, library: library).download(item) { progress in
+            if progress.resumedFrom > 0, !announced.withLock({ said in defer { said = true }; return said }) {
+                bar.finish()
+                let total = progress.total.map { " of \(Format.bytes($0))" } ?? ""
+                FileSystem.writeAll("resuming the download of '\(item.title)' at \(Format.bytes(progress.resumedFrom))\(total)\n", to: STDERR_FILENO)
+            }
+            bar.update(done: progress.done, total: progress.total)
+        }
     }
 }

@@ -37,23 +37,16 @@ struct LibraryTakeOfflineCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard ItemID.isValid(itemId) else { throw ValidationError("'\(itemId)' is not an item id (letters and digits, as `mapbook portal search` shows)") }
-        guard bounds != nil else { throw ValidationError("--area '\(area)' is not W,S,E,N in degrees (west < east, south < north)") }
+        guard BoundingBox.degrees(area) != nil else { throw ValidationError("--area '\(area)' is not W,S,E,N in degrees (west < east, south < north)") }
         if let maxScale, !(maxScale > 0) || !maxScale.isFinite { throw ValidationError("--max-scale takes a scale's denominator, such as 5000") }
     }
 
-    var bounds: [Double]? { BoundingBox.degrees(area).map { [$0.minX, $0.minY, $0.maxX, $0.maxY] } }
-
     func run() async throws {
         let library = LibraryCommand.library()
-        let id = itemId, bounds = bounds ?? [], maxScale = maxScale, title = title
+        let id = itemId, box = BoundingBox.degrees(area)!, maxScale = maxScale, title = title
         let outcome = try await PortalSession.run(library, connection) { client in
             // Each step of the job as the portal reports it, with how far it has come.
-            let item = try await client.takeOffline(itemId: id, area: bounds, maxScale: maxScale, title: title) { progress in
-                for message in progress.messages {
-                    let percent = String(progress.percent)
-                    Output.error("[\(String(repeating: " ", count: max(0, 3 - percent.count)))\(percent)%] \(message)")
-                }
-            }
+            let item = try await client.takeOffline(itemId: id, area: [box.minX, box.minY, box.maxX, box.maxY], maxScale: maxScale, title: title) { $0.lines.forEach(Output.error) }
             return try await PortalDownloadCommand.download(item, client: client, library: library)
         }
         var out = Output()

@@ -41,17 +41,7 @@ struct PortalDownloadCommand: AsyncParsableCommand {
         out.flush()
     }
 
-    /// Downloads with a progress bar, saying on stderr when it resumes.
     static func download(_ item: PortalItem, client: PortalClient, library: DeviceLibrary) async throws -> PackageDownloader.Outcome {
-        let bar = TransferProgress(String(item.title.prefix(40)))
-        let announced = Announcement()
-        defer { bar.finish() }
-        return try await PackageDownloader(client: client, library: library).download(item) { progress in
-            if progress.resumedFrom > 0, announced.first() {
-                bar.finish()
-                Output.error("resuming the download of '\(item.title)' at \(Format.bytes(progress.resumedFrom))\(progress.total.map { " of \(Format.bytes($0))" } ?? "")")
-            }
-            bar.update(done: progress.done, total: progress.total)
-        }
+        try await TransferProgress.download(item, client: client, library: library)
     }
 }

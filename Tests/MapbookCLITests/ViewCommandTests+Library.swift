@@ -1,4 +1,5 @@
 import Foundation
+import MapbookSupport
 import MapbookTestSupport
 import Testing
 
@@ -61,6 +62,42 @@ extension ViewCommandTests {
             try offline.keys("q")
             let after = try offline.wait { $0.split(separator: "\n").contains { $0.hasPrefix("EXIT:") } }
             #expect(after.contains("EXIT:0"), "\(after)")
+        }
+    }
+
+    /// `o` on the map of a downloaded package takes the area on screen offline: the portal
+    /// makes the package (issue 33), the map says so, and the library holds one package more.
+    @Test(tmuxRequired)
+    func theMapTakesTheAreaOnScreenOffline() throws {
+        try withTemporaryDirectory { dir in
+            let server = try PortalServerProcess(users: [("alice", "alice-password-1", true)])
+            defer {
+                server.stop()
+                server.removeData()
+            }
+            let home = dir + "/home"
+            func mapbook(_ arguments: [String], stdin: String? = nil) throws -> MapbookBinary.Result {
+                let result = try MapbookBinary.run(arguments, environment: ["MAPBOOK_HOME": home], stdin: stdin)
+                try #require(result.status == 0, "\(arguments): \(result.stderr)")
+                return result
+            }
+            _ = try mapbook(["portal", "signin", server.url, "--user", "alice", "--password-stdin", "--ca-cert", server.certificate], stdin: "alice-password-1\n")
+            let published = try mapbook(["portal", "publish", try TestPackages.makePackage(in: dir, name: "v1.mmpk"), "--json"])
+            let id = try #require(try JSONParser.parse(Array(published.stdout.utf8)).objectValue?.string("itemId"))
+            _ = try mapbook(["portal", "download", id])
+            let window = try Window("MAPBOOK_HOME=\(home) \(MapbookBinary.path) view --terminal-mode 256; echo EXIT:$?")
+            _ = try window.wait { $0.contains("Sample Package") }
+            try window.keys("Enter")
+            _ = try window.wait { $0.contains("Sample Package: 2 maps") }
+            try window.keys("Enter")
+            _ = try window.wait { Self.scale($0) != nil && !$0.contains("drawing") }
+            try window.keys("o")
+            let done = try window.wait { $0.contains("took this view offline") || $0.contains("not taken offline") }
+            #expect(done.contains("took this view offline: 'Sample Package (area)'"), "\(done)")
+            try window.keys("q")
+            _ = try window.wait { $0.split(separator: "\n").contains { $0.hasPrefix("EXIT:") } }
+            let listed = try mapbook(["library", "list", "--json"])
+            #expect(listed.stdout.contains("Sample Package (area)"), "\(listed.stdout)")
         }
     }
 

@@ -9,6 +9,12 @@ extension PortalClient {
         public var percent: Int
         /// Messages new since the last report.
         public var messages: [String]
+
+        /// The new messages as `take-offline` prints them, each with how far the job has come.
+        public var lines: [String] {
+            let percent = String(percent)
+            return messages.map { "[\(String(repeating: " ", count: max(0, 3 - percent.count)))\(percent)%] \($0)" }
+        }
     }
 
     /// Asks the portal to take an area of a web map (or of the package or feature service it
@@ -56,11 +62,14 @@ extension PackageDownloader {
     /// An area of the item taken offline and downloaded into the library, as the user signed
     /// in to the library's portal, trusting the certificate it keeps: the viewers' action (a
     /// map page of `mapbook serve`), where nobody is at a terminal.
-    public static func takeOffline(itemId: String, area: [Double], maxScale: Double?, title: String? = nil, library: DeviceLibrary) async throws -> Outcome {
+    /// `trust`: how to trust the portal's certificate (nil: the certificate the library keeps).
+    public static func takeOffline(
+        itemId: String, area: [Double], maxScale: Double?, title: String? = nil, library: DeviceLibrary, trust: PortalTrust? = nil
+    ) async throws -> Outcome {
         guard let portal = try library.portalURL(), let credential = try library.credential() else {
             throw PortalClientError(.signInRequired, url: try library.portalURL() ?? "the portal", message: "nobody is signed in; sign in with mapbook portal signin")
         }
-        let trust: PortalTrust = try library.portalCertificate().map { .certificate(path: $0) } ?? .system
+        let trust = try trust ?? library.portalCertificate().map { .certificate(path: $0) } ?? .system
         return try await PortalClient.with(portalURL: portal, trust: trust, credential: credential, savingTo: library) { client in
             let item = try await client.takeOffline(itemId: itemId, area: area, maxScale: maxScale, title: title)
             return try await PackageDownloader(client: client, library: library).download(item)
