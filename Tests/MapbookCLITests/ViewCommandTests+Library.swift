@@ -4,11 +4,9 @@ import MapbookTestSupport
 import Testing
 
 extension ViewCommandTests {
-    /// Portal mode: the portal's packages listed and downloaded, an update found and fetched;
-    /// then, with the portal stopped, the library still opens, says it is offline and when it
-    /// last checked, keeps the badges, and the downloaded package opens.
-    @Test(tmuxRequired)
-    func theLibraryInPortalModeOnlineThenOffline() throws {
+    /// A portal with alice (admin) and a device library signed in to it: `body` gets the
+    /// server, the work folder and the library's home; the portal stops after.
+    func withSignedInLibrary(_ body: (PortalServerProcess, String, String) throws -> Void) throws {
         try withTemporaryDirectory { dir in
             let server = try PortalServerProcess(users: [("alice", "alice-password-1", true)])
             defer {
@@ -16,11 +14,23 @@ extension ViewCommandTests {
                 server.removeData()
             }
             let home = dir + "/home"
-            func mapbook(_ arguments: [String], stdin: String? = nil) throws -> MapbookBinary.Result {
-                try MapbookBinary.run(arguments, environment: ["MAPBOOK_HOME": home], stdin: stdin)
-            }
-            let signin = try mapbook(["portal", "signin", server.url, "--user", "alice", "--password-stdin", "--ca-cert", server.certificate], stdin: "alice-password-1\n")
+            let signin = try MapbookBinary.run(
+                ["portal", "signin", server.url, "--user", "alice", "--password-stdin", "--ca-cert", server.certificate], environment: ["MAPBOOK_HOME": home],
+                stdin: "alice-password-1\n")
             try #require(signin.status == 0, "\(signin.stderr)")
+            try body(server, dir, home)
+        }
+    }
+
+    /// Portal mode: the portal's packages listed and downloaded, an update found and fetched;
+    /// then, with the portal stopped, the library still opens, says it is offline and when it
+    /// last checked, keeps the badges, and the downloaded package opens.
+    @Test(tmuxRequired)
+    func theLibraryInPortalModeOnlineThenOffline() throws {
+        try withSignedInLibrary { server, dir, home in
+            func mapbook(_ arguments: [String]) throws -> MapbookBinary.Result {
+                try MapbookBinary.run(arguments, environment: ["MAPBOOK_HOME": home])
+            }
             let published = try mapbook(["portal", "publish", try TestPackages.makePackage(in: dir, name: "v1.mmpk")])
             try #require(published.status == 0, "\(published.stderr)")
             let command = "MAPBOOK_HOME=\(home) \(MapbookBinary.path) view --terminal-mode 256; echo EXIT:$?"
@@ -69,19 +79,12 @@ extension ViewCommandTests {
     /// makes the package (issue 33), the map says so, and the library holds one package more.
     @Test(tmuxRequired)
     func theMapTakesTheAreaOnScreenOffline() throws {
-        try withTemporaryDirectory { dir in
-            let server = try PortalServerProcess(users: [("alice", "alice-password-1", true)])
-            defer {
-                server.stop()
-                server.removeData()
-            }
-            let home = dir + "/home"
-            func mapbook(_ arguments: [String], stdin: String? = nil) throws -> MapbookBinary.Result {
-                let result = try MapbookBinary.run(arguments, environment: ["MAPBOOK_HOME": home], stdin: stdin)
+        try withSignedInLibrary { _, dir, home in
+            func mapbook(_ arguments: [String]) throws -> MapbookBinary.Result {
+                let result = try MapbookBinary.run(arguments, environment: ["MAPBOOK_HOME": home])
                 try #require(result.status == 0, "\(arguments): \(result.stderr)")
                 return result
             }
-            _ = try mapbook(["portal", "signin", server.url, "--user", "alice", "--password-stdin", "--ca-cert", server.certificate], stdin: "alice-password-1\n")
             let published = try mapbook(["portal", "publish", try TestPackages.makePackage(in: dir, name: "v1.mmpk"), "--json"])
             let id = try #require(try JSONParser.parse(Array(published.stdout.utf8)).objectValue?.string("itemId"))
             _ = try mapbook(["portal", "download", id])
