@@ -92,7 +92,8 @@ extension Portal {
         }
         guard let path else { throw Self.noService(packageId) }
         do {
-            return try await NIOThreadPool.singleton.runIfActive { try body(try FeatureService(path: path)) }
+            let pool = featureServices
+            return try await NIOThreadPool.singleton.runIfActive { try pool.with(path, body) }
         } catch let error as FeatureServiceError {
             throw Self.serviceError(error)
         }

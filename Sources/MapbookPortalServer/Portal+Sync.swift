@@ -47,6 +47,7 @@ extension Portal {
         try await store.deleteItem(id)
         if try await store.item(Self.serviceItemId(id)) != nil { try await removeItemsMade(from: id) }
         forgetBackdrop(id)
+        featureServices.forget(under: syncFolder(id))
         try await sharedSync?.store.deleteSyncCopy(itemId: id)
         await files.remove(itemId: id)
         FileSystem.removeTree(syncFolder(id))

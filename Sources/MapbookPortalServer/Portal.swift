@@ -62,6 +62,8 @@ public final class Portal: Sendable {
     let sharedSync: SharedSyncCopies?
     /// The backdrops vector tile services read, opened once per package version.
     let tileServices = VectorTileServices()
+    /// Feature services kept open between requests.
+    let featureServices = FeatureServicePool()
 
     public init(configuration: PortalConfiguration, store: any PortalStore, files: any ItemFileStore) async throws {
         self.configuration = configuration
