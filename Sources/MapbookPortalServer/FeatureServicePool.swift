@@ -44,6 +44,7 @@ final class FeatureServicePool: Sendable {
         }
         let service = try taken?.service ?? FeatureService(path: path)
         let result = try body(service)
+        service.settle()
         // Back in the pool only when the copy has not changed while it was read.
         if Self.stamp(path) == stamp {
             let kept = Kept(service: service, stamp: stamp)

@@ -48,6 +48,12 @@ public final class FeatureService {
     static let currentVersion = JSONValue.number(11.1)
     public static let defaultMaxRecordCount = 2000
 
+    /// Ends whatever reads the last request left open, so that the service can wait idle
+    /// for the next without keeping writers of the copy waiting.
+    public func settle() {
+        database.resetStatements()
+    }
+
     /// Opens the copy at `path` read-only.
     public init(path: String, maxRecordCount: Int = defaultMaxRecordCount) throws {
         database = try SQLiteDatabase(readOnlyPath: path)

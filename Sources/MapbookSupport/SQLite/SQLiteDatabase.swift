@@ -211,16 +211,24 @@ public final class SQLiteDatabase {
     /// The corresponding C function is `sqlite3_close_v2`.
     public func close() throws(SQLiteError) {
         guard let handle else { return }
-        var statement = sqlite3_next_stmt(handle, nil)
-        while let s = statement {
-            sqlite3_reset(s)
-            statement = sqlite3_next_stmt(handle, s)
-        }
+        resetStatements()
         let status = sqlite3_close_v2(handle)
         guard status == SQLITE_OK else {
             throw SQLiteError(path: path, operation: "close", message: String(cString: sqlite3_errmsg(handle)), code: status)
         }
         self.handle = nil
+    }
+
+    /// Resets every statement of the connection, ending the reads they may still hold open
+    /// (a cursor not read to its end keeps its read transaction, and a writer waits for it):
+    /// for a connection kept between requests.
+    public func resetStatements() {
+        guard let handle else { return }
+        var statement = sqlite3_next_stmt(handle, nil)
+        while let s = statement {
+            sqlite3_reset(s)
+            statement = sqlite3_next_stmt(handle, s)
+        }
     }
 
     func error(_ operation: String, _ status: Int32) -> SQLiteError {
