@@ -13,11 +13,15 @@ import Synchronization
 /// its inode, and the services opened before are closed and opened again, so their
 /// descriptions and data are always the copy's.
 final class FeatureServicePool: Sendable {
-    /// The file's inode, size and modification time, and its write-ahead log's if it has one.
+    /// The file's inode, size, modification time and SQLite's change counter (bytes 24-27 of
+    /// the header, which every commit in rollback-journal mode increments: a commit within
+    /// one tick of the clock that keeps the size still shows), and its write-ahead log's size
+    /// and time if it has one. Services open the copy immutable, so SQLite itself never looks.
     struct Stamp: Equatable {
         var inode: UInt64
         var size: Int64
         var modified: Int64
+        var changes: UInt32
         var log: Int64
     }
 
@@ -69,7 +73,15 @@ final class FeatureServicePool: Sendable {
         guard stat(path, &info) == 0 else { return nil }
         var log = stat()
         let logStamp = stat(path + "-wal", &log) == 0 ? Int64(log.st_size) ^ (Int64(log.st_mtim.tv_sec) << 20) ^ Int64(log.st_mtim.tv_nsec) : -1
+        var counter: UInt32 = 0
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd >= 0 {
+            var bytes = [UInt8](repeating: 0, count: 4)
+            if pread(fd, &bytes, 4, 24) == 4 { counter = bytes.reduce(0) { $0 << 8 | UInt32($1) } }
+            close(fd)
+        }
         return Stamp(
-            inode: UInt64(info.st_ino), size: Int64(info.st_size), modified: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec), log: logStamp)
+            inode: UInt64(info.st_ino), size: Int64(info.st_size), modified: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
+            changes: counter, log: logStamp)
     }
 }

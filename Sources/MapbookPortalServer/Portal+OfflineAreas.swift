@@ -34,6 +34,11 @@ extension Portal {
     static let jobStaleAfter: Int64 = 120_000
     /// Finished jobs are kept this long for their status pages (milliseconds): a week.
     static let jobKeptFor: Int64 = 7 * 86_400_000
+    /// Unfinished jobs one user may have.
+    static let jobsPerUser = 3
+
+    /// A job failed while it ran (its process taken for dead, or a sweep): it stops.
+    struct JobStopped: Error {}
 
     /// The package whose copy an area item synchronises with, or nil when the item is not an
     /// area.
@@ -78,25 +83,38 @@ extension Portal {
         _ record: ItemRecord, area: AreaCut.Area, maxScale: Double?, title: String?, user: UserRecord, call: PortalRequest
     ) async throws -> JobRecord {
         let package = try await sourcePackage(of: record)
+        // The package is handed over whole (every table, tile and locator of the area): its
+        // reader must be allowed to see the package, and its service when it has one.
+        _ = try await readableItem(package.item.id, user)
         if try await store.item(Self.serviceItemId(package.item.id)) != nil {
             _ = try await serviceItem(package.item.id, user)
-        } else {
-            _ = try await readableItem(package.item.id, user)
         }
-        guard let box = area.box, box.width > 0, box.height > 0 else { throw PortalError.badRequest("The area is empty.", details: ["areaOfInterest"]) }
+        guard let box = area.box, box.width > 0, box.height > 0, box.minX >= -180, box.maxX <= 180, box.minY >= -90, box.maxY <= 90 else {
+            throw PortalError.badRequest("The area must be a region within longitudes -180 to 180 and latitudes -90 to 90.", details: ["areaOfInterest"])
+        }
+        // A few jobs per user at a time; finished ones are forgotten after a week.
+        let now = TokenService.now()
+        var open = 0
+        for job in try await store.jobs() {
+            if job.status.isFinished, job.modified < now - Self.jobKeptFor { try await store.deleteJob(job.id) }
+            if !job.status.isFinished, job.owner.lowercased() == user.username.lowercased() { open += 1 }
+        }
+        guard open < Self.jobsPerUser else {
+            throw PortalError(code: 429, messageCode: "GP_0002", message: "You have \(open) map areas being taken offline; wait for one to finish.", details: [])
+        }
         var parameters: JSONObject = [
             "itemId": .string(record.item.id), "packageItemId": .string(package.item.id),
             "areaOfInterest": .array([box.minX, box.minY, box.maxX, box.maxY].map { .number($0) }),
         ]
         if let maxScale { parameters["maxScale"] = .number(maxScale) }
-        let job = JobRecord(id: TokenService.newId(), owner: user.username, parameters: parameters, now: TokenService.now())
+        let job = JobRecord(id: TokenService.newId(), owner: user.username, parameters: parameters, now: now)
         try await store.saveJob(job)
         // The job outlives the request: it keeps what `finish` needs of it (its address), not
         // its form or its connection.
         var jobCall = call
         jobCall.parameters = RequestParameters()
         jobCall.clientLeft = nil
-        let name = title.flatMap { $0.isEmpty ? nil : $0 } ?? "\(package.item.title) (area)"
+        let name = String((title.flatMap { $0.isEmpty ? nil : $0 } ?? "\(package.item.title) (area)").prefix(250))
         jobCall.parameters.values["title"] = name
         Task.detached { await self.runOfflineArea(job, package: package, area: area, maxScale: maxScale, title: name, user: user, call: jobCall) }
         return job
@@ -135,27 +153,37 @@ extension Portal {
         return failed
     }
 
-    /// Runs a job to its end, recording progress, and the package item or the error.
+    /// Runs a job to its end, recording progress, and the package item or the error. It
+    /// waits for its turn (`JobQueue`) saying it is alive; a job failed meanwhile stops.
     func runOfflineArea(_ submitted: JobRecord, package: ItemRecord, area: AreaCut.Area, maxScale: Double?, title: String, user: UserRecord, call: PortalRequest) async {
         let state = JobState(submitted)
-        let store = self.store
         let heartbeat = Task {
             while !Task.isCancelled {
                 try? await Task.sleep(for: Self.jobHeartbeat)
-                if !Task.isCancelled { try? await store.saveJob(state.touch()) }
+                if !Task.isCancelled { try? await self.saveRunning(state.touch()) }
             }
         }
+        await jobQueue.acquire()
         do {
-            try await store.saveJob(state.step(1, "Taking the area offline from \(package.item.title) (\(package.item.id))."))
+            try await saveRunning(state.step(1, "Taking the area offline from \(package.item.title) (\(package.item.id))."))
             let made = try await makeAreaPackage(package, area: area, maxScale: maxScale, title: title, user: user, call: call, state: state)
             heartbeat.cancel()
             _ = await heartbeat.result
             try await store.saveJob(state.finish(made))
+        } catch is JobStopped {
+            heartbeat.cancel()
         } catch {
             heartbeat.cancel()
             _ = await heartbeat.result
             try? await store.saveJob(state.fail(Self.jobMessage(error)))
         }
+        await jobQueue.release()
+    }
+
+    /// Saves a running job's record, unless it was failed meanwhile: then `JobStopped`.
+    func saveRunning(_ job: JobRecord) async throws {
+        if try await store.job(job.id)?.status == .failed { throw JobStopped() }
+        try await store.saveJob(job)
     }
 
     /// What a failed job says of its error.
@@ -181,7 +209,7 @@ extension Portal {
         try Disk.makeDirectory(work)
         // The features as the service has them now: the authoritative copy, else the package's.
         let fromCopy = try await exportCopy(package.item.id, to: exported) != nil
-        try await store.saveJob(state.step(10, fromCopy ? "Read the feature service's data." : "The package has no editable layers: its own data is cut."))
+        try await saveRunning(state.step(10, fromCopy ? "Read the feature service's data." : "The package has no editable layers: its own data is cut."))
         let now = TokenService.now() / 1000
         let upload = try await files.withLocalCopy(file) { local in
             let source = try MobileMapPackage(path: local)
@@ -199,7 +227,7 @@ extension Portal {
             let networks = RoutingNetwork.names(in: source).compactMap { try? RoutingNetwork.open(source, name: $0).builtFrom?.layer }
             let counts = try await NIOThreadPool.singleton.runIfActive { try AreaCut.cut(exported, to: area, keepingWhole: Set(networks)) }
             let kept = counts.reduce(0) { $0 + $1.kept }, removed = counts.reduce(0) { $0 + $1.removed }
-            try await store.saveJob(state.step(40, "Kept \(kept) features inside the area and left out \(removed), in \(counts.count) layers."))
+            try await saveRunning(state.step(40, "Kept \(kept) features inside the area and left out \(removed), in \(counts.count) layers."))
             var replacing: [String: PackageContents.File.Source] = [data.name: .file(path: exported)]
             let maxZoom = maxScale.map(VectorTilePackageCut.level(forScale:))
             for (i, entry) in source.archive.entries.filter({ $0.hasSuffix(ignoringCase: ".vtpk") || $0.hasSuffix(ignoringCase: ".tpkx") }).enumerated() {
@@ -209,7 +237,7 @@ extension Portal {
                 }
                 replacing[entry.name] = .file(path: out)
                 let levels = summary.levels.map { " at levels \($0.lowerBound) to \($0.upperBound)" } ?? ""
-                try await store.saveJob(state.step(70, "Kept \(summary.tilesKept) tiles of \(FileSystem.lastComponent(entry.name))\(levels), left out \(summary.tilesDropped)."))
+                try await saveRunning(state.step(70, "Kept \(summary.tilesKept) tiles of \(FileSystem.lastComponent(entry.name))\(levels), left out \(summary.tilesDropped)."))
             }
             let layers = Set(counts.map(\.table))
             let rebuilt = try await NIOThreadPool.singleton.runIfActive {
@@ -220,13 +248,14 @@ extension Portal {
             let edited = CompositeLocator.EditedData(dataEntry: data.name, dataPath: exported, rebuilt: rebuilt)
             let quality = try await NIOThreadPool.singleton.runIfActive { try Self.areaQuality(source, edited: edited, into: work) }
             if let quality { replacing[quality.entry] = .file(path: quality.path) }
-            try await store.saveJob(state.step(85, "Made \(rebuilt.count) locator\(rebuilt.count == 1 ? "" : "s") again from the area's features."))
+            try await saveRunning(state.step(85, "Made \(rebuilt.count) locator\(rebuilt.count == 1 ? "" : "s") again from the area's features."))
             let entries = replacing
             return try await NIOThreadPool.singleton.runIfActive { () throws -> UploadedFile in
                 _ = try PackageRewriter.write(source, replacing: entries, timestamp: now, to: staged)
                 return try UploadedFile.hashing(staged, name: name)
             }
         }
+        try await saveRunning(state.step(90, "Validating and storing the package."))
         let created = TokenService.now()
         var item = PortalItem(id: TokenService.newId(), owner: user.username, orgId: orgId, created: created, modified: created, title: title, type: PackageManifest.mobileMapPackageType)
         item.typeKeywords = ["Map", "Mobile Map Package", "Offline", "Map Area", Self.areaKeyword(package.item.id)]
@@ -238,7 +267,7 @@ extension Portal {
         let fileName = PortalRoutes.stem(name) + "-area.mmpk"
         let record = try await finish(
             ItemRecord(item: item, status: .uploading, groups: [], sha256: nil), data: upload, fileName: fileName, call: areaCall, isNew: true)
-        try await store.saveJob(state.step(99, "Stored the package as item \(record.item.id) (\(record.item.size) bytes)."))
+        try await saveRunning(state.step(99, "Stored the package as item \(record.item.id) (\(record.item.size) bytes)."))
         return record.item.id
     }
 }

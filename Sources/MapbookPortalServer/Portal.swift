@@ -64,6 +64,8 @@ public final class Portal: Sendable {
     let tileServices = VectorTileServices()
     /// Feature services kept open between requests.
     let featureServices = FeatureServicePool()
+    /// Map areas taken offline, one at a time.
+    let jobQueue = JobQueue()
 
     public init(configuration: PortalConfiguration, store: any PortalStore, files: any ItemFileStore) async throws {
         self.configuration = configuration

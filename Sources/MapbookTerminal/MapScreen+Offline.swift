@@ -47,7 +47,8 @@ extension MapScreen {
         do {
             let e = try view(size).extent
             let corners = try [(e.minX, e.minY), (e.maxX, e.minY), (e.maxX, e.maxY), (e.minX, e.maxY)].map { x, y in try map.toLongitudeLatitude(Position(x: x, y: y)) }
-            area = [corners.map(\.x).min()!, corners.map(\.y).min()!, corners.map(\.x).max()!, corners.map(\.y).max()!]
+            // Zoomed out past the world, the view goes beyond it: the area stops at its edges.
+            area = [max(corners.map(\.x).min()!, -180), max(corners.map(\.y).min()!, -85.05), min(corners.map(\.x).max()!, 180), min(corners.map(\.y).max()!, 85.05)]
         } catch {
             message = "cannot take this view offline: \(error)"
             return

@@ -63,7 +63,7 @@ extension WebAPI {
             guard numbers.count == 4, let box = BoundingBox.degrees(numbers.map { String($0) }.joined(separator: ",")) else {
                 throw WebError.badRequest("give bbox as [west, south, east, north] in degrees")
             }
-            let scale = body.double("maxScale").flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
+            let scale = body.double("maxScale").flatMap { $0 >= 1 && $0.isFinite ? $0 : nil }
             return WebResponses.json(try await take(entry, [box.minX, box.minY, box.maxX, box.maxY], scale))
         }
     }

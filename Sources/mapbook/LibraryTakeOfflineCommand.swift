@@ -38,7 +38,7 @@ struct LibraryTakeOfflineCommand: AsyncParsableCommand {
     func validate() throws {
         guard ItemID.isValid(itemId) else { throw ValidationError("'\(itemId)' is not an item id (letters and digits, as `mapbook portal search` shows)") }
         guard BoundingBox.degrees(area) != nil else { throw ValidationError("--area '\(area)' is not W,S,E,N in degrees (west < east, south < north)") }
-        if let maxScale, !(maxScale > 0) || !maxScale.isFinite { throw ValidationError("--max-scale takes a scale's denominator, such as 5000") }
+        if let maxScale, !(maxScale >= 1) || !maxScale.isFinite { throw ValidationError("--max-scale takes a scale's denominator, such as 5000") }
     }
 
     func run() async throws {

@@ -123,12 +123,18 @@ extension PortalClientTests {
                 let (status, output) = try ExternalTools.run(ExternalTools.python, [script, MapbookBinary.path, b, dir + "/shots", "offline"])
                 #expect(status == 0 && output.contains("all checks passed"), "\(output.suffix(3000))")
             }
-            // A malformed area is refused before any job starts.
-            let bad = try Curl.json([
-                "-X", "POST", "--data-urlencode", "webmapItemId=\(webMap)", "--data-urlencode", "areaOfInterest=1,2", "--data-urlencode", "f=json",
-                "--data-urlencode", "token=\(token)", "\(task)/submitJob",
-            ])
-            #expect(bad.object("error")?["code"] == 400, "\(bad)")
+            // A malformed area or scale is refused before any job starts, and the portal stays up.
+            let refusals = [
+                ["areaOfInterest=1,2"], ["areaOfInterest=\(areaText)", "maxScale=1e-301"],
+                [#"areaOfInterest={"xmin":-1e400,"ymin":41.7,"xmax":-88.1,"ymax":41.8}"#], ["areaOfInterest=-200,41.7,-88.1,41.8"],
+            ]
+            for fields in refusals {
+                let bad = try Curl.json(
+                    ["-X", "POST", "--data-urlencode", "webmapItemId=\(webMap)", "--data-urlencode", "f=json", "--data-urlencode", "token=\(token)"]
+                        + fields.flatMap { ["--data-urlencode", $0] } + ["\(task)/submitJob"])
+                #expect(bad.object("error")?["code"] == 400, "\(fields): \(bad)")
+            }
+            #expect(try Curl.json(["\(server.url)/sharing/rest?f=json"])["currentVersion"] != nil)
         }
     }
 }

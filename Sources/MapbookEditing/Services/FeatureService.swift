@@ -48,8 +48,8 @@ public final class FeatureService {
     static let currentVersion = JSONValue.number(11.1)
     public static let defaultMaxRecordCount = 2000
 
-    /// Ends whatever reads the last request left open, so that the service can wait idle
-    /// for the next without keeping writers of the copy waiting.
+    /// Ends whatever reads the last request left open (a cursor not read to its end), so that
+    /// the service waits idle for the next holding nothing of it.
     public func settle() {
         database.resetStatements()
     }

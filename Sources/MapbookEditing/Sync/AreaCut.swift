@@ -7,10 +7,11 @@ import MapbookSupport
 ///
 /// Works on a copy exported for a device (`AuthoritativeCopy.export(to:)`): a feature whose
 /// geometry meets the area is kept whole, others are deleted, with the attachments and
-/// related records (media, attributes) that hang from them. Attribute tables on their own and
-/// features with no geometry are kept. The R-tree finds the candidates and
-/// `Geometry.intersects` decides, in each table's coordinates. The copy keeps its generation,
-/// so the area's package synchronises with the copy it came from.
+/// related records (media, attributes) that hang from them. Attribute tables on their own,
+/// features with no geometry and tables whose coordinate system is unknown are kept. The
+/// R-tree finds the candidates and `Geometry.intersects` decides, in each table's
+/// coordinates. The copy keeps its generation, so the area's package synchronises with the
+/// copy it came from.
 public enum AreaCut {
     /// What the cut kept and removed, per table.
     public struct TableCount: Sendable, Equatable {
@@ -49,7 +50,9 @@ public enum AreaCut {
             try database.execute("CREATE TEMP TABLE mapbook_area_keep (id INTEGER PRIMARY KEY)")
             for name in try FeatureTable.tableNames(in: database) {
                 let table = try FeatureTable(database: database, table: name)
-                guard table.geometryColumn != nil, !whole.contains(table.name) else { continue }
+                // A table whose coordinates are not known cannot be placed against the area:
+                // it is kept whole rather than cut by a guess.
+                guard table.geometryColumn != nil, table.crs != nil, !whole.contains(table.name) else { continue }
                 let placed = try placedArea(area, in: table)
                 try database.execute("DELETE FROM temp.mapbook_area_keep")
                 var selection = FeatureSelection(box: placed.envelope)

@@ -12,7 +12,7 @@ extension PortalRoutes {
     static let offlinePackaging = "\(servicesPrefix)/System/OfflinePackaging/GPServer/PackageMap"
 
     static func offlineAreas(_ router: Router<PortalContext>, _ portal: Portal) {
-        endpoint(router, "\(offlinePackaging)/submitJob", portal) { call, _ in
+        endpoint(router, "\(offlinePackaging)/submitJob", portal, methods: [.post]) { call, _ in
             let user = try call.requireUser()
             guard let id = call["webmapItemId"] ?? call["itemId"], !id.isEmpty else {
                 throw PortalError.badRequest("Name the web map (webmapItemId) to take offline.", details: ["webmapItemId"])
@@ -21,7 +21,7 @@ extension PortalRoutes {
             let area = try areaOfInterest(call["areaOfInterest"])
             var maxScale: Double?
             if let text = call["maxScale"], !text.isEmpty {
-                guard let scale = Double(text), scale >= 0, scale.isFinite else {
+                guard let scale = Double(text), scale == 0 || scale >= 1, scale.isFinite else {
                     throw PortalError.badRequest("maxScale is a scale's denominator (5000 for 1:5,000), or 0 for every level.", details: ["maxScale"])
                 }
                 maxScale = scale > 0 ? scale : nil

@@ -56,8 +56,7 @@ public protocol PortalStore: Sendable {
     // Background jobs (JobRecord): any process may be asked for a job another runs.
     func saveJob(_ job: JobRecord) async throws
     func job(_ id: String) async throws -> JobRecord?
-    /// Jobs not finished, and finished ones modified before `before` (milliseconds), which
-    /// the caller removes.
+    /// Every job kept.
     func jobs() async throws -> [JobRecord]
     func deleteJob(_ id: String) async throws
 }

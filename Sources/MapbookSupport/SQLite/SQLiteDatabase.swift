@@ -220,8 +220,8 @@ public final class SQLiteDatabase {
     }
 
     /// Resets every statement of the connection, ending the reads they may still hold open
-    /// (a cursor not read to its end keeps its read transaction, and a writer waits for it):
-    /// for a connection kept between requests.
+    /// (a cursor not read to its end keeps its read transaction, and on a connection that
+    /// takes locks a writer waits for it): for a connection kept between requests.
     public func resetStatements() {
         guard let handle else { return }
         var statement = sqlite3_next_stmt(handle, nil)

@@ -28,8 +28,9 @@ public enum VectorTilePackageCut {
     /// The first level whose scale is `scale` or larger (1:`scale`): the level a map drawn at
     /// that scale reads its tiles from.
     public static func level(forScale scale: Double) -> Int {
-        guard scale > 0, scale.isFinite else { return TileCoordinate.maximumPackedZoom }
-        let level = Int((log2(levelZeroScale / scale) - 1e-9).rounded(.up))
+        let exact = log2(levelZeroScale / scale) - 1e-9
+        guard scale > 0, exact.isFinite else { return scale > 0 ? TileCoordinate.maximumPackedZoom : 0 }
+        let level = Int(min(max(exact, 0), Double(TileCoordinate.maximumPackedZoom)).rounded(.up))
         return min(max(level, 0), TileCoordinate.maximumPackedZoom)
     }
 
@@ -43,8 +44,10 @@ public enum VectorTilePackageCut {
         let reader = try VectorTilePackageReader(package: source, raster: source.kind == .compactTilePackage)
         let archive = source.archive
         let mercator = WebMercator.project(area)
+        // Which tiles stay, by bundle: coordinates only, so memory holds one bundle's tiles
+        // at a time however large the package.
         var kept: [TileCoordinate] = [], dropped = 0
-        var bundles: [UInt64: (entry: String, tiles: [(TileCoordinate, [UInt8])])] = [:]
+        var bundles: [UInt64: (entry: String, tiles: [TileCoordinate])] = [:]
         let packet = CompactCacheBundle.packetSize
         for bundle in source.bundles {
             let key = TileCoordinate(z: bundle.level, x: bundle.column, y: bundle.row).packed
@@ -55,12 +58,12 @@ public enum VectorTilePackageCut {
             let margin = box.width
             let wanted = tile.z < wholeWorldLevels
                 || BoundingBox(minX: box.minX - margin, minY: box.minY - margin, maxX: box.maxX + margin, maxY: box.maxY + margin).intersects(mercator)
-            guard wanted, maxZoom.map({ tile.z <= $0 }) ?? true, let bytes = try reader.tile(at: tile) else {
+            let key = TileCoordinate(z: tile.z, x: tile.x / packet * packet, y: tile.y / packet * packet).packed
+            guard wanted, maxZoom.map({ tile.z <= $0 }) ?? true, bundles[key] != nil else {
                 dropped += 1
                 continue
             }
-            let key = TileCoordinate(z: tile.z, x: tile.x / packet * packet, y: tile.y / packet * packet).packed
-            bundles[key]?.tiles.append((tile, bytes))
+            bundles[key]?.tiles.append(tile)
             kept.append(tile)
         }
         let levels = kept.map(\.z).min().flatMap { low in kept.map(\.z).max().map { low...$0 } }
@@ -87,7 +90,10 @@ public enum VectorTilePackageCut {
             }
             for (_, bundle) in bundles.sorted(by: { $0.value.entry < $1.value.entry }) where !bundle.tiles.isEmpty {
                 var writer = CompactCacheBundleWriter()
-                for (tile, bytes) in bundle.tiles { try writer.setTile(bytes, row: tile.y % packet, column: tile.x % packet) }
+                for tile in bundle.tiles {
+                    guard let bytes = try reader.tile(at: tile) else { continue }
+                    try writer.setTile(bytes, row: tile.y % packet, column: tile.x % packet)
+                }
                 let bytes = writer.bytes
                 try zip.beginEntry(name: bundle.entry, size: Int64(bytes.count), modificationTime: timestamp)
                 try zip.write(bytes)

@@ -499,7 +499,9 @@
 
   function offlinePanel(body) {
     var bounds = state.map.getBounds();
-    var box = [bounds.getWest(), bounds.getSouth(), bounds.getEast(), bounds.getNorth()].map(function (v) { return Math.round(v * 1e6) / 1e6; });
+    // Zoomed out past the world, MapLibre's bounds go beyond it: the area stops at its edges.
+    function clamp(v, limit) { return Math.max(-limit, Math.min(limit, Math.round(v * 1e6) / 1e6)); }
+    var box = [clamp(bounds.getWest(), 180), clamp(bounds.getSouth(), 85.05), clamp(bounds.getEast(), 180), clamp(bounds.getNorth(), 85.05)];
     body.appendChild(el('p', { text: 'Makes a package of the area on screen on the portal: its features as they are now, base map tiles down to the detail you choose, and search. It joins your library and synchronises with the same data.' }));
     body.appendChild(el('p', { class: 'dim', id: 'offline-area', text: 'Area: ' + box.map(function (v) { return v.toFixed(4); }).join(', ') + ' (west, south, east, north)' }));
     var choose = el('select', { id: 'offline-detail' }, details.map(function (d) { return el('option', { value: String(d[1]), text: d[0] }); }));
