@@ -28,8 +28,8 @@ final class HelpScreen: TerminalScreen {
             ("i  or a click", "identify at the centre or where clicked: n and p go through the pop-ups; on an editable layer, e edits the feature's fields (coded values chosen from a list), x deletes it"),
             ("a", "add a feature at the centre to the editable point layer shown: set its fields, then Enter on Add"),
             ("d", "directions: type the start and the destination (Enter on nothing takes the map's centre), then the route is drawn and listed"),
-            ("o", "take the area on screen offline (a package downloaded from a portal): the portal makes a package of it, down to four times the scale shown, and it joins the library"),
             ("m", "another map of the package"),
+            ("o", "take the area on screen offline from the portal, into the library"),
             ("Esc", "close the panel; without one, back to the package's maps (to the library when it has one map)"),
         ]),
         ("Everywhere", [
