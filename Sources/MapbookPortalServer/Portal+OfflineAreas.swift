@@ -67,11 +67,7 @@ extension Portal {
             return source
         }
         if record.item.type == PackageManifest.mobileMapPackageType { return record }
-        if let keyword = record.item.typeKeywords.first(where: { $0.hasPrefix("mapbookSource:") }),
-            let source = try await store.item(String(keyword.dropFirst("mapbookSource:".count)))
-        {
-            return source
-        }
+        if let id = Self.madeFrom(record), let source = try await store.item(id) { return source }
         throw PortalError.badRequest(
             "Item \(record.item.id) is not a web map, feature service or package this portal made; a map area is taken from one of those.", details: [record.item.id])
     }

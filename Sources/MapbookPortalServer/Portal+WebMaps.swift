@@ -14,7 +14,12 @@ import NIOPosix
 /// again) when the package is published; a map the new version no longer has loses its item.
 extension Portal {
     /// Marks the items made from package `packageId` (its feature service and web maps).
-    static func sourceKeyword(_ packageId: String) -> String { "mapbookSource:\(packageId)" }
+    static let sourceKeywordPrefix = "mapbookSource:"
+    static func sourceKeyword(_ packageId: String) -> String { sourceKeywordPrefix + packageId }
+    /// The package an item (a service, a web map) was made from, by its keyword.
+    static func madeFrom(_ record: ItemRecord) -> String? {
+        record.item.typeKeywords.first { $0.hasPrefix(sourceKeywordPrefix) }.map { String($0.dropFirst(sourceKeywordPrefix.count)) }
+    }
 
     static let webMapType = "Web Map"
 

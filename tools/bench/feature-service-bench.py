@@ -18,7 +18,7 @@ Prints a table for docs/PERFORMANCE.md. The binary should be a release build
 """
 import http.client, json, math, os, random, re, shutil, sqlite3, ssl, subprocess, sys, time, urllib.parse, zipfile
 
-from bench_common import BINARY, ENV, ROOT, WORK, percentile, run  # beside this script
+from bench_common import BINARY, ENV, ROOT, WORK, percentile, run, start_portal  # beside this script
 
 
 # The package: 1,000,000 editable points.
@@ -36,18 +36,11 @@ if not os.path.exists(package):
     run(BINARY, "create", os.path.join(points_dir, "project.yaml"), "-o", package)
 
 # A portal on loopback, the package published.
-data = os.path.join(WORK, "portal")
-shutil.rmtree(data, ignore_errors=True)
-shutil.rmtree(os.path.join(WORK, "home"), ignore_errors=True)
-run(BINARY, "portal", "user", "add", "alice", "--data", data, "--admin", "--password-stdin", input="bench-password-1\n")
-server = subprocess.Popen([BINARY, "portal", "serve", "--data", data, "--self-signed", "--port", "0", "--stop-after", "3600", "--log-level", "error"],
-                          env=ENV, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-origin = re.search(r"(https://[^\s]+)", server.stdout.readline()).group(1)
+server, origin, data = start_portal()
 port = int(origin.rsplit(":", 1)[1])
 rows = []
 pg_dir = os.path.join(WORK, "pg")
 try:
-    run(BINARY, "portal", "signin", origin, "--user", "alice", "--password-stdin", "--ca-cert", os.path.join(data, "tls/certificate.pem"), input="bench-password-1\n")
     item = json.loads(run(BINARY, "portal", "publish", package, "--json"))["itemId"]
     with open(os.path.join(WORK, "home", "credential.json")) as f:
         token = json.load(f)["token"]

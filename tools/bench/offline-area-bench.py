@@ -20,7 +20,7 @@ Prints a table for docs/PERFORMANCE.md. The binary should be a release build.
 """
 import json, math, os, re, shutil, ssl, subprocess, sys, time, urllib.parse, urllib.request, zipfile
 
-from bench_common import BINARY, ENV, ROOT, WORK, percentile, run  # beside this script
+from bench_common import BINARY, ENV, ROOT, WORK, percentile, run, start_portal  # beside this script
 
 sample = os.path.join(WORK, "naperville")
 package = os.path.join(WORK, "Naperville.mmpk")
@@ -43,17 +43,10 @@ def box(km):
     return [cx - dlon, cy - dlat, cx + dlon, cy + dlat]
 
 
-data = os.path.join(WORK, "portal")
-shutil.rmtree(data, ignore_errors=True)
-shutil.rmtree(os.path.join(WORK, "home"), ignore_errors=True)
-run(BINARY, "portal", "user", "add", "alice", "--data", data, "--admin", "--password-stdin", input="bench-password-1\n")
-server = subprocess.Popen([BINARY, "portal", "serve", "--data", data, "--self-signed", "--port", "0", "--stop-after", "3600", "--log-level", "error"],
-                          env=ENV, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-origin = re.search(r"(https://[^\s]+)", server.stdout.readline()).group(1)
+server, origin, data = start_portal()
 context = ssl._create_unverified_context()
 rows = []
 try:
-    run(BINARY, "portal", "signin", origin, "--user", "alice", "--password-stdin", "--ca-cert", os.path.join(data, "tls/certificate.pem"), input="bench-password-1\n")
     item = json.loads(run(BINARY, "portal", "publish", package, "--json"))["itemId"]
     with open(os.path.join(WORK, "home", "credential.json")) as f:
         token = json.load(f)["token"]
