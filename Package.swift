@@ -196,7 +196,11 @@ let package = Package(
                 .product(name: "MultipartKit", package: "multipart-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
-            ]),
+                .product(name: "Mustache", package: "swift-mustache"),
+            ],
+            // The web pages' templates and files are read at run time from the source tree
+            // (PortalPages), as MapbookWeb's are, not copied as resources.
+            exclude: ["Resources"]),
         // The mapbook in a web browser (`mapbook serve`): pages from templates, MapLibre maps
         // with base map tiles served in place and feature tiles made on request, and the JSON
         // API the pages use; no portal client, so the portal server can serve its maps too.

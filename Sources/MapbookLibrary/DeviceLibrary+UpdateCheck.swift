@@ -11,9 +11,15 @@ public struct UpdateCheck: Sendable, Equatable {
         case current
         /// The item was modified after the download.
         case updateAvailable = "update-available"
+        /// The item was modified after the download, and the portal's administrator requires
+        /// a version later than the one held (issue 34).
+        case updateRequired = "update-required"
         /// The item was deleted, or is no longer shared with the user.
         case unavailable
     }
+
+    /// Whether the finding is an update, required or not.
+    public static func isUpdate(_ finding: Finding?) -> Bool { finding == .updateAvailable || finding == .updateRequired }
 
     /// The portal checked.
     public var portalUrl: String

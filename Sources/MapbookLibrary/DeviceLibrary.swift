@@ -39,6 +39,15 @@ public final class DeviceLibrary: Sendable {
         return home + "/.local/share/mapbook"
     }
 
+    /// The library this process's environment names (`defaultRoot`).
+    public static func fromEnvironment() -> DeviceLibrary {
+        var environment: [String: String] = [:]
+        for key in ["MAPBOOK_HOME", "XDG_DATA_HOME", "HOME"] {
+            if let value = getenv(key) { environment[key] = String(cString: value) }
+        }
+        return DeviceLibrary(root: defaultRoot(environment: environment))
+    }
+
     // The layout (docs/LIBRARY.md).
     var statePath: String { root + "/library.json" }
     var credentialPath: String { root + "/credential.json" }

@@ -30,6 +30,8 @@ public struct PortalConfiguration: Sendable {
     /// OAuth 2 access and refresh token lifetimes, in seconds.
     public var oauthAccessSeconds: Int64 = 30 * 60
     public var oauthRefreshSeconds: Int64 = 14 * 24 * 3600
+    /// How long a browser stays signed in to the portal's pages, in seconds.
+    public var browserSessionSeconds: Int64 = 12 * 3600
     public var limits = RequestParameters.Limits()
     /// PBKDF2 rounds for new passwords (each hash records its own, so this can change).
     public var passwordRounds = PasswordHash.rounds
@@ -66,6 +68,8 @@ public final class Portal: Sendable {
     let featureServices = FeatureServicePool()
     /// Map areas taken offline, one at a time.
     let jobQueue = JobQueue()
+    /// What item pages show of packages, read once per version.
+    let packageSummaries = PackageSummaries()
 
     public init(configuration: PortalConfiguration, store: any PortalStore, files: any ItemFileStore) async throws {
         self.configuration = configuration

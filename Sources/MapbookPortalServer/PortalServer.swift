@@ -24,7 +24,7 @@ public enum PortalServer {
     ) throws -> some ApplicationProtocol {
         let server: HTTPServerBuilder = try tls.map { try .tls(.http1(), tlsConfiguration: $0) } ?? .http1()
         return Application(
-            router: PortalRoutes.router(portal), server: server,
+            router: try PortalRoutes.router(portal, secure: tls != nil), server: server,
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "Mapbook-Portal"),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) }, logger: logger)
     }

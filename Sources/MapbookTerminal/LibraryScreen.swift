@@ -180,6 +180,7 @@ final class LibraryScreen: TerminalScreen {
             let finding = state.findings[id] ?? lastCheck?.findings[id]
             switch finding {
             case .updateAvailable?: badge = "  [update available: u]"
+            case .updateRequired?: badge = "  [update required: u]"
             case .unavailable?: badge = "  [no longer on the portal]"
             case .current?: badge = "  [up to date]"
             case nil: badge = ""
@@ -239,7 +240,7 @@ final class LibraryScreen: TerminalScreen {
                 let status = work.snapshot().statuses.first { $0.record.itemId == entry.itemId }
                 guard let status, status.updateAvailable, let newer = status.item else {
                     let state = work.snapshot()
-                    if status == nil, let id = entry.itemId, lastCheck?.findings[id] == .updateAvailable, state.problem != nil {
+                    if status == nil, let id = entry.itemId, UpdateCheck.isUpdate(lastCheck?.findings[id]), state.problem != nil {
                         message = "the portal cannot be reached: the update is fetched when it can (press r to try again)"
                     } else {
                         message = "'\(entry.title)' has no update" + (status == nil ? " known: press r to check" : "")

@@ -195,7 +195,7 @@ struct WebAPI: Sendable {
     func listing(_ l: WebCatalog.Listing) -> JSONValue {
         var o: JSONObject = [
             "key": .string(l.key), "title": .string(l.title), "summary": .string(l.summary), "size": .int(Int(l.size)),
-            "maps": .array(l.maps.map { .string($0) }), "updateAvailable": .bool(l.updateAvailable), "path": .string(l.path),
+            "maps": .array(l.maps.map { .string($0) }), "updateAvailable": .bool(l.updateAvailable), "updateRequired": .bool(l.updateRequired), "path": .string(l.path),
         ]
         if let problem = l.problem { o["problem"] = .string(problem) }
         if let expiration = l.expiration {

@@ -22,6 +22,8 @@ public final class WebCatalog: Sendable {
         public var problem: String?
         /// From the device library's last update check: the portal has a newer version.
         public var updateAvailable: Bool
+        /// The portal's administrator requires a later version than this one (issue 34).
+        public var updateRequired = false
         public var libraryEntry: LibraryEntry?
     }
 
@@ -65,7 +67,10 @@ public final class WebCatalog: Sendable {
             } catch {
                 listing.problem = listing.problem ?? "\(error)"
             }
-            if let id = entry?.itemId, case .updateAvailable? = lastCheck?.findings[id] { listing.updateAvailable = true }
+            if let id = entry?.itemId, UpdateCheck.isUpdate(lastCheck?.findings[id]) {
+                listing.updateAvailable = true
+                listing.updateRequired = lastCheck?.findings[id] == .updateRequired
+            }
             var unique = Self.slug(key), n = 2
             while used.contains(unique) {
                 unique = Self.slug(key) + "-\(n)"

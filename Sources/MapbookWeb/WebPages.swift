@@ -29,7 +29,7 @@ struct WebPages: Sendable {
             if !listing.maps.isEmpty { facts.append(listing.maps.joined(separator: ", ")) }
             var item: [String: Any] = [
                 "title": listing.title, "summary": listing.summary, "facts": facts.joined(separator: " · "),
-                "updateAvailable": listing.updateAvailable,
+                "updateAvailable": listing.updateAvailable && !listing.updateRequired, "updateRequired": listing.updateRequired,
             ]
             if listing.problem == nil { item["href"] = "/packages/\(FormEncoding.percentEncode(listing.key))/" }
             if listing.hasThumbnail { item["thumbnail"] = "/packages/\(FormEncoding.percentEncode(listing.key))/thumbnail" }

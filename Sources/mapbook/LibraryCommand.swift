@@ -24,18 +24,13 @@ struct LibraryCommand: ParsableCommand {
             LibraryAddCommand.self,
             LibraryRemoveCommand.self,
             LibraryModeCommand.self,
+            LibraryReportCommand.self,
             LibraryTakeOfflineCommand.self,
         ],
         defaultSubcommand: LibraryListCommand.self)
 
     /// The library the environment names (`DeviceLibrary.defaultRoot`).
-    static func library() -> DeviceLibrary {
-        var environment: [String: String] = [:]
-        for key in ["MAPBOOK_HOME", "XDG_DATA_HOME", "HOME"] {
-            if let value = getenv(key) { environment[key] = String(cString: value) }
-        }
-        return DeviceLibrary(root: DeviceLibrary.defaultRoot(environment: environment))
-    }
+    static func library() -> DeviceLibrary { DeviceLibrary.fromEnvironment() }
 
     /// Runs `body`, printing an error as `error: ...` on stderr with exit status 1 (an exit
     /// status thrown passes as it is).

@@ -62,3 +62,13 @@ def launch(playwright):
 def finish():
     print("all checks passed" if not failures else f"{len(failures)} checks failed")
     return 1 if failures else 0
+
+
+SIZES = [(1280, 800, "desktop"), (360, 740, "phone")]
+
+
+def sized_context(browser, width, height, size):
+    """A browser context at a desktop or phone size, trusting the portal's self-signed
+    certificate (the checks run against a portal on loopback)."""
+    return browser.new_context(viewport={"width": width, "height": height}, is_mobile=size == "phone",
+                               has_touch=size == "phone", ignore_https_errors=True)

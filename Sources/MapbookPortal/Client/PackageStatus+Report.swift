@@ -8,6 +8,8 @@ extension PackageStatus {
         switch state {
         case .current:
             return "\(name): up to date (modified \(ISODate.formatMinutes(milliseconds: record.itemModifiedAtDownload)) UTC)"
+        case .updateRequired:
+            return "\(name): update required by the portal (modified \(ISODate.formatMinutes(milliseconds: item?.modified ?? 0)) UTC; you have the version of \(ISODate.formatMinutes(milliseconds: record.itemModifiedAtDownload)) UTC)"
         case .updateAvailable:
             return "\(name): update available (modified \(ISODate.formatMinutes(milliseconds: item?.modified ?? 0)) UTC; you have the version of \(ISODate.formatMinutes(milliseconds: record.itemModifiedAtDownload)) UTC)"
         case .unavailable:
@@ -22,6 +24,7 @@ extension PackageStatus {
             "title": .string(record.title),
             "status": .string(state.rawValue),
             "updateAvailable": .bool(updateAvailable),
+            "updateRequired": .bool(updateRequired),
             "itemModifiedAtDownload": .integer(record.itemModifiedAtDownload),
             "modified": item.map { .integer($0.modified) } ?? .null,
             "size": item.map { .integer($0.size) } ?? .null,

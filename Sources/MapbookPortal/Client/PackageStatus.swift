@@ -21,7 +21,10 @@ public struct PackageStatus: Sendable {
         self.reason = reason
     }
 
-    public var updateAvailable: Bool { state == .updateAvailable }
+    /// An update exists, required or not.
+    public var updateAvailable: Bool { UpdateCheck.isUpdate(state) }
+    /// The portal requires a later version than the one held.
+    public var updateRequired: Bool { state == .updateRequired }
 }
 
 extension UpdateCheck {

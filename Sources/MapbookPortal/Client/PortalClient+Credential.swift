@@ -6,12 +6,18 @@ import MapbookSupport
 /// Keeping the sign-in alive: refreshing an access token that is about to expire.
 extension PortalClient {
     /// Runs `body` with a client of `portal` signed in with `credential`, a refreshed one saved
-    /// in `library` as it comes (see `with(portalURL:trust:credential:credentialChanged:_:)`).
+    /// in `library` as it comes (see `with(portalURL:trust:credential:credentialChanged:_:)`),
+    /// its requests naming the library's device (issue 34).
     public static func with<T>(
         portalURL portal: String, trust: PortalTrust, credential: Credential?, savingTo library: DeviceLibrary,
         _ body: (PortalClient) async throws -> T
     ) async throws -> T {
-        try await with(portalURL: portal, trust: trust, credential: credential, credentialChanged: { try library.saveCredential($0) }, body)
+        try await with(portalURL: portal, trust: trust, credential: credential, credentialChanged: { try library.saveCredential($0) }) { client in
+            // The library names itself unless told not to (`mapbook library report off`); a
+            // library that cannot keep its id reports nothing rather than failing the work.
+            client.report(asDevice: (try? library.reportingDeviceId()) ?? nil)
+            return try await body(client)
+        }
     }
 
     /// How long before its expiry an access token is refreshed (ms): a request that starts

@@ -12,8 +12,14 @@ extension PortalClient {
         var statuses: [PackageStatus] = []
         for record in records {
             do {
-                let item = try await item(record.itemId)
-                let state: PackageStatus.State = record.updateAvailable(itemModified: item.modified) ? .updateAvailable : .current
+                // The version held goes with the question (`X-Mapbook-Holds`), for the portal's
+                // admins; a version they require (`mapbookRequiredModified`) makes the update required.
+                let object = try await call(
+                    "content/items/\(FormEncoding.percentEncode(record.itemId))", headers: [(Self.holdsHeader, String(record.itemModifiedAtDownload))])
+                let item = try PortalItem(json: .object(object), source: "\(restURL)/content/items/\(record.itemId)")
+                let required = object.int64("mapbookRequiredModified").map { record.itemModifiedAtDownload < $0 } ?? false
+                let state: PackageStatus.State =
+                    record.updateAvailable(itemModified: item.modified) ? (required ? .updateRequired : .updateAvailable) : .current
                 statuses.append(PackageStatus(record: record, state: state, item: item))
             } catch let error as PortalError where error.code == 400 || error.code == 403 || error.code == 404 {
                 statuses.append(PackageStatus(record: record, state: .unavailable, item: nil, reason: error.message))

@@ -39,6 +39,9 @@ public final class PortalClient: Sendable {
 
     let http: HTTPClient
     private let state: Mutex<Credential?>
+    /// The device library's id, sent as `X-Mapbook-Device` with every request (issue 34);
+    /// nil: the library does not report.
+    private let device = Mutex<String?>(nil)
     let credentialChanged: (@Sendable (Credential) throws -> Void)?
 
     init(portalURL: String, http: HTTPClient, credential: Credential?, credentialChanged: (@Sendable (Credential) throws -> Void)?) {
@@ -93,6 +96,14 @@ public final class PortalClient: Sendable {
     /// The credential requests are signed with: the one given, or its refreshed successor.
     public var credential: Credential? { state.withLock { $0 } }
 
+    /// Names this device (the library's `reportingDeviceId()`) in the requests that follow,
+    /// so a Mapbook portal can tell who holds which version; other portals ignore it.
+    public func report(asDevice id: String?) {
+        device.withLock { $0 = id }
+    }
+
+    static let deviceHeader = "X-Mapbook-Device", holdsHeader = "X-Mapbook-Holds"
+
     func setCredential(_ credential: Credential?) {
         state.withLock { $0 = credential }
     }
@@ -122,7 +133,8 @@ public final class PortalClient: Sendable {
     /// first when it is about to expire); a token the portal rejects is refreshed once and the
     /// request sent again, and otherwise ends in "sign in again".
     func call(
-        _ path: String, method: HTTPMethod = .GET, _ fields: [(String, String)] = [], body: Body? = nil, authenticated: Bool = true
+        _ path: String, method: HTTPMethod = .GET, _ fields: [(String, String)] = [], body: Body? = nil, authenticated: Bool = true,
+        headers: [(String, String)] = []
     ) async throws -> JSONObject {
         let url = path.hasPrefix("https://") || path.hasPrefix("http://") ? path : "\(restURL)/\(path)"
         var refreshed = false
@@ -148,6 +160,7 @@ public final class PortalClient: Sendable {
                 request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
                 request.body = .bytes(ByteBuffer(string: FormEncoding.encode(fields + [("f", "json")])))
             }
+            for (name, value) in headers { request.headers.replaceOrAdd(name: name, value: value) }
             let response = try await send(request, credential: credential)
             let bytes = try await Self.collect(response, url: url)
             let value = try Self.parseJSON(bytes, status: response.status, url: url)
@@ -180,6 +193,7 @@ public final class PortalClient: Sendable {
     /// the portal's origin. Failures to connect become `PortalClientError.unreachable`.
     func send(_ request: HTTPClientRequest, credential: Credential?, deadline: NIODeadline = .now() + .seconds(300)) async throws -> HTTPClientResponse {
         var request = request
+        if let device = device.withLock({ $0 }) { request.headers.replaceOrAdd(name: Self.deviceHeader, value: device) }
         if let credential {
             request.headers.replaceOrAdd(name: "X-Esri-Authorization", value: "Bearer \(credential.token)")
             // A generateToken token bound to a referer is only honoured with that Referer.

@@ -7,7 +7,7 @@ extension PortalRoutes {
     /// Signing in: `generateToken`, the OAuth 2 authorize page and sign-in form (implicit
     /// grant, as the `arcgis` Python client scrapes it, and authorization code with PKCE),
     /// the token endpoint (code and refresh grants) and revocation.
-    static func auth(_ router: Router<PortalContext>, _ portal: Portal) {
+    static func auth(_ router: Router<PortalContext>, _ portal: Portal, _ pages: PortalPages) {
         endpoint(router, "\(prefix)/generateToken", portal, methods: [.post], authenticates: false) { call, _ in
             guard let username = call["username"], let password = call["password"] else {
                 throw PortalError.badRequest("Unable to generate token.", details: ["'username' and 'password' are required."])
@@ -24,10 +24,10 @@ extension PortalRoutes {
 
         for base in ["\(prefix)/oauth2", "/sharing/oauth2"] {
             endpoint(router, "\(base)/authorize", portal, methods: [.get], authenticates: false) { call, _ in
-                try await authorizePage(call, portal)
+                try await authorizePage(call, portal, pages)
             }
             endpoint(router, "\(base)/signin", portal, methods: [.post], authenticates: false) { call, _ in
-                try await signInForm(call, portal)
+                try await signInForm(call, portal, pages)
             }
             endpoint(router, "\(base)/token", portal, methods: [.post], authenticates: false) { call, _ in
                 try await tokenGrant(call, portal)
@@ -54,42 +54,42 @@ extension PortalRoutes {
         return false
     }
 
-    static func authorizePage(_ call: PortalRequest, _ portal: Portal) async throws -> Response {
+    static func authorizePage(_ call: PortalRequest, _ portal: Portal, _ pages: PortalPages) async throws -> Response {
         let clientId = call["client_id"] ?? ""
         let responseType = call["response_type"] ?? "code"
         let redirect = call["redirect_uri"] ?? ""
-        guard !clientId.isEmpty, clientId.utf8.count <= 128 else { return signInPage(nil, error: "Error: Invalid client_id") }
-        guard responseType == "token" || responseType == "code" else { return signInPage(nil, error: "Error: Invalid response_type") }
-        guard allowedRedirect(redirect, call) else { return signInPage(nil, error: "Error: Invalid redirect_uri") }
+        guard !clientId.isEmpty, clientId.utf8.count <= 128 else { return signInPage(pages, portal, nil, error: "Error: Invalid client_id") }
+        guard responseType == "token" || responseType == "code" else { return signInPage(pages, portal, nil, error: "Error: Invalid response_type") }
+        guard allowedRedirect(redirect, call) else { return signInPage(pages, portal, nil, error: "Error: Invalid redirect_uri") }
         var challenge: String?
         if let c = call["code_challenge"] {
             guard (call["code_challenge_method"] ?? "S256") == "S256", c.utf8.count >= 43, c.utf8.count <= 128 else {
-                return signInPage(nil, error: "Error: Invalid code_challenge (use code_challenge_method=S256)")
+                return signInPage(pages, portal, nil, error: "Error: Invalid code_challenge (use code_challenge_method=S256)")
             }
             challenge = c
         }
         let state = OAuthState(
             clientId: clientId, responseType: responseType, redirectURI: redirect, state: call["state"], expiration: call["expiration"].flatMap { Int64($0) },
             codeChallenge: challenge, expires: TokenService.now() + OAuthState.lifetimeMillis)
-        return signInPage(state.encode(secret: try await portal.oauthSecret()), clientId: clientId, responseType: responseType, redirect: redirect)
+        return signInPage(pages, portal, state.encode(secret: try await portal.oauthSecret()), clientId: clientId, responseType: responseType, redirect: redirect)
     }
 
-    static func signInForm(_ call: PortalRequest, _ portal: Portal) async throws -> Response {
+    static func signInForm(_ call: PortalRequest, _ portal: Portal, _ pages: PortalPages) async throws -> Response {
         guard let text = call["oauth_state"], let state = OAuthState.decode(text, secret: try await portal.oauthSecret(), now: TokenService.now()) else {
-            return signInPage(nil, error: "The sign-in page has expired or is not genuine. Start the sign-in again.")
+            return signInPage(pages, portal, nil, error: "The sign-in page has expired or is not genuine. Start the sign-in again.")
         }
         var signedIn: UserRecord?
         if let username = call["username"], let password = call["password"] {
             do {
                 signedIn = try await portal.signIn(username, password, from: call.clientAddress)
             } catch let throttled as SignInThrottled {
-                var page = signInPage(text, clientId: state.clientId, responseType: state.responseType, redirect: state.redirectURI, messages: [throttled.portalError.message])
+                var page = signInPage(pages, portal, text, clientId: state.clientId, responseType: state.responseType, redirect: state.redirectURI, messages: [throttled.portalError.message])
                 page.headers[.retryAfter] = String(throttled.retryAfter)
                 return page
             }
         }
         guard let user = signedIn else {
-            return signInPage(text, clientId: state.clientId, responseType: state.responseType, redirect: state.redirectURI, messages: ["Invalid username or password."])
+            return signInPage(pages, portal, text, clientId: state.clientId, responseType: state.responseType, redirect: state.redirectURI, messages: ["Invalid username or password."])
         }
         let minutes = min(max(1, call["expiration"].flatMap { Int64($0) } ?? state.expiration ?? 120), portal.configuration.maximumTokenMinutes)
         if state.responseType == "token" {
@@ -103,13 +103,7 @@ extension PortalRoutes {
         }
         let code = try await portal.tokens.issue(.code, for: user.username, seconds: 300, clientId: state.clientId, codeChallenge: state.codeChallenge, redirectURI: state.redirectURI)
         if state.redirectURI == "urn:ietf:wg:oauth:2.0:oob" {
-            let page = """
-                <!DOCTYPE html>
-                <html><head><title>SUCCESS code=\(code.token)</title></head>
-                <body><script>var oAuthInfo = {"code": "\(code.token)", "username": \(jsonString(user.username))};</script>
-                <p>Signed in. Copy this code into the application: <code>\(code.token)</code></p></body></html>
-                """
-            return PortalResponse.html(page)
+            return codePage(pages, code: code.token, username: user.username)
         }
         var location = "\(state.redirectURI)\(state.redirectURI.contains("?") ? "&" : "?")code=\(code.token)"
         if let s = state.state { location += "&state=\(FormEncoding.percentEncode(s))" }
@@ -160,10 +154,12 @@ extension PortalRoutes {
     }
 
     /// The sign-in page. The `arcgis` client reads `oauth_state` with `\{.*\}` on one line,
-    /// so the page's first brace opens the one-line, flat `oAuthInfo` object (no CSS blocks
-    /// before it), and error pages carry `messages` in the same object.
+    /// so the page's first brace opens the one-line, flat `oAuthInfo` object (the layout has
+    /// none before it), and error pages carry `messages` in the same object. The object is the
+    /// page's one inline script, allowed by its hash in the page's own policy.
     static func signInPage(
-        _ state: String?, clientId: String = "", responseType: String = "", redirect: String = "", messages: [String] = [], error: String? = nil
+        _ pages: PortalPages, _ portal: Portal, _ state: String?, clientId: String = "", responseType: String = "", redirect: String = "", messages: [String] = [],
+        error: String? = nil
     ) -> Response {
         var info: JSONObject = [:]
         if let state {
@@ -174,51 +170,29 @@ extension PortalRoutes {
         }
         if !messages.isEmpty { info["messages"] = .array(messages.map { .string($0) }) }
         if let error { info["error"] = .string(error) }
-        let infoText = JSONWriter.string(.object(info), style: .compact).split(separator: "</", omittingEmptySubsequences: false).joined(separator: "<\\/")
-        var form = ""
-        if let state {
-            form = """
-                <form method="post" action="/sharing/oauth2/signin">
-                <input type="hidden" name="oauth_state" value="\(htmlEscape(state))">
-                <p><label>Username <input name="username" autocomplete="username" required></label></p>
-                <p><label>Password <input name="password" type="password" autocomplete="current-password" required></label></p>
-                <p><button type="submit">Sign In</button></p>
-                </form>
-                """
-        }
-        let notes = ([error].compactMap { $0 } + messages).map { "<p role=\"alert\">\(htmlEscape($0))</p>" }.joined(separator: "\n")
-        let page = """
-            <!DOCTYPE html>
-            <html>
-            <head>
-            <meta charset="utf-8">
-            <title>Sign In</title>
-            </head>
-            <body>
-            <script>var oAuthInfo = \(infoText);</script>
-            <h1>Sign in to the Mapbook portal</h1>
-            \(notes)
-            \(form)
-            </body>
-            </html>
-            """
-        return PortalResponse.html(page)
+        let script = "var oAuthInfo = \(scriptJSON(.object(info)));"
+        var values: [String: Any] = ["script": script, "notes": [error].compactMap { $0 } + messages]
+        if let state { values["state"] = state }
+        let frame = PageFrame(portalName: portal.configuration.name, session: nil, path: "/home", current: nil)
+        return withScript(PortalResponse.html(pages.render("signin", values, frame: frame)), script)
     }
 
-    static func htmlEscape(_ s: String) -> String {
-        var out = ""
-        for c in s {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(c)
-            }
-        }
-        return out
+    /// The out-of-band code page, which clients read the code from (its title, or `oAuthInfo`).
+    static func codePage(_ pages: PortalPages, code: String, username: String) -> Response {
+        let script = "var oAuthInfo = \(scriptJSON(.object(["code": .string(code), "username": .string(username)])));"
+        return withScript(PortalResponse.html(pages.templates.render(["code": code, "script": script], withTemplate: "oauth-code") ?? ""), script)
     }
 
-    static func jsonString(_ s: String) -> String { JSONWriter.string(.string(s), style: .compact) }
+    /// JSON to write inside a script element: `</` cannot end the element early.
+    static func scriptJSON(_ value: JSONValue) -> String {
+        JSONWriter.string(value, style: .compact).split(separator: "</", omittingEmptySubsequences: false).joined(separator: "<\\/")
+    }
+
+    /// The page's policy, allowing its one inline `script` by hash (CSP level 2).
+    static func withScript(_ response: Response, _ script: String) -> Response {
+        var response = response
+        let hash = Base64.encode(Array(SHA256.hash(data: Array(script.utf8))))
+        response.headers[.contentSecurityPolicy] = SecurityHeaders<PortalContext>.policy(scripts: "'self' 'sha256-\(hash)'", formAction: false)
+        return response
+    }
 }

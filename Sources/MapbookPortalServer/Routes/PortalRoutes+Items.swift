@@ -7,13 +7,20 @@ extension PortalRoutes {
     static func items(_ router: Router<PortalContext>, _ portal: Portal) {
         endpoint(router, "\(prefix)/content/items/:id", portal) { call, context in
             let record = try await portal.readableItem(try context.parameters.require("id"), call.user)
-            return json(call, record.item.jsonValue)
+            await portal.noteDevice(call, record, downloading: false)
+            return json(call, try await portal.itemJSON(record))
         }
 
         endpoint(router, "\(prefix)/content/items/:id/data", portal, methods: [.get, .head]) { call, context in
             let record = try await portal.readableItem(try context.parameters.require("id"), call.user)
             guard let name = record.item.name, let file = try await portal.files.dataFile(itemId: record.item.id, version: record.dataVersion, fileName: name, size: record.item.size) else {
                 throw PortalError.badRequest("Item \(record.item.id) has no data file.")
+            }
+            // A download from its start (not a resumed one, not a HEAD) is history, and its
+            // version is the device's from now on.
+            if call.request.method == .get, (call.request.headers[.range] ?? "bytes=0-").hasPrefix("bytes=0-") {
+                await portal.noteDevice(call, record, downloading: true)
+                await portal.noteEvent(call, record, .download, "Downloaded the version of \(ISODate.formatMinutes(milliseconds: record.item.modified))")
             }
             return FileResponse.send(file, from: portal.files, request: call.request, etag: record.sha256, modified: record.item.modified, contentType: contentType(file.name), attachment: true)
         }

@@ -31,7 +31,9 @@ extension PortalRoutes {
             } catch {
                 throw PortalError.badRequest("The sync request is not JSON: \(error)")
             }
-            return json(call, try await portal.synchronise(record, request, user: user).json)
+            let response = try await portal.synchronise(record, request, user: user)
+            await portal.noteSync(call, record, replica: request.replica, response)
+            return json(call, response.json)
         }
 
         // Attachments travel by SHA-256, before a sync (up) and after it (down).

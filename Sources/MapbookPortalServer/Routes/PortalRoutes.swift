@@ -36,11 +36,16 @@ struct PortalRequest: Sendable {
 public enum PortalRoutes {
     public static let prefix = "/sharing/rest"
 
-    public static func router(_ portal: Portal) -> Router<PortalContext> {
-        let router = Router(context: PortalContext.self)
+    /// `secure`: the portal answers over TLS (its cookies are then Secure, and HSTS is sent).
+    public static func router(_ portal: Portal, secure: Bool) throws -> Router<PortalContext> {
+        let pages = try PortalPages()
+        // Every GET answers HEAD too, with the same headers and no body.
+        let router = Router(context: PortalContext.self, options: .autoGenerateHeadEndpoints)
+        router.add(middleware: SecurityHeaders(secure: secure))
         router.add(middleware: LogRequestsMiddleware(.info))
         info(router, portal)
-        auth(router, portal)
+        auth(router, portal, pages)
+        self.pages(router, portal, pages, secure: secure)
         search(router, portal)
         items(router, portal)
         publish(router, portal)
@@ -136,7 +141,8 @@ public enum PortalRoutes {
     }
 
     /// The caller: a token as the `token` parameter, or `X-Esri-Authorization: Bearer` or
-    /// `Authorization: Bearer`. A token that is presented but not valid is an error (498),
+    /// `Authorization: Bearer`, or else a browser session's cookie with its CSRF token
+    /// (`BrowserSession.apiCaller`). A token that is presented but not valid is an error (498),
     /// never silently anonymous.
     static func authenticate(_ request: Request, _ parameters: RequestParameters, _ portal: Portal) async throws -> (UserRecord?, String?) {
         var token = parameters["token"]
@@ -150,7 +156,7 @@ public enum PortalRoutes {
                 }
             }
         }
-        guard let token else { return (nil, nil) }
+        guard let token else { return (try await BrowserSession.apiCaller(request, parameters, portal, baseURL: baseURL(request)), nil) }
         guard let record = try await portal.tokens.check(token), let user = try await portal.store.user(record.username) else {
             throw PortalError.invalidToken
         }

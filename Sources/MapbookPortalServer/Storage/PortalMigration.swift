@@ -7,9 +7,10 @@ import MapbookSupport
 /// Moves a portal from one pair of stores to another (`mapbook portal migrate`): an embedded
 /// portal's SQLite and folders to PostgreSQL and an S3 bucket, as it grows past one machine.
 ///
-/// Copies settings (the organization id, the OAuth signing key), users (password hashes as
-/// they are), tokens (devices stay signed in), groups, folders and every committed item with
-/// its data file and info files, then checks what it wrote: every item's record read back
+/// Copies settings (the organization id, the OAuth signing key, the versions devices must
+/// hold), users (password hashes as they are), tokens (devices stay signed in), groups,
+/// folders, every committed item with its data file and info files, devices' versions,
+/// replicas' syncs, item histories and the audit log, then checks what it wrote: every item's record read back
 /// equals the source's, and its data read back hashes to the recorded SHA-256. Running it
 /// again copies everything again (records are replaced, files stored under their versions),
 /// so a migration cut short is finished by running it once more. Uploads in progress are not
@@ -82,11 +83,26 @@ public struct PortalMigration: Sendable {
                 summary.files += 1
             }
             try await to.store.saveItem(copied)
+            try await copyActivity(of: record.item.id)
             summary.items += 1
             progress(record.item.id)
         }
+        // The audit log is appended to, never replaced: copied once, into a log still empty.
+        if try await to.store.auditEntries(before: nil, limit: 1).isEmpty {
+            for entry in try await from.store.auditEntries(before: nil, limit: Int(Int32.max)).reversed() { try await to.store.recordAudit(entry) }
+        }
         try await check(items)
         return summary
+    }
+
+    /// What the item page shows of an item's life: devices' versions and replicas' syncs
+    /// (replaced), and its history (copied once, into a history still empty).
+    func copyActivity(of id: String) async throws {
+        for report in try await from.store.deviceReports(itemId: id) { try await to.store.saveDeviceReport(report) }
+        for sync in try await from.store.replicaSyncs(itemId: id) { try await to.store.saveReplicaSync(sync) }
+        if try await to.store.itemEvents(itemId: id, limit: 1).isEmpty {
+            for event in try await from.store.itemEvents(itemId: id, limit: Int(Int32.max)).reversed() { try await to.store.recordItemEvent(event) }
+        }
     }
 
     /// Copies the folder `source` into `destination` (files and folders; made as needed): the

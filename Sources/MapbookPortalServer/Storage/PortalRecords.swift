@@ -25,6 +25,9 @@ public struct TokenRecord: Sendable, Equatable {
         case refresh
         /// An OAuth 2 authorization code, used once.
         case code
+        /// A browser's session with the portal's pages, kept in an HttpOnly cookie
+        /// (`BrowserSession`); accepted by the API only with its CSRF token.
+        case session
     }
 
     public var hash: String

@@ -59,4 +59,20 @@ public protocol PortalStore: Sendable {
     /// Every job kept.
     func jobs() async throws -> [JobRecord]
     func deleteJob(_ id: String) async throws
+
+    // What the pages show of an item's life and the organization's (issue 34).
+    /// Keeps a device's report, replacing its earlier one for the same item.
+    func saveDeviceReport(_ report: DeviceReport) async throws
+    /// The devices that reported holding the item, most recently seen first.
+    func deviceReports(itemId: String) async throws -> [DeviceReport]
+    /// Keeps a replica's last sync, replacing its earlier one.
+    func saveReplicaSync(_ sync: ReplicaSync) async throws
+    /// The item's replicas' last syncs, most recent first.
+    func replicaSyncs(itemId: String) async throws -> [ReplicaSync]
+    func recordItemEvent(_ event: ItemEvent) async throws
+    /// The item's events, newest first, at most `limit`.
+    func itemEvents(itemId: String, limit: Int) async throws -> [ItemEvent]
+    func recordAudit(_ entry: AuditEntry) async throws
+    /// Audit entries older than `before` (milliseconds; nil: the newest), newest first, at most `limit`.
+    func auditEntries(before: Int64?, limit: Int) async throws -> [AuditEntry]
 }

@@ -63,6 +63,23 @@ public final class PostgresPortalStore: PortalStore {
         """,
         // Background jobs: map areas taken offline (issue 33).
         "CREATE TABLE jobs (id TEXT PRIMARY KEY, job JSONB NOT NULL)",
+        // What the web pages show: devices' versions, item events, the audit log (issue 34).
+        """
+        CREATE TABLE device_reports (
+          item_id TEXT NOT NULL, device_id TEXT NOT NULL, username TEXT NOT NULL, held_modified BIGINT NOT NULL, last_seen BIGINT NOT NULL,
+          address TEXT, PRIMARY KEY (item_id, device_id));
+        CREATE TABLE item_events (
+          serial BIGSERIAL PRIMARY KEY, item_id TEXT NOT NULL, at BIGINT NOT NULL, kind TEXT NOT NULL, username TEXT, device_id TEXT,
+          address TEXT, detail TEXT NOT NULL);
+        CREATE INDEX item_events_item ON item_events (item_id, at);
+        CREATE TABLE replica_syncs (
+          item_id TEXT NOT NULL, replica TEXT NOT NULL, username TEXT NOT NULL, device_id TEXT, at BIGINT NOT NULL, generation BIGINT NOT NULL,
+          changes BIGINT NOT NULL, conflicts JSONB NOT NULL, PRIMARY KEY (item_id, replica));
+        CREATE TABLE audit_log (
+          serial BIGSERIAL PRIMARY KEY, at BIGINT NOT NULL, username TEXT NOT NULL, action TEXT NOT NULL, target TEXT NOT NULL, address TEXT,
+          detail TEXT NOT NULL);
+        CREATE INDEX audit_log_at ON audit_log (at);
+        """,
     ]
 
     /// Connects to the database at `url` (`postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`; the
@@ -460,6 +477,105 @@ public final class PostgresPortalStore: PortalStore {
 
     public func deleteJob(_ id: String) async throws {
         try await run("delete a job") { [self] in try await client.query("DELETE FROM jobs WHERE id = \(id)") }
+    }
+
+    // MARK: Devices, events, audit
+
+    public func saveDeviceReport(_ r: DeviceReport) async throws {
+        try await run("record a device's version") { [self] in
+            try await client.query(
+                """
+                INSERT INTO device_reports (item_id, device_id, username, held_modified, last_seen, address)
+                VALUES (\(r.itemId), \(r.deviceId), \(r.username), \(r.heldModified), \(r.lastSeen), \(r.address))
+                ON CONFLICT (item_id, device_id) DO UPDATE SET username = excluded.username, held_modified = excluded.held_modified,
+                  last_seen = excluded.last_seen, address = excluded.address
+                """)
+        }
+    }
+
+    public func deviceReports(itemId: String) async throws -> [DeviceReport] {
+        try await run("read devices' versions") { [self] in
+            var all: [DeviceReport] = []
+            let rows = try await client.query(
+                "SELECT device_id, username, held_modified, last_seen, address FROM device_reports WHERE item_id = \(itemId) ORDER BY last_seen DESC")
+            for try await (device, username, held, seen, address) in rows.decode((String, String, Int64, Int64, String?).self) {
+                all.append(DeviceReport(itemId: itemId, deviceId: device, username: username, heldModified: held, lastSeen: seen, address: address))
+            }
+            return all
+        }
+    }
+
+    public func saveReplicaSync(_ r: ReplicaSync) async throws {
+        let conflicts = ReplicaSync.conflictsJSON(r.conflicts)
+        try await run("record a replica's sync") { [self] in
+            try await client.query(
+                """
+                INSERT INTO replica_syncs (item_id, replica, username, device_id, at, generation, changes, conflicts)
+                VALUES (\(r.itemId), \(r.replica), \(r.username), \(r.deviceId), \(r.at), \(r.generation), \(Int64(r.changes)), \(conflicts)::jsonb)
+                ON CONFLICT (item_id, replica) DO UPDATE SET username = excluded.username, device_id = excluded.device_id, at = excluded.at,
+                  generation = excluded.generation, changes = excluded.changes, conflicts = excluded.conflicts
+                """)
+        }
+    }
+
+    public func replicaSyncs(itemId: String) async throws -> [ReplicaSync] {
+        try await run("read replicas' syncs") { [self] in
+            var all: [ReplicaSync] = []
+            let rows = try await client.query(
+                "SELECT replica, username, device_id, at, generation, changes, conflicts::text FROM replica_syncs WHERE item_id = \(itemId) ORDER BY at DESC")
+            for try await (replica, username, device, at, generation, changes, conflicts) in rows.decode((String, String, String?, Int64, Int64, Int64, String).self) {
+                all.append(
+                    ReplicaSync(
+                        itemId: itemId, replica: replica, username: username, deviceId: device, at: at, generation: generation, changes: Int(changes),
+                        conflicts: ReplicaSync.conflicts(fromJSON: conflicts)))
+            }
+            return all
+        }
+    }
+
+    public func recordItemEvent(_ e: ItemEvent) async throws {
+        try await run("record an item's event") { [self] in
+            try await client.query(
+                """
+                INSERT INTO item_events (item_id, at, kind, username, device_id, address, detail)
+                VALUES (\(e.itemId), \(e.at), \(e.kind.rawValue), \(e.username), \(e.deviceId), \(e.address), \(e.detail))
+                """)
+        }
+    }
+
+    public func itemEvents(itemId: String, limit: Int) async throws -> [ItemEvent] {
+        try await run("read an item's events") { [self] in
+            var all: [ItemEvent] = []
+            let rows = try await client.query(
+                "SELECT at, kind, username, device_id, address, detail FROM item_events WHERE item_id = \(itemId) ORDER BY at DESC, serial DESC LIMIT \(limit)")
+            for try await (at, kind, username, device, address, detail) in rows.decode((Int64, String, String?, String?, String?, String).self) {
+                guard let kind = ItemEvent.Kind(rawValue: kind) else { continue }
+                all.append(ItemEvent(itemId: itemId, at: at, kind: kind, username: username, deviceId: device, address: address, detail: detail))
+            }
+            return all
+        }
+    }
+
+    public func recordAudit(_ a: AuditEntry) async throws {
+        try await run("record an administrator's action") { [self] in
+            try await client.query(
+                """
+                INSERT INTO audit_log (at, username, action, target, address, detail)
+                VALUES (\(a.at), \(a.username), \(a.action), \(a.target), \(a.address), \(a.detail))
+                """)
+        }
+    }
+
+    public func auditEntries(before: Int64?, limit: Int) async throws -> [AuditEntry] {
+        try await run("read the audit log") { [self] in
+            var all: [AuditEntry] = []
+            let rows = try await client.query(
+                "SELECT at, username, action, target, address, detail FROM audit_log WHERE at < \(before ?? Int64.max) ORDER BY at DESC, serial DESC LIMIT \(limit)")
+            for try await (at, username, action, target, address, detail) in rows.decode((Int64, String, String, String, String?, String).self) {
+                all.append(AuditEntry(at: at, username: username, action: action, target: target, address: address, detail: detail))
+            }
+            return all
+        }
     }
 
     public func saveUploadPart(itemId: String, _ part: UploadPart) async throws {

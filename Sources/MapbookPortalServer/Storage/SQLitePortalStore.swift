@@ -44,6 +44,19 @@ public final class SQLitePortalStore: PortalStore {
         "ALTER TABLE items ADD COLUMN version TEXT; CREATE TABLE upload_parts (item_id TEXT NOT NULL, number INTEGER NOT NULL, size INTEGER NOT NULL, PRIMARY KEY (item_id, number))",
         // Background jobs: map areas taken offline (issue 33).
         "CREATE TABLE jobs (id TEXT PRIMARY KEY, job TEXT NOT NULL)",
+        // What the web pages show: devices' versions, item events, the audit log (issue 34).
+        """
+        CREATE TABLE device_reports (item_id TEXT NOT NULL, device_id TEXT NOT NULL, username TEXT NOT NULL, held_modified INTEGER NOT NULL,
+            last_seen INTEGER NOT NULL, address TEXT, PRIMARY KEY (item_id, device_id));
+        CREATE TABLE item_events (item_id TEXT NOT NULL, at INTEGER NOT NULL, kind TEXT NOT NULL, username TEXT, device_id TEXT, address TEXT,
+            detail TEXT NOT NULL);
+        CREATE INDEX item_events_item ON item_events (item_id, at);
+        CREATE TABLE replica_syncs (item_id TEXT NOT NULL, replica TEXT NOT NULL, username TEXT NOT NULL, device_id TEXT, at INTEGER NOT NULL,
+            generation INTEGER NOT NULL, changes INTEGER NOT NULL, conflicts TEXT NOT NULL, PRIMARY KEY (item_id, replica));
+        CREATE TABLE audit_log (at INTEGER NOT NULL, username TEXT NOT NULL, action TEXT NOT NULL, target TEXT NOT NULL, address TEXT,
+            detail TEXT NOT NULL);
+        CREATE INDEX audit_log_at ON audit_log (at);
+        """,
     ]
 
     /// Opens (creating and migrating as needed) the store at `path`.
@@ -123,6 +136,82 @@ public final class SQLitePortalStore: PortalStore {
 
     public func deleteJob(_ id: String) async throws {
         try run { s in _ = try s.db.query("DELETE FROM jobs WHERE id = ?", [.text(id)]) }
+    }
+
+    // MARK: Devices, events, audit
+
+    public func saveDeviceReport(_ r: DeviceReport) async throws {
+        try run { s in
+            _ = try s.db.query(
+                "INSERT OR REPLACE INTO device_reports (item_id, device_id, username, held_modified, last_seen, address) VALUES (?, ?, ?, ?, ?, ?)",
+                [.text(r.itemId), .text(r.deviceId), .text(r.username), .integer(r.heldModified), .integer(r.lastSeen), Self.text(r.address)])
+        }
+    }
+
+    public func deviceReports(itemId: String) async throws -> [DeviceReport] {
+        try run { s in
+            try s.db.query("SELECT device_id, username, held_modified, last_seen, address FROM device_reports WHERE item_id = ? ORDER BY last_seen DESC", [.text(itemId)]).map {
+                DeviceReport(itemId: itemId, deviceId: $0[0].text ?? "", username: $0[1].text ?? "", heldModified: $0[2].int64 ?? 0, lastSeen: $0[3].int64 ?? 0, address: $0[4].text)
+            }
+        }
+    }
+
+    public func saveReplicaSync(_ r: ReplicaSync) async throws {
+        try run { s in
+            _ = try s.db.query(
+                "INSERT OR REPLACE INTO replica_syncs (item_id, replica, username, device_id, at, generation, changes, conflicts) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [.text(r.itemId), .text(r.replica), .text(r.username), Self.text(r.deviceId), .integer(r.at), .integer(r.generation), .integer(Int64(r.changes)),
+                 .text(ReplicaSync.conflictsJSON(r.conflicts))])
+        }
+    }
+
+    public func replicaSyncs(itemId: String) async throws -> [ReplicaSync] {
+        try run { s in
+            try s.db.query(
+                "SELECT replica, username, device_id, at, generation, changes, conflicts FROM replica_syncs WHERE item_id = ? ORDER BY at DESC", [.text(itemId)]
+            ).map {
+                ReplicaSync(
+                    itemId: itemId, replica: $0[0].text ?? "", username: $0[1].text ?? "", deviceId: $0[2].text, at: $0[3].int64 ?? 0, generation: $0[4].int64 ?? 0,
+                    changes: Int($0[5].int64 ?? 0), conflicts: ReplicaSync.conflicts(fromJSON: $0[6].text ?? "[]"))
+            }
+        }
+    }
+
+    public func recordItemEvent(_ e: ItemEvent) async throws {
+        try run { s in
+            _ = try s.db.query(
+                "INSERT INTO item_events (item_id, at, kind, username, device_id, address, detail) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [.text(e.itemId), .integer(e.at), .text(e.kind.rawValue), Self.text(e.username), Self.text(e.deviceId), Self.text(e.address), .text(e.detail)])
+        }
+    }
+
+    public func itemEvents(itemId: String, limit: Int) async throws -> [ItemEvent] {
+        try run { s in
+            try s.db.query(
+                "SELECT at, kind, username, device_id, address, detail FROM item_events WHERE item_id = ? ORDER BY at DESC, rowid DESC LIMIT ?", [.text(itemId), .integer(Int64(limit))]
+            ).compactMap { row in
+                row[1].text.flatMap(ItemEvent.Kind.init(rawValue:)).map {
+                    ItemEvent(itemId: itemId, at: row[0].int64 ?? 0, kind: $0, username: row[2].text, deviceId: row[3].text, address: row[4].text, detail: row[5].text ?? "")
+                }
+            }
+        }
+    }
+
+    public func recordAudit(_ a: AuditEntry) async throws {
+        try run { s in
+            _ = try s.db.query(
+                "INSERT INTO audit_log (at, username, action, target, address, detail) VALUES (?, ?, ?, ?, ?, ?)",
+                [.integer(a.at), .text(a.username), .text(a.action), .text(a.target), Self.text(a.address), .text(a.detail)])
+        }
+    }
+
+    public func auditEntries(before: Int64?, limit: Int) async throws -> [AuditEntry] {
+        try run { s in
+            try s.db.query(
+                "SELECT at, username, action, target, address, detail FROM audit_log WHERE at < ? ORDER BY at DESC, rowid DESC LIMIT ?",
+                [.integer(before ?? Int64.max), .integer(Int64(limit))]
+            ).map { AuditEntry(at: $0[0].int64 ?? 0, username: $0[1].text ?? "", action: $0[2].text ?? "", target: $0[3].text ?? "", address: $0[4].text, detail: $0[5].text ?? "") }
+        }
     }
 
     // MARK: Settings
@@ -364,6 +453,8 @@ public struct PortalStoreError: Error, CustomStringConvertible, Sendable {
         case tooLarge
         /// The object store (S3) failed or cannot be reached.
         case objectStore(S3Error.Kind)
+        /// A file of the web pages (a template, the pages' script or style) is missing or broken.
+        case missingResource
     }
 
     public var kind: Kind

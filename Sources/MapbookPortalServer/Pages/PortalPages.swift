@@ -1,0 +1,87 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import MapbookPackage
+import MapbookPortalAPI
+import MapbookSupport
+import Mustache
+
+/// The portal's web pages (issue 34, docs/PORTAL.md "Web pages"): Mustache templates from
+/// `Resources/pages`, which escape every value (`{{value}}`; only the OAuth pages' one inline
+/// script is written unescaped, as JSON that cannot close its element), and the pages' own script, style and icon from `Resources/static`.
+///
+/// They are read from the source tree the binary was built from, or the folder
+/// `MAPBOOK_PORTAL_RESOURCES` names (for a binary moved elsewhere), once at start: SwiftPM's
+/// resource accessor imports Foundation, whose ICU module clashes with libxml2's (as for
+/// `mapbook serve`'s WebAssets).
+struct PortalPages: Sendable {
+    let templates: MustacheLibrary
+    /// The static files by name, with their content types.
+    let files: [String: (type: String, bytes: [UInt8])]
+
+    static var resources: String {
+        if let folder = getenv("MAPBOOK_PORTAL_RESOURCES") { return String(cString: folder) }
+        return FileSystem.parent(of: FileSystem.parent(of: #filePath)) + "/Resources"
+    }
+
+    static let templateNames = ["layout", "items", "item", "error", "signin", "oauth-code", "upload"]
+
+    init(directory: String = PortalPages.resources) throws {
+        var library = MustacheLibrary()
+        for name in Self.templateNames {
+            let path = "\(directory)/pages/\(name).mustache"
+            guard let bytes = try? Self.read(path), let text = String(validating: bytes, as: UTF8.self) else {
+                throw PortalStoreError(kind: .missingResource, path: path, message: "the page template is missing or unreadable; build mapbook again from its source tree, or set MAPBOOK_PORTAL_RESOURCES")
+            }
+            do {
+                try library.register(text, named: name)
+            } catch {
+                throw PortalStoreError(kind: .missingResource, path: path, message: "the page template does not parse: \(error)")
+            }
+        }
+        templates = library
+        var files: [String: (type: String, bytes: [UInt8])] = [:]
+        for (name, type) in [("portal.css", "text/css; charset=utf-8"), ("portal.js", "text/javascript; charset=utf-8"), ("icon.svg", "image/svg+xml")] {
+            let path = "\(directory)/static/\(name)"
+            guard let bytes = try? Self.read(path) else {
+                throw PortalStoreError(kind: .missingResource, path: path, message: "the pages' file is missing; build mapbook again from its source tree, or set MAPBOOK_PORTAL_RESOURCES")
+            }
+            files[name] = (type, bytes)
+        }
+        self.files = files
+    }
+
+    static func read(_ path: String) throws -> [UInt8] {
+        let file = try RandomAccessFile(path: path)
+        return try file.read(at: 0, count: Int(file.size))
+    }
+
+    /// The page `template` with `values`, inside the layout with what every page shows:
+    /// the portal's name, who is signed in and their CSRF token, where signing in leads.
+    func render(_ template: String, _ values: [String: Any], frame: PageFrame) -> String {
+        var all = values
+        for (key, value) in frame.values where all[key] == nil { all[key] = value }
+        return templates.render(all, withTemplate: template) ?? ""
+    }
+}
+
+/// What the layout of every page needs: the portal's name, the session, the page's own path
+/// (to come back to after signing in) and which link of the bar is the current page.
+struct PageFrame: Sendable {
+    var portalName: String
+    var session: BrowserSession?
+    /// The path and query of this page.
+    var path: String
+    var current: String?
+    var notice: String?
+
+    var values: [String: Any] {
+        var values: [String: Any] = ["portalName": portalName, "signInHref": "/home/signin.html?next=\(FormEncoding.percentEncode(path))"]
+        if let session {
+            values["session"] = ["csrf": session.csrf, "username": session.user.username, "fullName": session.user.fullName] as [String: Any]
+        }
+        if let current { values["on" + current] = true }
+        if let notice { values["notice"] = notice }
+        return values
+    }
+}

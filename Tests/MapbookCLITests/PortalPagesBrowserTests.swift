@@ -1,0 +1,47 @@
+import Foundation
+import MapbookTestSupport
+import Testing
+
+/// The portal's web pages in a real browser (issue 34): Debian's chromium driven by Playwright
+/// against `mapbook portal serve`, once on SQLite and a data folder and once on PostgreSQL and
+/// S3, as tools/web/portal_check.py lists check by check.
+@Suite(.serialized) struct PortalPagesBrowserTests {
+    static let alice = "alice-password-1", bob = "bob-password-1"
+
+    func check(_ server: PortalServerProcess) throws {
+        try withTemporaryDirectory { dir in
+            let package = try TestPackages.makePackage(in: dir, name: "Town.mmpk")
+            let script = Fixtures.repositoryRoot.appendingPathComponent("tools/web/portal_check.py").path
+            let (status, output) = try ExternalTools.run(ExternalTools.python, [script, server.url, package, dir + "/screens", Self.alice, Self.bob])
+            let failed = output.split(separator: "\n").filter { $0.hasPrefix("FAIL") || $0.contains("Error") }
+            #expect(status == 0, "\(failed.joined(separator: "\n"))\n\(output.suffix(2000))")
+            #expect(output.contains("all checks passed"))
+        }
+    }
+
+    @Test(.enabled(if: ServeBrowserTests.hasBrowser || ExternalTools.isCI, "Debian's chromium or Playwright in .venv is missing (tools/setup installs both)"))
+    func thePagesWorkOnSQLiteAndADataFolder() throws {
+        let server = try PortalServerProcess(users: [("alice", Self.alice, true), ("bob", Self.bob, false)])
+        defer {
+            server.stop()
+            server.removeData()
+        }
+        try check(server)
+    }
+
+    @Test(.enabled(if: (ServeBrowserTests.hasBrowser && FileManager.default.isExecutableFile(atPath: S3Server.proxy) && FileManager.default.isExecutableFile(atPath: PostgresServer.initdb)) || ExternalTools.isCI,
+                   "chromium, Playwright, OpenStack Swift or PostgreSQL 15 is missing; run tools/setup"))
+    func thePagesWorkOnPostgreSQLAndS3() throws {
+        let (bucket, s3) = try S3Server.bucket()
+        setenv("AWS_ACCESS_KEY_ID", S3Server.accessKey, 1)
+        setenv("AWS_SECRET_ACCESS_KEY", S3Server.secretKey, 1)
+        setenv("AWS_REGION", S3Server.region, 1)
+        let server = try PortalServerProcess(
+            users: [("alice", Self.alice, true), ("bob", Self.bob, false)], extraArguments: ["--files", bucket, "--s3-endpoint", s3.endpoint], store: try PostgresServer.database())
+        defer {
+            server.stop()
+            server.removeData()
+        }
+        try check(server)
+    }
+}
