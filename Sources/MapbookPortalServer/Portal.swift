@@ -170,6 +170,8 @@ public final class Portal: Sendable {
             try await signInThrottle.recordFailure(user: username, address: address)
             return nil
         }
+        // A disabled account is refused like a wrong password: the page says no more.
+        guard !user.disabled else { return nil }
         try await signInThrottle.recordSuccess(user: username)
         return user
     }
@@ -186,6 +188,13 @@ public final class Portal: Sendable {
         return bytes
     }
 
+    /// The organization's name as its administrators set it on the Organization page, else
+    /// the configuration's (a store that cannot be read gives the configuration's).
+    func organizationName() async -> String {
+        let stored = try? await store.setting("organizationName")
+        return (stored ?? nil).flatMap { $0.isEmpty ? nil : $0 } ?? configuration.name
+    }
+
     /// Adds a user, or changes an existing user's password and role.
     public func setUser(_ username: String, password: String, admin: Bool, fullName: String? = nil, email: String? = nil) async throws -> UserRecord {
         guard Self.isUsername(username) else {
@@ -199,10 +208,29 @@ public final class Portal: Sendable {
         let user = UserRecord(
             username: existing?.username ?? username, id: existing?.id ?? TokenService.newId(), fullName: fullName ?? existing?.fullName ?? username,
             email: email ?? existing?.email ?? "", role: admin ? "org_admin" : "org_user", passwordHash: try PasswordHash.make(password, rounds: configuration.passwordRounds),
-            created: existing?.created ?? now, modified: now)
+            created: existing?.created ?? now, modified: now, disabled: existing?.disabled ?? false)
         try await store.saveUser(user)
         // A new password ends every session of the old one.
         if existing != nil { try await store.deleteTokens(username: user.username) }
+        return user
+    }
+
+    /// Disables (or enables again) an account; disabling ends every session it has.
+    public func setDisabled(_ username: String, _ disabled: Bool) async throws -> UserRecord? {
+        guard var user = try await store.user(username) else { return nil }
+        user.disabled = disabled
+        user.modified = TokenService.now()
+        try await store.saveUser(user)
+        if disabled { try await store.deleteTokens(username: user.username) }
+        return user
+    }
+
+    /// Makes the user an administrator or not.
+    public func setRole(_ username: String, admin: Bool) async throws -> UserRecord? {
+        guard var user = try await store.user(username) else { return nil }
+        user.role = admin ? "org_admin" : "org_user"
+        user.modified = TokenService.now()
+        try await store.saveUser(user)
         return user
     }
 

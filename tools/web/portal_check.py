@@ -170,6 +170,35 @@ with sync_playwright() as p:
         fits("the item page")
         page.screenshot(path=f"{WORK}/item-{size}.png", full_page=True)
 
+        # Administration: a user added from the Users page, a group, the audit log.
+        if size == "desktop":
+            page.click("nav a[href='/home/organization.html']")
+            page.click("text=Users")
+            page.fill("#username", "carol")
+            page.fill("#fullName", "Carol <b>Crew</b>")
+            page.fill("#password", "carol-password-1")
+            page.click("text=Add the user")
+            page.wait_for_url(lambda url: "/home/user.html?name=carol" in url)
+            check("an admin adds a user from the Users page", "Carol <b>Crew</b>" in page.inner_text("h1"), page.inner_text("main")[:300])
+            page.screenshot(path=f"{WORK}/user-{size}.png", full_page=True)
+            page.click("nav a[href='/home/groups.html']")
+            page.fill("#title", "Field Crew")
+            page.check("input[name=sharedUpdate]")
+            page.click("text=Create the group")
+            page.fill("#user", "carol")
+            page.click("button:text-is('Add')")
+            check("a group is created and carol added", "carol" in page.inner_text(".plain") and "yes" in page.inner_text("main"), page.inner_text("main")[:300])
+            page.goto(PORTAL + "/home/audit.html")
+            text = page.inner_text("main")
+            check("the audit log lists the actions with who and from where",
+                  "added a user" in text and "created a group" in text and "added a group member" in text and "127.0.0.1" in text, text[:600])
+            page.screenshot(path=f"{WORK}/audit-{size}.png", full_page=True)
+        else:
+            for path in ["/home/users.html", "/home/groups.html", "/home/audit.html", "/home/organization.html"]:
+                page.goto(PORTAL + path)
+                fits(path)
+            page.screenshot(path=f"{WORK}/users-{size}.png", full_page=True)
+
         # A form without its CSRF token changes nothing; the API refuses the cookie alone.
         refused = page.evaluate("""async () => {
             const out = await fetch('/home/signout', {method: 'POST', body: new URLSearchParams({})});

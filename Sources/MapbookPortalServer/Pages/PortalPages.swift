@@ -24,7 +24,7 @@ struct PortalPages: Sendable {
         return FileSystem.parent(of: FileSystem.parent(of: #filePath)) + "/Resources"
     }
 
-    static let templateNames = ["layout", "items", "item", "error", "signin", "oauth-code", "upload"]
+    static let templateNames = ["layout", "items", "item", "error", "signin", "oauth-code", "upload", "organization", "users", "user", "groups", "group", "audit"]
 
     init(directory: String = PortalPages.resources) throws {
         var library = MustacheLibrary()
@@ -78,7 +78,7 @@ struct PageFrame: Sendable {
     var values: [String: Any] {
         var values: [String: Any] = ["portalName": portalName, "signInHref": "/home/signin.html?next=\(FormEncoding.percentEncode(path))"]
         if let session {
-            values["session"] = ["csrf": session.csrf, "username": session.user.username, "fullName": session.user.fullName] as [String: Any]
+            values["session"] = ["csrf": session.csrf, "username": session.user.username, "fullName": session.user.fullName, "isAdmin": session.user.isAdmin] as [String: Any]
         }
         if let current { values["on" + current] = true }
         if let notice { values["notice"] = notice }

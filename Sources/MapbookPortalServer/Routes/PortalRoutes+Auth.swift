@@ -58,38 +58,38 @@ extension PortalRoutes {
         let clientId = call["client_id"] ?? ""
         let responseType = call["response_type"] ?? "code"
         let redirect = call["redirect_uri"] ?? ""
-        guard !clientId.isEmpty, clientId.utf8.count <= 128 else { return signInPage(pages, portal, nil, error: "Error: Invalid client_id") }
-        guard responseType == "token" || responseType == "code" else { return signInPage(pages, portal, nil, error: "Error: Invalid response_type") }
-        guard allowedRedirect(redirect, call) else { return signInPage(pages, portal, nil, error: "Error: Invalid redirect_uri") }
+        guard !clientId.isEmpty, clientId.utf8.count <= 128 else { return await signInPage(pages, portal, nil, error: "Error: Invalid client_id") }
+        guard responseType == "token" || responseType == "code" else { return await signInPage(pages, portal, nil, error: "Error: Invalid response_type") }
+        guard allowedRedirect(redirect, call) else { return await signInPage(pages, portal, nil, error: "Error: Invalid redirect_uri") }
         var challenge: String?
         if let c = call["code_challenge"] {
             guard (call["code_challenge_method"] ?? "S256") == "S256", c.utf8.count >= 43, c.utf8.count <= 128 else {
-                return signInPage(pages, portal, nil, error: "Error: Invalid code_challenge (use code_challenge_method=S256)")
+                return await signInPage(pages, portal, nil, error: "Error: Invalid code_challenge (use code_challenge_method=S256)")
             }
             challenge = c
         }
         let state = OAuthState(
             clientId: clientId, responseType: responseType, redirectURI: redirect, state: call["state"], expiration: call["expiration"].flatMap { Int64($0) },
             codeChallenge: challenge, expires: TokenService.now() + OAuthState.lifetimeMillis)
-        return signInPage(pages, portal, state.encode(secret: try await portal.oauthSecret()), clientId: clientId, responseType: responseType, redirect: redirect)
+        return await signInPage(pages, portal, state.encode(secret: try await portal.oauthSecret()), clientId: clientId, responseType: responseType, redirect: redirect)
     }
 
     static func signInForm(_ call: PortalRequest, _ portal: Portal, _ pages: PortalPages) async throws -> Response {
         guard let text = call["oauth_state"], let state = OAuthState.decode(text, secret: try await portal.oauthSecret(), now: TokenService.now()) else {
-            return signInPage(pages, portal, nil, error: "The sign-in page has expired or is not genuine. Start the sign-in again.")
+            return await signInPage(pages, portal, nil, error: "The sign-in page has expired or is not genuine. Start the sign-in again.")
         }
         var signedIn: UserRecord?
         if let username = call["username"], let password = call["password"] {
             do {
                 signedIn = try await portal.signIn(username, password, from: call.clientAddress)
             } catch let throttled as SignInThrottled {
-                var page = signInPage(pages, portal, text, clientId: state.clientId, responseType: state.responseType, redirect: state.redirectURI, messages: [throttled.portalError.message])
+                var page = await signInPage(pages, portal, text, clientId: state.clientId, responseType: state.responseType, redirect: state.redirectURI, messages: [throttled.portalError.message])
                 page.headers[.retryAfter] = String(throttled.retryAfter)
                 return page
             }
         }
         guard let user = signedIn else {
-            return signInPage(pages, portal, text, clientId: state.clientId, responseType: state.responseType, redirect: state.redirectURI, messages: ["Invalid username or password."])
+            return await signInPage(pages, portal, text, clientId: state.clientId, responseType: state.responseType, redirect: state.redirectURI, messages: ["Invalid username or password."])
         }
         let minutes = min(max(1, call["expiration"].flatMap { Int64($0) } ?? state.expiration ?? 120), portal.configuration.maximumTokenMinutes)
         if state.responseType == "token" {
@@ -160,7 +160,7 @@ extension PortalRoutes {
     static func signInPage(
         _ pages: PortalPages, _ portal: Portal, _ state: String?, clientId: String = "", responseType: String = "", redirect: String = "", messages: [String] = [],
         error: String? = nil
-    ) -> Response {
+    ) async -> Response {
         var info: JSONObject = [:]
         if let state {
             info["oauth_state"] = .string(state)
@@ -173,7 +173,7 @@ extension PortalRoutes {
         let script = "var oAuthInfo = \(scriptJSON(.object(info)));"
         var values: [String: Any] = ["script": script, "notes": [error].compactMap { $0 } + messages]
         if let state { values["state"] = state }
-        let frame = PageFrame(portalName: portal.configuration.name, session: nil, path: "/home", current: nil)
+        let frame = PageFrame(portalName: await portal.organizationName(), session: nil, path: "/home", current: nil)
         return withScript(PortalResponse.html(pages.render("signin", values, frame: frame)), script)
     }
 

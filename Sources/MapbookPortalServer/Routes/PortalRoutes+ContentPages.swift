@@ -16,7 +16,7 @@ extension PortalRoutes {
     /// by the store for `viewer` (the store pages, so a page costs the same at any size);
     /// with `scope`, only that user's items.
     static func itemList(
-        _ call: PageRequest, _ portal: Portal, _ pages: PortalPages, viewer: ItemViewer, scope: String?, heading: String, action: String
+        _ call: PageRequest, _ portal: Portal, _ pages: PortalPages, viewer: ItemViewer, scope: String?, heading: String, action: String, intro: String? = nil
     ) async throws -> Response {
         let q = call["q"] ?? ""
         let sortField = (call["sortField"] ?? "").isEmpty ? "modified" : call["sortField"]!
@@ -27,6 +27,7 @@ extension PortalRoutes {
             "sortOrders": [("asc", "Ascending"), ("desc", "Descending")].map { ["value": $0.0, "label": $0.1, "selected": $0.0 == sortOrder] as [String: Any] },
         ]
         if scope != nil { values["uploadHref"] = "/home/upload.html" }
+        if let intro, !intro.isEmpty { values["intro"] = intro }
         do {
             var text = q
             if let scope { text = "owner:\"\(scope)\"" + (q.trimmingWhitespace().isEmpty ? "" : " AND (\(q))") }
@@ -109,8 +110,9 @@ extension PortalRoutes {
         if let license = item.licenseInfo, !license.isEmpty { values["license"] = HTMLText.plain(license, collapsing: true) }
         if item.name != nil { values["download"] = "/home/items/\(item.id)/data" }
         if portal.canWrite(record, call.user), record.item.name != nil { values["updateHref"] = "/home/upload.html?id=\(item.id)" }
-        if portal.canWrite(record, call.user) {
+        if let user = call.user, portal.canWrite(record, user) {
             values["admin"] = try await versionValues(record, call, portal)
+            values["sharingForm"] = try await sharingValues(record, user, call, portal)
         }
         if item.type == PackageManifest.mobileMapPackageType {
             values["package"] = try await packageValues(record, portal)

@@ -51,41 +51,15 @@ extension PortalRoutes {
         }
         endpoint(router, "\(prefix)/community/createGroup", portal, methods: [.post]) { call, _ in
             let user = try call.requireUser()
-            guard let title = call["title"], !title.isEmpty, title.utf8.count <= 250 else { throw PortalError.badRequest("A group needs a title.") }
-            guard !(try await portal.store.groups().contains(where: { $0.title.lowercased() == title.lowercased() })) else {
-                throw PortalError.badRequest("A group named '\(title)' already exists.", details: [title])
-            }
-            let access = call["access"]?.lowercased() ?? "private"
-            guard ["private", "org", "public"].contains(access) else { throw PortalError.badRequest("access must be private, org or public.") }
-            let capabilities = list(call["capabilities"]).map { $0.lowercased() }
-            guard capabilities.allSatisfy({ $0 == GroupRecord.updateCapability }) else {
-                throw PortalError.badRequest("The only group capability is \(GroupRecord.updateCapability).", details: capabilities)
-            }
-            let now = TokenService.now()
-            let group = GroupRecord(
-                id: TokenService.newId(), title: title, owner: user.username, snippet: call["snippet"], description: call["description"],
-                tags: list(call.parameters.values["tags"]), access: access, created: now, modified: now, members: [user.username],
-                capabilities: capabilities)
-            try await portal.store.saveGroup(group)
+            let group = try await portal.createGroup(
+                by: user, title: call["title"] ?? "", access: call["access"]?.lowercased() ?? "private", capabilities: list(call["capabilities"]).map { $0.lowercased() },
+                snippet: call["snippet"], description: call["description"], tags: list(call.parameters.values["tags"]))
             return json(call, .object(["success": .bool(true), "group": groupJSON(group, user: user, orgId: portal.orgId)]))
         }
         for verb in ["addUsers", "removeUsers"] {
             endpoint(router, "\(prefix)/community/groups/:id/\(verb)", portal, methods: [.post]) { call, context in
-                var group = try await managedGroup(call, context, portal)
-                var failed: [String] = []
-                for name in list(call["users"]) {
-                    guard let user = try await portal.store.user(name) else {
-                        failed.append(name)
-                        continue
-                    }
-                    if verb == "addUsers" {
-                        if !group.members.contains(where: { $0.lowercased() == user.username.lowercased() }) { group.members.append(user.username) }
-                    } else if user.username.lowercased() != group.owner.lowercased() {
-                        group.members.removeAll { $0.lowercased() == user.username.lowercased() }
-                    }
-                }
-                group.modified = TokenService.now()
-                try await portal.store.saveGroup(group)
+                let group = try await managedGroup(call, context, portal)
+                let (_, failed) = try await portal.changeMembers(of: group, list(call["users"]), adding: verb == "addUsers")
                 return json(call, .object([verb == "addUsers" ? "notAdded" : "notRemoved": .array(failed.map { .string($0) })]))
             }
         }

@@ -80,8 +80,8 @@ extension PortalRoutes {
     static func portalSelf(_ portal: Portal, _ call: PortalRequest) async -> JSONValue {
         var o: JSONObject = [
             "id": .string(portal.orgId),
-            "name": .string(portal.configuration.name),
-            "portalName": .string(portal.configuration.name),
+            "name": .string(await portal.organizationName()),
+            "portalName": .string(await portal.organizationName()),
             "portalMode": .string("singletenant"),
             "isPortal": .bool(true),
             "currentVersion": .string(apiVersion),

@@ -51,7 +51,8 @@ extension PortalRoutes {
             page(router, path, portal, pages) { call in
                 // What anyone may see, newest first, whoever is signed in.
                 let anyone = ItemViewer(username: nil, isAdmin: false, groups: [])
-                return try await itemList(call, portal, pages, viewer: anyone, scope: nil, heading: "Public items", action: "/home/search.html")
+                let intro = try await portal.store.setting("organizationDescription")
+                return try await itemList(call, portal, pages, viewer: anyone, scope: nil, heading: "Public items", action: "/home/search.html", intro: intro)
             }
         }
         page(router, "/home/search.html", portal, pages, current: "Search") { call in
@@ -104,6 +105,7 @@ extension PortalRoutes {
             return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: file.bytes)))
         }
         signInPages(router, portal, pages, secure: secure)
+        adminPages(router, portal, pages)
     }
 
     /// Signing in (through the portal's own OAuth page, as the code grant) and out.
@@ -179,7 +181,7 @@ extension PortalRoutes {
         _ body: @escaping @Sendable (PageRequest, PortalContext) async throws -> Response
     ) {
         let handler: @Sendable (Request, PortalContext) async throws -> Response = { request, context in
-            var frame = PageFrame(portalName: portal.configuration.name, session: nil, path: request.uri.path + (request.uri.query.map { "?" + $0 } ?? ""), current: current)
+            var frame = PageFrame(portalName: await portal.organizationName(), session: nil, path: request.uri.path + (request.uri.query.map { "?" + $0 } ?? ""), current: current)
             do {
                 // Pages take no files: a multipart body is refused by the form reader's limits.
                 let parameters = try await RequestParameters.read(request, limits: portal.configuration.limits, staging: portal.files.stagingFile)

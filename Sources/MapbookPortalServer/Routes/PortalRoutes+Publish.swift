@@ -311,35 +311,12 @@ extension PortalRoutes {
 
     /// Sets who sees the item: `everyone`, `org`, and `groups` to add (or, unsharing, remove).
     static func share(_ call: PortalRequest, _ portal: Portal, _ record: ItemRecord, unshare: Bool) async throws -> JSONValue {
-        var record = record
         let user = try call.requireUser()
-        var notShared: [String] = []
-        var groups = Set(record.groups)
-        for id in list(call["groups"]) {
-            guard let group = try await portal.store.group(id), PortalPaths.isItemId(id),
-                user.isAdmin || group.members.contains(where: { $0.lowercased() == user.username.lowercased() }) || group.owner.lowercased() == user.username.lowercased()
-            else {
-                notShared.append(id)
-                continue
-            }
-            if unshare { groups.remove(id) } else { groups.insert(id) }
-        }
-        if !unshare {
-            let everyone = flag(call["everyone"])
-            let org = flag(call["org"])
-            if everyone == true {
-                record.item.access = .public
-            } else if org == true {
-                record.item.access = .org
-            } else if everyone == false || org == false {
-                record.item.access = groups.isEmpty ? .private : .shared
-            }
-        }
-        if record.item.access == .private, !groups.isEmpty { record.item.access = .shared }
-        if record.item.access == .shared, groups.isEmpty { record.item.access = .private }
-        record.groups = groups.sorted()
-        try await portal.store.saveItem(record)
+        let groups = list(call["groups"])
+        let (shared, refused) = try await portal.share(
+            record, by: user, adding: unshare ? [] : groups, removing: unshare ? groups : [],
+            everyone: unshare ? nil : flag(call["everyone"]), org: unshare ? nil : flag(call["org"]))
         let key = unshare ? "notUnsharedFrom" : "notSharedWith"
-        return .object(["itemId": .string(record.item.id), key: .array(notShared.map { .string($0) })])
+        return .object(["itemId": .string(shared.item.id), key: .array(refused.map { .string($0) })])
     }
 }

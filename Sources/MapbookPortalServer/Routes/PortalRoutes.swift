@@ -157,7 +157,7 @@ public enum PortalRoutes {
             }
         }
         guard let token else { return (try await BrowserSession.apiCaller(request, parameters, portal, baseURL: baseURL(request)), nil) }
-        guard let record = try await portal.tokens.check(token), let user = try await portal.store.user(record.username) else {
+        guard let record = try await portal.tokens.check(token), let user = try await portal.store.user(record.username), !user.disabled else {
             throw PortalError.invalidToken
         }
         return (user, token)

@@ -11,6 +11,8 @@ public struct UserRecord: Sendable, Equatable {
     public var passwordHash: String
     public var created: Int64
     public var modified: Int64
+    /// An administrator disabled the account: it cannot sign in, and its tokens went.
+    public var disabled = false
 
     public var isAdmin: Bool { role == "org_admin" }
 }

@@ -80,6 +80,8 @@ public final class PostgresPortalStore: PortalStore {
           detail TEXT NOT NULL);
         CREATE INDEX audit_log_at ON audit_log (at);
         """,
+        // Accounts an administrator disabled (issue 34).
+        "ALTER TABLE users ADD COLUMN disabled BOOLEAN NOT NULL DEFAULT false",
     ]
 
     /// Connects to the database at `url` (`postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`; the
@@ -225,34 +227,37 @@ public final class PostgresPortalStore: PortalStore {
 
     // MARK: Users
 
-    static let userColumns = "username, id, full_name, email, role, password, created, modified"
 
     func users(_ query: PostgresQuery) async throws -> [UserRecord] {
         try await run("read users") { [self] in
             var found: [UserRecord] = []
-            for try await (u, id, name, email, role, password, created, modified) in try await client.query(query).decode((String, String, String, String, String, String, Int64, Int64).self) {
-                found.append(UserRecord(username: u, id: id, fullName: name, email: email, role: role, passwordHash: password, created: created, modified: modified))
+            let rows = try await client.query(query).decode((String, String, String, String, String, String, Int64, Int64, Bool).self)
+            for try await (u, id, name, email, role, password, created, modified, disabled) in rows {
+                found.append(
+                    UserRecord(username: u, id: id, fullName: name, email: email, role: role, passwordHash: password, created: created, modified: modified, disabled: disabled))
             }
             return found
         }
     }
 
     public func user(_ username: String) async throws -> UserRecord? {
-        try await users("SELECT username, id, full_name, email, role, password, created, modified FROM users WHERE username_key = \(Self.key(username))").first
+        try await users("SELECT username, id, full_name, email, role, password, created, modified, disabled FROM users WHERE username_key = \(Self.key(username))").first
     }
 
     public func users() async throws -> [UserRecord] {
-        try await users("SELECT username, id, full_name, email, role, password, created, modified FROM users ORDER BY username_key")
+        try await users("SELECT username, id, full_name, email, role, password, created, modified, disabled FROM users ORDER BY username_key")
     }
 
     public func saveUser(_ u: UserRecord) async throws {
         try await run("save a user") { [self] in
             try await client.query(
                 """
-                INSERT INTO users (username_key, username, id, full_name, email, role, password, created, modified)
-                VALUES (\(Self.key(u.username)), \(u.username), \(u.id), \(u.fullName), \(u.email), \(u.role), \(u.passwordHash), \(u.created), \(u.modified))
+                INSERT INTO users (username_key, username, id, full_name, email, role, password, created, modified, disabled)
+                VALUES (\(Self.key(u.username)), \(u.username), \(u.id), \(u.fullName), \(u.email), \(u.role), \(u.passwordHash), \(u.created), \(u.modified),
+                  \(u.disabled))
                 ON CONFLICT (username_key) DO UPDATE SET username = excluded.username, id = excluded.id, full_name = excluded.full_name,
-                  email = excluded.email, role = excluded.role, password = excluded.password, created = excluded.created, modified = excluded.modified
+                  email = excluded.email, role = excluded.role, password = excluded.password, created = excluded.created, modified = excluded.modified,
+                  disabled = excluded.disabled
                 """)
         }
     }

@@ -57,6 +57,8 @@ public final class SQLitePortalStore: PortalStore {
             detail TEXT NOT NULL);
         CREATE INDEX audit_log_at ON audit_log (at);
         """,
+        // Accounts an administrator disabled (issue 34).
+        "ALTER TABLE users ADD COLUMN disabled INTEGER NOT NULL DEFAULT 0",
     ]
 
     /// Opens (creating and migrating as needed) the store at `path`.
@@ -237,10 +239,11 @@ public final class SQLitePortalStore: PortalStore {
     private static func user(_ row: [SQLiteValue]) -> UserRecord {
         UserRecord(
             username: row[0].text ?? "", id: row[1].text ?? "", fullName: row[2].text ?? "", email: row[3].text ?? "",
-            role: row[4].text ?? "org_user", passwordHash: row[5].text ?? "", created: row[6].int64 ?? 0, modified: row[7].int64 ?? 0)
+            role: row[4].text ?? "org_user", passwordHash: row[5].text ?? "", created: row[6].int64 ?? 0, modified: row[7].int64 ?? 0,
+            disabled: (row[8].int64 ?? 0) != 0)
     }
 
-    private static let userColumns = "username, id, full_name, email, role, password, created, modified"
+    private static let userColumns = "username, id, full_name, email, role, password, created, modified, disabled"
 
     public func user(_ username: String) async throws -> UserRecord? {
         try run { s in try s.db.query("SELECT \(Self.userColumns) FROM users WHERE username = ?", [.text(username)]).first.map(Self.user) }
@@ -253,8 +256,9 @@ public final class SQLitePortalStore: PortalStore {
     public func saveUser(_ u: UserRecord) async throws {
         try run { s in
             _ = try s.db.query(
-                "INSERT OR REPLACE INTO users (\(Self.userColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                [.text(u.username), .text(u.id), .text(u.fullName), .text(u.email), .text(u.role), .text(u.passwordHash), .integer(u.created), .integer(u.modified)])
+                "INSERT OR REPLACE INTO users (\(Self.userColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [.text(u.username), .text(u.id), .text(u.fullName), .text(u.email), .text(u.role), .text(u.passwordHash), .integer(u.created), .integer(u.modified),
+                 .integer(u.disabled ? 1 : 0)])
         }
     }
 

@@ -1,0 +1,130 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import MapbookPortalAPI
+import MapbookSupport
+import Testing
+
+@testable import MapbookPortalServer
+
+/// The administration pages through the router (issue 34): users, groups, sharing and the
+/// organization's settings, each change a CSRF-checked form that the audit log keeps.
+@Suite struct PortalAdminPagesTests {
+    typealias Pages = PortalPagesTests
+
+    func post(_ client: any TestClientProtocol, _ browser: Pages.Browser, _ path: String, _ fields: [String: String], csrf: Bool = true) async throws -> TestResponse {
+        var all = fields
+        if csrf { all["csrf"] = browser.csrf }
+        let (headers, body) = browser.form(all)
+        return try await client.execute(uri: path, method: .post, headers: headers, body: body)
+    }
+
+    @Test func anAdministratorManagesUsersAndEveryChangeIsAudited() async throws {
+        let fixture = try await PortalFixture()
+        try await fixture.test { client in
+            let root = try await Pages.signIn(client, "root")
+            let alice = try await Pages.signIn(client, "alice")
+            // Not for users: the pages and their forms refuse.
+            #expect(try await client.execute(uri: "/home/users.html", method: .get, headers: alice.headers).status == .forbidden)
+            #expect(try await post(client, alice, "/home/users", ["username": "mallory", "password": "mallory-password", "role": "org_admin"]).status == .forbidden)
+            #expect(try await fixture.portal.store.user("mallory") == nil)
+
+            // Add a user; she signs in.
+            let added = try await post(client, root, "/home/users", ["username": "carol", "fullName": "Carol C", "email": "c@example.org", "password": "carol-password", "role": "org_user"])
+            #expect(added.status == .found, "\(Pages.text(added))")
+            let carol = try await Pages.signIn(client, "carol")
+            #expect(Pages.text(try await client.execute(uri: "/home/content.html", method: .get, headers: carol.headers)).contains("Carol C"))
+            // A short password or a taken name is said, not stored.
+            #expect(try await post(client, root, "/home/users", ["username": "dave", "password": "short"]).status == .badRequest)
+            #expect(try await post(client, root, "/home/users", ["username": "carol", "password": "another-password"]).status == .badRequest)
+
+            // Disabling ends her session and her tokens at once, and she cannot sign in.
+            let token = try await fixture.portal.tokens.issue(.access, for: "carol", seconds: 3600).token
+            #expect(try await post(client, root, "/home/users/carol/disable", [:]).status == .found)
+            #expect(try await client.execute(uri: "/home/content.html", method: .get, headers: carol.headers).status == .found)
+            let api = try await client.execute(uri: "/sharing/rest/community/self?f=json", method: .get, headers: PortalFixture.headers(token: token))
+            #expect(PortalFixture.errorCode(api) == 498)
+            #expect(try await fixture.portal.signIn("carol", "carol-password", from: nil) == nil)
+            #expect(try await post(client, root, "/home/users/carol/enable", [:]).status == .found)
+            #expect(try await fixture.portal.signIn("carol", "carol-password", from: nil) != nil)
+
+            // A role and a new password; the only administrator cannot demote or disable herself.
+            #expect(try await post(client, root, "/home/users/carol/role", ["role": "org_admin"]).status == .found)
+            #expect(try await fixture.portal.store.user("carol")?.isAdmin == true)
+            #expect(try await post(client, root, "/home/users/carol/password", ["password": "carol-new-password"]).status == .found)
+            #expect(try await fixture.portal.signIn("carol", "carol-new-password", from: nil) != nil)
+            #expect(try await post(client, root, "/home/users/carol/role", ["role": "org_user"]).status == .found)
+            #expect(try await post(client, root, "/home/users/root/role", ["role": "org_user"]).status == .badRequest)
+            #expect(try await post(client, root, "/home/users/root/disable", [:]).status == .badRequest)
+            #expect(try await fixture.portal.store.user("root")?.isAdmin == true)
+
+            // Without the CSRF token nothing changes.
+            for path in ["/home/users/alice/disable", "/home/users/alice/role", "/home/organization"] {
+                #expect(try await post(client, root, path, ["role": "org_admin", "name": "Forged"], csrf: false).status == .forbidden, "\(path)")
+            }
+            #expect(try await fixture.portal.store.user("alice")?.disabled == false)
+
+            // The log: who, what, to whom, from where, newest first; as a page for admins only.
+            let log = try await fixture.portal.store.auditEntries(before: nil, limit: 100)
+            #expect(log.map(\.action) == [
+                "changed a user's role", "reset a user's password", "changed a user's role", "enabled a user", "disabled a user", "added a user",
+            ])
+            #expect(log.allSatisfy { $0.username == "root" && $0.target == "user carol" })
+            let page = Pages.text(try await client.execute(uri: "/home/audit.html", method: .get, headers: root.headers))
+            #expect(page.contains("disabled a user") && page.contains("user carol"))
+            #expect(try await client.execute(uri: "/home/audit.html", method: .get, headers: alice.headers).status == .forbidden)
+        }
+    }
+
+    @Test func groupsAndSharingFromThePages() async throws {
+        let fixture = try await PortalFixture()
+        let file = try fixture.package()
+        try await fixture.test { client in
+            let id = try await fixture.publish(client, as: "alice", file: file, fields: ["title": "Crew Valves"])
+            let alice = try await Pages.signIn(client, "alice")
+            let bob = try await Pages.signIn(client, "bob")
+            let created = try await post(client, alice, "/home/groups", ["title": "Field Crew", "access": "private", "sharedUpdate": "true"])
+            #expect(created.status == .found)
+            let group = try #require(try await fixture.portal.store.groups().first { $0.title == "Field Crew" })
+            #expect(group.capabilities == [GroupRecord.updateCapability] && group.owner == "alice")
+            // A private group: bob does not find it until he is a member.
+            #expect(try await client.execute(uri: "/home/group.html?id=\(group.id)", method: .get, headers: bob.headers).status == .notFound)
+            #expect(try await post(client, bob, "/home/groups/\(group.id)/add", ["user": "bob"]).status == .notFound)
+            #expect(try await post(client, alice, "/home/groups/\(group.id)/add", ["user": "bob"]).status == .found)
+            #expect(Pages.text(try await client.execute(uri: "/home/groups.html", method: .get, headers: bob.headers)).contains("Field Crew"))
+            #expect(try await post(client, alice, "/home/groups/\(group.id)/add", ["user": "nobody"]).status == .badRequest)
+
+            // Sharing from the item page: bob sees the item through the group.
+            #expect(try await client.execute(uri: "/home/item.html?id=\(id)", method: .get, headers: bob.headers).status == .notFound)
+            let shared = try await post(client, alice, "/home/items/\(id)/share", ["level": "private", "group_\(group.id)": "on"])
+            #expect(shared.status == .found)
+            #expect(try await fixture.portal.store.item(id)?.item.access == .shared)
+            let seen = Pages.text(try await client.execute(uri: "/home/item.html?id=\(id)", method: .get, headers: bob.headers))
+            #expect(seen.contains("Crew Valves") && seen.contains("Groups: Field Crew"))
+            // bob may not change it; alice makes it public, then private again.
+            #expect(try await post(client, bob, "/home/items/\(id)/share", ["level": "public"]).status == .forbidden)
+            #expect(try await post(client, alice, "/home/items/\(id)/share", ["level": "public"]).status == .found)
+            #expect(try await fixture.portal.store.item(id)?.item.access == .public)
+            #expect(try await post(client, alice, "/home/items/\(id)/share", ["level": "private"]).status == .found)
+            #expect(try await fixture.portal.store.item(id)?.item.access == .private)
+            #expect(try await client.execute(uri: "/home/item.html?id=\(id)", method: .get, headers: bob.headers).status == .notFound)
+            let actions = try await fixture.portal.store.auditEntries(before: nil, limit: 100).map(\.action)
+            #expect(actions.filter { $0 == "changed an item's sharing" }.count == 3 && actions.contains("created a group") && actions.contains("added a group member"))
+        }
+    }
+
+    @Test func theOrganizationsNameIsSetFromItsPage() async throws {
+        let fixture = try await PortalFixture()
+        try await fixture.test { client in
+            let root = try await Pages.signIn(client, "root")
+            let saved = try await post(client, root, "/home/organization", ["name": "Naperville Water <GIS>", "description": "Maps for the field crews."])
+            #expect(saved.status == .found)
+            let home = Pages.text(try await client.execute(uri: "/home", method: .get))
+            #expect(home.contains("Naperville Water &lt;GIS&gt;") && home.contains("Maps for the field crews."))
+            let me = try PortalFixture.json(try await client.execute(uri: "/sharing/rest/portals/self?f=json", method: .get))
+            #expect(me["name"]?.stringValue == "Naperville Water <GIS>")
+            #expect(try await post(client, root, "/home/organization", ["name": ""]).status == .badRequest)
+        }
+    }
+}
