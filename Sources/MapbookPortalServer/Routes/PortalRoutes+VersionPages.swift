@@ -35,8 +35,8 @@ extension PortalRoutes {
         values["replicas"] = syncs.map { sync -> [String: Any] in
             let pending = sync.conflicts.filter { $0.outcome == SyncConflict.Outcome.manual.rawValue }.count
             return [
-                "replica": String(sync.replica.prefix(8)), "user": sync.username, "at": when(sync.at), "generation": String(sync.generation),
-                "changes": Format.count(sync.changes, "change"), "pending": pending > 0 ? "\(pending) pending" : "none pending",
+                "replica": String(sync.replica.filter { $0 != "{" && $0 != "}" }.prefix(8)).lowercased(), "user": sync.username, "at": when(sync.at), "generation": String(sync.generation),
+                "changes": Format.count(sync.changes, "change"), "pending": pending > 0 ? "\(Format.count(pending, "conflict")) waiting for a person to choose" : "no conflict waiting",
                 "conflicts": sync.conflicts.map { c -> [String: Any] in
                     [
                         "layer": c.layer, "feature": c.globalid.filter { $0 != "{" && $0 != "}" }.prefix(8).lowercased(), "column": c.column, "base": c.base,
