@@ -8,4 +8,9 @@ extension ItemQuery {
     public func matches(_ item: PortalItem, groups: [String]) -> Bool {
         ItemSearchDocument(item: item, groups: groups).satisfies(self)
     }
+
+    /// Whether the item `document` describes matches, with the words it has kept.
+    package func matches(_ document: ItemSearchDocument) -> Bool {
+        document.satisfies(self)
+    }
 }

@@ -1,13 +1,15 @@
 /// An item's field values as the query grammar compares them, cut into words on first use.
 ///
 /// One is made per `ItemQuery.matches` call, so that a query naming a field several times
-/// splits its text once. Not shared between threads.
-final class ItemSearchDocument {
+/// splits its text once; a store that keeps items in memory keeps one per item, so each
+/// field is split once for every search (`ItemQuery.matches(_:)`). Not thread-safe: used by
+/// one thread at a time (the SQLite store's, under its lock).
+package final class ItemSearchDocument {
     private let item: PortalItem
     private let groups: [String]
     private var words: [ItemQueryField: [[String]]] = [:]
 
-    init(item: PortalItem, groups: [String]) {
+    package init(item: PortalItem, groups: [String]) {
         self.item = item
         self.groups = groups
     }

@@ -6,7 +6,7 @@
 /// `arcgis` client's docs) as created. Names it does not know are ignored, as are empty ones:
 /// Esri's clients send names that vary by release (`added`, `scorecompleteness`), and a
 /// search that works against ArcGIS Online should not fail here over its order.
-public struct ItemSort: Sendable, Equatable {
+public struct ItemSort: Sendable, Hashable {
     /// A field results can be sorted on.
     public enum Key: String, Sendable, CaseIterable {
         case title, type, owner, created, modified, numViews, size, avgRating, numRatings, numComments, name
@@ -42,14 +42,29 @@ public struct ItemSort: Sendable, Equatable {
     /// The items in this order. Stable: items equal in every key stay ordered by id, so that
     /// pages of the same search neither repeat nor skip an item.
     public func sorted(_ items: [PortalItem]) -> [PortalItem] {
-        // Keys are computed once per item, not once per comparison.
-        let decorated = items.map { item in (item: item, values: keys.map { Self.value(of: $0, in: item) }) }
-        return decorated.sorted { a, b in
-            for (x, y) in zip(a.values, b.values) where x != y {
+        sorted(items) { $0 }
+    }
+
+    /// `elements` in this order, each element's item given by `item` (a store sorts what it
+    /// keeps of each item this way).
+    package func sorted<Element>(_ elements: [Element], by item: (Element) -> PortalItem) -> [Element] {
+        // Keys are computed once per element, not once per comparison, and the sort moves
+        // indices: moving items retains and releases every field at each step.
+        var values: [[Value]] = [], ids: [String] = []
+        values.reserveCapacity(elements.count)
+        ids.reserveCapacity(elements.count)
+        for element in elements {
+            let item = item(element)
+            values.append(keys.map { Self.value(of: $0, in: item) })
+            ids.append(item.id)
+        }
+        let order = elements.indices.sorted { a, b in
+            for (x, y) in zip(values[a], values[b]) where x != y {
                 return descending ? y < x : x < y
             }
-            return a.item.id < b.item.id
-        }.map(\.item)
+            return ids[a] < ids[b]
+        }
+        return order.map { elements[$0] }
     }
 
     /// A sort key's value: text compared without case, numbers as numbers.

@@ -19,12 +19,17 @@ public struct ItemViewer: Sendable, Equatable {
     /// their own, every item of an admin, `org` items, and items shared with their groups.
     /// Uploads not committed are nobody's.
     public func mayRead(_ record: ItemRecord) -> Bool {
-        guard record.status == .ready else { return false }
-        if record.item.access == .public { return true }
+        mayRead(status: record.status, access: record.item.access, owner: record.item.owner, groups: record.groups)
+    }
+
+    /// `mayRead` from the few fields it needs (a search over many items reads only these).
+    func mayRead(status: ItemRecord.Status, access: ItemAccess, owner: String, groups itemGroups: [String]) -> Bool {
+        guard status == .ready else { return false }
+        if access == .public { return true }
         guard let username else { return false }
-        if isAdmin || username.lowercased() == record.item.owner.lowercased() { return true }
-        if record.item.access == .org { return true }
-        return record.groups.contains { groups.contains($0) }
+        if isAdmin || username.lowercased() == owner.lowercased() { return true }
+        if access == .org { return true }
+        return itemGroups.contains { groups.contains($0) }
     }
 }
 
@@ -46,16 +51,22 @@ public struct ItemSearch: Sendable {
         self.page = page
     }
 
-    /// The search over `records` in memory, as the SQLite store runs it: the same answer any
-    /// store must give.
-    public func run(over records: [ItemRecord]) -> ItemSearchResult {
-        var found: [PortalItem] = []
-        for record in records where viewer.mayRead(record) {
-            if let group, !record.groups.contains(group) { continue }
-            if query.matches(record.item, groups: record.groups) { found.append(record.item) }
+    /// The search over `ordered` (every item, in this search's sort order) in memory, as the
+    /// SQLite store runs it: the same answer any store must give. Only the page's items are
+    /// copied out of their entries.
+    func run(over ordered: [SearchEntry]) -> ItemSearchResult {
+        var matched: [SearchEntry] = []
+        for entry in ordered where viewer.mayRead(status: entry.status, access: entry.access, owner: entry.owner, groups: entry.groups) {
+            if let group, !entry.groups.contains(group) { continue }
+            if case .all = query {
+                matched.append(entry)
+            } else if query.matches(entry.document) {
+                matched.append(entry)
+            }
         }
-        let result = page.apply(sort.sorted(found))
-        return ItemSearchResult(items: Array(result.results), total: result.total, start: result.start, num: result.num, nextStart: result.nextStart)
+        let window = page.window(total: matched.count)
+        let items = matched[window.offset..<(window.offset + window.count)].map(\.item)
+        return ItemSearchResult(items: items, total: matched.count, start: page.start, num: page.num, nextStart: window.nextStart)
     }
 }
 
@@ -67,4 +78,26 @@ public struct ItemSearchResult: Sendable, Equatable {
     public var num: Int
     /// The `start` of the next page, or -1.
     public var nextStart: Int
+}
+
+/// An item as a store keeps it in memory for searching: what `ItemViewer.mayRead` reads, the
+/// item, and its search document, whose words stay split between searches. A class, so a
+/// search over thousands moves references, not records. Not thread-safe (the document's
+/// words are cached on first use): used under the store's lock.
+final class SearchEntry {
+    let status: ItemRecord.Status
+    let access: ItemAccess
+    let owner: String
+    let groups: [String]
+    let item: PortalItem
+    let document: ItemSearchDocument
+
+    init(_ record: ItemRecord) {
+        status = record.status
+        access = record.item.access
+        owner = record.item.owner
+        groups = record.groups
+        item = record.item
+        document = ItemSearchDocument(item: record.item, groups: record.groups)
+    }
 }

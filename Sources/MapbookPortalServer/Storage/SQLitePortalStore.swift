@@ -14,6 +14,17 @@ public final class SQLitePortalStore: PortalStore {
     private struct State: @unchecked Sendable {
         var db: SQLiteDatabase
         var items: [String: ItemRecord]
+        /// The same items as search reads them (`SearchEntry`).
+        var entries: [String: SearchEntry] = [:]
+        /// The entries in each sort order searched so far; any change to the items drops them.
+        var orders: [ItemSort: [SearchEntry]] = [:]
+
+        mutating func ordered(by sort: ItemSort) -> [SearchEntry] {
+            if let kept = orders[sort] { return kept }
+            let made = sort.sorted(Array(entries.values)) { $0.item }
+            orders[sort] = made
+            return made
+        }
     }
 
     private let state: Mutex<State>
@@ -101,7 +112,7 @@ public final class SQLitePortalStore: PortalStore {
         } catch let e as SQLiteError {
             throw PortalStoreError(kind: .sqlite(e.kind), path: path, message: e.message)
         }
-        state = Mutex(State(db: db, items: items))
+        state = Mutex(State(db: db, items: items, entries: items.mapValues(SearchEntry.init)))
     }
 
     private func run<T>(_ body: (inout State) throws -> T) throws -> T {
@@ -308,7 +319,7 @@ public final class SQLitePortalStore: PortalStore {
     }
 
     public func searchItems(_ search: ItemSearch) async throws -> ItemSearchResult {
-        try run { s in search.run(over: Array(s.items.values)) }
+        try run { s in search.run(over: s.ordered(by: search.sort)) }
     }
 
     public func item(_ id: String) async throws -> ItemRecord? {
@@ -322,6 +333,8 @@ public final class SQLitePortalStore: PortalStore {
                 [.text(r.item.id), .text(r.item.owner), .text(r.status.rawValue), .text(JSONWriter.string(r.item.jsonValue, style: .compact)), Self.json(r.groups), Self.text(r.sha256),
                  Self.text(r.version)])
             s.items[r.item.id] = r
+            s.entries[r.item.id] = SearchEntry(r)
+            s.orders = [:]
         }
     }
 
@@ -330,6 +343,8 @@ public final class SQLitePortalStore: PortalStore {
             _ = try s.db.query("DELETE FROM items WHERE id = ?", [.text(id)])
             _ = try s.db.query("DELETE FROM upload_parts WHERE item_id = ?", [.text(id)])
             s.items[id] = nil
+            s.entries[id] = nil
+            s.orders = [:]
         }
     }
 
