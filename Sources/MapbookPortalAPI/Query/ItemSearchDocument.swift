@@ -8,6 +8,7 @@ package final class ItemSearchDocument {
     private let item: PortalItem
     private let groups: [String]
     private var words: [ItemQueryField: [[String]]] = [:]
+    private var exact: [ItemQueryField: [String]] = [:]
 
     package init(item: PortalItem, groups: [String]) {
         self.item = item
@@ -36,8 +37,27 @@ package final class ItemSearchDocument {
         return split
     }
 
-    /// The lower-case values of an exact field.
+    /// Splits and lower-cases every field now: afterwards the document is only read, so
+    /// several threads may test it at once.
+    package func prepareAll() {
+        for field in ItemQueryField.allCases {
+            switch field.kind {
+            case .text: _ = words(field)
+            case .exact: _ = exactValues(field)
+            case .number: break
+            }
+        }
+    }
+
+    /// The lower-case values of an exact field, lower-cased once.
     func exactValues(_ field: ItemQueryField) -> [String] {
+        if let kept = exact[field] { return kept }
+        let values = Self.exactValues(field, item, groups)
+        exact[field] = values
+        return values
+    }
+
+    private static func exactValues(_ field: ItemQueryField, _ item: PortalItem, _ groups: [String]) -> [String] {
         switch field {
         case .id: [item.id.lowercased()]
         case .owner: [item.owner.lowercased()]
@@ -97,7 +117,7 @@ package final class ItemSearchDocument {
     }
 
     /// Whether some value's words hold the patterns in a row; `anyWord` asks only for a word.
-    private static func contains(_ values: [[String]], _ patterns: [TokenPattern], anyWord: Bool) -> Bool {
+    static func contains(_ values: [[String]], _ patterns: [TokenPattern], anyWord: Bool) -> Bool {
         if anyWord { return !values.isEmpty }
         guard !patterns.isEmpty else { return false }
         return values.contains { words in

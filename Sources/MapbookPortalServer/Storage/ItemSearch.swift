@@ -56,11 +56,12 @@ public struct ItemSearch: Sendable {
     /// copied out of their entries.
     func run(over ordered: [SearchEntry]) -> ItemSearchResult {
         var matched: [SearchEntry] = []
+        let compiled = CompiledItemQuery(query)
         for entry in ordered where viewer.mayRead(status: entry.status, access: entry.access, owner: entry.owner, groups: entry.groups) {
             if let group, !entry.groups.contains(group) { continue }
             if case .all = query {
                 matched.append(entry)
-            } else if query.matches(entry.document) {
+            } else if compiled.matches(entry.document) {
                 matched.append(entry)
             }
         }
@@ -81,10 +82,10 @@ public struct ItemSearchResult: Sendable, Equatable {
 }
 
 /// An item as a store keeps it in memory for searching: what `ItemViewer.mayRead` reads, the
-/// item, and its search document, whose words stay split between searches. A class, so a
-/// search over thousands moves references, not records. Not thread-safe (the document's
-/// words are cached on first use): used under the store's lock.
-final class SearchEntry {
+/// item, and its search document, every field split when the entry is made. A class, so a
+/// search over thousands moves references, not records; immutable once made, so searches run
+/// side by side outside the store's lock.
+final class SearchEntry: @unchecked Sendable {
     let status: ItemRecord.Status
     let access: ItemAccess
     let owner: String
@@ -99,5 +100,7 @@ final class SearchEntry {
         groups = record.groups
         item = record.item
         document = ItemSearchDocument(item: record.item, groups: record.groups)
+        // From here on the document is only read (its caches are full): safe to share.
+        document.prepareAll()
     }
 }

@@ -319,7 +319,10 @@ public final class SQLitePortalStore: PortalStore {
     }
 
     public func searchItems(_ search: ItemSearch) async throws -> ItemSearchResult {
-        try run { s in search.run(over: s.ordered(by: search.sort)) }
+        // The lock is held to take the entries in order; the search itself runs outside it,
+        // on both cores, over entries nothing changes.
+        let ordered = try run { s in s.ordered(by: search.sort) }
+        return search.run(over: ordered)
     }
 
     public func item(_ id: String) async throws -> ItemRecord? {

@@ -1,0 +1,85 @@
+/// A query made ready to test many items: each term's patterns made and its value lower-cased
+/// once, not once per item (`ItemSearchDocument.term` does both for a single test). The
+/// meaning is `ItemQuery.matches`'s.
+package struct CompiledItemQuery: Sendable {
+    let root: Node
+
+    package init(_ query: ItemQuery) {
+        root = Node(query)
+    }
+
+    /// Whether the item `document` describes matches.
+    package func matches(_ document: ItemSearchDocument) -> Bool {
+        root.matches(document)
+    }
+}
+
+extension CompiledItemQuery {
+    indirect enum Node: Sendable {
+        case all
+        case never
+        /// Some value of one of `fields` holds `patterns` in a row (or, with `anyWord`, a word).
+        case text(fields: [ItemQueryField], patterns: [TokenPattern], anyWord: Bool)
+        /// Some value of the exact `field` equals `wanted`, starts with it (`prefix`), or
+        /// matches it as a wildcard pattern (`wildcard`).
+        case exact(field: ItemQueryField, wanted: String, prefix: Bool, wildcard: [Unicode.Scalar]?)
+        /// The number `field` equals `value`, or has any value (`any`).
+        case number(field: ItemQueryField, value: Double?, any: Bool)
+        /// Ranges are rare: tested as `ItemQuery.matches` tests them.
+        case other(ItemQuery)
+        case and(Node, Node)
+        case or(Node, Node)
+        case not(Node)
+
+        init(_ query: ItemQuery) {
+            switch query {
+            case .all: self = .all
+            case .and(let a, let b): self = .and(Node(a), Node(b))
+            case .or(let a, let b): self = .or(Node(a), Node(b))
+            case .not(let a): self = .not(Node(a))
+            case .range: self = .other(query)
+            case .term(let name, let value, let phrase, let prefix):
+                guard let name else {
+                    self = .text(fields: ItemQueryField.defaultFields, patterns: TokenPattern.patterns(value: value, phrase: phrase, prefix: prefix), anyWord: prefix && value.isEmpty)
+                    return
+                }
+                guard let field = ItemQueryField(rawValue: name) else {
+                    self = .never
+                    return
+                }
+                switch field.kind {
+                case .text:
+                    self = .text(fields: [field], patterns: TokenPattern.patterns(value: value, phrase: phrase, prefix: prefix), anyWord: prefix && value.isEmpty)
+                case .exact:
+                    let wanted = value.lowercased()
+                    let wild = !prefix && !phrase && wanted.unicodeScalars.contains { $0 == "*" || $0 == "?" }
+                    self = .exact(field: field, wanted: wanted, prefix: prefix, wildcard: wild ? Array(wanted.unicodeScalars) : nil)
+                case .number:
+                    self = .number(field: field, value: ItemSearchDocument.number(value), any: prefix && value.isEmpty)
+                }
+            }
+        }
+
+        func matches(_ document: ItemSearchDocument) -> Bool {
+            switch self {
+            case .all: return true
+            case .never: return false
+            case .and(let a, let b): return a.matches(document) && b.matches(document)
+            case .or(let a, let b): return a.matches(document) || b.matches(document)
+            case .not(let a): return !a.matches(document)
+            case .other(let query): return document.satisfies(query)
+            case .text(let fields, let patterns, let anyWord):
+                return fields.contains { ItemSearchDocument.contains(document.words($0), patterns, anyWord: anyWord) }
+            case .exact(let field, let wanted, let prefix, let wildcard):
+                return document.exactValues(field).contains { actual in
+                    if prefix { return actual.hasPrefix(wanted) }
+                    if let wildcard { return TokenPattern.wildcardMatches(wildcard, Array(actual.unicodeScalars)) }
+                    return actual == wanted
+                }
+            case .number(let field, let value, let any):
+                guard let actual = document.number(field) else { return false }
+                return any || value == actual
+            }
+        }
+    }
+}
