@@ -24,7 +24,8 @@ extension Portal {
     func noteDevice(_ call: PortalRequest, _ record: ItemRecord, downloading: Bool) async {
         guard let user = call.user, let device = call.request.headers[Self.deviceHeader], Self.isDeviceId(device) else { return }
         let held = downloading ? record.item.modified : call.request.headers[Self.holdsHeader].flatMap { Int64($0) }
-        guard let held, held >= 0 else { return }
+        // A version later than the item's is no version the portal gave out.
+        guard let held, held >= 0, held <= record.item.modified else { return }
         let report = DeviceReport(itemId: record.item.id, deviceId: device, username: user.username, heldModified: held, lastSeen: TokenService.now(), address: call.clientAddress)
         try? await store.saveDeviceReport(report)
     }

@@ -340,4 +340,33 @@ import Testing
             #expect(!bobPage.contains("Devices and versions") && !bobPage.contains("device-a"))
         }
     }
+
+    @Test func hostileRequestsToThePagesAreRefusedCalmly() async throws {
+        let fixture = try await PortalFixture()
+        let file = try fixture.package()
+        try await fixture.test { client in
+            let id = try await fixture.publish(client, as: "alice", file: file)
+            var share = PortalFixture.headers(token: fixture.tokens["alice"])
+            share[.contentType] = "application/x-www-form-urlencoded"
+            _ = try await client.execute(uri: "/sharing/rest/content/items/\(id)/share", method: .post, headers: share, body: PortalFixture.form(["everyone": "true", "f": "json"]))
+            // A map number at the edge of Int: not found, not a crash.
+            for n in ["-9223372036854775808", "0", "99", "x"] {
+                #expect(try await client.execute(uri: "/home/items/\(id)/maps/\(n)/thumbnail", method: .get).status == .notFound, "\(n)")
+            }
+            // A file posted to a page is refused before it is stored.
+            let (headers, body) = PortalFixture.multipart(["csrf": "x"], files: [("file", "big.bin", Array(repeating: 7, count: 4096))])
+            #expect(try await client.execute(uri: "/home/signout", method: .post, headers: headers, body: body).status == .unsupportedMediaType)
+            // Another site's post reaches the sign-out without the Strict cookie: nobody is signed out.
+            var form = HTTPFields()
+            form[.contentType] = "application/x-www-form-urlencoded"
+            let out = try await client.execute(uri: "/home/signout", method: .post, headers: form, body: PortalFixture.form([:]))
+            #expect(out.status == .found && Self.cookie(BrowserSession.cookieName, in: out) == nil)
+            // The pages' client cannot trade a code for API tokens.
+            let grant = try await client.execute(
+                uri: "/sharing/oauth2/token", method: .post, headers: form,
+                body: PortalFixture.form(["grant_type": "authorization_code", "client_id": BrowserSession.clientId, "code": "anything"]))
+            #expect((try PortalFixture.json(grant))["error"]?.objectValue?["messageCode"]?.stringValue == "invalid_client")
+        }
+    }
 }
+

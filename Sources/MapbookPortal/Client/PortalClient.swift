@@ -226,6 +226,9 @@ public final class PortalClient: Sendable {
             if Self.origin(of: next) != origin {
                 request.headers.remove(name: "X-Esri-Authorization")
                 request.headers.remove(name: "Authorization")
+                // What the device tells its portal is for that portal alone.
+                request.headers.remove(name: Self.deviceHeader)
+                request.headers.remove(name: Self.holdsHeader)
             }
             request.url = next
         }

@@ -35,6 +35,10 @@ struct SecurityHeaders<Context: RequestContext>: RouterMiddleware {
             response = try await next(request, context)
         } catch let error as any HTTPResponseError {
             response = try error.response(from: request, context: context)
+        } catch {
+            // Anything else a handler let through is a 500, with the headers like any answer.
+            context.logger.error("request failed: \(error)")
+            response = Response(status: .internalServerError)
         }
         add(to: &response.headers)
         return response

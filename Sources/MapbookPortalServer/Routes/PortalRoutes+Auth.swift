@@ -75,7 +75,11 @@ extension PortalRoutes {
     }
 
     static func signInForm(_ call: PortalRequest, _ portal: Portal, _ pages: PortalPages) async throws -> Response {
-        guard let text = call["oauth_state"], let state = OAuthState.decode(text, secret: try await portal.oauthSecret(), now: TokenService.now()) else {
+        // The redirect is checked again against the host this form was posted to: a state
+        // made for another Host header is not sent on with a token.
+        guard let text = call["oauth_state"], let state = OAuthState.decode(text, secret: try await portal.oauthSecret(), now: TokenService.now()),
+            allowedRedirect(state.redirectURI, call)
+        else {
             return await signInPage(pages, portal, nil, error: "The sign-in page has expired or is not genuine. Start the sign-in again.")
         }
         var signedIn: UserRecord?
@@ -115,6 +119,8 @@ extension PortalRoutes {
             PortalError(code: 400, messageCode: code, message: description, details: [])
         }
         let clientId = call["client_id"] ?? ""
+        // The pages' codes become a browser session (`/home/session`), never API tokens.
+        guard clientId != BrowserSession.clientId else { throw oauthError("invalid_client", "This client signs in to the portal's pages only.") }
         let record: TokenRecord
         switch call["grant_type"] ?? "" {
         case "authorization_code":
@@ -183,9 +189,10 @@ extension PortalRoutes {
         return withScript(PortalResponse.html(pages.templates.render(["code": code, "script": script], withTemplate: "oauth-code") ?? ""), script)
     }
 
-    /// JSON to write inside a script element: `</` cannot end the element early.
+    /// JSON to write inside a script element: every `<` escaped, so nothing in a value can end
+    /// the element or open a comment in it.
     static func scriptJSON(_ value: JSONValue) -> String {
-        JSONWriter.string(value, style: .compact).split(separator: "</", omittingEmptySubsequences: false).joined(separator: "<\\/")
+        JSONWriter.string(value, style: .compact).replacingAll("<", with: "\\u003c")
     }
 
     /// The page's policy, allowing its one inline `script` by hash (CSP level 2).

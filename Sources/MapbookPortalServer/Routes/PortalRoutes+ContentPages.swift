@@ -38,6 +38,8 @@ extension PortalRoutes {
             values["items"] = result.items.map(listing)
             if result.total == 0 {
                 values["summary"] = q.isEmpty ? "There are no items here yet." : "No items match."
+            } else if result.items.isEmpty {
+                values["summary"] = "This page is past the last of \(Format.count(result.total, "item"))."
             } else {
                 values["summary"] = "\(result.start) to \(result.start + result.items.count - 1) of \(Format.count(result.total, "item"))"
             }
@@ -156,7 +158,7 @@ extension PortalRoutes {
         } catch let error as PortalStoreError {
             throw error
         } catch {
-            return ["problem": "The package cannot be read: \(error)"]
+            return ["problem": "The package's file cannot be read; mapbook validate on the file says why."]
         }
         let id = record.item.id
         var values: [String: Any] = [
@@ -165,8 +167,9 @@ extension PortalRoutes {
                     "name": map.name, "layers": map.layers, "has_layers": !map.layers.isEmpty, "bookmarks": map.bookmarks, "has_bookmarks": !map.bookmarks.isEmpty,
                     "layerCount": Format.count(map.layers.count, "layer"), "bookmarkCount": Format.count(map.bookmarks.count, "bookmark"),
                 ]
-                if let snippet = map.snippet, !snippet.isEmpty { values["snippet"] = snippet }
-                if map.thumbnail != nil { values["thumbnail"] = "/home/items/\(id)/maps/\(i + 1)/thumbnail" }
+                // Always set, false when absent: a missing key would show the item's own value.
+                values["snippet"] = map.snippet.flatMap { $0.isEmpty ? nil : $0 } ?? false
+                values["thumbnail"] = map.thumbnail == nil ? false : "/home/items/\(id)/maps/\(i + 1)/thumbnail"
                 return values
             },
             "locators": summary.locators, "has_locators": !summary.locators.isEmpty,

@@ -18,7 +18,7 @@ extension PortalRoutes {
             }
             // A download from its start (not a resumed one, not a HEAD) is history, and its
             // version is the device's from now on.
-            if call.request.method == .get, (call.request.headers[.range] ?? "bytes=0-").hasPrefix("bytes=0-") {
+            if call.request.method == .get, (call.request.headers[.range] ?? "bytes=0-").trimmingWhitespace() == "bytes=0-" {
                 await portal.noteDevice(call, record, downloading: true)
                 await portal.noteEvent(call, record, .download, "Downloaded the version of \(ISODate.formatMinutes(milliseconds: record.item.modified))")
             }

@@ -24,7 +24,7 @@ struct PageRequest: Sendable {
 
 /// A page that cannot be shown, with what the visitor is told; `kind` sets the status.
 struct PageError: Error {
-    enum Kind { case notFound, forbidden, badRequest }
+    enum Kind { case notFound, forbidden, badRequest, unsupportedMediaType }
     var kind: Kind
     var heading: String
     var message: String
@@ -34,6 +34,7 @@ struct PageError: Error {
         case .notFound: .notFound
         case .forbidden: .forbidden
         case .badRequest: .badRequest
+        case .unsupportedMediaType: .unsupportedMediaType
         }
     }
 
@@ -79,8 +80,9 @@ extension PortalRoutes {
         }
         page(router, "/home/items/:id/maps/:n/thumbnail", portal, pages) { call, context in
             let record = try await pageItem(try context.parameters.require("id"), call, portal)
-            let number = Int(try context.parameters.require("n")) ?? 0
-            guard let summary = try await packageSummary(record, portal), summary.maps.indices.contains(number - 1), let image = summary.maps[number - 1].thumbnail else {
+            guard let number = Int(try context.parameters.require("n")), number >= 1, let summary = try await packageSummary(record, portal),
+                number <= summary.maps.count, let image = summary.maps[number - 1].thumbnail
+            else {
                 throw PageError(kind: .notFound, heading: "No thumbnail", message: "This map has no thumbnail.")
             }
             return PortalResponse.bytes(image, contentType: ImageKind(image)?.mimeType ?? "application/octet-stream", name: "map\(number).png")
@@ -140,7 +142,9 @@ extension PortalRoutes {
                 try await portal.tokens.revoke(session.token)
             }
             var response = PortalResponse.redirect("/home")
-            response.setCookie(BrowserSession.cleared(BrowserSession.cookieName, secure: secure))
+            // Only a browser that sent its session clears it: another site's post, which
+            // SameSite=Strict sends without the cookie, signs nobody out.
+            if call.session != nil { response.setCookie(BrowserSession.cleared(BrowserSession.cookieName, secure: secure)) }
             return response
         }
     }
@@ -168,7 +172,9 @@ extension PortalRoutes {
     /// The item for a page: not found, in the same words, when it does not exist or the
     /// visitor may not see it.
     static func pageItem(_ id: String, _ call: PageRequest, _ portal: Portal) async throws -> ItemRecord {
-        guard PortalPaths.isItemId(id), let record = try await portal.store.item(id), portal.canRead(record, call.user, groups: try await portal.memberGroups(call.user)) else {
+        // The visitor's groups are read first, so a missing item and a forbidden one take the same work.
+        let groups = try await portal.memberGroups(call.user)
+        guard PortalPaths.isItemId(id), let record = try await portal.store.item(id), portal.canRead(record, call.user, groups: groups) else {
             throw PageError.itemNotFound
         }
         return record
@@ -183,7 +189,11 @@ extension PortalRoutes {
         let handler: @Sendable (Request, PortalContext) async throws -> Response = { request, context in
             var frame = PageFrame(portalName: await portal.organizationName(), session: nil, path: request.uri.path + (request.uri.query.map { "?" + $0 } ?? ""), current: current)
             do {
-                // Pages take no files: a multipart body is refused by the form reader's limits.
+                // Pages take no files (uploads go to the API in parts): a multipart body is
+                // refused before a byte of it is stored.
+                if (request.headers[.contentType] ?? "").lowercased().hasPrefix("multipart/") {
+                    throw PageError(kind: .unsupportedMediaType, heading: "Not accepted", message: "Pages take forms, not files: upload from the Upload page.")
+                }
                 let parameters = try await RequestParameters.read(request, limits: portal.configuration.limits, staging: portal.files.stagingFile)
                 defer { for file in parameters.files.values { unlink(file.path) } }
                 frame.session = try await BrowserSession.find(request, portal)
@@ -195,6 +205,11 @@ extension PortalRoutes {
                 return errorPage(error, pages, frame)
             } catch let error as PortalError {
                 return errorPage(PageError(kind: error.code == 403 ? .forbidden : .badRequest, heading: "Request refused", message: error.message), pages, frame)
+            } catch let error as PortalStoreError where error.kind == .database || error.kind == .objectStore(.unreachable) {
+                context.logger.error("page \(path): \(error.description)")
+                var page = PortalResponse.html(pages.render("error", ["heading": "Try again shortly", "message": "The portal's storage cannot be reached just now."], frame: frame))
+                page.status = .serviceUnavailable
+                return page
             } catch {
                 context.logger.error("page \(path) failed: \(error)")
                 var page = PortalResponse.html(pages.render("error", ["heading": "Something went wrong", "message": "The portal could not show this page; try again shortly."], frame: frame))

@@ -16,11 +16,15 @@ public final class SQLitePortalStore: PortalStore {
         var items: [String: ItemRecord]
         /// The same items as search reads them (`SearchEntry`).
         var entries: [String: SearchEntry] = [:]
-        /// The entries in each sort order searched so far; any change to the items drops them.
+        /// The entries in each one-key sort order searched so far (at most 22: eleven keys, two
+        /// directions); any change to the items drops them.
         var orders: [ItemSort: [SearchEntry]] = [:]
 
-        mutating func ordered(by sort: ItemSort) -> [SearchEntry] {
+        /// The entries in `sort`'s order, kept when the sort has one key; other sorts are
+        /// made by the caller, outside the lock (nil), so nobody can fill memory with them.
+        mutating func ordered(by sort: ItemSort) -> [SearchEntry]? {
             if let kept = orders[sort] { return kept }
+            guard sort.keys.count <= 1 else { return nil }
             let made = sort.sorted(Array(entries.values)) { $0.item }
             orders[sort] = made
             return made
@@ -321,8 +325,11 @@ public final class SQLitePortalStore: PortalStore {
     public func searchItems(_ search: ItemSearch) async throws -> ItemSearchResult {
         // The lock is held to take the entries in order; the search itself runs outside it,
         // on both cores, over entries nothing changes.
-        let ordered = try run { s in s.ordered(by: search.sort) }
-        return search.run(over: ordered)
+        let (kept, all) = try run { s -> ([SearchEntry]?, [SearchEntry]) in
+            let kept = s.ordered(by: search.sort)
+            return (kept, kept == nil ? Array(s.entries.values) : [])
+        }
+        return search.run(over: kept ?? search.sort.sorted(all) { $0.item })
     }
 
     public func item(_ id: String) async throws -> ItemRecord? {
