@@ -18,12 +18,12 @@ extension DeviceLibrary {
     /// The library's identity, made (reporting) on first use.
     public func deviceIdentity() throws -> DeviceIdentity {
         try withLock(creating: true) {
-            if let bytes = try LibraryFiles.read(devicePath), let o = (try? JSONParser.parse(bytes))?.objectValue, let id = o.string("id"), Self.isDeviceId(id) {
+            if let bytes = try LibraryFiles.read(devicePath), let o = (try? JSONParser.parse(bytes))?.objectValue, let id = o.string("id"), DeviceId.isValid(id) {
                 return DeviceIdentity(id: id, reports: o["reports"]?.boolValue ?? true)
             }
             // Missing or damaged: a new id; the portal then counts one device more, which is
             // all a lost id costs.
-            let identity = DeviceIdentity(id: Self.newDeviceId(), reports: true)
+            let identity = DeviceIdentity(id: DeviceId.make(), reports: true)
             try write(identity)
             return identity
         }
@@ -48,22 +48,6 @@ extension DeviceLibrary {
         try AtomicFile.write(JSONWriter.bytes(.object(["id": .string(identity.id), "reports": .bool(identity.reports)])), to: devicePath)
     }
 
-    static func isDeviceId(_ s: String) -> Bool {
-        (8...64).contains(s.utf8.count) && s.unicodeScalars.allSatisfy { ($0.isASCII && $0.properties.isAlphabetic) || ("0"..."9").contains($0) || $0 == "-" }
-    }
-
-    /// A random version-4 UUID, lowercase.
-    static func newDeviceId() -> String {
-        var generator = SystemRandomNumberGenerator()
-        var bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        bytes[6] = (bytes[6] & 0x0F) | 0x40
-        bytes[8] = (bytes[8] & 0x3F) | 0x80
-        let hex = SHA256Digest.hex(bytes)
-        let parts = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { range in
-            String(hex[hex.index(hex.startIndex, offsetBy: range.lowerBound)..<hex.index(hex.startIndex, offsetBy: range.upperBound)])
-        }
-        return parts.joined(separator: "-")
-    }
 }
 
 extension DeviceIdentity {

@@ -8,21 +8,21 @@ import MapbookSupport
 /// item, when they check for updates; its data, when they download), so a portal that does
 /// not know them (ArcGIS Online) ignores them. The item page counts the devices per version.
 extension Portal {
-    /// The device library's id (made once per library).
-    static let deviceHeader = HTTPField.Name("X-Mapbook-Device")!
+    /// The device library's id (made once per library, `DeviceId`).
+    static let deviceHeader = HTTPField.Name(DeviceId.header)!
     /// The item's `modified` (milliseconds) the device holds.
-    static let holdsHeader = HTTPField.Name("X-Mapbook-Holds")!
+    static let holdsHeader = HTTPField.Name(DeviceId.holdsHeader)!
 
-    /// A device id as libraries make them: 8 to 64 letters, digits and '-'.
-    static func isDeviceId(_ s: String) -> Bool {
-        (8...64).contains(s.utf8.count) && s.unicodeScalars.allSatisfy { ($0.isASCII && $0.properties.isAlphabetic) || ("0"..."9").contains($0) || $0 == "-" }
+    /// The request's device id, when it carries a well-formed one.
+    static func deviceId(of call: PortalRequest) -> String? {
+        call.request.headers[deviceHeader].flatMap { DeviceId.isValid($0) ? $0 : nil }
     }
 
     /// Keeps the caller's report of the version it holds, when the request carries one from a
     /// signed-in user; `downloading` marks the version being downloaded as held. A report is
     /// history, not an answer: failing to keep it fails nothing.
     func noteDevice(_ call: PortalRequest, _ record: ItemRecord, downloading: Bool) async {
-        guard let user = call.user, let device = call.request.headers[Self.deviceHeader], Self.isDeviceId(device) else { return }
+        guard let user = call.user, let device = Self.deviceId(of: call) else { return }
         let held = downloading ? record.item.modified : call.request.headers[Self.holdsHeader].flatMap { Int64($0) }
         // A version later than the item's is no version the portal gave out.
         guard let held, held >= 0, held <= record.item.modified else { return }
@@ -32,7 +32,7 @@ extension Portal {
 
     /// Keeps an event of the item's history (a download, a sync, a new version).
     func noteEvent(_ call: PortalRequest, _ record: ItemRecord, _ kind: ItemEvent.Kind, _ detail: String) async {
-        let device = call.request.headers[Self.deviceHeader].flatMap { Self.isDeviceId($0) ? $0 : nil }
+        let device = Self.deviceId(of: call)
         let event = ItemEvent(itemId: record.item.id, at: TokenService.now(), kind: kind, username: call.user?.username, deviceId: device, address: call.clientAddress, detail: detail)
         try? await store.recordItemEvent(event)
     }
@@ -68,7 +68,7 @@ extension Portal {
                 layer: $0.layer, globalid: $0.globalid, column: $0.column, base: Self.shown($0.base), theirs: Self.shown($0.theirs), ours: Self.shown($0.ours),
                 outcome: $0.outcome.rawValue)
         }
-        let device = call.request.headers[Self.deviceHeader].flatMap { Self.isDeviceId($0) ? $0 : nil }
+        let device = Self.deviceId(of: call)
         let sync = ReplicaSync(
             itemId: record.item.id, replica: replica, username: user.username, deviceId: device, at: TokenService.now(), generation: response.generation,
             changes: response.changes, conflicts: conflicts)

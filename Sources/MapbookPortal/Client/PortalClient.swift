@@ -102,7 +102,7 @@ public final class PortalClient: Sendable {
         device.withLock { $0 = id }
     }
 
-    static let deviceHeader = "X-Mapbook-Device", holdsHeader = "X-Mapbook-Holds"
+    static let deviceHeader = DeviceId.header, holdsHeader = DeviceId.holdsHeader
 
     func setCredential(_ credential: Credential?) {
         state.withLock { $0 = credential }

@@ -30,7 +30,7 @@ struct PortalPages: Sendable {
         var library = MustacheLibrary()
         for name in Self.templateNames {
             let path = "\(directory)/pages/\(name).mustache"
-            guard let bytes = try? Self.read(path), let text = String(validating: bytes, as: UTF8.self) else {
+            guard let bytes = try? ByteRange(file: RandomAccessFile(path: path)).readAll(), let text = String(validating: bytes, as: UTF8.self) else {
                 throw PortalStoreError(kind: .missingResource, path: path, message: "the page template is missing or unreadable; build mapbook again from its source tree, or set MAPBOOK_PORTAL_RESOURCES")
             }
             do {
@@ -43,17 +43,12 @@ struct PortalPages: Sendable {
         var files: [String: (type: String, bytes: [UInt8])] = [:]
         for (name, type) in [("portal.css", "text/css; charset=utf-8"), ("portal.js", "text/javascript; charset=utf-8"), ("icon.svg", "image/svg+xml")] {
             let path = "\(directory)/static/\(name)"
-            guard let bytes = try? Self.read(path) else {
+            guard let bytes = try? ByteRange(file: RandomAccessFile(path: path)).readAll() else {
                 throw PortalStoreError(kind: .missingResource, path: path, message: "the pages' file is missing; build mapbook again from its source tree, or set MAPBOOK_PORTAL_RESOURCES")
             }
             files[name] = (type, bytes)
         }
         self.files = files
-    }
-
-    static func read(_ path: String) throws -> [UInt8] {
-        let file = try RandomAccessFile(path: path)
-        return try file.read(at: 0, count: Int(file.size))
     }
 
     /// The page `template` with `values`, inside the layout with what every page shows:
