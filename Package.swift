@@ -177,10 +177,13 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]),
         // The portal server (Hummingbird): the sharing API over SQLite metadata and item files.
+        // Its item pages draw a stored package's maps with `mapbook serve`'s code (MapbookWeb:
+        // the style, tiles and MapLibre), which never imports the portal.
         .target(
             name: "MapbookPortalServer",
             dependencies: [
                 "MapbookSupport", "MapbookPortalAPI", "MapbookPackage", "MapbookData", "MapbookTiles", "MapbookSearch", "MapbookRouting", "MapbookInspection", "MapbookEditing",
+                "MapbookWeb",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -290,7 +293,7 @@ let package = Package(
         .testTarget(
             name: "MapbookPortalServerTests",
             dependencies: [
-                "MapbookSupport", "MapbookPortalServer", "MapbookPortalAPI", "MapbookPackage", "MapbookData", "MapbookEditing", "MapbookPackager", "MapbookTestSupport",
+                "MapbookSupport", "MapbookPortalServer", "MapbookPortalAPI", "MapbookPackage", "MapbookData", "MapbookEditing", "MapbookPackager", "MapbookTiles", "MapbookTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -5,6 +5,10 @@
 // offset and reports the range's length as the file size; everything else (opening the real
 // file, time, randomness) is delegated to the default VFS. The database must be opened with
 // `immutable=1`, so SQLite takes no locks and never looks for a journal, WAL or shm file.
+//
+// A range can also lie in a file that is not on this machine (a package in an object store):
+// opened with `source=N`, its reads go to the reader `mapbook_vfs_set_reader` installed, which
+// reads `length` bytes at `offset` of source N (ranged requests, cached by the caller).
 
 #include "mapbook_vfs.h"
 
@@ -19,7 +23,14 @@ typedef struct RangeFile {
     sqlite3_file *real;       // the underlying file, opened by the default VFS
     sqlite3_int64 offset;     // where the database starts in the real file
     sqlite3_int64 length;     // how many bytes belong to it
+    sqlite3_int64 source;     // a remote source's number, or 0 for a file read through `real`
 } RangeFile;
+
+static mapbook_vfs_reader remote_reader = 0;
+
+void mapbook_vfs_set_reader(mapbook_vfs_reader reader) {
+    remote_reader = reader;
+}
 
 static sqlite3_vfs range_vfs;
 
@@ -42,7 +53,12 @@ static int range_read(sqlite3_file *file, void *buffer, int amount, sqlite3_int6
     sqlite3_int64 available = p->length - offset;
     int wanted = amount;
     if ((sqlite3_int64)wanted > available) wanted = (int)available;
-    int rc = p->real->pMethods->xRead(p->real, buffer, wanted, p->offset + offset);
+    int rc;
+    if (p->source > 0) {
+        rc = remote_reader && remote_reader(p->source, buffer, wanted, p->offset + offset) == 0 ? SQLITE_OK : SQLITE_IOERR_READ;
+    } else {
+        rc = p->real->pMethods->xRead(p->real, buffer, wanted, p->offset + offset);
+    }
     if (rc != SQLITE_OK) return rc;
     if (wanted < amount) {
         // SQLite requires the unread tail to be zeroed on a short read.
@@ -136,6 +152,17 @@ static int range_open(sqlite3_vfs *vfs, sqlite3_filename name, sqlite3_file *fil
     sqlite3_int64 offset = sqlite3_uri_int64(name, "offset", -1);
     sqlite3_int64 length = sqlite3_uri_int64(name, "length", -1);
     if (offset < 0 || length < 0) return SQLITE_CANTOPEN;
+
+    sqlite3_int64 source = sqlite3_uri_int64(name, "source", 0);
+    if (source > 0) {
+        if (remote_reader == 0) return SQLITE_CANTOPEN;
+        p->source = source;
+        p->offset = offset;
+        p->length = length;
+        p->base.pMethods = &range_io_methods;
+        if (out_flags) *out_flags = SQLITE_OPEN_READONLY;
+        return SQLITE_OK;
+    }
 
     p->real = (sqlite3_file *)&p[1];
     int real_flags = (flags & ~(SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)) | SQLITE_OPEN_READONLY;

@@ -90,43 +90,30 @@ extension Portal {
 }
 
 extension Portal {
-    /// The package's backdrop for its vector tile service (nil: the package has none), from
-    /// the package file on this machine (`localCopy`).
+    /// The backdrop of package `packageId` (its first vector tile package) read in place; nil
+    /// when it has none.
     func backdrop(_ packageId: String) async throws -> BackdropFiles? {
-        guard let record = try await store.item(packageId), let local = try await localCopy(of: record) else { return nil }
-        return try await NIOThreadPool.singleton.runIfActive { try self.tileServices.backdrop(id: packageId, version: record.dataVersion, path: local) }
+        guard let record = try await store.item(packageId), let opened = try await openPackage(record) else { return nil }
+        return try await NIOThreadPool.singleton.runIfActive { try opened.backdrop() }
     }
 
-    /// The item's data file on this machine: the stored file itself on disk, or with a bucket
-    /// a copy of this version fetched once into `<data>/cache/<id>/`; nil when it has none.
-    func localCopy(of record: ItemRecord) async throws -> String? {
+    /// The item's package for its current version, opened in place (`OpenPackages`); nil when
+    /// it has no data file.
+    func openPackage(_ record: ItemRecord) async throws -> OpenPackages.Opened? {
+        if let kept = openPackages.kept(id: record.item.id, version: record.dataVersion) { return kept }
         guard let name = record.item.name,
             let file = try await files.dataFile(itemId: record.item.id, version: record.dataVersion, fileName: name, size: nil)
         else { return nil }
-        guard !(files is DiskItemFileStore) else { return file.location }
-        let folder = cacheFolder(record.item.id)
-        let path = "\(folder)/\(record.dataVersion).mmpk"
-        if access(path, F_OK) != 0 {
-            // Earlier versions' copies go; requests racing to fetch this one each write
-            // their own file, and the first rename wins.
-            FileSystem.removeTree(folder)
-            try Disk.makeDirectories(folder)
-            let temporary = "\(path).\(Self.newVersion()).download"
-            defer { unlink(temporary) }
-            try await files.download(file, to: temporary)
-            guard rename(temporary, path) == 0 || access(path, F_OK) == 0 else {
-                throw PortalStoreError(kind: .io(errno: errno), path: path, message: "cannot write: \(FileSystem.errorMessage())")
+        let access = try files.randomAccess(file)
+        return try await NIOThreadPool.singleton.runIfActive {
+            try self.openPackages.open(id: record.item.id, version: record.dataVersion) {
+                try MobileMapPackage(archive: try ZipArchive(range: ByteRange(file: access), displayPath: name))
             }
         }
-        return path
     }
 
-    /// Where a package's file is kept on this machine, with a bucket.
-    func cacheFolder(_ packageId: String) -> String { "\(configuration.dataDirectory)/cache/\(packageId)" }
-
-    /// Lets go of what the package's vector tile service kept: its open backdrop, its copy.
+    /// Lets go of what was kept open of the package.
     func forgetBackdrop(_ packageId: String) {
-        tileServices.forget(packageId)
-        FileSystem.removeTree(cacheFolder(packageId))
+        openPackages.forget(packageId)
     }
 }

@@ -62,8 +62,8 @@ public final class Portal: Sendable {
     /// With PostgreSQL and a bucket shared by several processes, the authoritative copies of
     /// editable items live there too (nil: in the data folder, for this process alone).
     let sharedSync: SharedSyncCopies?
-    /// The backdrops vector tile services read, opened once per package version.
-    let tileServices = VectorTileServices()
+    /// Packages opened in place for vector tile services and item pages, once per version.
+    let openPackages = OpenPackages()
     /// Feature services kept open between requests.
     let featureServices = FeatureServicePool()
     /// Map areas taken offline, one at a time.

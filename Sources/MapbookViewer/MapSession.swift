@@ -30,13 +30,21 @@ public final class MapSession {
 
     /// Opens the package at `path`; with `library`, layer visibility the user chose on this
     /// device applies and changes are kept there.
-    public init(path: String, library: DeviceLibrary? = nil) throws(ViewerError) {
+    public convenience init(path: String, library: DeviceLibrary? = nil) throws(ViewerError) {
+        let package: MobileMapPackage
         do {
             package = try MobileMapPackage(path: path)
         } catch {
             throw ViewerError(PackageFormatError(error, path: path))
         }
-        packageKey = package.manifest.guid.flatMap { $0.isEmpty ? nil : $0 } ?? path
+        try self.init(package: package, library: library)
+    }
+
+    /// Opens an opened package's maps (one read in place from elsewhere: the portal's item
+    /// pages read a package in a bucket by ranged requests).
+    public init(package: MobileMapPackage, library: DeviceLibrary? = nil) throws(ViewerError) {
+        self.package = package
+        packageKey = package.manifest.guid.flatMap { $0.isEmpty ? nil : $0 } ?? package.path
         self.library = library
         var maps: [MapSummary] = []
         for entry in package.mapEntries {
@@ -47,7 +55,7 @@ public final class MapSession {
             }
         }
         guard !maps.isEmpty else {
-            throw ViewerError(kind: .noMaps, path: path, message: "the package has no map (.mmap) to show")
+            throw ViewerError(kind: .noMaps, path: package.path, message: "the package has no map (.mmap) to show")
         }
         self.maps = maps
     }

@@ -7,6 +7,8 @@ import Synchronization
 /// style words ("Roboto Bold" is Roboto, bold; fontconfig substitutes a family it lacks). Kept
 /// once drawn.
 final class FallbackGlyphs: Sendable {
+    /// One for the process: what is drawn serves every server.
+    static let shared = FallbackGlyphs()
     private let drawn = Mutex<[String: [UInt8]]>([:])
     static let styleWords: Set<String> = ["regular", "bold", "italic", "medium", "light", "semibold", "black", "condensed", "extracondensed", "thin"]
 

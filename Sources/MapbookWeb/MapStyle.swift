@@ -27,8 +27,9 @@ enum MapStyle {
         log2(scaleAtZoomZero / scale)
     }
 
-    /// `base` is the map's path on this server, `/packages/KEY/maps/N`.
-    static func style(_ map: ViewerMap, host: PackageHost, state: PackageHost.State, number: Int, base: String) throws -> JSONObject {
+    /// `base` is the map's path on this server, `/packages/KEY/maps/N`; `glyphs` the URL of
+    /// glyphs drawn from the installed fonts (`{fontstack}` and `{range}` in it).
+    static func style(_ map: ViewerMap, host: PackageHost, state: PackageHost.State, number: Int, base: String, glyphs fallbackGlyphs: String = "/glyphs/{fontstack}/{range}.pbf") throws -> JSONObject {
         var sources: JSONObject = [:]
         var layers: [JSONValue] = []
         var glyphs: String?
@@ -117,7 +118,7 @@ enum MapStyle {
         }
         // Feature labels need glyphs even where no base map brings them: drawn here.
         if glyphs == nil, labels.contains(where: { $0.objectValue?.object("metadata")?.string("mapbook:layer")?.hasPrefix("basemap:") == false }) {
-            glyphs = "/glyphs/{fontstack}/{range}.pbf"
+            glyphs = fallbackGlyphs
         }
         var out: JSONObject = ["version": 8, "name": .string(map.name), "sources": .object(sources), "layers": .array(layers + labels)]
         if let glyphs { out["glyphs"] = .string(glyphs) }

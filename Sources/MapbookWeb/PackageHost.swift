@@ -1,3 +1,4 @@
+import MapbookData
 import MapbookLibrary
 import MapbookPackage
 import MapbookSearch
@@ -11,7 +12,10 @@ import Synchronization
 /// thread-safe, so each package is used by one request at a time (`withSession`); base map
 /// tiles, the bulk of a map page's requests, are read under locks of their own so they never
 /// wait behind a pop-up or a tile made from features.
-final class PackageHost: Sendable {
+///
+/// Public for the portal's item pages, which draw a stored package's maps with the same
+/// style, tiles and resources (`style`, `baseMapTile`, `baseMapResource`, `featureTile`).
+public final class PackageHost: Sendable {
     let key: String
     let path: String
     /// The package's GUID, which names its working copy of edits.
@@ -57,13 +61,83 @@ final class PackageHost: Sendable {
     /// Base map readers by map number and base map index.
     private let backdrops = Mutex<[String: BackdropFiles]>([:])
 
-    init(key: String, path: String, library: DeviceLibrary?) throws {
+    convenience init(key: String, path: String, library: DeviceLibrary?) throws {
+        try self.init(key: key, session: try MapSession(path: path, library: library))
+    }
+
+    /// An opened package (read in place from anywhere), with nothing kept per device.
+    public convenience init(key: String, package: MobileMapPackage) throws {
+        try self.init(key: key, session: try MapSession(package: package))
+    }
+
+    init(key: String, session: sending MapSession) throws {
         self.key = key
-        self.path = path
-        let session = try MapSession(path: path, library: library)
+        path = session.package.path
         _ = try session.package.expirationNotice()
         guid = session.package.manifest.guid
         state = Mutex(State(session: session))
+    }
+
+    /// How many maps the package has (numbered from 1).
+    public var mapCount: Int { (try? withSession { $0.session.maps.count }) ?? 0 }
+
+    /// Map `number`'s MapLibre style (`MapStyle`): its URLs are paths under `base` (the map's
+    /// address: `BASE/basemaps/B/tiles/...`, `BASE/layers/ID/tiles/...`) and, for feature
+    /// labels without a base map's fonts, `glyphs`.
+    public func style(map number: Int, base: String, glyphs: String) throws -> JSONValue {
+        try withSession { state in
+            .object(try MapStyle.style(try state.map(number), host: self, state: state, number: number, base: base, glyphs: glyphs))
+        }
+    }
+
+    /// Where map `number` opens, as `[west, south, east, north]` in degrees for a view of
+    /// `width` by `height` pixels; nil when it cannot be said.
+    public func initialBounds(map number: Int, width: Int, height: Int) throws -> JSONValue? {
+        try withSession { state in
+            let map = try state.map(number)
+            guard let view = try? map.initialView(width: width, height: height) else { return nil }
+            return try? Self.lonLatBounds(view.extent, map: map)
+        }
+    }
+
+    /// A box of the map's spatial reference in degrees.
+    static func lonLatBounds(_ box: BoundingBox, map: ViewerMap) throws -> JSONValue {
+        let a = try map.toLongitudeLatitude(Position(x: box.minX, y: box.minY)), b = try map.toLongitudeLatitude(Position(x: box.maxX, y: box.maxY))
+        return .array([.double(min(a.x, b.x)), .double(min(a.y, b.y)), .double(max(a.x, b.x)), .double(max(a.y, b.y))])
+    }
+
+    /// A tile's address as URLs give it, `Z/X/Y` with `Y` as `Y.pbf` or `Y`.
+    public static func tile(z zText: String, x xText: String, y: String) throws -> TileCoordinate {
+        var yText = y
+        if yText.hasSuffix(".pbf") { yText.removeLast(4) }
+        guard let z = Int(zText), let x = Int(xText), let y = Int(yText), (0...24).contains(z), x >= 0, y >= 0, x < 1 << z, y < 1 << z
+        else { throw WebError.badRequest("a tile is /Z/X/Y.pbf with 0 <= X, Y < 2^Z and Z at most 24", kind: "invalidTile") }
+        return TileCoordinate(z: z, x: x, y: y)
+    }
+
+    /// A tile of map `number`'s `index`-th tiled base map; nil or empty where it has none.
+    public func baseMapTile(map number: Int, index: Int, tile: TileCoordinate) throws -> [UInt8]? {
+        try backdrop(map: number, index: index).tile(tile)
+    }
+
+    /// A resource of a base map (`styles/root.json`, sprites, `fonts/STACK/RANGE.pbf`); glyphs
+    /// of a font the package does not ship are drawn from the installed fonts, since MapLibre
+    /// fails a whole tile whose labels lack them. Nil when there is no such resource.
+    public func baseMapResource(map number: Int, index: Int, path: String) throws -> [UInt8]? {
+        try backdrop(map: number, index: index).package.resource(path) ?? FallbackGlyphs.shared.range(forPath: path)
+    }
+
+    /// Glyphs for feature labels on a map without a vector base map, from the installed fonts.
+    public static func glyphs(stack: String, range: String) -> [UInt8]? {
+        FallbackGlyphs.shared.range(forPath: "fonts/\(stack)/\(range)")
+    }
+
+    /// A tile of feature layer `layer` of map `number`, made from the data as it is now.
+    public func featureTile(map number: Int, layer: String, tile: TileCoordinate) throws -> [UInt8] {
+        try withSession { state in
+            let map = try state.map(number)
+            return try map.featureTile(try map.layer(named: layer), tile: tile)
+        }
     }
 
     /// Marks a sync as started; false when one is under way.

@@ -257,8 +257,7 @@ struct WebAPI: Sendable {
 
     /// `[west, south, east, north]` in degrees.
     func lonLatBounds(_ box: BoundingBox, map: ViewerMap) throws -> JSONValue {
-        let a = try map.toLongitudeLatitude(Position(x: box.minX, y: box.minY)), b = try map.toLongitudeLatitude(Position(x: box.maxX, y: box.maxY))
-        return .array([.double(min(a.x, b.x)), .double(min(a.y, b.y)), .double(max(a.x, b.x)), .double(max(a.y, b.y))])
+        try PackageHost.lonLatBounds(box, map: map)
     }
 
     /// A geometry of the map's spatial reference as GeoJSON in degrees, for highlighting.

@@ -14,16 +14,21 @@ import MapbookSupport
 /// `MAPBOOK_WEB_RESOURCES` names, for a binary moved elsewhere), not as SwiftPM resources:
 /// the resource accessor SwiftPM generates imports Foundation, whose ICU module clashes with
 /// the system ICU headers libxml2 brings in (MapbookSupport) in a clean build.
-struct WebAssets: Sendable {
+///
+/// Public for the portal, whose item pages draw maps with the same MapLibre.
+public struct WebAssets: Sendable {
     let files: [String: [UInt8]]
     let templates: String
 
-    static var resources: String {
+    /// A file by name (`maplibre-gl.js`, `maplibre-gl.css`, `maplibre-LICENSE.txt`, `app.js`...).
+    public func file(_ name: String) -> [UInt8]? { files[name] }
+
+    public static var resources: String {
         if let folder = getenv("MAPBOOK_WEB_RESOURCES") { return String(cString: folder) }
         return FileSystem.parent(of: #filePath) + "/Resources"
     }
 
-    init(directory: String = WebAssets.resources) throws {
+    public init(directory: String = WebAssets.resources) throws {
         var files: [String: [UInt8]] = [:]
         let maplibre = ["maplibre-gl.js", "maplibre-gl.css", "LICENSE.txt"]
         for name in maplibre {

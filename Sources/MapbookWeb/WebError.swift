@@ -37,7 +37,7 @@ public struct WebError: Error, Sendable, CustomStringConvertible {
 
     /// Any error as a web error: the libraries' errors keep their kinds; a name that matches
     /// nothing is a 404, a value that is not one a 400, a package that cannot be read a 422.
-    static func from(_ error: any Error) -> WebError {
+    public static func from(_ error: any Error) -> WebError {
         switch error {
         case let error as WebError:
             return error

@@ -17,7 +17,6 @@ struct WebRoutes: Sendable {
     let catalog: WebCatalog
     let pages: WebPages
     let assets: WebAssets
-    let glyphs = FallbackGlyphs()
 
     func register(_ router: Hummingbird.Router<BasicRequestContext>) {
         // Pages.
@@ -57,40 +56,27 @@ struct WebRoutes: Sendable {
         // Tiles and base map resources.
         router.get("/packages/:package/maps/:map/basemaps/:index/tiles/:z/:x/:y") { _, context in
             let (host, number) = try mapAddress(context)
-            let files = try host.backdrop(map: number, index: try context.parameters.require("index", as: Int.self))
-            let tile = try tileCoordinate(context)
-            return WebResponses.tile(try files.tile(tile), cache: "public, max-age=86400")
+            let tile = try host.baseMapTile(map: number, index: try context.parameters.require("index", as: Int.self), tile: try tileCoordinate(context))
+            return WebResponses.tile(tile, cache: "public, max-age=86400")
         }
         router.get("/packages/:package/maps/:map/basemaps/:index/resources/**") { _, context in
             let (host, number) = try mapAddress(context)
-            let files = try host.backdrop(map: number, index: try context.parameters.require("index", as: Int.self))
             let path = context.parameters.getCatchAll().map { FormEncoding.percentDecode($0.utf8) ?? String($0) }.joined(separator: "/")
-            if let bytes = try files.package.resource(path) {
-                return WebResponses.bytes(bytes, type: WebResponses.contentType(ofPath: path), cache: "public, max-age=86400")
+            guard let bytes = try host.baseMapResource(map: number, index: try context.parameters.require("index", as: Int.self), path: path) else {
+                throw WebError.notFound("the base map has no resources/\(path)")
             }
-            // A font the package does not ship: MapLibre fails a whole tile whose labels lack
-            // glyphs, so the glyphs are drawn here from the installed fonts instead.
-            if let glyphs = glyphs.range(forPath: path) {
-                return WebResponses.bytes(glyphs, type: "application/x-protobuf", cache: "public, max-age=86400")
-            }
-            throw WebError.notFound("the base map has no resources/\(path)")
+            return WebResponses.bytes(bytes, type: WebResponses.contentType(ofPath: path), cache: "public, max-age=86400")
         }
         // Glyphs for feature labels on a map without a vector base map, from the installed fonts.
         router.get("/glyphs/:stack/:range") { _, context in
-            let stack = try decoded(context, "stack")
-            guard let bytes = glyphs.range(forPath: "fonts/\(stack)/" + (try context.parameters.require("range"))) else {
+            guard let bytes = PackageHost.glyphs(stack: try decoded(context, "stack"), range: try context.parameters.require("range")) else {
                 throw WebError.notFound("no glyph range \(try context.parameters.require("range")) (START-END.pbf, 256 code points)")
             }
             return WebResponses.bytes(bytes, type: "application/x-protobuf", cache: "public, max-age=86400")
         }
         router.get("/packages/:package/maps/:map/layers/:layer/tiles/:z/:x/:y") { _, context in
             let (host, number) = try mapAddress(context)
-            let layerID = try decoded(context, "layer")
-            let tile = try tileCoordinate(context)
-            let bytes = try host.withSession { state -> [UInt8] in
-                let map = try state.map(number)
-                return try map.featureTile(try map.layer(named: layerID), tile: tile)
-            }
+            let bytes = try host.featureTile(map: number, layer: try decoded(context, "layer"), tile: try tileCoordinate(context))
             // Made from the data as it is now: edits show at once.
             return WebResponses.tile(bytes, cache: "no-cache")
         }
@@ -113,12 +99,7 @@ struct WebRoutes: Sendable {
 
     /// `z/x/y` with `y` as `Y.pbf` or `Y`.
     func tileCoordinate(_ context: BasicRequestContext) throws -> TileCoordinate {
-        var yText = try context.parameters.require("y")
-        if yText.hasSuffix(".pbf") { yText.removeLast(4) }
-        guard let z = Int(try context.parameters.require("z")), let x = Int(try context.parameters.require("x")), let y = Int(yText),
-            (0...24).contains(z), x >= 0, y >= 0, x < 1 << z, y < 1 << z
-        else { throw WebError.badRequest("a tile is /Z/X/Y.pbf with 0 <= X, Y < 2^Z and Z at most 24", kind: "invalidTile") }
-        return TileCoordinate(z: z, x: x, y: y)
+        try PackageHost.tile(z: try context.parameters.require("z"), x: try context.parameters.require("x"), y: try context.parameters.require("y"))
     }
 
     /// A thumbnail kept as a data URI.

@@ -8,9 +8,22 @@ import Testing
 @Suite(.serialized) struct PortalPagesBrowserTests {
     static let alice = "alice-password-1", bob = "bob-password-1"
 
+    /// The Naperville sample, built once for both stores: a backdrop and feature layers for
+    /// the item page's preview to draw.
+    static let naperville: Result<String, any Error> = Result {
+        let sample = try NapervilleSample.project()
+        defer { sample.remove() }
+        let folder = NSTemporaryDirectory() + "mapbook-portal-pages-\(getpid())"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let package = folder + "/Naperville.mmpk"
+        let built = try MapbookBinary.run(["create", sample.path + "/project.yaml", "-o", package, "--fixed-time", "2026-01-01"])
+        guard built.status == 0 else { throw ExternalTools.ToolError(output: built.stderr) }
+        return package
+    }
+
     func check(_ server: PortalServerProcess) throws {
         try withTemporaryDirectory { dir in
-            let package = try TestPackages.makePackage(in: dir, name: "Town.mmpk")
+            let package = try Self.naperville.get()
             let script = Fixtures.repositoryRoot.appendingPathComponent("tools/web/portal_check.py").path
             let (status, output) = try ExternalTools.run(ExternalTools.python, [script, server.url, package, dir + "/screens", Self.alice, Self.bob])
             let failed = output.split(separator: "\n").filter { $0.hasPrefix("FAIL") || $0.contains("Error") }

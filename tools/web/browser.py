@@ -64,7 +64,16 @@ def finish():
     return 1 if failures else 0
 
 
-SIZES = [(1280, 800, "desktop"), (360, 740, "phone")]
+SIZES = [(1280, 800, "desktop"), (360, 740, "phone"), (1920, 1080, "wide")]
+
+
+def drawn_share(png_path, background=(0xF2, 0xEF, 0xE9)):
+    """The share of pixels in a screenshot that differ from the map's background."""
+    from PIL import Image
+    image = Image.open(png_path).convert("RGB")
+    pixels = list(image.get_flattened_data() if hasattr(image, "get_flattened_data") else image.getdata())
+    drawn = sum(1 for p in pixels if max(abs(p[i] - background[i]) for i in range(3)) > 24)
+    return drawn / len(pixels)
 
 
 def sized_context(browser, width, height, size):

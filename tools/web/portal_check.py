@@ -9,7 +9,8 @@ Publishes PACKAGE through the API twice (a public item, and a private one titled
 and described with HTML), then checks, at desktop and phone sizes: the home page lists public
 items only, with a Sign in link; signing in with the keyboard alone through the portal's OAuth
 page lands on the page asked for; My content lists the private item as text; the item page
-shows the package's maps; bob finds no trace of alice's private item; a form without its CSRF
+shows the package's maps and a live preview of the first, drawn by MapLibre from the portal's
+own tiles (read in place from the stored package); bob finds no trace of alice's private item; a form without its CSRF
 token is refused; the portal cannot be framed; no page breaks its Content-Security-Policy, and
 no script ever runs from an item's text (a dialog fails the check). Screenshots go to WORK_FOLDER.
 """
@@ -17,7 +18,7 @@ import json, os, ssl, sys, urllib.parse, urllib.request, uuid
 from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from browser import SIZES, check, fetch, finish, launch, sized_context  # noqa: E402
+from browser import SIZES, check, drawn_share, fetch, finish, launch, sized_context, wait  # noqa: E402
 
 PORTAL, PACKAGE, WORK, ALICE, BOB = sys.argv[1:6]
 os.makedirs(WORK, exist_ok=True)
@@ -75,7 +76,9 @@ with sync_playwright() as p:
         dialogs, violations, elsewhere = [], [], []
         page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
         page.on("console", lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None)
-        page.on("request", lambda r: elsewhere.append(r.url) if not r.url.startswith(PORTAL) and not r.url.startswith("data:") else None)
+        page.on("request", lambda r: elsewhere.append(r.url) if not r.url.startswith(PORTAL) and not r.url.startswith(("data:", "blob:")) else None)
+        tiles = []
+        page.on("response", lambda r: tiles.append(r.status) if "/maps/1/" in r.url and "/tiles/" in r.url else None)
 
         def fits(what):
             overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
@@ -168,6 +171,15 @@ with sync_playwright() as p:
         check(f"{size}: the item's HTML made no element", page.locator("main img[src=x], main svg, main b, main i").count() == 0)
         check(f"{size}: the item page shows the package's maps", page.locator(".maps .map").count() >= 1, text[:800])
         fits("the item page")
+        # The live preview: the first map drawn from the portal's tiles, until nothing is left to load.
+        check(f"{size}: the item page has a map preview", page.locator("#preview").count() == 1)
+        idle = wait(page, "() => document.getElementById('preview')?.dataset.state === 'idle'", 60)
+        check(f"{size}: the preview loads its tiles and goes idle", idle, page.inner_text("#preview")[:200] if page.locator("#preview").count() else "")
+        check(f"{size}: the preview's tiles were served", tiles and all(status in (200, 204) for status in tiles) and tiles.count(200) > 0, str(tiles[:20]))
+        if idle:
+            page.locator("#preview").screenshot(path=f"{WORK}/preview-{size}.png")
+            share = drawn_share(f"{WORK}/preview-{size}.png")
+            check(f"{size}: the preview draws the map ({share:.0%} of it drawn)", share > 0.05)
         page.screenshot(path=f"{WORK}/item-{size}.png", full_page=True)
 
         # Administration: a user added from the Users page, a group, the audit log.
@@ -245,6 +257,12 @@ with sync_playwright() as p:
     check("bob: the private item's page says not found", response.status == 404 and "Item not found" in page.inner_text("main"))
     status = page.evaluate(f"async () => (await fetch('/home/items/{private_id}/thumbnail')).status")
     check("bob: its thumbnail is not found either", status == 404, str(status))
+    statuses = page.evaluate(f"""async () => Promise.all(['/home/items/{private_id}/maps/1/style.json',
+        '/home/items/{private_id}/maps/1/basemaps/0/tiles/0/0/0.pbf', '/home/items/{private_id}/maps/1/basemaps/0/resources/styles/root.json']
+        .map(async url => (await fetch(url)).status))""")
+    check("bob: its preview's style, tiles and resources are not found either", statuses == [404, 404, 404], str(statuses))
+    status = page.evaluate(f"async () => (await fetch('/home/items/{public_id}/maps/1/style.json')).status")
+    check("bob: the public item's preview is there", status == 200, str(status))
     page.screenshot(path=f"{WORK}/not-found.png")
     context.close()
 

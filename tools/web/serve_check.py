@@ -12,7 +12,7 @@ import json, os, re, shutil, subprocess, sys, time
 from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from browser import Server as Serving, check, fetch, finish, launch, wait  # noqa: E402
+from browser import Server as Serving, check, drawn_share, fetch, finish, launch, wait  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BINARY, WORK = sys.argv[1], sys.argv[2]
@@ -130,15 +130,6 @@ def open_page(context, path, wait_map=True):
     if wait_map:
         wait(page, "() => Boolean(window.mapbook && window.mapbook.ready && window.mapbook.idle)", 60)
     return page
-
-
-def drawn_share(png_path, background=(0xF2, 0xEF, 0xE9)):
-    """The share of pixels in a screenshot that differ from the map's background."""
-    from PIL import Image
-    image = Image.open(png_path).convert("RGB")
-    pixels = list(image.get_flattened_data() if hasattr(image, "get_flattened_data") else image.getdata())
-    drawn = sum(1 for p in pixels if max(abs(p[i] - background[i]) for i in range(3)) > 24)
-    return drawn / len(pixels)
 
 
 def blue_mask(png_path, width, height):

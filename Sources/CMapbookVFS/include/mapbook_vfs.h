@@ -12,6 +12,14 @@
 /// Returns SQLITE_OK or the error of `sqlite3_vfs_register`.
 int mapbook_vfs_register(void);
 
+/// Reads `amount` bytes at `offset` of remote source `source` into `buffer`; 0 on success.
+/// Called from any thread SQLite runs on.
+typedef int (*mapbook_vfs_reader)(long long source, void *buffer, int amount, long long offset);
+
+/// Installs the reader of databases opened with `source=N` in their URI (a range of a file
+/// that is not on this machine). Set once, before such a database is opened.
+void mapbook_vfs_set_reader(mapbook_vfs_reader reader);
+
 /// The name the VFS is registered under: "mapbook-range".
 extern const char *const mapbook_vfs_name;
 

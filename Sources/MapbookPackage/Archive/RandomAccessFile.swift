@@ -3,7 +3,19 @@ import Glibc
 #endif
 import MapbookSupport
 
-/// A file opened read-only for positioned reads (`pread`), shared by every range read from it.
+/// The bytes of a file that is not on this machine (a package in an object store), read by
+/// ranged requests: a `RandomAccessFile` over them reads a package in place as it reads a
+/// local one.
+public protocol RemoteBytes: Sendable {
+    /// What messages call the file (`s3://bucket/key`).
+    var name: String { get }
+    var size: Int64 { get }
+    /// Reads exactly `buffer.count` bytes at `offset`; called from any thread, blocking.
+    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws(ArchiveError)
+}
+
+/// A file opened read-only for positioned reads (`pread`), shared by every range read from it;
+/// or a remote file's bytes read the same way (`RemoteBytes`).
 ///
 /// The descriptor is closed when the last reference goes away. `pread` keeps no file position,
 /// so concurrent reads from several tasks are safe.
@@ -11,6 +23,16 @@ public final class RandomAccessFile: @unchecked Sendable {
     public let path: String
     public let size: Int64
     private let descriptor: Int32
+    /// The remote file read instead of a descriptor, if any.
+    public let remote: (any RemoteBytes)?
+
+    /// A remote file, read through `bytes`.
+    public init(remote bytes: any RemoteBytes) {
+        path = bytes.name
+        size = bytes.size
+        descriptor = -1
+        remote = bytes
+    }
 
     /// Opens `path` for reading.
     ///
@@ -33,9 +55,10 @@ public final class RandomAccessFile: @unchecked Sendable {
         }
         self.descriptor = fd
         self.size = Int64(info.st_size)
+        remote = nil
     }
 
-    deinit { close(descriptor) }
+    deinit { if descriptor >= 0 { close(descriptor) } }
 
     /// Maps `length` bytes at `offset` read-only into memory, for structures read in place
     /// whose pages the kernel loads as they are touched.
@@ -46,6 +69,17 @@ public final class RandomAccessFile: @unchecked Sendable {
             throw ArchiveError(kind: .truncated, operation: "map", path: path, message: "bytes \(offset)..<\(offset + Int64(length)) lie past the end of the file (\(size) bytes; truncated?)")
         }
         if length == 0 { return MappedBytes(base: nil, mappedLength: 0, skip: 0) }
+        if remote != nil {
+            // Nothing to map: the bytes are read into memory of their own, freed the same way.
+            let base = UnsafeMutableRawPointer.allocate(byteCount: length, alignment: 16)
+            do throws(ArchiveError) {
+                try read(into: UnsafeMutableRawBufferPointer(start: base, count: length), at: offset)
+            } catch {
+                base.deallocate()
+                throw error
+            }
+            return MappedBytes(allocated: base, length: length)
+        }
         let page = Int64(sysconf(Int32(_SC_PAGESIZE)))
         let start = offset / page * page
         let skip = Int(offset - start)
@@ -59,6 +93,7 @@ public final class RandomAccessFile: @unchecked Sendable {
     ///
     /// The corresponding C function is `pread`.
     public func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws(ArchiveError) {
+        if let remote { return try remote.read(into: buffer, at: offset) }
         let (done, failure) = FileSystem.readAll(into: buffer, from: descriptor, at: offset)
         if failure != 0 { throw ArchiveError(kind: .io(errno: failure), operation: "read", path: path, message: FileSystem.errorMessage(failure)) }
         if done < buffer.count {
@@ -91,16 +126,29 @@ public final class RandomAccessFile: @unchecked Sendable {
 public final class MappedBytes: @unchecked Sendable {
     private let base: UnsafeMutableRawPointer?
     private let mappedLength: Int
+    /// Memory allocated and read into (a remote file's), not mapped.
+    private let allocated: Bool
     /// The mapped bytes asked for (the mapping itself starts at a page boundary before them).
     public let bytes: UnsafeRawBufferPointer
 
     init(base: UnsafeMutableRawPointer?, mappedLength: Int, skip: Int) {
         self.base = base
         self.mappedLength = mappedLength
+        allocated = false
         bytes = base.map { UnsafeRawBufferPointer(start: $0 + skip, count: mappedLength - skip) } ?? UnsafeRawBufferPointer(start: nil, count: 0)
     }
 
-    deinit { if let base { munmap(base, mappedLength) } }
+    init(allocated base: UnsafeMutableRawPointer, length: Int) {
+        self.base = base
+        mappedLength = length
+        allocated = true
+        bytes = UnsafeRawBufferPointer(start: base, count: length)
+    }
+
+    deinit {
+        guard let base else { return }
+        if allocated { base.deallocate() } else { munmap(base, mappedLength) }
+    }
 }
 
 /// A contiguous byte range of a file: a whole file, or a stored entry of an archive.

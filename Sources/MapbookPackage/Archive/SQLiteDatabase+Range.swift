@@ -4,6 +4,12 @@ extension SQLiteDatabase {
     /// Opens a database stored as a byte range of a package (a stored entry), read-only and in
     /// place.
     public convenience init(range: ByteRange, displayPath: String) throws(SQLiteError) {
-        try self.init(path: range.file.path, offset: range.offset, length: range.length, displayPath: displayPath)
+        if let remote = range.file.remote {
+            try self.init(offset: range.offset, length: range.length, displayPath: displayPath) { buffer, position in
+                (try? remote.read(into: buffer, at: position)) != nil
+            }
+        } else {
+            try self.init(path: range.file.path, offset: range.offset, length: range.length, displayPath: displayPath)
+        }
     }
 }

@@ -18,9 +18,8 @@ struct PackageSummary: Sendable {
     var locators: [String]
     var expiration: Expiration?
 
-    /// Reads the package at `path`.
-    init(path: String) throws {
-        let package = try MobileMapPackage(path: path)
+    /// Reads an opened package.
+    init(package: MobileMapPackage) throws {
         maps = try package.mapEntries.map { entry in
             let map = try package.map(entry)
             func titles(_ layers: [OperationalLayer]?) -> [String] {

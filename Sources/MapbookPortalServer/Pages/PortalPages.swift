@@ -4,6 +4,7 @@ import Glibc
 import MapbookPackage
 import MapbookPortalAPI
 import MapbookSupport
+import MapbookWeb
 import Mustache
 
 /// The portal's web pages (issue 34, docs/PORTAL.md "Web pages"): Mustache templates from
@@ -41,15 +42,25 @@ struct PortalPages: Sendable {
         }
         templates = library
         var files: [String: (type: String, bytes: [UInt8])] = [:]
-        for (name, type) in [("portal.css", "text/css; charset=utf-8"), ("portal.js", "text/javascript; charset=utf-8"), ("icon.svg", "image/svg+xml")] {
+        for (name, type) in [("portal.css", "text/css; charset=utf-8"), ("portal.js", "text/javascript; charset=utf-8"), ("preview.js", "text/javascript; charset=utf-8"), ("icon.svg", "image/svg+xml")] {
             let path = "\(directory)/static/\(name)"
             guard let bytes = try? ByteRange(file: RandomAccessFile(path: path)).readAll() else {
                 throw PortalStoreError(kind: .missingResource, path: path, message: "the pages' file is missing; build mapbook again from its source tree, or set MAPBOOK_PORTAL_RESOURCES")
             }
             files[name] = (type, bytes)
         }
+        // MapLibre GL JS for the item pages' map previews, as `mapbook serve` has it (laid by
+        // tools/setup); without it the pages show no preview.
+        if let web = try? WebAssets(), let script = web.file("maplibre-gl.js"), let style = web.file("maplibre-gl.css") {
+            files["maplibre-gl.js"] = ("text/javascript; charset=utf-8", script)
+            files["maplibre-gl.css"] = ("text/css; charset=utf-8", style)
+            if let license = web.file("maplibre-LICENSE.txt") { files["maplibre-LICENSE.txt"] = ("text/plain; charset=utf-8", license) }
+        }
         self.files = files
     }
+
+    /// Whether the map previews can be drawn (MapLibre GL JS is here).
+    var hasMapLibre: Bool { files["maplibre-gl.js"] != nil }
 
     /// The page `template` with `values`, inside the layout with what every page shows:
     /// the portal's name, who is signed in and their CSRF token, where signing in leads.

@@ -39,7 +39,7 @@ extension PortalRoutes {
                     ["at": ISODate.formatMinutes(milliseconds: $0.at) + " UTC", "user": $0.username, "action": $0.action, "target": $0.target, "address": $0.address ?? "", "detail": $0.detail]
                 },
             ]
-            if entries.count == 100, let last = entries.last { values["older"] = "/home/audit.html?before=\(last.at)" }
+            if entries.count == 100, let last = entries.last { values["older"] = "/home/audit.html?before=\(last.sequence)" }
             return PortalResponse.html(pages.render("audit", values, frame: call.frame))
         }
         userPages(router, portal, pages)

@@ -117,7 +117,15 @@ extension PortalRoutes {
             values["sharingForm"] = try await sharingValues(record, user, call, portal)
         }
         if item.type == PackageManifest.mobileMapPackageType {
-            values["package"] = try await packageValues(record, portal)
+            var package = try await packageValues(record, portal)
+            // The live preview of its maps, one at a time (each map is a WebGL context).
+            if pages.hasMapLibre, let maps = package["maps"] as? [[String: Any]], !maps.isEmpty {
+                package["preview"] = [
+                    "base": "/home/items/\(item.id)/maps", "several": maps.count > 1,
+                    "choices": maps.enumerated().map { ["number": $0.offset + 1, "name": $0.element["name"] ?? "Map \($0.offset + 1)"] },
+                ] as [String: Any]
+            }
+            values["package"] = package
         }
         if let expiration = (values["package"] as? [String: Any])?["expiration"] {
             values["expiration"] = expiration
@@ -187,8 +195,8 @@ extension PortalRoutes {
     /// The package's summary for its current version, read once.
     static func packageSummary(_ record: ItemRecord, _ portal: Portal) async throws -> PackageSummary? {
         if let kept = portal.packageSummaries.summary(id: record.item.id, version: record.dataVersion) { return kept }
-        guard let local = try await portal.localCopy(of: record) else { return nil }
-        let summary = try await NIOThreadPool.singleton.runIfActive { try PackageSummary(path: local) }
+        guard let opened = try await portal.openPackage(record) else { return nil }
+        let summary = try await NIOThreadPool.singleton.runIfActive { try PackageSummary(package: opened.package) }
         portal.packageSummaries.keep(summary, id: record.item.id, version: record.dataVersion)
         return summary
     }

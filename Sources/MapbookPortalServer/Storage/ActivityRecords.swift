@@ -59,6 +59,8 @@ public struct AuditEntry: Sendable, Equatable {
     public var target: String
     public var address: String?
     public var detail: String
+    /// Its number in the log, in the order entries were recorded (the store gives it).
+    public var sequence: Int64 = 0
 
     public init(at: Int64, username: String, action: String, target: String, address: String?, detail: String) {
         self.at = at

@@ -183,6 +183,10 @@ public struct DiskItemFileStore: ItemFileStore {
     /// The most read from a file at once: one chunk in flight per download.
     static let chunkBytes = 256 << 10
 
+    public func randomAccess(_ file: StoredFile) throws -> RandomAccessFile {
+        try RandomAccessFile(path: file.location)
+    }
+
     public func withLocalCopy<T: Sendable>(_ file: StoredFile, _ body: (String) async throws -> T) async throws -> T {
         try await body(file.location)
     }

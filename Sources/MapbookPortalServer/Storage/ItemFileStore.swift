@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import MapbookPackage
 import MapbookSupport
 import NIOCore
 
@@ -57,6 +58,9 @@ public protocol ItemFileStore: Sendable {
     /// disk, or a temporary copy removed afterwards (for the package validator and SQLite,
     /// which read files by path).
     func withLocalCopy<T: Sendable>(_ file: StoredFile, _ body: (String) async throws -> T) async throws -> T
+    /// The file opened for reads in place: on disk the file itself, in a bucket its bytes by
+    /// ranged requests (`S3RemoteBytes`), nothing copied.
+    func randomAccess(_ file: StoredFile) throws -> RandomAccessFile
     /// Removes one version of the item's data.
     func removeData(itemId: String, version: String) async
 

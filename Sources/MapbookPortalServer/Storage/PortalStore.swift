@@ -73,6 +73,8 @@ public protocol PortalStore: Sendable {
     /// The item's events, newest first, at most `limit`.
     func itemEvents(itemId: String, limit: Int) async throws -> [ItemEvent]
     func recordAudit(_ entry: AuditEntry) async throws
-    /// Audit entries older than `before` (milliseconds; nil: the newest), newest first, at most `limit`.
+    /// Audit entries recorded before the one numbered `before` (`AuditEntry.sequence`; nil:
+    /// from the newest), newest first, at most `limit`. Paged by number, not by time, so
+    /// entries of the same millisecond are never skipped.
     func auditEntries(before: Int64?, limit: Int) async throws -> [AuditEntry]
 }

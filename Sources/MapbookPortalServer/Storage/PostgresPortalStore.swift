@@ -575,9 +575,11 @@ public final class PostgresPortalStore: PortalStore {
         try await run("read the audit log") { [self] in
             var all: [AuditEntry] = []
             let rows = try await client.query(
-                "SELECT at, username, action, target, address, detail FROM audit_log WHERE at < \(before ?? Int64.max) ORDER BY at DESC, serial DESC LIMIT \(limit)")
-            for try await (at, username, action, target, address, detail) in rows.decode((Int64, String, String, String, String?, String).self) {
-                all.append(AuditEntry(at: at, username: username, action: action, target: target, address: address, detail: detail))
+                "SELECT at, username, action, target, address, detail, serial FROM audit_log WHERE serial < \(before ?? Int64.max) ORDER BY serial DESC LIMIT \(limit)")
+            for try await (at, username, action, target, address, detail, serial) in rows.decode((Int64, String, String, String, String?, String, Int64).self) {
+                var entry = AuditEntry(at: at, username: username, action: action, target: target, address: address, detail: detail)
+                entry.sequence = serial
+                all.append(entry)
             }
             return all
         }

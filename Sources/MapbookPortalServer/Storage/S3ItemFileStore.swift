@@ -177,6 +177,10 @@ public struct S3ItemFileStore: ItemFileStore {
         guard found else { throw PortalStoreError(kind: .objectStore(.failed), path: file.location, message: "the object is gone from the bucket") }
     }
 
+    public func randomAccess(_ file: StoredFile) throws -> RandomAccessFile {
+        RandomAccessFile(remote: S3RemoteBytes(client: client, key: file.location, size: file.size))
+    }
+
     public func withLocalCopy<T: Sendable>(_ file: StoredFile, _ body: (String) async throws -> T) async throws -> T {
         let path = try stagingFile()
         defer { unlink(path) }

@@ -225,9 +225,13 @@ public final class SQLitePortalStore: PortalStore {
     public func auditEntries(before: Int64?, limit: Int) async throws -> [AuditEntry] {
         try run { s in
             try s.db.query(
-                "SELECT at, username, action, target, address, detail FROM audit_log WHERE at < ? ORDER BY at DESC, rowid DESC LIMIT ?",
+                "SELECT at, username, action, target, address, detail, rowid FROM audit_log WHERE rowid < ? ORDER BY rowid DESC LIMIT ?",
                 [.integer(before ?? Int64.max), .integer(Int64(limit))]
-            ).map { AuditEntry(at: $0[0].int64 ?? 0, username: $0[1].text ?? "", action: $0[2].text ?? "", target: $0[3].text ?? "", address: $0[4].text, detail: $0[5].text ?? "") }
+            ).map { row in
+                var entry = AuditEntry(at: row[0].int64 ?? 0, username: row[1].text ?? "", action: row[2].text ?? "", target: row[3].text ?? "", address: row[4].text, detail: row[5].text ?? "")
+                entry.sequence = row[6].int64 ?? 0
+                return entry
+            }
         }
     }
 

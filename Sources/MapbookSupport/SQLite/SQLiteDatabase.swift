@@ -135,6 +135,8 @@ public enum SQLiteValue: Sendable, Hashable {
 public final class SQLiteDatabase {
     public let path: String
     var handle: OpaquePointer?
+    /// The remote source this database is read from (`SQLiteRemoteSources`), or 0.
+    private let remoteSource: Int64
 
     /// Opens the database file at `path` read-only and immutable: SQLite takes no locks and
     /// creates no journal, WAL or shm files, so third-party files are never touched.
@@ -155,6 +157,21 @@ public final class SQLiteDatabase {
         }
         let uri = "file:\(Self.uriEscape(path))?vfs=mapbook-range&offset=\(offset)&length=\(length)&immutable=1"
         try self.init(uri: uri, displayPath: displayPath, flags: SQLITE_OPEN_READONLY)
+        try distrustSchema()
+    }
+
+    /// Opens a database stored as `length` bytes at `offset` of a file that is not on this
+    /// machine, read-only: SQLite's page reads become `read(buffer, position)` calls (ranged
+    /// requests to an object store, cached by the caller), through the same VFS.
+    public convenience init(offset: Int64, length: Int64, displayPath: String, read: @escaping @Sendable (UnsafeMutableRawBufferPointer, Int64) -> Bool) throws(SQLiteError) {
+        let status = mapbook_vfs_register()
+        guard status == SQLITE_OK else {
+            throw SQLiteError(kind: .vfsUnavailable, path: displayPath, operation: "open", message: "cannot register the range VFS (\(status))", code: status)
+        }
+        let source = SQLiteRemoteSources.add(read)
+        // The name only has to be unique: nothing is opened by it.
+        let uri = "file:/remote-\(source)?vfs=mapbook-range&source=\(source)&offset=\(offset)&length=\(length)&immutable=1"
+        try self.init(uri: uri, displayPath: displayPath, flags: SQLITE_OPEN_READONLY, remoteSource: source)
         try distrustSchema()
     }
 
@@ -179,13 +196,15 @@ public final class SQLiteDatabase {
         try self.init(uri: "file:\(Self.uriEscape(path))", displayPath: path, flags: flags)
     }
 
-    private init(uri: String, displayPath: String, flags: Int32) throws(SQLiteError) {
+    private init(uri: String, displayPath: String, flags: Int32, remoteSource: Int64 = 0) throws(SQLiteError) {
         path = displayPath
+        self.remoteSource = remoteSource
         var db: OpaquePointer?
         let status = sqlite3_open_v2(uri, &db, flags | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nil)
         guard status == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
             sqlite3_close_v2(db)
+            if remoteSource != 0 { SQLiteRemoteSources.remove(remoteSource) }
             throw SQLiteError(path: displayPath, operation: "open", message: message, code: status)
         }
         handle = db
@@ -198,11 +217,15 @@ public final class SQLiteDatabase {
         } catch {
             sqlite3_close_v2(db)
             handle = nil
+            if remoteSource != 0 { SQLiteRemoteSources.remove(remoteSource) }
             throw SQLiteError(path: displayPath, operation: "open", message: error.kind == .notADatabase ? "not a SQLite database" : error.message, code: error.code)
         }
     }
 
-    deinit { sqlite3_close_v2(handle) }
+    deinit {
+        sqlite3_close_v2(handle)
+        if remoteSource != 0 { SQLiteRemoteSources.remove(remoteSource) }
+    }
 
     /// Closes the connection, reporting failure.
     ///

@@ -232,3 +232,30 @@ public struct S3Client: Sendable {
         s.replacingAll("&", with: "&amp;").replacingAll("<", with: "&lt;").replacingAll(">", with: "&gt;").replacingAll("\"", with: "&quot;")
     }
 }
+
+extension S3Client {
+    /// A range of the object, waited for on this thread (`S3RemoteBytes`); nil when the
+    /// object does not exist. The request runs on NIO's event loops only, so waiting for it
+    /// from any thread that is not one of them is safe.
+    func getNow(_ key: String, range: ClosedRange<Int64>) throws -> [UInt8]? {
+        let path = "/\(bucket)/\(key)"
+        let rangeHeader = [("Range", "bytes=\(range.lowerBound)-\(range.upperBound)")]
+        var headers = HTTPHeaders(rangeHeader)
+        for (name, value) in signer.sign(method: "GET", host: host, path: path, query: [], headers: rangeHeader, payloadHash: SHA256Digest.hex(of: [])) {
+            headers.add(name: name, value: value)
+        }
+        let request = try HTTPClient.Request(url: endpoint + S3Signer.encodePath(path), method: .GET, headers: headers)
+        let response: HTTPClient.Response
+        do {
+            response = try Self.http.execute(request: request, deadline: .now() + .seconds(60)).wait()
+        } catch {
+            throw S3Error(kind: .unreachable, status: 0, message: "the object store at \(endpoint) cannot be reached: \(error)")
+        }
+        if response.status == .notFound { return nil }
+        let body = response.body.map { Array($0.readableBytesView) } ?? []
+        guard response.status == .partialContent || response.status == .ok else {
+            throw S3Error.from(status: Int(response.status.code), body: body, doing: "cannot read '\(key)'")
+        }
+        return body
+    }
+}
