@@ -27,7 +27,7 @@ PASSWORD = "bench-password-1"
 
 def publish():
     """The package published as alice (signed in last) and shared with everyone; its item id."""
-    return json.loads(run(BINARY, "portal", "publish", PACKAGE, "--access", "public", "--json"))["id"]
+    return json.loads(run(BINARY, "portal", "publish", PACKAGE, "--share", "public", "--json"))["itemId"]
 
 
 def time_to_idle(browser, url, predicate):
