@@ -220,7 +220,7 @@ public final class Portal: Sendable {
         guard var user = try await store.user(username) else { return nil }
         user.disabled = disabled
         user.modified = TokenService.now()
-        try await store.saveUser(user)
+        guard try await store.saveUserKeepingAnAdmin(user) else { throw PortalError.lastAdministrator(username) }
         if disabled { try await store.deleteTokens(username: user.username) }
         return user
     }
@@ -230,7 +230,7 @@ public final class Portal: Sendable {
         guard var user = try await store.user(username) else { return nil }
         user.role = admin ? "org_admin" : "org_user"
         user.modified = TokenService.now()
-        try await store.saveUser(user)
+        guard try await store.saveUserKeepingAnAdmin(user) else { throw PortalError.lastAdministrator(username) }
         return user
     }
 
@@ -278,5 +278,12 @@ public final class Portal: Sendable {
             throw PortalError.itemNotFound(id)
         }
         return record
+    }
+}
+
+extension PortalError {
+    /// The change would leave the organization without an active administrator.
+    static func lastAdministrator(_ username: String) -> PortalError {
+        PortalError(code: 409, messageCode: "MAPBOOK_LAST_ADMIN", message: "\(username) is the only active administrator; make another one first.", details: [username])
     }
 }

@@ -4,7 +4,8 @@ import Testing
 
 /// The portal's web pages in a real browser (issue 34): Debian's chromium driven by Playwright
 /// against `mapbook portal serve`, once on SQLite and a data folder and once on PostgreSQL and
-/// S3, as tools/web/portal_check.py lists check by check.
+/// S3, as tools/web/portal_check.py (the pages) and tools/web/portal_webmap_check.py (the map
+/// viewer) list check by check.
 @Suite(.serialized) struct PortalPagesBrowserTests {
     static let alice = "alice-password-1", bob = "bob-password-1"
 
@@ -29,6 +30,12 @@ import Testing
             let failed = output.split(separator: "\n").filter { $0.hasPrefix("FAIL") || $0.contains("Error") }
             #expect(status == 0, "\(failed.joined(separator: "\n"))\n\(output.suffix(2000))")
             #expect(output.contains("all checks passed"))
+
+            // The map viewer: a web map of the package online, read, searched and edited.
+            let viewer = Fixtures.repositoryRoot.appendingPathComponent("tools/web/portal_webmap_check.py").path
+            let (viewerStatus, viewerOutput) = try ExternalTools.run(ExternalTools.python, [viewer, server.url, package, dir + "/viewer", Self.alice, Self.bob])
+            let viewerFailed = viewerOutput.split(separator: "\n").filter { $0.hasPrefix("FAIL") || $0.contains("Error") }
+            #expect(viewerStatus == 0 && viewerOutput.contains("all checks passed"), "\(viewerFailed.joined(separator: "\n"))\n\(viewerOutput.suffix(2000))")
         }
     }
 

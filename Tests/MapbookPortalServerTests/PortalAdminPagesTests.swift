@@ -77,6 +77,29 @@ import Testing
         }
     }
 
+    /// Two administrators who demote each other at the same moment: one of them stays, on
+    /// either store (the check and the write are one step).
+    @Test func twoAdministratorsDemotingEachOtherLeaveOne() async throws {
+        let fixture = try await PortalFixture()
+        try await fixture.test { _ in
+            _ = try await fixture.portal.setRole("alice", admin: true)
+            let admins = { try await fixture.portal.store.users().filter { $0.isAdmin && !$0.disabled }.map(\.username).sorted() }
+            #expect(try await admins() == ["alice", "root"])
+            for round in 0..<10 {
+                async let first = try? fixture.portal.setRole("root", admin: false)
+                async let second = round % 2 == 0 ? (try? fixture.portal.setRole("alice", admin: false)) : (try? fixture.portal.setDisabled("alice", true))
+                let (a, b) = await (first, second)
+                #expect((a == nil) != (b == nil), "exactly one of the two changes was made (round \(round))")
+                #expect(try await admins().count == 1, "round \(round)")
+                // Both administrators again for the next round.
+                for name in ["root", "alice"] {
+                    _ = try await fixture.portal.setDisabled(name, false)
+                    _ = try await fixture.portal.setRole(name, admin: true)
+                }
+            }
+        }
+    }
+
     @Test func groupsAndSharingFromThePages() async throws {
         let fixture = try await PortalFixture()
         let file = try fixture.package()

@@ -69,4 +69,56 @@ import Testing
             }
         }
     }
+
+    /// A web map in the map viewer: its page and its online style, for those who may see it,
+    /// with the edit tools for those who may edit its service.
+    @Test func aWebMapOpensInTheMapViewer() async throws {
+        let fixture = try await PortalFixture()
+        let file = try PortalSyncTests().trees(fixture).path
+        try await fixture.test { client in
+            let id = try await fixture.publish(client, as: "alice", file: file)
+            let webMaps = try await fixture.portal.store.items().filter { $0.item.type == Portal.webMapType && Portal.madeFrom($0) == id }
+            let webMap = try #require(webMaps.first).item.id
+            let alice = try await PortalPagesTests.signIn(client, "alice")
+            let page = try await client.execute(uri: "/home/webmap.html?id=\(webMap)", method: .get, headers: alice.headers)
+            #expect(page.status == .ok)
+            #expect(PortalPagesTests.text(page).contains("data-style=\"/home/webmaps/\(webMap)/style.json\"") && PortalPagesTests.text(page).contains("data-edit=\"true\""))
+            let item = PortalPagesTests.text(try await client.execute(uri: "/home/item.html?id=\(webMap)", method: .get, headers: alice.headers))
+            #expect(item.contains("href=\"/home/webmap.html?id=\(webMap)\""), "the web map's item page opens it")
+
+            let style = try Self.json(try await client.execute(uri: "/home/webmaps/\(webMap)/style.json", method: .get, headers: alice.headers))
+            let online = style.object("metadata")?.array("mapbook:online")?.compactMap(\.objectValue) ?? []
+            #expect(!online.isEmpty)
+            for layer in online {
+                let source = try #require(layer.string("source"))
+                #expect(layer.string("url")?.hasPrefix("/rest/services/\(id)/FeatureServer/") == true)
+                #expect(style.object("sources")?.object(source)?.string("type") == "geojson", "\(source) is filled from its service")
+                #expect(style.array("layers")?.contains { $0.objectValue?.string("source") == source && $0.objectValue?["source-layer"] == nil } == true)
+            }
+            // A package is not a web map.
+            #expect(try await client.execute(uri: "/home/webmap.html?id=\(id)", method: .get, headers: alice.headers).status == .notFound)
+
+            // bob: nothing while it is alice's alone; the map without its edit tools once shared.
+            let bob = try await PortalPagesTests.signIn(client, "bob")
+            let missing = String(repeating: "0", count: 32)
+            for path in ["/home/webmap.html?id=%@", "/home/webmaps/%@/style.json"] {
+                let hidden = try await client.execute(uri: path.replacingOccurrences(of: "%@", with: webMap), method: .get, headers: bob.headers)
+                let absent = try await client.execute(uri: path.replacingOccurrences(of: "%@", with: missing), method: .get, headers: bob.headers)
+                #expect(hidden.status == .notFound, "\(path)")
+                #expect(PortalPagesTests.text(hidden).replacingOccurrences(of: webMap, with: missing) == PortalPagesTests.text(absent), "\(path)")
+            }
+            var owner = PortalFixture.headers(token: fixture.tokens["alice"])
+            owner[.contentType] = "application/x-www-form-urlencoded"
+            for shared in [webMap, id, Portal.serviceItemId(id)] {
+                let answer = try await client.execute(
+                    uri: "/sharing/rest/content/items/\(shared)/share", method: .post, headers: owner,
+                    body: PortalFixture.form(["everyone": "true", "f": "json"]))
+                #expect(answer.status == .ok)
+            }
+            let shown = try await client.execute(uri: "/home/webmap.html?id=\(webMap)", method: .get, headers: bob.headers)
+            #expect(shown.status == .ok && PortalPagesTests.text(shown).contains("data-edit=\"false\""))
+            #expect(!PortalPagesTests.text(shown).contains("id=\"webmap-add\""))
+        }
+    }
 }
+

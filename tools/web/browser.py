@@ -1,6 +1,6 @@
 """What the browser checks share: a check line, `mapbook serve` started on a free loopback
 port, plain HTTP requests, polling the page, and Debian's chromium through Playwright."""
-import re, signal, subprocess, time, urllib.error, urllib.request
+import json, re, signal, ssl, subprocess, time, urllib.error, urllib.parse, urllib.request, uuid
 
 failures = []
 
@@ -81,3 +81,43 @@ def sized_context(browser, width, height, size):
     certificate (the checks run against a portal on loopback)."""
     return browser.new_context(viewport={"width": width, "height": height}, is_mobile=size == "phone",
                                has_touch=size == "phone", ignore_https_errors=True)
+
+
+def form_post(url, fields, files=None, context=None):
+    """A form POST (multipart when there are `files`, {field: (name, bytes)}); the JSON answer."""
+    if files:
+        boundary = "----mapbook-check-" + uuid.uuid4().hex
+        body = b""
+        for key, value in fields.items():
+            body += f'--{boundary}\r\nContent-Disposition: form-data; name="{key}"\r\n\r\n{value}\r\n'.encode()
+        for key, (name, data) in files.items():
+            body += (f'--{boundary}\r\nContent-Disposition: form-data; name="{key}"; filename="{name}"\r\n'
+                     'Content-Type: application/octet-stream\r\n\r\n').encode() + data + b"\r\n"
+        body += f"--{boundary}--\r\n".encode()
+        headers = {"Content-Type": "multipart/form-data; boundary=" + boundary}
+    else:
+        body = urllib.parse.urlencode(fields).encode()
+        headers = {"Content-Type": "application/x-www-form-urlencoded"}
+    request = urllib.request.Request(url, data=body, headers=headers, method="POST")
+    with urllib.request.urlopen(request, context=context) as response:
+        return json.loads(response.read())
+
+
+def insecure_context():
+    """An SSL context that trusts any certificate: for a test portal on loopback with its
+    self-signed one."""
+    context = ssl.create_default_context()
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    return context
+
+
+def watched_page(context, origin):
+    """A new page and what the checks listen for on it: dialogs (dismissed: a script from
+    data ran), Content-Security-Policy violations, and requests to any host but `origin`."""
+    page = context.new_page()
+    dialogs, violations, elsewhere = [], [], []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    page.on("console", lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None)
+    page.on("request", lambda r: elsewhere.append(r.url) if not r.url.startswith(origin) and not r.url.startswith(("data:", "blob:")) else None)
+    return page, dialogs, violations, elsewhere

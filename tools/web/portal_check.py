@@ -14,40 +14,22 @@ own tiles (read in place from the stored package); bob finds no trace of alice's
 token is refused; the portal cannot be framed; no page breaks its Content-Security-Policy, and
 no script ever runs from an item's text (a dialog fails the check). Screenshots go to WORK_FOLDER.
 """
-import json, os, ssl, sys, urllib.parse, urllib.request, uuid
+import json, os, sys, urllib.parse, urllib.request
 from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from browser import SIZES, check, drawn_share, fetch, finish, launch, sized_context, wait  # noqa: E402
+from browser import SIZES, check, drawn_share, fetch, finish, form_post, insecure_context, launch, sized_context, wait, watched_page  # noqa: E402
 
 PORTAL, PACKAGE, WORK, ALICE, BOB = sys.argv[1:6]
 os.makedirs(WORK, exist_ok=True)
-insecure = ssl.create_default_context()
-insecure.check_hostname = False
-insecure.verify_mode = ssl.CERT_NONE
+insecure = insecure_context()
 API = PORTAL + "/sharing/rest"
 HOSTILE_TITLE = "<script>alert(1)</script>"
 HOSTILE_DESCRIPTION = "<p>Valves of the east side.</p><img src=x onerror=alert(2)><b>bold</b>"
 
 
 def post(url, fields, files=None):
-    """A form POST (multipart when there are files); the JSON answer."""
-    if files:
-        boundary = "----portal-check-" + uuid.uuid4().hex
-        body = b""
-        for key, value in fields.items():
-            body += f'--{boundary}\r\nContent-Disposition: form-data; name="{key}"\r\n\r\n{value}\r\n'.encode()
-        for key, (name, data) in files.items():
-            body += (f'--{boundary}\r\nContent-Disposition: form-data; name="{key}"; filename="{name}"\r\n'
-                     'Content-Type: application/octet-stream\r\n\r\n').encode() + data + b"\r\n"
-        body += f"--{boundary}--\r\n".encode()
-        headers = {"Content-Type": "multipart/form-data; boundary=" + boundary}
-    else:
-        body = urllib.parse.urlencode(fields).encode()
-        headers = {"Content-Type": "application/x-www-form-urlencoded"}
-    request = urllib.request.Request(url, data=body, headers=headers, method="POST")
-    with urllib.request.urlopen(request, context=insecure) as response:
-        return json.loads(response.read())
+    return form_post(url, fields, files, context=insecure)
 
 
 token = post(API + "/generateToken", {"username": "alice", "password": ALICE, "f": "json"})["token"]
@@ -72,11 +54,7 @@ with sync_playwright() as p:
     browser = launch(p)
     for width, height, size in SIZES:
         context = sized_context(browser, width, height, size)
-        page = context.new_page()
-        dialogs, violations, elsewhere = [], [], []
-        page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
-        page.on("console", lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None)
-        page.on("request", lambda r: elsewhere.append(r.url) if not r.url.startswith(PORTAL) and not r.url.startswith(("data:", "blob:")) else None)
+        page, dialogs, violations, elsewhere = watched_page(context, PORTAL)
         tiles = []
         page.on("response", lambda r: tiles.append(r.status) if "/maps/1/" in r.url and "/tiles/" in r.url else None)
 

@@ -12,6 +12,32 @@ package struct CompiledItemQuery: Sendable {
     package func matches(_ document: ItemSearchDocument) -> Bool {
         root.matches(document)
     }
+
+    /// The words an item must have among its text fields' words to match (`ItemSearchDocument.allWords`),
+    /// for a store with an index of them to test only the items that have them; nil when the
+    /// query names no such word (`*`, a prefix, a wildcard, an exact or number field, NOT).
+    /// An item with the words must still be tested: the filter only rules out.
+    package var wordFilter: WordFilter? { root.wordFilter }
+
+    package indirect enum WordFilter: Sendable, Equatable {
+        case word(String)
+        case and(WordFilter, WordFilter)
+        case or(WordFilter, WordFilter)
+
+        /// The items with the words, from `postings` (a word's items); the smaller side of an
+        /// AND is walked.
+        package func items<ID: Hashable>(_ postings: (String) -> Set<ID>) -> Set<ID> {
+            switch self {
+            case .word(let word): return postings(word)
+            case .or(let a, let b): return a.items(postings).union(b.items(postings))
+            case .and(let a, let b):
+                let left = a.items(postings)
+                if left.isEmpty { return left }
+                let right = b.items(postings)
+                return left.count <= right.count ? left.filter(right.contains) : right.filter(left.contains)
+            }
+        }
+    }
 }
 
 extension CompiledItemQuery {
@@ -57,6 +83,30 @@ extension CompiledItemQuery {
                 case .number:
                     self = .number(field: field, value: ItemSearchDocument.number(value), any: prefix && value.isEmpty)
                 }
+            }
+        }
+
+        var wordFilter: WordFilter? {
+            switch self {
+            case .text(_, let patterns, let anyWord):
+                // Every whole word of the term must be among the item's words, in some field.
+                guard !anyWord else { return nil }
+                let words = patterns.compactMap { pattern -> WordFilter? in
+                    if case .word(let word) = pattern { return .word(word) }
+                    return nil
+                }
+                return words.dropFirst().reduce(words.first) { joined, next in joined.map { .and($0, next) } }
+            case .and(let a, let b):
+                switch (a.wordFilter, b.wordFilter) {
+                case (nil, nil): return nil
+                case (let x?, nil), (nil, let x?): return x
+                case (let x?, let y?): return .and(x, y)
+                }
+            case .or(let a, let b):
+                guard let x = a.wordFilter, let y = b.wordFilter else { return nil }
+                return .or(x, y)
+            default:
+                return nil
             }
         }
 

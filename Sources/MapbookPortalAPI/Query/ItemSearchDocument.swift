@@ -37,6 +37,15 @@ package final class ItemSearchDocument {
         return split
     }
 
+    /// Every word of every text field, for an index of them (`CompiledItemQuery.wordFilter`).
+    package func allWords() -> Set<String> {
+        var all = Set<String>()
+        for field in ItemQueryField.allCases where field.kind == .text {
+            for value in words(field) { all.formUnion(value) }
+        }
+        return all
+    }
+
     /// Splits and lower-cases every field now: afterwards the document is only read, so
     /// several threads may test it at once.
     package func prepareAll() {

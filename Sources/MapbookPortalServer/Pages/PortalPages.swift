@@ -25,7 +25,7 @@ struct PortalPages: Sendable {
         return FileSystem.parent(of: FileSystem.parent(of: #filePath)) + "/Resources"
     }
 
-    static let templateNames = ["layout", "items", "item", "error", "signin", "oauth-code", "upload", "organization", "users", "user", "groups", "group", "audit"]
+    static let templateNames = ["layout", "items", "item", "error", "signin", "oauth-code", "upload", "organization", "users", "user", "groups", "group", "audit", "webmap"]
 
     init(directory: String = PortalPages.resources) throws {
         var library = MustacheLibrary()
@@ -42,7 +42,7 @@ struct PortalPages: Sendable {
         }
         templates = library
         var files: [String: (type: String, bytes: [UInt8])] = [:]
-        for (name, type) in [("portal.css", "text/css; charset=utf-8"), ("portal.js", "text/javascript; charset=utf-8"), ("preview.js", "text/javascript; charset=utf-8"), ("icon.svg", "image/svg+xml")] {
+        for (name, type) in [("portal.css", "text/css; charset=utf-8"), ("portal.js", "text/javascript; charset=utf-8"), ("preview.js", "text/javascript; charset=utf-8"), ("webmap.js", "text/javascript; charset=utf-8"), ("icon.svg", "image/svg+xml")] {
             let path = "\(directory)/static/\(name)"
             guard let bytes = try? ByteRange(file: RandomAccessFile(path: path)).readAll() else {
                 throw PortalStoreError(kind: .missingResource, path: path, message: "the pages' file is missing; build mapbook again from its source tree, or set MAPBOOK_PORTAL_RESOURCES")

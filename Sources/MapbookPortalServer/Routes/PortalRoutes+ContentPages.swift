@@ -111,6 +111,7 @@ extension PortalRoutes {
         if let credits = item.accessInformation, !credits.isEmpty { values["credits"] = HTMLText.plain(credits, collapsing: true) }
         if let license = item.licenseInfo, !license.isEmpty { values["license"] = HTMLText.plain(license, collapsing: true) }
         if item.name != nil { values["download"] = "/home/items/\(item.id)/data" }
+        if item.type == Portal.webMapType, Portal.madeFrom(record) != nil { values["openMap"] = "/home/webmap.html?id=\(item.id)" }
         if portal.canWrite(record, call.user), record.item.name != nil { values["updateHref"] = "/home/upload.html?id=\(item.id)" }
         if let user = call.user, portal.canWrite(record, user) {
             values["admin"] = try await versionValues(record, call, portal)

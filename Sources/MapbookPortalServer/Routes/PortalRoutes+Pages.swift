@@ -109,6 +109,7 @@ extension PortalRoutes {
         signInPages(router, portal, pages, secure: secure)
         adminPages(router, portal, pages)
         mapPreview(router, portal, pages)
+        webMapPages(router, portal, pages)
     }
 
     /// Signing in (through the portal's own OAuth page, as the code grant) and out.

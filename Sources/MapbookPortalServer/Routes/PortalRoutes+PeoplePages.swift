@@ -67,7 +67,6 @@ extension PortalRoutes {
                 switch action {
                 case "role":
                     let makeAdmin = call["role"] == "org_admin"
-                    if !makeAdmin, user.isAdmin { try await keepAnAdmin(besides: user, portal) }
                     _ = try await portal.setRole(user.username, admin: makeAdmin)
                     try await portal.audit(admin, "changed a user's role", target, address: call.clientAddress, makeAdmin ? "Administrator" : "User")
                 case "password":
@@ -79,20 +78,11 @@ extension PortalRoutes {
                     try await portal.audit(admin, "reset a user's password", target, address: call.clientAddress)
                 default:
                     let disabling = action == "disable"
-                    if disabling, user.isAdmin { try await keepAnAdmin(besides: user, portal) }
                     _ = try await portal.setDisabled(user.username, disabling)
                     try await portal.audit(admin, disabling ? "disabled a user" : "enabled a user", target, address: call.clientAddress)
                 }
                 return PortalResponse.redirect("/home/user.html?name=\(FormEncoding.percentEncode(user.username))")
             }
-        }
-    }
-
-    /// Refuses a change that would leave the organization without an active administrator.
-    static func keepAnAdmin(besides user: UserRecord, _ portal: Portal) async throws {
-        let others = try await portal.store.users().filter { $0.isAdmin && !$0.disabled && $0.username.lowercased() != user.username.lowercased() }
-        guard !others.isEmpty else {
-            throw PageError(kind: .badRequest, heading: "Not changed", message: "\(user.username) is the only active administrator; make another one first.")
         }
     }
 

@@ -53,11 +53,13 @@ public struct ItemSearch: Sendable {
 
     /// The search over `ordered` (every item, in this search's sort order) in memory, as the
     /// SQLite store runs it: the same answer any store must give. Only the page's items are
-    /// copied out of their entries.
-    func run(over ordered: [SearchEntry]) -> ItemSearchResult {
+    /// copied out of their entries. `candidates`, when given, are the serials of the only
+    /// entries that can match (`SearchWords`): the others are not tested.
+    func run(over ordered: [SearchEntry], candidates: Set<Int>? = nil) -> ItemSearchResult {
         var matched: [SearchEntry] = []
         let compiled = CompiledItemQuery(query)
         for entry in ordered where viewer.mayRead(status: entry.status, access: entry.access, owner: entry.owner, groups: entry.groups) {
+            if let candidates, !candidates.contains(entry.serial) { continue }
             if let group, !entry.groups.contains(group) { continue }
             if case .all = query {
                 matched.append(entry)
@@ -92,8 +94,11 @@ final class SearchEntry: @unchecked Sendable {
     let groups: [String]
     let item: PortalItem
     let document: ItemSearchDocument
+    /// The entry's number in its store's word index (`SearchWords`).
+    let serial: Int
 
-    init(_ record: ItemRecord) {
+    init(_ record: ItemRecord, serial: Int = 0) {
+        self.serial = serial
         status = record.status
         access = record.item.access
         owner = record.item.owner
@@ -102,5 +107,37 @@ final class SearchEntry: @unchecked Sendable {
         document = ItemSearchDocument(item: record.item, groups: record.groups)
         // From here on the document is only read (its caches are full): safe to share.
         document.prepareAll()
+    }
+}
+
+/// The SQLite store's index of its entries' words: for each word of any text field, the
+/// serials of the entries that have it, so a search for words tests only the entries that
+/// have them (`CompiledItemQuery.wordFilter`) instead of every item.
+struct SearchWords: Sendable {
+    private var postings: [String: Set<Int>] = [:]
+    private var next = 1
+
+    /// A new entry for `record`, its words indexed.
+    mutating func add(_ record: ItemRecord) -> SearchEntry {
+        let entry = SearchEntry(record, serial: next)
+        next += 1
+        for word in entry.document.allWords() { postings[word, default: []].insert(entry.serial) }
+        return entry
+    }
+
+    /// Takes `entry`'s words out of the index.
+    mutating func remove(_ entry: SearchEntry) {
+        for word in entry.document.allWords() {
+            postings[word]?.remove(entry.serial)
+            if postings[word]?.isEmpty == true { postings[word] = nil }
+        }
+    }
+
+    /// The serials of the entries `query` can match; nil when its words do not narrow it.
+    func candidates(_ query: ItemQuery) -> Set<Int>? {
+        guard case .all = query else {
+            return CompiledItemQuery(query).wordFilter.map { filter in filter.items { postings[$0] ?? [] } }
+        }
+        return nil
     }
 }

@@ -13,6 +13,10 @@ public protocol PortalStore: Sendable {
     func user(_ username: String) async throws -> UserRecord?
     func users() async throws -> [UserRecord]
     func saveUser(_ user: UserRecord) async throws
+    /// Saves `user` unless the organization would be left without an active administrator;
+    /// false when refused. The check and the write are one step, so two administrators who
+    /// demote or disable each other at once cannot both succeed.
+    func saveUserKeepingAnAdmin(_ user: UserRecord) async throws -> Bool
 
     func saveToken(_ token: TokenRecord) async throws
     func token(hash: String) async throws -> TokenRecord?

@@ -262,6 +262,40 @@ public final class PostgresPortalStore: PortalStore {
         }
     }
 
+    public func saveUserKeepingAnAdmin(_ u: UserRecord) async throws -> Bool {
+        try await run("save a user") { [self] in
+            try await client.withConnection { connection in
+                try await connection.query("BEGIN", logger: Self.logger)
+                do {
+                    // The active administrators' rows stay locked until the commit: a second
+                    // demotion waits here, then sees this one's result.
+                    var others = 0
+                    let rows = try await connection.query(
+                        "SELECT username_key FROM users WHERE role = 'org_admin' AND NOT disabled FOR UPDATE", logger: Self.logger)
+                    for try await key in rows.decode(String.self) where key != Self.key(u.username) { others += 1 }
+                    guard others > 0 || (u.isAdmin && !u.disabled) else {
+                        try await connection.query("ROLLBACK", logger: Self.logger)
+                        return false
+                    }
+                    try await connection.query(
+                        """
+                        INSERT INTO users (username_key, username, id, full_name, email, role, password, created, modified, disabled)
+                        VALUES (\(Self.key(u.username)), \(u.username), \(u.id), \(u.fullName), \(u.email), \(u.role), \(u.passwordHash), \(u.created),
+                          \(u.modified), \(u.disabled))
+                        ON CONFLICT (username_key) DO UPDATE SET username = excluded.username, id = excluded.id, full_name = excluded.full_name,
+                          email = excluded.email, role = excluded.role, password = excluded.password, created = excluded.created, modified = excluded.modified,
+                          disabled = excluded.disabled
+                        """, logger: Self.logger)
+                    try await connection.query("COMMIT", logger: Self.logger)
+                    return true
+                } catch {
+                    try? await connection.query("ROLLBACK", logger: Self.logger)
+                    throw error
+                }
+            }
+        }
+    }
+
     // MARK: Tokens
 
     public func saveToken(_ t: TokenRecord) async throws {

@@ -16,6 +16,8 @@ public final class SQLitePortalStore: PortalStore {
         var items: [String: ItemRecord]
         /// The same items as search reads them (`SearchEntry`).
         var entries: [String: SearchEntry] = [:]
+        /// The entries' words (`SearchWords`).
+        var words = SearchWords()
         /// The entries in each one-key sort order searched so far (at most 22: eleven keys, two
         /// directions); any change to the items drops them.
         var orders: [ItemSort: [SearchEntry]] = [:]
@@ -116,7 +118,9 @@ public final class SQLitePortalStore: PortalStore {
         } catch let e as SQLiteError {
             throw PortalStoreError(kind: .sqlite(e.kind), path: path, message: e.message)
         }
-        state = Mutex(State(db: db, items: items, entries: items.mapValues(SearchEntry.init)))
+        var words = SearchWords()
+        let entries = items.mapValues { words.add($0) }
+        state = Mutex(State(db: db, items: items, entries: entries, words: words))
     }
 
     private func run<T>(_ body: (inout State) throws -> T) throws -> T {
@@ -281,6 +285,20 @@ public final class SQLitePortalStore: PortalStore {
         }
     }
 
+    public func saveUserKeepingAnAdmin(_ u: UserRecord) async throws -> Bool {
+        // One connection under the store's lock: nothing runs between the count and the write.
+        try run { s in
+            let others = try s.db.scalar(
+                "SELECT count(*) FROM users WHERE role = 'org_admin' AND disabled = 0 AND username <> ?", [.text(u.username)])?.int64 ?? 0
+            guard others > 0 || (u.isAdmin && !u.disabled) else { return false }
+            _ = try s.db.query(
+                "INSERT OR REPLACE INTO users (\(Self.userColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [.text(u.username), .text(u.id), .text(u.fullName), .text(u.email), .text(u.role), .text(u.passwordHash), .integer(u.created), .integer(u.modified),
+                 .integer(u.disabled ? 1 : 0)])
+            return true
+        }
+    }
+
     // MARK: Tokens
 
     public func saveToken(_ t: TokenRecord) async throws {
@@ -329,11 +347,11 @@ public final class SQLitePortalStore: PortalStore {
     public func searchItems(_ search: ItemSearch) async throws -> ItemSearchResult {
         // The lock is held to take the entries in order; the search itself runs outside it,
         // on both cores, over entries nothing changes.
-        let (kept, all) = try run { s -> ([SearchEntry]?, [SearchEntry]) in
+        let (kept, all, candidates) = try run { s -> ([SearchEntry]?, [SearchEntry], Set<Int>?) in
             let kept = s.ordered(by: search.sort)
-            return (kept, kept == nil ? Array(s.entries.values) : [])
+            return (kept, kept == nil ? Array(s.entries.values) : [], s.words.candidates(search.query))
         }
-        return search.run(over: kept ?? search.sort.sorted(all) { $0.item })
+        return search.run(over: kept ?? search.sort.sorted(all) { $0.item }, candidates: candidates)
     }
 
     public func item(_ id: String) async throws -> ItemRecord? {
@@ -347,7 +365,8 @@ public final class SQLitePortalStore: PortalStore {
                 [.text(r.item.id), .text(r.item.owner), .text(r.status.rawValue), .text(JSONWriter.string(r.item.jsonValue, style: .compact)), Self.json(r.groups), Self.text(r.sha256),
                  Self.text(r.version)])
             s.items[r.item.id] = r
-            s.entries[r.item.id] = SearchEntry(r)
+            if let old = s.entries[r.item.id] { s.words.remove(old) }
+            s.entries[r.item.id] = s.words.add(r)
             s.orders = [:]
         }
     }
@@ -357,6 +376,7 @@ public final class SQLitePortalStore: PortalStore {
             _ = try s.db.query("DELETE FROM items WHERE id = ?", [.text(id)])
             _ = try s.db.query("DELETE FROM upload_parts WHERE item_id = ?", [.text(id)])
             s.items[id] = nil
+            if let old = s.entries[id] { s.words.remove(old) }
             s.entries[id] = nil
             s.orders = [:]
         }

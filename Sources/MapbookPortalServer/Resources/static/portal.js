@@ -2,6 +2,23 @@
 // requests to the API carry the session's CSRF token (the `csrf-token` meta element), and the
 // upload form sends its file in parts with a progress bar.
 "use strict";
+// What the map pages share (preview.js, webmap.js): a style from the portal made absolute, as
+// MapLibre wants its URLs (the portal writes paths).
+window.mapbookPortal = {
+  async style(url) {
+    const response = await fetch(url, { credentials: "same-origin" });
+    if (!response.ok) throw new Error("The portal answered " + response.status + " for the map's style.");
+    const style = await response.json();
+    const absolute = (path) => (typeof path === "string" && path.startsWith("/") ? location.origin + path : path);
+    for (const source of Object.values(style.sources || {})) {
+      if (source.tiles) source.tiles = source.tiles.map(absolute);
+      if (source.url) source.url = absolute(source.url);
+    }
+    if (style.sprite) style.sprite = absolute(style.sprite);
+    if (style.glyphs) style.glyphs = absolute(style.glyphs);
+    return style;
+  },
+};
 (function () {
   const meta = document.querySelector('meta[name="csrf-token"]');
   const csrf = meta ? meta.content : "";

@@ -19,22 +19,8 @@
     return;
   }
 
-  // The style's URLs are paths on the portal: MapLibre wants them whole.
-  function absolute(url) {
-    return typeof url === "string" && url.startsWith("/") ? location.origin + url : url;
-  }
-
-  async function style(number) {
-    const response = await fetch(base + "/" + number + "/style.json", { credentials: "same-origin" });
-    if (!response.ok) throw new Error("The portal answered " + response.status + ".");
-    const style = await response.json();
-    for (const source of Object.values(style.sources || {})) {
-      if (source.tiles) source.tiles = source.tiles.map(absolute);
-      if (source.url) source.url = absolute(source.url);
-    }
-    if (style.sprite) style.sprite = absolute(style.sprite);
-    if (style.glyphs) style.glyphs = absolute(style.glyphs);
-    return style;
+  function style(number) {
+    return window.mapbookPortal.style(base + "/" + number + "/style.json");
   }
 
   function fit(map, loaded) {

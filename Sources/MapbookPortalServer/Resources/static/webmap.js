@@ -1,0 +1,416 @@
+// The map viewer: a web map online. The base map comes from the portal's style; each
+// operational layer is a GeoJSON source filled from its feature service for the area in view
+// (`query`, f=geojson), so what others edit shows on the next move. A click shows a feature's
+// attributes; the search box searches the layers' text fields; those allowed to edit change,
+// add and delete features with `applyEdits`. Every request carries the session's CSRF token:
+// without it the API answers the session's GETs as for anyone and refuses the rest.
+"use strict";
+(function () {
+  const element = document.getElementById("webmap");
+  if (!element || !window.maplibregl) return;
+  const meta = document.querySelector('meta[name="csrf-token"]');
+  const csrf = meta ? meta.content : "";
+  const canEdit = element.dataset.edit === "true";
+  const status = document.getElementById("webmap-status");
+  const featurePanel = document.getElementById("webmap-feature");
+  const featureBody = document.getElementById("webmap-feature-body");
+  const layers = []; // { id, title, url, source, info, styleLayers, visible }
+  let map = null;
+  let adding = null;
+
+  function say(text) { status.textContent = text || ""; }
+
+  function make(tag, attributes, children) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(attributes || {})) {
+      if (key === "text") node.textContent = value;
+      else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+      else if (value !== null && value !== undefined && value !== false) node.setAttribute(key, value === true ? "" : value);
+    }
+    for (const child of children || []) node.append(child);
+    return node;
+  }
+
+  // The API, as this page's session: GETs with parameters, POSTs as forms.
+  async function call(url, parameters, post) {
+    const body = new URLSearchParams(Object.assign({ f: "json" }, parameters));
+    const response = post
+      ? await fetch(url, { method: "POST", body, credentials: "same-origin", headers: { "X-CSRF-Token": csrf } })
+      : await fetch(url + "?" + body.toString(), { credentials: "same-origin", headers: { "X-CSRF-Token": csrf } });
+    const answer = await response.json();
+    if (answer.error) throw new Error(answer.error.message || "The portal refused the request.");
+    return answer;
+  }
+
+  // MARK: Layers from the services
+
+  function viewBox() {
+    const b = map.getBounds();
+    const clamp = (v, m) => Math.max(-m, Math.min(m, v));
+    return [clamp(b.getWest(), 180), clamp(b.getSouth(), 85), clamp(b.getEast(), 180), clamp(b.getNorth(), 85)].join(",");
+  }
+
+  // A layer's features in the view, a page of the service's maximum at a time, up to `limit`.
+  async function queryAll(layer, parameters, limit) {
+    const size = Math.min(layer.info.maxRecordCount || 2000, 2000);
+    const features = [];
+    for (let offset = 0; ; ) {
+      const data = await call(layer.url + "/query", Object.assign({}, parameters, { resultOffset: String(offset), resultRecordCount: String(size) }));
+      const page = data.features || [];
+      features.push(...page);
+      const more = data.exceededTransferLimit || (data.properties && data.properties.exceededTransferLimit);
+      if (!more || !page.length) return { features, truncated: false };
+      if (features.length >= limit) return { features, truncated: true };
+      offset += page.length;
+    }
+  }
+
+  let generation = 0;
+  async function refresh() {
+    const mine = ++generation;
+    const box = viewBox();
+    let truncated = false;
+    await Promise.all(layers.filter((l) => l.visible).map(async (layer) => {
+      try {
+        const found = await queryAll(layer, {
+          f: "geojson", where: "1=1", geometry: box, geometryType: "esriGeometryEnvelope", inSR: "4326",
+          spatialRel: "esriSpatialRelIntersects", outFields: "*", outSR: "4326",
+        }, 20000);
+        if (mine !== generation) return;
+        truncated = truncated || found.truncated;
+        map.getSource(layer.source).setData({ type: "FeatureCollection", features: found.features });
+      } catch (error) {
+        say(layer.title + ": " + error.message);
+      }
+    }));
+    if (mine === generation) {
+      say(truncated ? "Some layers have more features here than are drawn: zoom in." : "");
+      map.once("idle", () => { element.dataset.state = "idle"; });
+    }
+  }
+
+  function setVisible(layer, visible) {
+    layer.visible = visible;
+    for (const id of layer.styleLayers) map.setLayoutProperty(id, "visibility", visible ? "visible" : "none");
+    if (visible) refresh();
+  }
+
+  function layerList() {
+    const list = document.getElementById("webmap-layers");
+    list.replaceChildren(...layers.map((layer) => {
+      const box = make("input", { type: "checkbox", id: "layer-" + layer.id, checked: layer.visible, onchange: (e) => setVisible(layer, e.target.checked) });
+      return make("li", { class: "check" }, [make("label", {}, [box, " " + layer.title])]);
+    }));
+    const picker = document.getElementById("webmap-add-layer");
+    if (picker) {
+      const takers = layers.filter((l) => l.info && /Create/.test(l.info.capabilities || "") && l.info.geometryType === "esriGeometryPoint");
+      picker.replaceChildren(...takers.map((l) => make("option", { value: l.id, text: l.title })));
+      // Only point layers that take new features can be added to with a click.
+      document.getElementById("webmap-add-section").hidden = !takers.length;
+    }
+  }
+
+  // MARK: A feature
+
+  function editableFields(layer) {
+    const skip = new Set([layer.info.objectIdField, layer.info.globalIdField].filter(Boolean).map((f) => f.toLowerCase()));
+    return (layer.info.fields || []).filter((f) => f.editable !== false && !skip.has(f.name.toLowerCase()) &&
+      !["esriFieldTypeOID", "esriFieldTypeGlobalID", "esriFieldTypeGeometry", "esriFieldTypeBlob", "esriFieldTypeRaster"].includes(f.type));
+  }
+
+  function isDate(field) { return field.type === "esriFieldTypeDate"; }
+
+  // A date field's value (milliseconds since 1970) as people read it.
+  function shownValue(field, value) {
+    if (value === null || value === undefined) return "";
+    if (isDate(field) && typeof value === "number") return new Date(value).toISOString().slice(0, 16).replace("T", " ") + " UTC";
+    if (field.domain && field.domain.type === "codedValue") return (field.domain.codedValues.find((c) => c.code === value) || {}).name || String(value);
+    return String(value);
+  }
+
+  function input(field, value) {
+    const id = "field-" + field.name;
+    if (isDate(field)) {
+      return make("input", { id, name: field.name, type: "date", required: field.nullable === false,
+        value: typeof value === "number" ? new Date(value).toISOString().slice(0, 10) : "" });
+    }
+    if (field.domain && field.domain.type === "codedValue") {
+      const select = make("select", { id, name: field.name, required: field.nullable === false }, [make("option", { value: "", text: "" })].concat(
+        field.domain.codedValues.map((c) => make("option", { value: String(c.code), text: c.name, selected: String(c.code) === String(value) }))));
+      return select;
+    }
+    const numeric = ["esriFieldTypeInteger", "esriFieldTypeSmallInteger", "esriFieldTypeDouble", "esriFieldTypeSingle", "esriFieldTypeBigInteger"].includes(field.type);
+    return make("input", { id, name: field.name, type: numeric ? "number" : "text", step: numeric ? "any" : null, required: field.nullable === false,
+      value: value === null || value === undefined ? "" : String(value) });
+  }
+
+  function valueOf(field, control) {
+    const raw = control.value;
+    if (raw === "") return null;
+    if (isDate(field)) return Date.parse(raw + "T00:00:00Z");
+    const numeric = ["esriFieldTypeInteger", "esriFieldTypeSmallInteger", "esriFieldTypeDouble", "esriFieldTypeSingle", "esriFieldTypeBigInteger"].includes(field.type);
+    if (numeric) return Number(raw);
+    if (field.domain && field.domain.type === "codedValue") {
+      const coded = field.domain.codedValues.find((c) => String(c.code) === raw);
+      return coded ? coded.code : raw;
+    }
+    return raw;
+  }
+
+  function highlight(feature) {
+    map.getSource("selection").setData(feature ? { type: "FeatureCollection", features: [feature] } : { type: "FeatureCollection", features: [] });
+  }
+
+  async function applyEdits(layer, edits) {
+    const answer = await call(layer.url + "/applyEdits", Object.fromEntries(Object.entries(edits).map(([k, v]) => [k, JSON.stringify(v)])), true);
+    const results = [].concat(answer.addResults || [], answer.updateResults || [], answer.deleteResults || []);
+    const failed = results.find((r) => !r.success);
+    if (failed) throw new Error((failed.error && failed.error.description) || "The service refused the edit.");
+    return results;
+  }
+
+  async function showFeature(layer, objectId, geometry) {
+    featurePanel.hidden = false;
+    document.getElementById("webmap-feature-heading").textContent = layer.title;
+    featureBody.replaceChildren(make("p", { text: "Loading…" }));
+    let attributes;
+    try {
+      const answer = await call(layer.url + "/query", { objectIds: String(objectId), outFields: "*", returnGeometry: "false" });
+      attributes = answer.features && answer.features[0] && answer.features[0].attributes;
+    } catch (error) {
+      featureBody.replaceChildren(make("p", { class: "error", text: error.message }));
+      return;
+    }
+    if (!attributes) {
+      featureBody.replaceChildren(make("p", { text: "This feature is no longer there." }));
+      return;
+    }
+    highlight(geometry ? { type: "Feature", geometry, properties: {} } : null);
+    const fields = layer.info.fields || [];
+    const editable = canEdit && /Update/.test(layer.info.capabilities || "") ? new Set(editableFields(layer).map((f) => f.name)) : new Set();
+    const rows = fields.filter((f) => f.type !== "esriFieldTypeGeometry").map((field) => {
+      const value = attributes[field.name];
+      const cell = editable.has(field.name) ? input(field, value) : document.createTextNode(shownValue(field, value));
+      const label = editable.has(field.name) ? make("label", { for: "field-" + field.name, text: field.alias || field.name }) : document.createTextNode(field.alias || field.name);
+      return make("tr", {}, [make("th", { scope: "row" }, [label]), make("td", {}, [cell])]);
+    });
+    const table = make("table", { class: "attributes" }, [make("caption", { class: "visually-hidden", text: "Attributes" }), make("tbody", {}, rows)]);
+    if (!editable.size) {
+      featureBody.replaceChildren(table);
+      return;
+    }
+    const form = make("form", { id: "webmap-edit" }, [table]);
+    const message = make("p", { role: "status" });
+    const save = make("button", { type: "submit", text: "Save the changes" });
+    form.append(make("p", {}, [save]), message);
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const changed = { [layer.info.objectIdField]: objectId };
+      for (const field of editableFields(layer)) {
+        const control = form.elements[field.name];
+        if (control) changed[field.name] = valueOf(field, control);
+      }
+      save.disabled = true;
+      try {
+        await applyEdits(layer, { updates: [{ attributes: changed }] });
+        message.textContent = "Saved.";
+        message.className = "notice";
+        refresh();
+      } catch (error) {
+        message.textContent = error.message;
+        message.className = "error";
+      }
+      save.disabled = false;
+    });
+    if (/Delete/.test(layer.info.capabilities || "")) {
+      const remove = make("button", { type: "button", class: "secondary", text: "Delete this feature" });
+      remove.addEventListener("click", async () => {
+        if (remove.dataset.armed !== "yes") {
+          remove.dataset.armed = "yes";
+          remove.textContent = "Delete it: click again";
+          return;
+        }
+        try {
+          await applyEdits(layer, { deletes: [objectId] });
+          featureBody.replaceChildren(make("p", { class: "notice", text: "Deleted." }));
+          highlight(null);
+          refresh();
+        } catch (error) {
+          message.textContent = error.message;
+          message.className = "error";
+        }
+      });
+      form.append(make("p", {}, [remove]));
+    }
+    featureBody.replaceChildren(form);
+  }
+
+  // A new point's attributes, asked for before it is added (the service refuses a feature
+  // without its required fields, as `mapbook edit` does).
+  function newFeature(layer, lngLat) {
+    featurePanel.hidden = false;
+    document.getElementById("webmap-feature-heading").textContent = "New feature in " + layer.title;
+    const geometry = { type: "Point", coordinates: [lngLat.lng, lngLat.lat] };
+    highlight({ type: "Feature", geometry, properties: {} });
+    const rows = editableFields(layer).map((field) => make("tr", {}, [
+      make("th", { scope: "row" }, [make("label", { for: "field-" + field.name, text: (field.alias || field.name) + (field.nullable === false ? " (required)" : "") })]),
+      make("td", {}, [input(field, null)]),
+    ]));
+    const message = make("p", { role: "status" });
+    const form = make("form", { id: "webmap-new" }, [
+      make("table", { class: "attributes" }, [make("caption", { class: "visually-hidden", text: "Attributes" }), make("tbody", {}, rows)]),
+      make("p", {}, [make("button", { type: "submit", text: "Add the feature" }), " ", make("button", { type: "button", class: "secondary", text: "Cancel",
+        onclick: () => { featurePanel.hidden = true; highlight(null); } })]),
+      message,
+    ]);
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const attributes = {};
+      for (const field of editableFields(layer)) {
+        const value = valueOf(field, form.elements[field.name]);
+        if (value !== null) attributes[field.name] = value;
+      }
+      try {
+        const results = await applyEdits(layer, { adds: [{ geometry: { x: lngLat.lng, y: lngLat.lat, spatialReference: { wkid: 4326 } }, attributes }] });
+        await refresh();
+        say("Added to " + layer.title + ".");
+        showFeature(layer, results[0].objectId, geometry);
+      } catch (error) {
+        message.textContent = error.message;
+        message.className = "error";
+      }
+    });
+    featureBody.replaceChildren(form);
+    const first = form.querySelector("input, select");
+    if (first) first.focus();
+  }
+
+  // MARK: Search
+
+  async function search(text) {
+    const results = document.getElementById("webmap-results");
+    results.replaceChildren();
+    const quoted = text.replace(/'/g, "''");
+    const found = [];
+    await Promise.all(layers.map(async (layer) => {
+      const fields = (layer.info.fields || []).filter((f) => f.type === "esriFieldTypeString").slice(0, 8);
+      if (!fields.length) return;
+      try {
+        const answer = await call(layer.url + "/query", {
+          f: "geojson", where: fields.map((f) => f.name + " LIKE '%" + quoted + "%'").join(" OR "), outFields: "*", outSR: "4326", resultRecordCount: "10",
+        });
+        for (const feature of answer.features || []) found.push({ layer, feature });
+      } catch (error) {
+        say(layer.title + ": " + error.message);
+      }
+    }));
+    if (!found.length) {
+      results.append(make("li", { text: "Nothing found for “" + text + "”." }));
+      return;
+    }
+    for (const { layer, feature } of found) {
+      const p = feature.properties || {};
+      const label = p[layer.info.displayField] || Object.values(p).find((v) => typeof v === "string" && v.toLowerCase().includes(text.toLowerCase())) || ("#" + feature.id);
+      results.append(make("li", {}, [make("button", {
+        type: "button", text: label + " · " + layer.title,
+        onclick: () => {
+          const box = bounds(feature.geometry);
+          if (box) map.fitBounds(box, { maxZoom: 18, padding: 40, duration: 0 });
+          showFeature(layer, feature.id !== undefined ? feature.id : p[layer.info.objectIdField], feature.geometry);
+        },
+      })]));
+    }
+  }
+
+  function bounds(geometry) {
+    if (!geometry) return null;
+    let w = 180, s = 90, e = -180, n = -90;
+    (function walk(c) {
+      if (typeof c[0] === "number") { w = Math.min(w, c[0]); e = Math.max(e, c[0]); s = Math.min(s, c[1]); n = Math.max(n, c[1]); } else c.forEach(walk);
+    })(geometry.coordinates);
+    return w <= e ? [[w, s], [e, n]] : null;
+  }
+
+  // MARK: Start
+
+  async function start() {
+    say("Loading the map…");
+    let style;
+    try {
+      style = await window.mapbookPortal.style(element.dataset.style);
+    } catch (error) {
+      say(error.message);
+      return;
+    }
+    const online = (style.metadata && style.metadata["mapbook:online"]) || [];
+    style.sources.selection = { type: "geojson", data: { type: "FeatureCollection", features: [] } };
+    style.layers.push(
+      { id: "selection-fill", type: "fill", source: "selection", filter: ["==", ["geometry-type"], "Polygon"], paint: { "fill-color": "#00e5ff", "fill-opacity": 0.25 } },
+      { id: "selection-line", type: "line", source: "selection", paint: { "line-color": "#00e5ff", "line-width": 4 } },
+      { id: "selection-point", type: "circle", source: "selection", filter: ["==", ["geometry-type"], "Point"], paint: { "circle-radius": 9, "circle-color": "rgba(0,0,0,0)", "circle-stroke-color": "#00e5ff", "circle-stroke-width": 3 } });
+    const options = { container: element, style, attributionControl: { compact: true } };
+    const box = style.metadata && style.metadata["mapbook:bounds"];
+    if (box) options.bounds = [[box[0], box[1]], [box[2], box[3]]];
+    map = new maplibregl.Map(options);
+    map.addControl(new maplibregl.NavigationControl({ showCompass: false }), "top-right");
+    window.mapbookWebMap = map;
+    map.on("load", async () => {
+      for (const entry of online) {
+        const layer = Object.assign({ visible: true, info: {} }, entry);
+        layer.styleLayers = style.layers.filter((l) => l.source === layer.source).map((l) => l.id);
+        layer.visible = layer.styleLayers.some((id) => map.getLayoutProperty(id, "visibility") !== "none");
+        try { layer.info = await call(layer.url, {}); } catch (error) { say(layer.title + ": " + error.message); }
+        layers.push(layer);
+      }
+      layerList();
+      say("");
+      await refresh();
+    });
+    let timer = null;
+    map.on("moveend", () => {
+      element.dataset.state = "loading";
+      clearTimeout(timer);
+      timer = setTimeout(refresh, 150);
+    });
+    map.on("click", async (event) => {
+      if (adding) {
+        const layer = adding;
+        adding = null;
+        map.getCanvas().style.cursor = "";
+        say("");
+        newFeature(layer, event.lngLat);
+        return;
+      }
+      const ids = layers.filter((l) => l.visible).flatMap((l) => l.styleLayers);
+      const near = [[event.point.x - 5, event.point.y - 5], [event.point.x + 5, event.point.y + 5]];
+      // What is under the click, top first; a point is what a click on it means, over the
+      // line or area it sits on.
+      const hits = ids.length ? map.queryRenderedFeatures(near, { layers: ids }) : [];
+      const rank = (f) => ({ Point: 0, MultiPoint: 0, LineString: 1, MultiLineString: 1 })[f.geometry.type] ?? 2;
+      const hit = hits.slice().sort((a, b) => rank(a) - rank(b))[0];
+      if (!hit) {
+        featurePanel.hidden = true;
+        highlight(null);
+        return;
+      }
+      const layer = layers.find((l) => l.source === hit.source);
+      const objectId = hit.id !== undefined ? hit.id : hit.properties[layer.info.objectIdField];
+      showFeature(layer, objectId, hit.geometry);
+    });
+  }
+
+  document.getElementById("webmap-search").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const text = document.getElementById("webmap-q").value.trim();
+    if (text.length >= 2) search(text);
+  });
+  const add = document.getElementById("webmap-add");
+  if (add) add.addEventListener("click", () => {
+    const chosen = layers.find((l) => l.id === document.getElementById("webmap-add-layer").value);
+    if (!chosen) { say("No layer here takes new points."); return; }
+    adding = chosen;
+    map.getCanvas().style.cursor = "crosshair";
+    say("Click on the map where the new feature goes.");
+  });
+  start();
+})();
