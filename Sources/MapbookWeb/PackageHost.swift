@@ -75,11 +75,13 @@ public final class PackageHost: Sendable {
         path = session.package.path
         _ = try session.package.expirationNotice()
         guid = session.package.manifest.guid
+        mapCount = session.maps.count
         state = Mutex(State(session: session))
     }
 
-    /// How many maps the package has (numbered from 1).
-    public var mapCount: Int { (try? withSession { $0.session.maps.count }) ?? 0 }
+    /// How many maps the package has (numbered from 1): kept, so asking never waits for the
+    /// session a tile is being made with.
+    public let mapCount: Int
 
     /// Map `number`'s MapLibre style (`MapStyle`): its URLs are paths under `base` (the map's
     /// address: `BASE/basemaps/B/tiles/...`, `BASE/layers/ID/tiles/...`) and, for feature

@@ -61,8 +61,8 @@ extension PortalRoutes {
         }
         // Glyphs for feature labels on a map without a vector base map, from the installed fonts.
         page(router, "/home/glyphs/:stack/:range", portal, pages) { _, context in
-            let raw = try context.parameters.require("stack")
-            guard let bytes = PackageHost.glyphs(stack: FormEncoding.percentDecode(raw.utf8) ?? raw, range: try context.parameters.require("range")) else {
+            let raw = try context.parameters.require("stack"), range = try context.parameters.require("range")
+            guard let bytes = try await preview({ PackageHost.glyphs(stack: FormEncoding.percentDecode(raw.utf8) ?? raw, range: range) }) else {
                 throw PageError(kind: .notFound, heading: "Not found", message: "No such glyph range (START-END.pbf, 256 code points).")
             }
             var response = PortalResponse.bytes(bytes, contentType: "application/x-protobuf", name: "glyphs.pbf")

@@ -73,7 +73,9 @@ extension PortalRoutes {
         }
         endpoint(router, base, portal) { call, context in
             let files = try await backdrop(call, context)
-            guard let bytes = try files.package.file("root.json"), var root = (try? JSONParser.parse(bytes))?.objectValue else {
+            // A read of the package, which may wait for the bucket: on the thread pool.
+            let read = try await NIOThreadPool.singleton.runIfActive { try files.package.file("root.json") }
+            guard let bytes = read, var root = (try? JSONParser.parse(bytes))?.objectValue else {
                 throw PortalError(code: 404, message: "The backdrop has no root.json.")
             }
             root["tiles"] = ["tile/{z}/{y}/{x}.pbf"]

@@ -77,8 +77,12 @@ extension PortalRoutes {
             for case .object(let layer) in layers {
                 if let children = layer.array("layers") { walk(children) }
                 guard let id = layer.string("id"), let url = layer.string("url"), let at = url.range(of: servicesPrefix + "/") else { continue }
-                // The service's path on this portal, whatever host the web map was made through.
-                found.append((id, layer.string("title") ?? id, String(url[at.lowerBound...])))
+                // The service's path on this portal, whatever host the web map was made through;
+                // only a feature service layer's (the page sends its session's requests there).
+                let path = String(url[at.lowerBound...])
+                let parts = path.dropFirst(servicesPrefix.count + 1).split(separator: "/", omittingEmptySubsequences: false)
+                guard parts.count == 3, PortalPaths.isItemId(String(parts[0])), parts[1] == "FeatureServer", Int(parts[2]) != nil else { continue }
+                found.append((id, layer.string("title") ?? id, path))
             }
         }
         walk(json.array("operationalLayers") ?? [])

@@ -29,28 +29,31 @@
   }
 
   let map = null;
+  let asked = 0;
   async function show(number) {
+    // Only the last map picked is shown, whichever style comes back first.
+    const mine = ++asked;
     say("Loading the map…");
     try {
       const loaded = await style(number);
+      if (mine !== asked) return;
+      element.dataset.state = "loading";
       if (!map) {
-        const options = { container: element, style: loaded, attributionControl: { compact: true }, cooperativeGestures: false };
+        const options = { container: element, style: loaded, attributionControl: { compact: true } };
         const bounds = loaded.metadata && loaded.metadata["mapbook:bounds"];
         if (bounds) options.bounds = [[bounds[0], bounds[1]], [bounds[2], bounds[3]]];
         map = new maplibregl.Map(options);
         map.addControl(new maplibregl.NavigationControl({ showCompass: false }), "top-right");
         map.on("error", (event) => console.warn("preview:", event.error && event.error.message));
-        // Tests and the benchmark wait for this: the first tiles drawn, nothing left to load.
-        map.once("idle", () => { element.dataset.state = "idle"; });
       } else {
-        element.dataset.state = "loading";
         map.setStyle(loaded);
         fit(map, loaded);
-        map.once("idle", () => { element.dataset.state = "idle"; });
       }
+      // Tests and the benchmark wait for this: the tiles in view drawn, nothing left to load.
+      map.once("idle", () => { if (mine === asked) element.dataset.state = "idle"; });
       say("");
     } catch (error) {
-      say("The preview cannot be drawn: " + error.message);
+      if (mine === asked) say("The preview cannot be drawn: " + error.message);
     }
   }
 

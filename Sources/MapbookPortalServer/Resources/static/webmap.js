@@ -70,6 +70,7 @@
     const mine = ++generation;
     const box = viewBox();
     let truncated = false;
+    const failed = [];
     await Promise.all(layers.filter((l) => l.visible).map(async (layer) => {
       try {
         const found = await queryAll(layer, {
@@ -80,11 +81,11 @@
         truncated = truncated || found.truncated;
         map.getSource(layer.source).setData({ type: "FeatureCollection", features: found.features });
       } catch (error) {
-        say(layer.title + ": " + error.message);
+        failed.push(layer.title + ": " + error.message);
       }
     }));
     if (mine === generation) {
-      say(truncated ? "Some layers have more features here than are drawn: zoom in." : "");
+      say(failed.concat(truncated ? ["Some layers have more features here than are drawn: zoom in."] : []).join(" "));
       map.once("idle", () => { element.dataset.state = "idle"; });
     }
   }
@@ -191,6 +192,9 @@
     const rows = fields.filter((f) => f.type !== "esriFieldTypeGeometry").map((field) => {
       const value = attributes[field.name];
       const cell = editable.has(field.name) ? input(field, value) : document.createTextNode(shownValue(field, value));
+      // What the form showed first: only fields changed from it are sent, so a value the form
+      // cannot show exactly (a date's time of day, a code outside its list) is kept.
+      if (editable.has(field.name)) cell.dataset.shown = cell.value;
       const label = editable.has(field.name) ? make("label", { for: "field-" + field.name, text: field.alias || field.name }) : document.createTextNode(field.alias || field.name);
       return make("tr", {}, [make("th", { scope: "row" }, [label]), make("td", {}, [cell])]);
     });
@@ -207,8 +211,8 @@
       event.preventDefault();
       const changed = { [layer.info.objectIdField]: objectId };
       for (const field of editableFields(layer)) {
-        const control = form.elements[field.name];
-        if (control) changed[field.name] = valueOf(field, control);
+        const control = form.elements.namedItem(field.name);
+        if (control && control.value !== control.dataset.shown) changed[field.name] = valueOf(field, control);
       }
       save.disabled = true;
       try {
@@ -267,7 +271,7 @@
       event.preventDefault();
       const attributes = {};
       for (const field of editableFields(layer)) {
-        const value = valueOf(field, form.elements[field.name]);
+        const value = valueOf(field, form.elements.namedItem(field.name));
         if (value !== null) attributes[field.name] = value;
       }
       try {

@@ -253,7 +253,10 @@ extension S3Client {
         }
         if response.status == .notFound { return nil }
         let body = response.body.map { Array($0.readableBytesView) } ?? []
-        guard response.status == .partialContent || response.status == .ok else {
+        // A server that ignores the range answers 200 with the whole object: refused, as what
+        // was asked for is not what came.
+        guard response.status == .partialContent || (response.status == .ok && range.lowerBound == 0 && Int64(body.count) == range.upperBound + 1) else {
+            if response.status == .ok { throw S3Error(kind: .badResponse, status: 200, message: "the object store ignored the range asked of '\(key)'") }
             throw S3Error.from(status: Int(response.status.code), body: body, doing: "cannot read '\(key)'")
         }
         return body

@@ -33,6 +33,9 @@ final class S3RemoteBytes: RemoteBytes {
     }
 
     var name: String { "s3://\(client.bucket)/\(key)" }
+    /// The object's name in the shared cache: its store's endpoint and bucket too, for two
+    /// stores in one process (`portal migrate`).
+    var cacheKey: String { "\(client.endpoint)/\(client.bucket)/\(key)" }
 
     func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws(ArchiveError) {
         guard buffer.count > 0 else { return }
@@ -43,7 +46,7 @@ final class S3RemoteBytes: RemoteBytes {
         var blocks: [Int64: [UInt8]] = [:]
         var missing: [Int64] = []
         for index in first...last {
-            if let cached = Self.cache.block(key, index) { blocks[index] = cached } else { missing.append(index) }
+            if let cached = Self.cache.block(cacheKey, index) { blocks[index] = cached } else { missing.append(index) }
         }
         // Runs of missing blocks, one request each.
         var start = 0
@@ -55,7 +58,7 @@ final class S3RemoteBytes: RemoteBytes {
             for index in missing[start]...missing[end] {
                 let from = Int(index * Self.blockSize - lower)
                 let block = Array(bytes[from..<min(bytes.count, from + Int(Self.blockSize))])
-                Self.cache.keep(key, index, block)
+                Self.cache.keep(cacheKey, index, block)
                 blocks[index] = block
             }
             start = end + 1
