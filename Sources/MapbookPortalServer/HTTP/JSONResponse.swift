@@ -50,13 +50,15 @@ enum PortalResponse {
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
-    /// A vector tile as stored (gzip-compressed in a vector tile package: said, not undone).
-    static func tile(_ data: [UInt8]) -> Response {
+    /// A tile as stored: a vector tile (gzip-compressed in a vector tile package: said, not
+    /// undone) or a raster base map's image; 204 where there is none. The service may be
+    /// private: only the browser keeps it.
+    static func tile(_ data: [UInt8]?, cache: String = "private, max-age=86400") -> Response {
+        guard let data, !data.isEmpty else { return Response(status: .noContent, headers: [.cacheControl: cache]) }
         var headers = HTTPFields()
-        headers[.contentType] = "application/x-protobuf"
+        headers[.contentType] = ImageKind(data)?.mimeType ?? "application/x-protobuf"
         headers[.contentLength] = String(data.count)
-        // The service may be private: only the browser keeps it.
-        headers[.cacheControl] = "private, max-age=86400"
+        headers[.cacheControl] = cache
         if data.count > 2, data[0] == 0x1F, data[1] == 0x8B { headers[.contentEncoding] = "gzip" }
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
     }

@@ -38,7 +38,7 @@ extension PortalRoutes {
             let index = try previewNumber(context, "b", from: 0)
             let tile = try previewTile(context)
             let bytes = try await preview { try host.baseMapTile(map: number, index: index, tile: tile) }
-            return previewTileResponse(bytes, cache: "private, max-age=3600")
+            return PortalResponse.tile(bytes, cache: "private, max-age=3600")
         }
         page(router, "\(base)/basemaps/:b/resources/**", portal, pages) { call, context in
             let (_, host, number) = try await previewMap(call, context, portal)
@@ -57,7 +57,7 @@ extension PortalRoutes {
             let layer = FormEncoding.percentDecode(raw.utf8) ?? raw
             let tile = try previewTile(context)
             let bytes = try await preview { try host.featureTile(map: number, layer: layer, tile: tile) }
-            return previewTileResponse(bytes, cache: "private, no-cache")
+            return PortalResponse.tile(bytes, cache: "private, no-cache")
         }
         // Glyphs for feature labels on a map without a vector base map, from the installed fonts.
         page(router, "/home/glyphs/:stack/:range", portal, pages) { _, context in
@@ -112,18 +112,5 @@ extension PortalRoutes {
             if web.status == .badRequest { throw PageError(kind: .badRequest, heading: "Request refused", message: web.message) }
             throw error
         }
-    }
-
-    /// A tile, or 204 where there is none (MapLibre draws nothing there).
-    static func previewTileResponse(_ data: [UInt8]?, cache: String) -> Response {
-        guard let data, !data.isEmpty else { return Response(status: .noContent, headers: [.cacheControl: cache]) }
-        if let image = ImageKind(data) {
-            var response = PortalResponse.bytes(data, contentType: image.mimeType, name: "tile")
-            response.headers[.cacheControl] = cache
-            return response
-        }
-        var response = PortalResponse.tile(data)
-        response.headers[.cacheControl] = cache
-        return response
     }
 }

@@ -92,7 +92,6 @@ extension PortalRoutes {
                 throw PortalError.badRequest("A tile is tile/{z}/{y}/{x}.pbf, in whole numbers.")
             }
             let tile = try await NIOThreadPool.singleton.runIfActive { try files.tile(TileCoordinate(z: z, x: column, y: y)) }
-            guard let tile, !tile.isEmpty else { return Response(status: .noContent, headers: [.cacheControl: "private, max-age=86400"]) }
             return PortalResponse.tile(tile)
         }
         endpoint(router, "\(base)/resources/**", portal, methods: [.get]) { call, context in

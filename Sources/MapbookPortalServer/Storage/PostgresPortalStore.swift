@@ -250,16 +250,20 @@ public final class PostgresPortalStore: PortalStore {
 
     public func saveUser(_ u: UserRecord) async throws {
         try await run("save a user") { [self] in
-            try await client.query(
-                """
-                INSERT INTO users (username_key, username, id, full_name, email, role, password, created, modified, disabled)
-                VALUES (\(Self.key(u.username)), \(u.username), \(u.id), \(u.fullName), \(u.email), \(u.role), \(u.passwordHash), \(u.created), \(u.modified),
-                  \(u.disabled))
-                ON CONFLICT (username_key) DO UPDATE SET username = excluded.username, id = excluded.id, full_name = excluded.full_name,
-                  email = excluded.email, role = excluded.role, password = excluded.password, created = excluded.created, modified = excluded.modified,
-                  disabled = excluded.disabled
-                """)
+            try await client.query(Self.upsert(u))
         }
+    }
+
+    /// The statement that writes a user, new or not.
+    static func upsert(_ u: UserRecord) -> PostgresQuery {
+        """
+        INSERT INTO users (username_key, username, id, full_name, email, role, password, created, modified, disabled)
+        VALUES (\(key(u.username)), \(u.username), \(u.id), \(u.fullName), \(u.email), \(u.role), \(u.passwordHash), \(u.created), \(u.modified),
+          \(u.disabled))
+        ON CONFLICT (username_key) DO UPDATE SET username = excluded.username, id = excluded.id, full_name = excluded.full_name,
+          email = excluded.email, role = excluded.role, password = excluded.password, created = excluded.created, modified = excluded.modified,
+          disabled = excluded.disabled
+        """
     }
 
     public func saveUserKeepingAnAdmin(_ u: UserRecord) async throws -> Bool {
@@ -277,15 +281,7 @@ public final class PostgresPortalStore: PortalStore {
                         try await connection.query("ROLLBACK", logger: Self.logger)
                         return false
                     }
-                    try await connection.query(
-                        """
-                        INSERT INTO users (username_key, username, id, full_name, email, role, password, created, modified, disabled)
-                        VALUES (\(Self.key(u.username)), \(u.username), \(u.id), \(u.fullName), \(u.email), \(u.role), \(u.passwordHash), \(u.created),
-                          \(u.modified), \(u.disabled))
-                        ON CONFLICT (username_key) DO UPDATE SET username = excluded.username, id = excluded.id, full_name = excluded.full_name,
-                          email = excluded.email, role = excluded.role, password = excluded.password, created = excluded.created, modified = excluded.modified,
-                          disabled = excluded.disabled
-                        """, logger: Self.logger)
+                    try await connection.query(Self.upsert(u), logger: Self.logger)
                     try await connection.query("COMMIT", logger: Self.logger)
                     return true
                 } catch {

@@ -277,12 +277,14 @@ public final class SQLitePortalStore: PortalStore {
     }
 
     public func saveUser(_ u: UserRecord) async throws {
-        try run { s in
-            _ = try s.db.query(
-                "INSERT OR REPLACE INTO users (\(Self.userColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [.text(u.username), .text(u.id), .text(u.fullName), .text(u.email), .text(u.role), .text(u.passwordHash), .integer(u.created), .integer(u.modified),
-                 .integer(u.disabled ? 1 : 0)])
-        }
+        try run { s in try Self.write(u, to: s.db) }
+    }
+
+    private static func write(_ u: UserRecord, to db: SQLiteDatabase) throws {
+        _ = try db.query(
+            "INSERT OR REPLACE INTO users (\(userColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [.text(u.username), .text(u.id), .text(u.fullName), .text(u.email), .text(u.role), .text(u.passwordHash), .integer(u.created), .integer(u.modified),
+             .integer(u.disabled ? 1 : 0)])
     }
 
     public func saveUserKeepingAnAdmin(_ u: UserRecord) async throws -> Bool {
@@ -291,10 +293,7 @@ public final class SQLitePortalStore: PortalStore {
             let others = try s.db.scalar(
                 "SELECT count(*) FROM users WHERE role = 'org_admin' AND disabled = 0 AND username <> ?", [.text(u.username)])?.int64 ?? 0
             guard others > 0 || (u.isAdmin && !u.disabled) else { return false }
-            _ = try s.db.query(
-                "INSERT OR REPLACE INTO users (\(Self.userColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [.text(u.username), .text(u.id), .text(u.fullName), .text(u.email), .text(u.role), .text(u.passwordHash), .integer(u.created), .integer(u.modified),
-                 .integer(u.disabled ? 1 : 0)])
+            try Self.write(u, to: s.db)
             return true
         }
     }
