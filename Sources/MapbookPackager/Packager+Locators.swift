@@ -44,12 +44,6 @@ extension Packager {
         /// The UTF-8 size of the indexed texts.
         public var textBytes: Int
     }
-
-    /// The index work files of `project`'s locators, one per `search`, in the folder of
-    /// `path`; the caller removes them.
-    static func locatorWorkFiles(_ project: Project, beside path: String) -> [String] {
-        project.searches.indices.map { workFile(beside: path, name: "locator-\($0)", extension: "sqlite") }
-    }
 }
 
 extension Packager.Context {

@@ -41,12 +41,9 @@ public enum Packager {
     /// `output`, removed whatever happens; those a killed build left there are removed first.
     public static func build(_ project: Project, output: String, timestamp: Int64? = nil, progress: ((String, Int) -> Void)? = nil) throws -> PackagerSummary {
         removeStaleWorkFiles(beside: output)
-        let work = workFile(beside: output, name: "data", extension: "gpkg")
-        let tiles = workFile(beside: output, name: "tiles", extension: "vtpk")
-        let indexes = locatorWorkFiles(project, beside: output)
-        defer {
-            for file in [work, tiles] + indexes { WorkFiles.remove(file) }
-        }
+        let folder = try workFolder(beside: output, project: project)
+        defer { WorkFiles.remove(folder) }
+        let (work, tiles, indexes) = workFiles(project, in: folder)
         let plan = try plan(project, output: output, timestamp: timestamp, dataFile: work, backdropFile: tiles, locatorFiles: indexes, progress: progress)
         // What `create` writes, `validate` accepts: the archive is checked under its temporary
         // name and a package that fails is never renamed into place.
@@ -71,38 +68,50 @@ public enum Packager {
     /// a scratch GeoPackage in the system's temporary folder (removed before returning), so the
     /// counts, warnings and sizes are those of a real build.
     public static func dryRun(_ project: Project, output: String, timestamp: Int64? = nil, progress: ((String, Int) -> Void)? = nil) throws -> Plan {
-        let folder = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
-        let work = workFile(beside: folder + "/x", name: "data", extension: "gpkg")
-        let tiles = workFile(beside: folder + "/x", name: "tiles", extension: "vtpk")
-        let indexes = locatorWorkFiles(project, beside: folder + "/x")
-        defer {
-            for file in [work, tiles] + indexes { WorkFiles.remove(file) }
-        }
+        let temporary = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+        let folder = try workFolder(beside: temporary + "/x", project: project)
+        defer { WorkFiles.remove(folder) }
+        let (work, tiles, indexes) = workFiles(project, in: folder)
         return try plan(project, output: output, timestamp: timestamp, dataFile: work, backdropFile: tiles, locatorFiles: indexes, progress: progress)
     }
 
-    /// Removes the work files (`workFile`) of builds whose process is gone (killed, or the
-    /// machine stopped) from the folder of `path`; a running build's are left alone.
+    /// Removes the work folders (`workFolder`) of builds whose process is gone (killed, or the
+    /// machine stopped) from the folder of `path`, and the loose work files older versions
+    /// made; a running build's are left alone.
     static func removeStaleWorkFiles(beside path: String) {
         let folder = FileSystem.parent(of: path)
         for name in FileSystem.names(in: folder) where name.hasPrefix(".mapbook-") {
-            // .mapbook-<name>-<pid>-<nanoseconds>.<ext>
+            // .mapbook-<name>-<pid>-<nanoseconds>[.<ext>]
             let stem = name.split(separator: ".", omittingEmptySubsequences: true).first ?? ""
             let parts = stem.split(separator: "-")
             guard parts.count >= 4, let pid = pid_t(parts[parts.count - 2]), pid > 0, Int(parts[parts.count - 1]) != nil else { continue }
-            if kill(pid, 0) == -1 && errno == ESRCH { unlink(folder + "/" + name) }
+            if kill(pid, 0) == -1 && errno == ESRCH { FileSystem.removeTree(folder + "/" + name) }
         }
     }
 
-    /// A hidden, unique file name in the folder of `path`.
-    static func workFile(beside path: String, name: String, extension ext: String) -> String {
-        let folder = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
+    /// A hidden, unique folder beside `path` (mode 0700) that holds a build's work files,
+    /// removed as a whole when the build ends or is interrupted (`WorkFiles`): once it is
+    /// gone, nothing the build still writes (a GeoPackage's next journal) can appear again.
+    static func workFolder(beside path: String, project: Project) throws -> String {
+        let parent = FileSystem.parent(of: path)
         var ts = timespec()
         clock_gettime(CLOCK_REALTIME, &ts)
-        let file = "\(folder)/.mapbook-\(name)-\(getpid())-\(ts.tv_nsec).\(ext)"
-        // An interrupted build (Ctrl-C, SIGTERM) removes it too.
-        WorkFiles.register(file)
-        return file
+        let folder = "\(parent)/.mapbook-build-\(getpid())-\(ts.tv_nsec)"
+        // Registered first: an interruption between the two removes it all the same.
+        WorkFiles.register(folder)
+        guard mkdir(folder, 0o700) == 0 else {
+            let code = errno
+            WorkFiles.unregister(folder)
+            throw ProjectError(
+                kind: .file(.io(errno: code)), file: project.file, key: "", line: nil,
+                message: "cannot make the build's work folder \(folder): \(FileSystem.errorMessage(code)); the output's folder must be writable")
+        }
+        return folder
+    }
+
+    /// The feature store, the backdrop and the locator indexes a build writes in `folder`.
+    static func workFiles(_ project: Project, in folder: String) -> (data: String, backdrop: String, locators: [String]) {
+        (folder + "/data.gpkg", folder + "/tiles.vtpk", project.searches.indices.map { folder + "/locator-\($0).sqlite" })
     }
 
 

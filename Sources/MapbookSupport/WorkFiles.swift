@@ -6,11 +6,16 @@ import Synchronization
 
 /// The temporary files a long command is writing, removed when it is interrupted.
 ///
-/// A build registers each hidden file it makes beside its output (the feature store, the
-/// backdrop, an archive under its temporary name) and unregisters it once it is renamed into
-/// place or removed. After `removeOnInterrupt()`, SIGINT and SIGTERM remove every registered
-/// file (with SQLite's journal files beside it) and end the process with 128 + the signal, as
-/// the default action would, so Ctrl-C never leaves a build's leftovers behind.
+/// A build registers the hidden folder it works in beside its output (the feature store, the
+/// backdrop, the locator indexes) and each file it makes there itself (an archive under its
+/// temporary name), and unregisters it once it is renamed into place or removed. After
+/// `removeOnInterrupt()`, SIGINT and SIGTERM remove every registered file (with SQLite's
+/// journal files beside it) and folder and end the process with 128 + the signal, as the
+/// default action would, so Ctrl-C never leaves a build's leftovers behind.
+///
+/// The build's threads go on while the files are removed, until the process ends: a
+/// GeoPackage's next transaction makes its journal again at once. A folder is therefore
+/// emptied until it can be removed itself, after which nothing can be made in it.
 ///
 /// The removal runs on a dispatch queue, not in a signal handler, so it may take the lock.
 package enum WorkFiles {
@@ -66,13 +71,23 @@ package enum WorkFiles {
         for path in files.withLock({ $0 }) { unlinkWithJournals(path) }
     }
 
-    /// Removes `path`, with SQLite's journal files beside it, and takes it off the list.
+    /// Removes `path`, a folder with all it holds or a file with SQLite's journal files beside
+    /// it, and takes it off the list.
     package static func remove(_ path: String) {
         unlinkWithJournals(path)
         unregister(path)
     }
 
     private static func unlinkWithJournals(_ path: String) {
+        if FileSystem.kind(path) == .directory {
+            // Emptied again while a thread still at work makes files in it; bounded, so a
+            // folder that cannot be removed (permissions) never holds the process.
+            for _ in 0..<1_000 {
+                FileSystem.removeTree(path)
+                guard FileSystem.kind(path) != nil else { return }
+            }
+            return
+        }
         for suffix in ["", "-journal", "-wal", "-shm"] { unlink(path + suffix) }
     }
 }
