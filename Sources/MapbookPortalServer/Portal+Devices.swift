@@ -85,11 +85,3 @@ extension Portal {
         }
     }
 }
-
-extension Portal {
-    /// Keeps an administrator's action in the audit log (issue 34). Unlike the reports, an
-    /// action that cannot be logged fails: an unrecorded change is what the log is against.
-    func audit(_ user: UserRecord, _ action: String, _ target: String, address: String?, _ detail: String = "") async throws {
-        try await store.recordAudit(AuditEntry(at: TokenService.now(), username: user.username, action: action, target: target, address: address, detail: detail))
-    }
-}

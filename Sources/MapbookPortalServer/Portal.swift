@@ -195,44 +195,84 @@ public final class Portal: Sendable {
         return (stored ?? nil).flatMap { $0.isEmpty ? nil : $0 } ?? configuration.name
     }
 
-    /// Adds a user, or changes an existing user's password and role.
-    public func setUser(_ username: String, password: String, admin: Bool, fullName: String? = nil, email: String? = nil) async throws -> UserRecord {
+    /// Adds a user, or changes an existing user's password and role (and name and e-mail when
+    /// given); kept in the audit log as done by `actor`.
+    public func setUser(
+        _ username: String, password: String, admin: Bool, fullName: String? = nil, email: String? = nil, by actor: AuditActor
+    ) async throws -> UserRecord {
         guard Self.isUsername(username) else {
             throw PortalStoreError(kind: .invalidName, path: configuration.dataDirectory, message: "'\(username)' is not a valid user name: use 1 to 64 letters, digits, '.', '_', '-' or '@'")
         }
-        guard password.utf8.count >= 8 else {
-            throw PortalStoreError(kind: .weakPassword, path: configuration.dataDirectory, message: "the password is too short: use at least 8 characters")
-        }
+        let hash = try passwordHash(password)
+        let role = admin ? "org_admin" : "org_user"
         let now = TokenService.now()
-        let existing = try await store.user(username)
+        if try await store.user(username) != nil, let user = try await changeUser(username, {
+            $0.role = role
+            $0.passwordHash = hash
+            if let fullName { $0.fullName = fullName }
+            if let email { $0.email = email }
+            $0.modified = now
+        }) {
+            // A new password ends every session of the old one.
+            try await store.deleteTokens(username: user.username)
+            try await audit(actor, "changed a user's password and role", "user \(user.username)", Self.roleLabel(user))
+            return user
+        }
         let user = UserRecord(
-            username: existing?.username ?? username, id: existing?.id ?? TokenService.newId(), fullName: fullName ?? existing?.fullName ?? username,
-            email: email ?? existing?.email ?? "", role: admin ? "org_admin" : "org_user", passwordHash: try PasswordHash.make(password, rounds: configuration.passwordRounds),
-            created: existing?.created ?? now, modified: now, disabled: existing?.disabled ?? false)
+            username: username, id: TokenService.newId(), fullName: fullName ?? username, email: email ?? "", role: role, passwordHash: hash,
+            created: now, modified: now, disabled: false)
         try await store.saveUser(user)
-        // A new password ends every session of the old one.
-        if existing != nil { try await store.deleteTokens(username: user.username) }
+        try await audit(actor, "added a user", "user \(user.username)", Self.roleLabel(user))
+        return user
+    }
+
+    /// Gives a user a new password, ending the sessions of the old one; nil when there is no
+    /// such user.
+    public func setPassword(_ username: String, _ password: String, by actor: AuditActor) async throws -> UserRecord? {
+        let hash = try passwordHash(password)
+        let now = TokenService.now()
+        guard let user = try await changeUser(username, { $0.passwordHash = hash; $0.modified = now }) else { return nil }
+        try await store.deleteTokens(username: user.username)
+        try await audit(actor, "reset a user's password", "user \(user.username)")
         return user
     }
 
     /// Disables (or enables again) an account; disabling ends every session it has.
-    public func setDisabled(_ username: String, _ disabled: Bool) async throws -> UserRecord? {
-        guard var user = try await store.user(username) else { return nil }
-        user.disabled = disabled
-        user.modified = TokenService.now()
-        guard try await store.saveUserKeepingAnAdmin(user) else { throw PortalError.lastAdministrator(username) }
+    public func setDisabled(_ username: String, _ disabled: Bool, by actor: AuditActor) async throws -> UserRecord? {
+        let now = TokenService.now()
+        guard let user = try await changeUser(username, { $0.disabled = disabled; $0.modified = now }) else { return nil }
         if disabled { try await store.deleteTokens(username: user.username) }
+        try await audit(actor, disabled ? "disabled a user" : "enabled a user", "user \(user.username)")
         return user
     }
 
     /// Makes the user an administrator or not.
-    public func setRole(_ username: String, admin: Bool) async throws -> UserRecord? {
-        guard var user = try await store.user(username) else { return nil }
-        user.role = admin ? "org_admin" : "org_user"
-        user.modified = TokenService.now()
-        guard try await store.saveUserKeepingAnAdmin(user) else { throw PortalError.lastAdministrator(username) }
+    public func setRole(_ username: String, admin: Bool, by actor: AuditActor) async throws -> UserRecord? {
+        let now = TokenService.now()
+        guard let user = try await changeUser(username, { $0.role = admin ? "org_admin" : "org_user"; $0.modified = now }) else { return nil }
+        try await audit(actor, "changed a user's role", "user \(user.username)", Self.roleLabel(user))
         return user
     }
+
+    /// One user's row changed in one step of the store; nil when there is no such user.
+    private func changeUser(_ username: String, _ change: @escaping @Sendable (inout UserRecord) -> Void) async throws -> UserRecord? {
+        switch try await store.changeUser(username, change) {
+        case .changed(let user): return user
+        case .noSuchUser: return nil
+        case .lastAdministrator: throw PortalError.lastAdministrator(username)
+        }
+    }
+
+    /// The hash of a new password, refused when it is too short. Slow by design: made before
+    /// the store's step that writes it.
+    private func passwordHash(_ password: String) throws -> String {
+        guard password.utf8.count >= 8 else {
+            throw PortalStoreError(kind: .weakPassword, path: configuration.dataDirectory, message: "the password is too short: use at least 8 characters")
+        }
+        return try PasswordHash.make(password, rounds: configuration.passwordRounds)
+    }
+
+    static func roleLabel(_ user: UserRecord) -> String { user.isAdmin ? "Administrator" : "User" }
 
     static func isUsername(_ s: String) -> Bool {
         !s.isEmpty && s.utf8.count <= 64

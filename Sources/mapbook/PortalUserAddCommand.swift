@@ -34,7 +34,7 @@ struct PortalUserAddCommand: AsyncParsableCommand {
             // No sweep: a server may be running on the same data, mid-upload.
             let portal = try await Portal.open(storage.configuration, sweeping: false)
             let existed = try await portal.store.user(name) != nil
-            let user = try await portal.setUser(name, password: password, admin: admin, fullName: fullName, email: email)
+            let user = try await portal.setUser(name, password: password, admin: admin, fullName: fullName, email: email, by: .commandLine())
             print("\(existed ? "updated" : "added") \(user.isAdmin ? "administrator" : "user") \(user.username) in \(storage.data)")
         }
     }

@@ -39,7 +39,7 @@ final class PortalFixture: @unchecked Sendable {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         portal = try await Portal.open(configuration)
         for (name, admin) in [("alice", false), ("bob", false), ("root", true)] {
-            _ = try await portal.setUser(name, password: "\(name)-password", admin: admin)
+            _ = try await portal.setUser(name, password: "\(name)-password", admin: admin, by: .commandLine())
             tokens[name] = try await portal.tokens.issue(.access, for: name, seconds: 3600).token
         }
     }

@@ -27,7 +27,7 @@ extension PortalRoutes {
             }
             try await portal.store.setSetting("organizationName", name)
             try await portal.store.setSetting("organizationDescription", description)
-            try await portal.audit(admin, "changed the organization's settings", "organization", address: call.clientAddress, "name '\(name)'")
+            try await portal.audit(AuditActor(admin, address: call.clientAddress), "changed the organization's settings", "organization", "name '\(name)'")
             return PortalResponse.redirect("/home/organization.html")
         }
         page(router, "/home/audit.html", portal, pages, current: "Organization") { call in
@@ -58,10 +58,8 @@ extension PortalRoutes {
                 if checked, !record.groups.contains(group.id) { adding.append(group.id) }
                 if !checked, record.groups.contains(group.id) { removing.append(group.id) }
             }
-            let (shared, _) = try await portal.share(record, by: user, adding: adding, removing: removing, everyone: level == "public", org: level == "org")
-            try await portal.audit(
-                user, "changed an item's sharing", "item \(shared.item.id) '\(shared.item.title)'", address: call.clientAddress,
-                "\(shared.item.access.rawValue), \(Format.count(shared.groups.count, "group"))")
+            let (shared, _) = try await portal.share(
+                record, by: user, from: call.clientAddress, adding: adding, removing: removing, everyone: level == "public", org: level == "org")
             return PortalResponse.redirect("/home/item.html?id=\(shared.item.id)#sharing")
         }
     }

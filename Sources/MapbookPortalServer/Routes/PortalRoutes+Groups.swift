@@ -52,25 +52,21 @@ extension PortalRoutes {
         endpoint(router, "\(prefix)/community/createGroup", portal, methods: [.post]) { call, _ in
             let user = try call.requireUser()
             let group = try await portal.createGroup(
-                by: user, title: call["title"] ?? "", access: call["access"]?.lowercased() ?? "private", capabilities: list(call["capabilities"]).map { $0.lowercased() },
+                by: user, from: call.clientAddress, title: call["title"] ?? "", access: call["access"]?.lowercased() ?? "private", capabilities: list(call["capabilities"]).map { $0.lowercased() },
                 snippet: call["snippet"], description: call["description"], tags: list(call.parameters.values["tags"]))
             return json(call, .object(["success": .bool(true), "group": groupJSON(group, user: user, orgId: portal.orgId)]))
         }
         for verb in ["addUsers", "removeUsers"] {
             endpoint(router, "\(prefix)/community/groups/:id/\(verb)", portal, methods: [.post]) { call, context in
                 let group = try await managedGroup(call, context, portal)
-                let (_, failed) = try await portal.changeMembers(of: group, list(call["users"]), adding: verb == "addUsers")
+                let (_, failed) = try await portal.changeMembers(
+                    of: group, list(call["users"]), adding: verb == "addUsers", by: try call.requireUser(), from: call.clientAddress)
                 return json(call, .object([verb == "addUsers" ? "notAdded" : "notRemoved": .array(failed.map { .string($0) })]))
             }
         }
         endpoint(router, "\(prefix)/community/groups/:id/delete", portal, methods: [.post]) { call, context in
             let group = try await managedGroup(call, context, portal)
-            for var record in try await portal.store.items() where record.groups.contains(group.id) {
-                record.groups.removeAll { $0 == group.id }
-                if record.item.access == .shared, record.groups.isEmpty { record.item.access = .private }
-                try await portal.store.saveItem(record)
-            }
-            try await portal.store.deleteGroup(group.id)
+            try await portal.deleteGroup(group, by: try call.requireUser(), from: call.clientAddress)
             return json(call, .object(["success": .bool(true), "groupId": .string(group.id)]))
         }
     }

@@ -3,8 +3,6 @@ import MapbookPortalAPI
 import MapbookSupport
 
 extension PortalRoutes {
-    static func roleLabel(_ user: UserRecord) -> String { user.isAdmin ? "Administrator" : "User" }
-
     /// Users, for administrators: the list, adding one, and one user's role, password and access.
     static func userPages(_ router: Router<PortalContext>, _ portal: Portal, _ pages: PortalPages) {
         page(router, "/home/users.html", portal, pages, current: "Organization") { call in
@@ -14,7 +12,7 @@ extension PortalRoutes {
                 "csrf": call.session?.csrf ?? "", "count": Format.count(users.count, "user"),
                 "users": users.map {
                     [
-                        "username": $0.username, "fullName": $0.fullName, "email": $0.email, "role": roleLabel($0), "status": $0.disabled ? "Disabled" : "Active",
+                        "username": $0.username, "fullName": $0.fullName, "email": $0.email, "role": Portal.roleLabel($0), "status": $0.disabled ? "Disabled" : "Active",
                         "href": "/home/user.html?name=\(FormEncoding.percentEncode($0.username))",
                     ]
                 },
@@ -32,11 +30,10 @@ extension PortalRoutes {
             do {
                 user = try await portal.setUser(
                     name, password: call["password"] ?? "", admin: call["role"] == "org_admin", fullName: call["fullName"].flatMap { $0.isEmpty ? nil : $0 },
-                    email: call["email"])
+                    email: call["email"], by: AuditActor(admin, address: call.clientAddress))
             } catch let error as PortalStoreError where error.kind == .invalidName || error.kind == .weakPassword {
                 throw PageError(kind: .badRequest, heading: "Not added", message: error.message)
             }
-            try await portal.audit(admin, "added a user", "user \(user.username)", address: call.clientAddress, roleLabel(user))
             return PortalResponse.redirect("/home/user.html?name=\(FormEncoding.percentEncode(user.username))")
         }
         page(router, "/home/user.html", portal, pages, current: "Organization") { call in
@@ -49,7 +46,7 @@ extension PortalRoutes {
                 ItemSearch(query: try ItemQuery.parse("owner:\"\(user.username)\""), viewer: portal.viewer(call.user, groups: []), group: nil, sort: ItemSort(keys: [.modified]), page: SearchPage(start: 1, num: 0)))
             let values: [String: Any] = [
                 "csrf": call.session?.csrf ?? "", "username": user.username, "fullName": user.fullName, "email": user.email.isEmpty ? "none given" : user.email,
-                "role": roleLabel(user), "isAdmin": user.isAdmin, "status": user.disabled ? "Disabled: cannot sign in" : "Active", "disabled": user.disabled,
+                "role": Portal.roleLabel(user), "isAdmin": user.isAdmin, "status": user.disabled ? "Disabled: cannot sign in" : "Active", "disabled": user.disabled,
                 "created": ISODate.formatMinutes(milliseconds: user.created) + " UTC", "groups": groups.isEmpty ? "none" : groups.joined(separator: ", "),
                 "itemCount": Format.count(owned.total, "item"), "itemsHref": "/home/search.html?q=\(FormEncoding.percentEncode("owner:\"\(user.username)\""))",
                 "base": "/home/users/\(FormEncoding.percentEncode(user.username))",
@@ -63,23 +60,18 @@ extension PortalRoutes {
                 guard let user = try await portal.store.user(try context.parameters.require("name")) else {
                     throw PageError(kind: .notFound, heading: "No such user", message: "There is no user by that name.")
                 }
-                let target = "user \(user.username)"
+                let actor = AuditActor(admin, address: call.clientAddress)
                 switch action {
                 case "role":
-                    let makeAdmin = call["role"] == "org_admin"
-                    _ = try await portal.setRole(user.username, admin: makeAdmin)
-                    try await portal.audit(admin, "changed a user's role", target, address: call.clientAddress, makeAdmin ? "Administrator" : "User")
+                    _ = try await portal.setRole(user.username, admin: call["role"] == "org_admin", by: actor)
                 case "password":
                     do {
-                        _ = try await portal.setUser(user.username, password: call["password"] ?? "", admin: user.isAdmin)
+                        _ = try await portal.setPassword(user.username, call["password"] ?? "", by: actor)
                     } catch let error as PortalStoreError where error.kind == .weakPassword {
                         throw PageError(kind: .badRequest, heading: "Not changed", message: error.message)
                     }
-                    try await portal.audit(admin, "reset a user's password", target, address: call.clientAddress)
                 default:
-                    let disabling = action == "disable"
-                    _ = try await portal.setDisabled(user.username, disabling)
-                    try await portal.audit(admin, disabling ? "disabled a user" : "enabled a user", target, address: call.clientAddress)
+                    _ = try await portal.setDisabled(user.username, action == "disable", by: actor)
                 }
                 return PortalResponse.redirect("/home/user.html?name=\(FormEncoding.percentEncode(user.username))")
             }
@@ -95,7 +87,7 @@ extension PortalRoutes {
                 "csrf": call.session?.csrf ?? "", "count": Format.count(groups.count, "group"),
                 "groups": groups.map {
                     [
-                        "title": $0.title, "owner": $0.owner, "access": groupAccessLabel($0.access), "members": String($0.members.count),
+                        "title": $0.title, "owner": $0.owner, "access": Portal.groupAccessLabel($0.access), "members": String($0.members.count),
                         "update": $0.capabilities.contains(GroupRecord.updateCapability) ? "yes" : "no", "href": "/home/group.html?id=\($0.id)",
                     ]
                 },
@@ -108,12 +100,11 @@ extension PortalRoutes {
             let group: GroupRecord
             do {
                 group = try await portal.createGroup(
-                    by: user, title: (call["title"] ?? "").trimmingWhitespace(), access: call["access"] ?? "private",
+                    by: user, from: call.clientAddress, title: (call["title"] ?? "").trimmingWhitespace(), access: call["access"] ?? "private",
                     capabilities: call["sharedUpdate"] == "true" ? [GroupRecord.updateCapability] : [])
             } catch let error as PortalError {
                 throw PageError(kind: .badRequest, heading: "Not created", message: ([error.message] + error.details).joined(separator: " "))
             }
-            try await portal.audit(user, "created a group", "group \(group.id) '\(group.title)'", address: call.clientAddress, groupAccessLabel(group.access))
             return PortalResponse.redirect("/home/group.html?id=\(group.id)")
         }
         page(router, "/home/group.html", portal, pages, current: "Groups") { call in
@@ -124,10 +115,11 @@ extension PortalRoutes {
                            sort: ItemSort(keys: [.modified]), page: SearchPage(start: 1, num: 0)))
             let base = "/home/groups/\(group.id)"
             let values: [String: Any] = [
-                "title": group.title, "owner": group.owner, "access": groupAccessLabel(group.access), "canManage": canManage, "base": base,
+                "title": group.title, "owner": group.owner, "access": Portal.groupAccessLabel(group.access), "canManage": canManage, "base": base,
                 "update": group.capabilities.contains(GroupRecord.updateCapability) ? "yes: members may synchronise edits to its items" : "no",
                 "itemCount": Format.count(items.total, "item"), "itemsHref": "/home/search.html?q=\(FormEncoding.percentEncode("group:\(group.id)"))",
-                "csrf": call.session?.csrf ?? "",
+                "csrf": call.session?.csrf ?? "", "sharedUpdate": group.capabilities.contains(GroupRecord.updateCapability),
+                "accessOptions": ["private", "org", "public"].map { ["value": $0, "label": Portal.groupAccessLabel($0), "selected": $0 == group.access] as [String: Any] },
                 "members": group.members.map { name in
                     let isOwner = name.lowercased() == group.owner.lowercased()
                     return ["name": name, "isOwner": isOwner, "canRemove": canManage && !isOwner] as [String: Any]
@@ -135,28 +127,27 @@ extension PortalRoutes {
             ]
             return PortalResponse.html(pages.render("group", values, frame: call.frame))
         }
-        for action in ["add", "remove"] {
+        for action in ["add", "remove", "update", "delete"] {
             page(router, "/home/groups/:id/\(action)", portal, pages, methods: [.post]) { call, context in
                 try requireOwnForm(call)
                 let group = try await pageGroup(try context.parameters.require("id"), call, portal)
                 guard let user = call.user, user.isAdmin || user.username.lowercased() == group.owner.lowercased() else {
-                    throw PageError(kind: .forbidden, heading: "Not yours to change", message: "Only the group's owner or an administrator can change its members.")
+                    throw PageError(kind: .forbidden, heading: "Not yours to change", message: "Only the group's owner or an administrator can change it.")
                 }
-                let name = (call["user"] ?? "").trimmingWhitespace()
-                let (_, unknown) = try await portal.changeMembers(of: group, [name], adding: action == "add")
-                guard unknown.isEmpty else { throw PageError(kind: .badRequest, heading: "Not changed", message: "There is no user '\(name)'.") }
-                try await portal.audit(
-                    user, action == "add" ? "added a group member" : "removed a group member", "group \(group.id) '\(group.title)'", address: call.clientAddress, name)
+                switch action {
+                case "update":
+                    _ = try await portal.updateGroup(group, access: call["access"] ?? group.access, sharedUpdate: call["sharedUpdate"] == "true", by: user, from: call.clientAddress)
+                case "delete":
+                    guard call["confirm"] == "yes" else { throw PageError(kind: .badRequest, heading: "Not deleted", message: "Tick the box that says what deleting does, then delete.") }
+                    try await portal.deleteGroup(group, by: user, from: call.clientAddress)
+                    return PortalResponse.redirect("/home/groups.html")
+                default:
+                    let name = (call["user"] ?? "").trimmingWhitespace()
+                    let (_, unknown) = try await portal.changeMembers(of: group, [name], adding: action == "add", by: user, from: call.clientAddress)
+                    guard unknown.isEmpty else { throw PageError(kind: .badRequest, heading: "Not changed", message: "There is no user '\(name)'.") }
+                }
                 return PortalResponse.redirect("/home/group.html?id=\(group.id)")
             }
-        }
-    }
-
-    static func groupAccessLabel(_ access: String) -> String {
-        switch access {
-        case "public": "Everyone"
-        case "org": "The organization"
-        default: "Its members"
         }
     }
 

@@ -314,7 +314,7 @@ extension PortalRoutes {
         let user = try call.requireUser()
         let groups = list(call["groups"])
         let (shared, refused) = try await portal.share(
-            record, by: user, adding: unshare ? [] : groups, removing: unshare ? groups : [],
+            record, by: user, from: call.clientAddress, adding: unshare ? [] : groups, removing: unshare ? groups : [],
             everyone: unshare ? nil : flag(call["everyone"]), org: unshare ? nil : flag(call["org"]))
         let key = unshare ? "notUnsharedFrom" : "notSharedWith"
         return .object(["itemId": .string(shared.item.id), key: .array(refused.map { .string($0) })])

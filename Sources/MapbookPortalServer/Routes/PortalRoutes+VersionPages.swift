@@ -74,14 +74,14 @@ extension PortalRoutes {
         let target = "item \(record.item.id) '\(record.item.title)'"
         if call["modified"] == "none" {
             try await portal.setRequiredVersion(record.item.id, nil)
-            try await portal.audit(user, "lifted the required version", target, address: call.clientAddress)
+            try await portal.audit(AuditActor(user, address: call.clientAddress), "lifted the required version", target)
         } else {
             // Only the current version can be required: the portal keeps no other to download.
             guard call["modified"] == String(record.item.modified) else {
                 throw PageError(kind: .badRequest, heading: "Not the current version", message: "The item has a newer version than the page showed; reload it and try again.")
             }
             try await portal.setRequiredVersion(record.item.id, record.item.modified)
-            try await portal.audit(user, "required a version", target, address: call.clientAddress, "the version of \(ISODate.formatMinutes(milliseconds: record.item.modified)) UTC")
+            try await portal.audit(AuditActor(user, address: call.clientAddress), "required a version", target, "the version of \(ISODate.formatMinutes(milliseconds: record.item.modified)) UTC")
         }
         return PortalResponse.redirect("/home/item.html?id=\(record.item.id)#devices")
     }

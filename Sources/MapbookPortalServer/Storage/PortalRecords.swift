@@ -15,6 +15,8 @@ public struct UserRecord: Sendable, Equatable {
     public var disabled = false
 
     public var isAdmin: Bool { role == "org_admin" }
+    /// An administrator who may sign in: the organization must keep one.
+    public var isActiveAdmin: Bool { isAdmin && !disabled }
 }
 
 /// A token the server issued. Only its SHA-256 is stored, so a copy of the database gives

@@ -13,10 +13,11 @@ public protocol PortalStore: Sendable {
     func user(_ username: String) async throws -> UserRecord?
     func users() async throws -> [UserRecord]
     func saveUser(_ user: UserRecord) async throws
-    /// Saves `user` unless the organization would be left without an active administrator;
-    /// false when refused. The check and the write are one step, so two administrators who
-    /// demote or disable each other at once cannot both succeed.
-    func saveUserKeepingAnAdmin(_ user: UserRecord) async throws -> Bool
+    /// Changes the user `username` by `change`, reading and writing the row in one step: two
+    /// changes made at once (a password reset and a disable) never undo each other. Refused
+    /// when it would leave the organization without the active administrator it had, so two
+    /// administrators who demote or disable each other at once cannot both succeed.
+    func changeUser(_ username: String, _ change: @escaping @Sendable (inout UserRecord) -> Void) async throws -> UserChange
 
     func saveToken(_ token: TokenRecord) async throws
     func token(hash: String) async throws -> TokenRecord?
@@ -81,4 +82,13 @@ public protocol PortalStore: Sendable {
     /// from the newest), newest first, at most `limit`. Paged by number, not by time, so
     /// entries of the same millisecond are never skipped.
     func auditEntries(before: Int64?, limit: Int) async throws -> [AuditEntry]
+}
+
+/// What `PortalStore.changeUser` did.
+public enum UserChange: Sendable, Equatable {
+    /// Saved; the user as it is now.
+    case changed(UserRecord)
+    case noSuchUser
+    /// Not saved: the user is the only active administrator, and would no longer be one.
+    case lastAdministrator
 }

@@ -230,22 +230,27 @@ public final class PostgresPortalStore: PortalStore {
 
     func users(_ query: PostgresQuery) async throws -> [UserRecord] {
         try await run("read users") { [self] in
-            var found: [UserRecord] = []
-            let rows = try await client.query(query).decode((String, String, String, String, String, String, Int64, Int64, Bool).self)
-            for try await (u, id, name, email, role, password, created, modified, disabled) in rows {
-                found.append(
-                    UserRecord(username: u, id: id, fullName: name, email: email, role: role, passwordHash: password, created: created, modified: modified, disabled: disabled))
-            }
-            return found
+            try await Self.userRecords(try await client.query(query))
         }
     }
 
+    static let userColumns = "username, id, full_name, email, role, password, created, modified, disabled"
+
+    /// The users of rows of `userColumns`.
+    static func userRecords(_ rows: PostgresRowSequence) async throws -> [UserRecord] {
+        var found: [UserRecord] = []
+        for try await (u, id, name, email, role, password, created, modified, disabled) in rows.decode((String, String, String, String, String, String, Int64, Int64, Bool).self) {
+            found.append(UserRecord(username: u, id: id, fullName: name, email: email, role: role, passwordHash: password, created: created, modified: modified, disabled: disabled))
+        }
+        return found
+    }
+
     public func user(_ username: String) async throws -> UserRecord? {
-        try await users("SELECT username, id, full_name, email, role, password, created, modified, disabled FROM users WHERE username_key = \(Self.key(username))").first
+        try await users("SELECT \(unescaped: Self.userColumns) FROM users WHERE username_key = \(Self.key(username))").first
     }
 
     public func users() async throws -> [UserRecord] {
-        try await users("SELECT username, id, full_name, email, role, password, created, modified, disabled FROM users ORDER BY username_key")
+        try await users("SELECT \(unescaped: Self.userColumns) FROM users ORDER BY username_key")
     }
 
     public func saveUser(_ u: UserRecord) async throws {
@@ -266,24 +271,34 @@ public final class PostgresPortalStore: PortalStore {
         """
     }
 
-    public func saveUserKeepingAnAdmin(_ u: UserRecord) async throws -> Bool {
-        try await run("save a user") { [self] in
+    public func changeUser(_ username: String, _ change: @escaping @Sendable (inout UserRecord) -> Void) async throws -> UserChange {
+        try await run("change a user") { [self] in
             try await client.withConnection { connection in
                 try await connection.query("BEGIN", logger: Self.logger)
                 do {
-                    // The active administrators' rows stay locked until the commit: a second
-                    // demotion waits here, then sees this one's result.
-                    var others = 0
+                    // The active administrators' rows first, then the user's, each locked until
+                    // the commit and always in that order (two changes at once never wait on
+                    // each other's locks): a second change waits here, then reads the first's
+                    // result.
+                    var admins: [String] = []
+                    let adminRows = try await connection.query(
+                        "SELECT username_key FROM users WHERE role = 'org_admin' AND NOT disabled ORDER BY username_key FOR UPDATE", logger: Self.logger)
+                    for try await key in adminRows.decode(String.self) { admins.append(key) }
                     let rows = try await connection.query(
-                        "SELECT username_key FROM users WHERE role = 'org_admin' AND NOT disabled FOR UPDATE", logger: Self.logger)
-                    for try await key in rows.decode(String.self) where key != Self.key(u.username) { others += 1 }
-                    guard others > 0 || (u.isAdmin && !u.disabled) else {
+                        "SELECT \(unescaped: Self.userColumns) FROM users WHERE username_key = \(Self.key(username)) FOR UPDATE", logger: Self.logger)
+                    guard let before = try await Self.userRecords(rows).first else {
                         try await connection.query("ROLLBACK", logger: Self.logger)
-                        return false
+                        return UserChange.noSuchUser
                     }
-                    try await connection.query(Self.upsert(u), logger: Self.logger)
+                    var after = before
+                    change(&after)
+                    if before.isActiveAdmin, !after.isActiveAdmin, !admins.contains(where: { $0 != Self.key(before.username) }) {
+                        try await connection.query("ROLLBACK", logger: Self.logger)
+                        return .lastAdministrator
+                    }
+                    try await connection.query(Self.upsert(after), logger: Self.logger)
                     try await connection.query("COMMIT", logger: Self.logger)
-                    return true
+                    return .changed(after)
                 } catch {
                     try? await connection.query("ROLLBACK", logger: Self.logger)
                     throw error

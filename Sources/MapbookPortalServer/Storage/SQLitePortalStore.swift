@@ -287,14 +287,21 @@ public final class SQLitePortalStore: PortalStore {
              .integer(u.disabled ? 1 : 0)])
     }
 
-    public func saveUserKeepingAnAdmin(_ u: UserRecord) async throws -> Bool {
-        // One connection under the store's lock: nothing runs between the count and the write.
+    public func changeUser(_ username: String, _ change: @escaping @Sendable (inout UserRecord) -> Void) async throws -> UserChange {
+        // One connection under the store's lock: nothing runs between the read and the write.
         try run { s in
-            let others = try s.db.scalar(
-                "SELECT count(*) FROM users WHERE role = 'org_admin' AND disabled = 0 AND username <> ?", [.text(u.username)])?.int64 ?? 0
-            guard others > 0 || (u.isAdmin && !u.disabled) else { return false }
-            try Self.write(u, to: s.db)
-            return true
+            guard let before = try s.db.query("SELECT \(Self.userColumns) FROM users WHERE username = ?", [.text(username)]).first.map(Self.user) else {
+                return .noSuchUser
+            }
+            var after = before
+            change(&after)
+            if before.isActiveAdmin, !after.isActiveAdmin {
+                let others = try s.db.scalar(
+                    "SELECT count(*) FROM users WHERE role = 'org_admin' AND disabled = 0 AND username <> ?", [.text(before.username)])?.int64 ?? 0
+                guard others > 0 else { return .lastAdministrator }
+            }
+            try Self.write(after, to: s.db)
+            return .changed(after)
         }
     }
 
