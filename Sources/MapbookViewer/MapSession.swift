@@ -67,7 +67,7 @@ public final class MapSession {
         let lowered = name.lowercased()
         let found = maps.first { $0.name == name }
             ?? maps.first { $0.name.lowercased() == lowered || $0.map.item.name?.lowercased() == lowered }
-            ?? Int(name).flatMap { (1...maps.count).contains($0) ? maps[$0 - 1] : nil }
+            ?? Int(name).flatMap { $0 >= 1 && $0 <= maps.count ? maps[$0 - 1] : nil }
         guard let found else {
             let message = Int(name) != nil
                 ? "there is no map \(name): the package has \(maps.count) map\(maps.count == 1 ? "" : "s"), numbered from 1"
@@ -75,6 +75,17 @@ public final class MapSession {
             throw ViewerError(kind: .unknownMap, path: package.path, message: message, choices: maps.enumerated().map { "\($0.offset + 1). \($0.element.name)" })
         }
         return try open(found)
+    }
+
+    /// Map `number` (from 1, in the package's order), whatever the maps are named: a URL's
+    /// number is never a title ("2" may name the first map).
+    public func map(number: Int) throws(ViewerError) -> ViewerMap {
+        guard number >= 1, number <= maps.count else {
+            throw ViewerError(
+                kind: .unknownMap, path: package.path, message: "there is no map \(number): the package has \(maps.count) map\(maps.count == 1 ? "" : "s"), numbered from 1",
+                choices: maps.enumerated().map { "\($0.offset + 1). \($0.element.name)" })
+        }
+        return try open(maps[number - 1])
     }
 
     func open(_ summary: MapSummary) throws(ViewerError) -> ViewerMap {

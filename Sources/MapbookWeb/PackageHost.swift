@@ -32,12 +32,7 @@ public final class PackageHost: Sendable {
         /// Map `number` (from 1), opened once.
         func map(_ number: Int) throws -> ViewerMap {
             if let open = maps[number] { return open }
-            guard (1...session.maps.count).contains(number) else {
-                throw ViewerError(
-                    kind: .unknownMap, path: session.package.path, message: "there is no map \(number): the package has \(session.maps.count)",
-                    choices: session.maps.enumerated().map { "\($0.offset + 1). \($0.element.name)" })
-            }
-            let map = try session.map(named: String(number))
+            let map = try session.map(number: number)
             maps[number] = map
             return map
         }

@@ -31,6 +31,27 @@ import Testing
         init(_ description: String) { self.description = description }
     }
 
+    /// A first map titled "2" does not hide map 2 from what asks by number (a page's URL),
+    /// while a name typed on the command line still finds the map of that name.
+    @Test func aMapTitledWithANumberDoesNotHideThatMap() throws {
+        let dir = NSTemporaryDirectory() + "mapbook-numbered-maps-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try TestPackages.makeGeoPackage(at: dir + "/data.gpkg")
+        var contents = TestPackages.contents(geoPackage: dir + "/data.gpkg")
+        contents.maps[0].1.item.name = "2"
+        contents.maps[0].1.item.title = "2"
+        _ = try PackageWriter.write(contents, to: dir + "/numbered.mmpk")
+        let session = try MapSession(path: dir + "/numbered.mmpk")
+        #expect(try session.map(number: 1).name == "2")
+        #expect(try session.map(number: 2).name == "Second Map")
+        #expect(try session.map(named: "2").name == "2")
+        for number in [0, 3, Int.max, Int.min] {
+            #expect(throws: ViewerError.self) { try session.map(number: number) }
+            #expect(throws: ViewerError.self) { try session.map(named: String(number)) }
+        }
+    }
+
     /// A plot with a hole (a courtyard) and a plot beside it, with dates and numbers.
     static func makePlots(in dir: String) throws -> String {
         try """
