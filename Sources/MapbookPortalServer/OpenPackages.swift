@@ -13,13 +13,16 @@ final class OpenPackages: Sendable {
     final class Opened: Sendable {
         let id: String
         let version: String
+        /// The item's `modified` when this version was read: a later record has a larger one.
+        let modified: Int64
         let package: MobileMapPackage
         private let backdropFiles = Mutex<BackdropFiles??>(nil)
         private let host = Mutex<PackageHost?>(nil)
 
-        init(id: String, version: String, package: MobileMapPackage) {
+        init(id: String, version: String, modified: Int64, package: MobileMapPackage) {
             self.id = id
             self.version = version
+            self.modified = modified
             self.package = package
         }
 
@@ -55,20 +58,28 @@ final class OpenPackages: Sendable {
         open.withLock { $0[id] }.flatMap { $0.version == version ? $0 : nil }
     }
 
-    /// Package `id` at `version`, opened by `opening` unless it is open.
-    func open(id: String, version: String, _ opening: () throws -> MobileMapPackage) throws -> Opened {
+    /// Package `id` at `version`, as of the item's `modified`, opened by `opening` unless it
+    /// is open. A request that read the item before a newer version was published gets the
+    /// version it asked for, but never replaces the newer one kept.
+    func open(id: String, version: String, modified: Int64, _ opening: () throws -> MobileMapPackage) throws -> Opened {
         if let found = kept(id: id, version: version) { return found }
-        let opened = Opened(id: id, version: version, package: try opening())
+        let opened = Opened(id: id, version: version, modified: modified, package: try opening())
         return open.withLock { open in
-            if let raced = open[id], raced.version == version { return raced }
+            if let raced = open[id] {
+                if raced.version == version { return raced }
+                if raced.modified > modified { return opened }
+            }
             if open.count >= Self.capacity, open[id] == nil, let any = open.keys.first { open[any] = nil }
             open[id] = opened
             return opened
         }
     }
 
-    /// Lets package `id` go (it was deleted).
-    func forget(_ id: String) {
-        _ = open.withLock { $0.removeValue(forKey: id) }
+    /// Lets package `id` go (it was deleted), or only its `version` when given (the item no
+    /// longer has it).
+    func forget(_ id: String, version: String? = nil) {
+        open.withLock { open in
+            if version == nil || open[id]?.version == version { open[id] = nil }
+        }
     }
 }

@@ -105,11 +105,16 @@ extension Portal {
             let file = try await files.dataFile(itemId: record.item.id, version: record.dataVersion, fileName: name, size: nil)
         else { return nil }
         let access = try files.randomAccess(file)
-        return try await NIOThreadPool.singleton.runIfActive {
-            try self.openPackages.open(id: record.item.id, version: record.dataVersion) {
+        let opened = try await NIOThreadPool.singleton.runIfActive {
+            try self.openPackages.open(id: record.item.id, version: record.dataVersion, modified: record.item.modified) {
                 try MobileMapPackage(archive: try ZipArchive(range: ByteRange(file: access), displayPath: name))
             }
         }
+        // The item may have been deleted, or given a new version, while this opened: what was
+        // kept for it then is let go again (this request, checked before, still gets its answer).
+        let now = try await store.item(record.item.id)
+        if now?.dataVersion != record.dataVersion { openPackages.forget(record.item.id, version: record.dataVersion) }
+        return opened
     }
 
     /// Lets go of what was kept open of the package.

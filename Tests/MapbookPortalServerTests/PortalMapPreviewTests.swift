@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import MapbookPackage
 import MapbookSupport
+import MapbookTestSupport
 import MapbookTiles
 import Testing
 
@@ -16,6 +17,31 @@ import Testing
 @Suite struct PortalMapPreviewTests {
     static func json(_ response: TestResponse) throws -> JSONObject {
         try #require(try JSONParser.parse(Array(response.body.readableBytesView)).objectValue)
+    }
+
+    /// The packages kept open follow the item: a request that read the item before a new
+    /// version was published opens the old version for itself without replacing the new one,
+    /// and letting a version go leaves another version kept.
+    @Test func anOlderVersionNeverReplacesANewerOneKept() throws {
+        let dir = NSTemporaryDirectory() + "mapbook-open-packages-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = try TestPackages.makePackage(in: dir)
+        let packages = OpenPackages()
+        let opening = { try MobileMapPackage(path: path) }
+        let newer = try packages.open(id: "item", version: "v2", modified: 2, opening)
+        let older = try packages.open(id: "item", version: "v1", modified: 1, opening)
+        #expect(older.version == "v1")
+        #expect(packages.kept(id: "item", version: "v2") === newer)
+        #expect(packages.kept(id: "item", version: "v1") == nil)
+        packages.forget("item", version: "v1")
+        #expect(packages.kept(id: "item", version: "v2") === newer)
+        packages.forget("item", version: "v2")
+        #expect(packages.kept(id: "item", version: "v2") == nil)
+        // A newer version read later replaces the one kept.
+        _ = try packages.open(id: "item", version: "v2", modified: 2, opening)
+        let third = try packages.open(id: "item", version: "v3", modified: 3, opening)
+        #expect(packages.kept(id: "item", version: "v3") === third)
     }
 
     @Test func aPackagesMapsArePreviewedFromTheStoredFile() async throws {
