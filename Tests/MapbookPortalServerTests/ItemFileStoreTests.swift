@@ -64,6 +64,31 @@ import Testing
         }
     }
 
+    /// A stored file read in place (the map previews' ranged reads): small reads, reads
+    /// across blocks and a read of 10 MiB give the file's bytes; in the bucket, the large read
+    /// is not kept in the shared block cache, which would push out what maps read again.
+    @Test(S3Server.required, arguments: Kind.allCases)
+    func readsInPlaceLargeAndSmall(_ kind: Kind) async throws {
+        try await withTemporaryDirectory { dir in
+            let store = try await store(kind, dir)
+            let bytes = Self.bytes(12 << 20, seed: 7)
+            try await store.putData(itemId: Self.item, version: "v1", fileName: "Big.mmpk", from: try write(bytes, dir, "in"))
+            let file = try #require(try await store.dataFile(itemId: Self.item, version: "v1", fileName: "Big.mmpk", size: nil))
+            let access = try store.randomAccess(file)
+            for (offset, count) in [(0, 1), (131_000, 2_000), (1 << 20, 300_000), (1_000_001, 10 << 20), ((12 << 20) - 5, 5)] {
+                var out = [UInt8](repeating: 0, count: count)
+                try out.withUnsafeMutableBytes { try access.read(into: $0, at: Int64(offset)) }
+                #expect(out == Array(bytes[offset..<(offset + count)]), "\(count) bytes at \(offset)")
+            }
+            if kind == .s3, let remote = access.remote as? S3RemoteBytes {
+                #expect(S3RemoteBytes.cache.block(remote.cacheKey, (1 << 20) / S3RemoteBytes.blockSize) != nil, "a small read is cached")
+                #expect(S3RemoteBytes.cache.block(remote.cacheKey, 40) == nil, "the 10 MiB read is not")
+            }
+            var past = [UInt8](repeating: 0, count: 10)
+            #expect(throws: ArchiveError.self) { try past.withUnsafeMutableBytes { try access.read(into: $0, at: Int64(bytes.count) - 5) } }
+        }
+    }
+
     /// Parts of every size (one larger than S3's 5 MiB minimum, small ones, a tiny last one)
     /// join into the data with the SHA-256 of the whole; the old version stays until removed.
     @Test(S3Server.required, arguments: Kind.allCases)

@@ -6,7 +6,12 @@ extension SQLiteDatabase {
     public convenience init(range: ByteRange, displayPath: String) throws(SQLiteError) {
         if let remote = range.file.remote {
             try self.init(offset: range.offset, length: range.length, displayPath: displayPath) { buffer, position in
-                (try? remote.read(into: buffer, at: position)) != nil
+                do {
+                    try remote.read(into: buffer, at: position)
+                    return nil
+                } catch {
+                    return "\(error)"
+                }
             }
         } else {
             try self.init(path: range.file.path, offset: range.offset, length: range.length, displayPath: displayPath)

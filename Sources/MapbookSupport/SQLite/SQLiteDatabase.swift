@@ -163,7 +163,7 @@ public final class SQLiteDatabase {
     /// Opens a database stored as `length` bytes at `offset` of a file that is not on this
     /// machine, read-only: SQLite's page reads become `read(buffer, position)` calls (ranged
     /// requests to an object store, cached by the caller), through the same VFS.
-    public convenience init(offset: Int64, length: Int64, displayPath: String, read: @escaping @Sendable (UnsafeMutableRawBufferPointer, Int64) -> Bool) throws(SQLiteError) {
+    public convenience init(offset: Int64, length: Int64, displayPath: String, read: @escaping @Sendable (UnsafeMutableRawBufferPointer, Int64) -> String?) throws(SQLiteError) {
         let status = mapbook_vfs_register()
         guard status == SQLITE_OK else {
             throw SQLiteError(kind: .vfsUnavailable, path: displayPath, operation: "open", message: "cannot register the range VFS (\(status))", code: status)
@@ -255,7 +255,9 @@ public final class SQLiteDatabase {
     }
 
     func error(_ operation: String, _ status: Int32) -> SQLiteError {
-        let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
+        var message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
+        // SQLite knows only that a remote read failed: the reader said why.
+        if remoteSource != 0, let cause = SQLiteRemoteSources.takeFailure(remoteSource) { message += ": \(cause)" }
         return SQLiteError(path: path, operation: operation, message: message, code: status)
     }
 

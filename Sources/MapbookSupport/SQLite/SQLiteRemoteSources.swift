@@ -5,16 +5,26 @@ import Synchronization
 /// store, read by ranged requests): the "mapbook-range" VFS calls back here with the source's
 /// number, which names the function that reads it.
 enum SQLiteRemoteSources {
-    /// Fills the buffer with the bytes at the offset; false when they cannot be read.
-    typealias Read = @Sendable (UnsafeMutableRawBufferPointer, Int64) -> Bool
+    /// Fills the buffer with the bytes at the offset; nil when it did, else why they cannot
+    /// be read (kept for the error SQLite's `SQLITE_IOERR_READ` becomes).
+    typealias Read = @Sendable (UnsafeMutableRawBufferPointer, Int64) -> String?
 
-    private static let sources = Mutex<(next: Int64, reads: [Int64: Read])>((1, [:]))
+    private struct State {
+        var next: Int64 = 1
+        var reads: [Int64: Read] = [:]
+        /// The last failed read's cause, by source, until an error takes it.
+        var failures: [Int64: String] = [:]
+    }
+
+    private static let sources = Mutex(State())
 
     /// Installs the VFS's reader, once.
     private static let installed: Bool = {
         mapbook_vfs_set_reader { source, buffer, amount, offset in
             guard let buffer, amount >= 0, let read = SQLiteRemoteSources.sources.withLock({ $0.reads[source] }) else { return 1 }
-            return read(UnsafeMutableRawBufferPointer(start: buffer, count: Int(amount)), offset) ? 0 : 1
+            guard let failure = read(UnsafeMutableRawBufferPointer(start: buffer, count: Int(amount)), offset) else { return 0 }
+            SQLiteRemoteSources.sources.withLock { $0.failures[source] = failure }
+            return 1
         }
         return true
     }()
@@ -31,6 +41,14 @@ enum SQLiteRemoteSources {
     }
 
     static func remove(_ number: Int64) {
-        _ = sources.withLock { $0.reads.removeValue(forKey: number) }
+        sources.withLock {
+            $0.reads[number] = nil
+            $0.failures[number] = nil
+        }
+    }
+
+    /// Why the last read of source `number` failed, once; nil when none failed since.
+    static func takeFailure(_ number: Int64) -> String? {
+        sources.withLock { $0.failures.removeValue(forKey: number) }
     }
 }

@@ -12,7 +12,9 @@ import Synchronization
 /// a package's backdrop tiles and GeoPackage pages are read where they lie, nothing is
 /// copied to this machine. Reads go by blocks of `blockSize`, kept in a cache all such files
 /// share, so the bundle indexes and database pages a map reads again and again are fetched
-/// once; the missing blocks of one read are fetched in one request.
+/// once; the missing blocks of one read are fetched in one request. A large read (a whole
+/// tile bundle, a big blob) is fetched straight into the caller's buffer in bounded pieces and
+/// not cached: it would push out everything the maps read again.
 ///
 /// Reads block the calling thread. They wait on NIO's event loops, not on Swift's
 /// cooperative threads, so they cannot starve the requests they wait for; callers run them on
@@ -25,6 +27,10 @@ final class S3RemoteBytes: RemoteBytes {
     static let blockSize: Int64 = 128 << 10
     /// 64 MiB of blocks across every file.
     static let cache = BlockCache(capacity: Int((64 << 20) / blockSize))
+    /// Reads of more blocks than this (2 MiB, a 32nd of the cache) go around the cache.
+    static let largestCachedRead: Int64 = 16
+    /// A read around the cache is fetched in requests of at most this many bytes.
+    static let pieceSize = 4 << 20
 
     init(client: S3Client, key: String, size: Int64) {
         self.client = client
@@ -43,6 +49,7 @@ final class S3RemoteBytes: RemoteBytes {
             throw ArchiveError(kind: .truncated, operation: "read", path: name, message: "bytes \(offset)..<\(offset + Int64(buffer.count)) lie past the end of the object (\(size) bytes)")
         }
         let first = offset / Self.blockSize, last = (offset + Int64(buffer.count) - 1) / Self.blockSize
+        guard last - first < Self.largestCachedRead else { return try readAround(into: buffer, at: offset) }
         var blocks: [Int64: [UInt8]] = [:]
         var missing: [Int64] = []
         for index in first...last {
@@ -79,6 +86,19 @@ final class S3RemoteBytes: RemoteBytes {
         }
         guard written == buffer.count else {
             throw ArchiveError(kind: .truncated, operation: "read", path: name, message: "the object store gave \(written) of \(buffer.count) bytes at \(offset)")
+        }
+    }
+
+    /// Fills `buffer` by ranged GETs of at most `pieceSize` bytes, one at a time, keeping
+    /// nothing: memory stays at one piece beside the buffer.
+    private func readAround(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws(ArchiveError) {
+        var done = 0
+        while done < buffer.count {
+            let count = min(Self.pieceSize, buffer.count - done)
+            let lower = offset + Int64(done)
+            let bytes = try fetch(lower...(lower + Int64(count) - 1))
+            bytes.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: buffer[done..<(done + count)]).copyMemory(from: $0) }
+            done += count
         }
     }
 
