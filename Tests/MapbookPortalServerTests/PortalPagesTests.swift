@@ -73,7 +73,8 @@ import Testing
         #expect(callback.status == .found, "\(text(callback))")
         #expect(location(callback) == next)
         let setCookie = try #require(callback.headers[values: .setCookie].first { $0.hasPrefix(BrowserSession.cookieName + "=") })
-        #expect(setCookie.contains("HttpOnly") && setCookie.contains("SameSite=Strict"))
+        #expect(setCookie.contains("HttpOnly") && setCookie.contains("SameSite=Strict") && setCookie.contains("Path=/"))
+        #expect(setCookie.contains("Secure") == BrowserSession.onTLS)
         let session = try #require(cookie(BrowserSession.cookieName, in: callback))
         let home = try await client.execute(uri: "/home", method: .get, headers: [.cookie: session])
         let body = text(home)
@@ -81,6 +82,20 @@ import Testing
         let callbackURL = try #require(URLComponents(string: location(posted)))
         let origin = "\(callbackURL.scheme ?? "https")://\(callbackURL.host ?? "")" + (callbackURL.port.map { ":\($0)" } ?? "")
         return Browser(cookie: session, csrf: String(body[csrfStart.upperBound...].prefix { $0 != "\"" }), origin: origin)
+    }
+
+    /// On TLS the session cookie has the `__Host-` prefix (and Secure): a cookie of the plain
+    /// name, which a page over HTTP or a neighbouring subdomain could plant, signs nobody in.
+    @Test func onTLSTheSessionCookieIsHostPrefixedAndThePlainNameIsIgnored() async throws {
+        let fixture = try await PortalFixture()
+        let app = Application(router: try PortalRoutes.router(fixture.portal, secure: true))
+        try await app.test(.router) { client in
+            let alice = try await BrowserSession.$onTLS.withValue(true) { try await Self.signIn(client, "alice") }
+            #expect(alice.cookie.hasPrefix("__Host-mapbook_session="))
+            #expect(try await client.execute(uri: "/home/content.html", method: .get, headers: alice.headers).status == .ok)
+            let planted = String(alice.cookie.dropFirst("__Host-".count))
+            #expect(try await client.execute(uri: "/home/content.html", method: .get, headers: [.cookie: planted]).status == .found)
+        }
     }
 
     @Test func everyAnswerCarriesTheSecurityHeaders() async throws {

@@ -106,9 +106,11 @@ with sync_playwright() as p:
         text = page.inner_text("main")
         check(f"{size}: My content lists the private item, its title as text", HOSTILE_TITLE in text, text[:600])
         cookies = {c["name"]: c for c in context.cookies()}
-        session = cookies.get("mapbook_session", {})
-        check(f"{size}: the session cookie is HttpOnly, Secure and SameSite=Strict",
-              session.get("httpOnly") and session.get("secure") and session.get("sameSite") == "Strict", str(session))
+        # On TLS the cookie has the __Host- prefix: only a secure page of this very host sets it.
+        session = cookies.get("__Host-mapbook_session", {})
+        check(f"{size}: the session cookie is __Host-, HttpOnly, Secure and SameSite=Strict for the whole host",
+              session.get("httpOnly") and session.get("secure") and session.get("sameSite") == "Strict" and session.get("path") == "/"
+              and "mapbook_session" not in cookies, str(cookies))
         fits("my content")
         page.screenshot(path=f"{WORK}/content-{size}.png", full_page=True)
 

@@ -32,7 +32,7 @@ struct SecurityHeaders<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response: Response
         do {
-            response = try await next(request, context)
+            response = try await BrowserSession.$onTLS.withValue(secure) { try await next(request, context) }
         } catch let error as any HTTPResponseError {
             response = try error.response(from: request, context: context)
         } catch {

@@ -15,10 +15,18 @@ struct BrowserSession: Sendable {
     let token: String
     let csrf: String
 
-    static let cookieName = "mapbook_session"
+    /// Whether the request being answered came over TLS: set for every request by
+    /// `SecurityHeaders`, which knows how the portal listens.
+    @TaskLocal static var onTLS = false
+
+    /// The session cookie's name: on TLS with the `__Host-` prefix, which browsers accept only
+    /// from a secure page, for the whole host and no other (RFC 6265bis 4.1.3.2), so neither
+    /// a page over plain HTTP nor a neighbouring subdomain can plant a session of its own;
+    /// only that name is read there.
+    static var cookieName: String { onTLS ? "__Host-mapbook_session" : "mapbook_session" }
     /// Holds the `state` of a sign-in under way, so that only the browser that started it
     /// can finish it (a sign-in forced on someone else's browser is refused).
-    static let signInCookieName = "mapbook_signin"
+    static var signInCookieName: String { onTLS ? "__Host-mapbook_signin" : "mapbook_signin" }
     /// The client id the pages sign in with through the portal's own OAuth page.
     static let clientId = "mapbook-portal-pages"
     /// Where the OAuth page sends the browser back to, with its code.
