@@ -180,10 +180,28 @@ with sync_playwright() as p:
             page.fill("#user", "carol")
             page.click("button:text-is('Add')")
             check("a group is created and carol added", "carol" in page.inner_text(".plain") and "yes" in page.inner_text("main"), page.inner_text("main")[:300])
+            page.screenshot(path=f"{WORK}/group-{size}.png", full_page=True)
+            page.set_viewport_size({"width": 360, "height": 740})
+            fits("the group page on a phone")
+            page.screenshot(path=f"{WORK}/group-phone.png", full_page=True)
+            page.set_viewport_size({"width": 1280, "height": 800})
+            # Its settings changed, then the group deleted: not without ticking the box.
+            page.select_option("#access", "org")
+            page.uncheck("input[name=sharedUpdate]")
+            page.click("text=Save the settings")
+            facts = page.inner_text(".facts-table")
+            check("the group's settings are changed from its page", "The organization" in facts and "no" in facts, facts)
+            page.click("button:text-is('Delete the group')")
+            check("deleting asks for the box to be ticked first", "/home/group.html" in page.url, page.url)
+            page.check("input[name=confirm]")
+            page.click("button:text-is('Delete the group')")
+            page.wait_for_url(lambda url: url.endswith("/home/groups.html"))
+            check("the deleted group is gone from the list", "Field Crew" not in page.inner_text("main"), page.inner_text("main")[:300])
             page.goto(PORTAL + "/home/audit.html")
             text = page.inner_text("main")
             check("the audit log lists the actions with who and from where",
-                  "added a user" in text and "created a group" in text and "added a group member" in text and "127.0.0.1" in text, text[:600])
+                  all(a in text for a in ["added a user", "created a group", "added a group member", "changed a group", "deleted a group"]) and "127.0.0.1" in text,
+                  text[:600])
             page.screenshot(path=f"{WORK}/audit-{size}.png", full_page=True)
         else:
             for path in ["/home/users.html", "/home/groups.html", "/home/audit.html", "/home/organization.html"]:
