@@ -299,6 +299,7 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Mustache", package: "swift-mustache"),
             ]),
         // End-to-end tests run the built `mapbook` binary; depending on the executable makes
         // `swift test` build it first.

@@ -6,6 +6,7 @@ import HummingbirdTesting
 import MapbookPackage
 import MapbookPortalAPI
 import MapbookSupport
+import Mustache
 import Testing
 
 @testable import MapbookPortalServer
@@ -82,6 +83,18 @@ import Testing
         let callbackURL = try #require(URLComponents(string: location(posted)))
         let origin = "\(callbackURL.scheme ?? "https")://\(callbackURL.host ?? "")" + (callbackURL.port.map { ":\($0)" } ?? "")
         return Browser(cookie: session, csrf: String(body[csrfStart.upperBound...].prefix { $0 != "\"" }), origin: origin)
+    }
+
+    /// The pages' escaping gives what swift-mustache's own HTML escaping gives, for text with
+    /// and without markup, quotes, entities and other scripts.
+    @Test func thePagesEscapeAsMustacheDoes() throws {
+        _ = try PortalPages()
+        let ours = try MustacheTemplate(string: "{{% CONTENT_TYPE: \(PageEscaping.name) }}[{{v}}]")
+        let theirs = try MustacheTemplate(string: "[{{v}}]")
+        for text in ["", "plain", "<script>alert(1)</script>", "a & b < c > d \" e ' f", "&amp;&lt;", "é 水 🚰 <b>", "'\"'\"<<>>&&", String(repeating: "x<", count: 500)] {
+            #expect(ours.render(["v": text]) == theirs.render(["v": text]), "\(text)")
+            #expect(!ours.render(["v": text]).contains("<s"))
+        }
     }
 
     /// On TLS the session cookie has the `__Host-` prefix (and Secure): a cookie of the plain

@@ -56,14 +56,14 @@ print(f"portal-pages: {ITEMS} items made in {time.time() - started:.0f} s", file
 # A browser's session, signed in through the pages and the OAuth page.
 browser = Client()
 status, headers, _ = browser.request("GET", "/home/signin.html?next=/home/content.html")
-pending = next(v.split(";")[0] for k, v in headers if k.lower() == "set-cookie" and v.startswith("mapbook_signin="))
+pending = next(v.split(";")[0] for k, v in headers if k.lower() == "set-cookie" and v.startswith("__Host-mapbook_signin="))
 location = dict((k.lower(), v) for k, v in headers)["location"]
 page = browser.request("GET", location)[2].decode()
 state = re.search(r'name="oauth_state" value="([^"]+)"', page).group(1).replace("&amp;", "&")
 status, headers, _ = browser.request("POST", "/sharing/oauth2/signin", {"oauth_state": state, "username": "alice", "password": PASSWORD})
 callback = urllib.parse.urlsplit(dict((k.lower(), v) for k, v in headers)["location"])
 status, headers, _ = browser.request("GET", callback.path + "?" + callback.query, headers={"Cookie": pending})
-session = next(v.split(";")[0] for k, v in headers if k.lower() == "set-cookie" and v.startswith("mapbook_session="))
+session = next(v.split(";")[0] for k, v in headers if k.lower() == "set-cookie" and v.startswith("__Host-mapbook_session="))
 
 
 def load(label, path, cookie=None, url=None):

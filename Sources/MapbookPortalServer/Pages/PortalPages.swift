@@ -28,6 +28,7 @@ struct PortalPages: Sendable {
     static let templateNames = ["layout", "items", "item", "error", "signin", "oauth-code", "upload", "organization", "users", "user", "groups", "group", "audit", "webmap"]
 
     init(directory: String = PortalPages.resources) throws {
+        MustacheContentTypes.register(PageEscaping(), named: PageEscaping.name)
         var library = MustacheLibrary()
         for name in Self.templateNames {
             let path = "\(directory)/pages/\(name).mustache"
@@ -35,7 +36,9 @@ struct PortalPages: Sendable {
                 throw PortalStoreError(kind: .missingResource, path: path, message: "the page template is missing or unreadable; build mapbook again from its source tree, or set MAPBOOK_PORTAL_RESOURCES")
             }
             do {
-                try library.register(text, named: name)
+                // Every page escapes with `PageEscaping`: the pragma first, so the layout and
+                // the partials a page renders inherit it.
+                try library.register("{{% CONTENT_TYPE: \(PageEscaping.name) }}" + text, named: name)
             } catch {
                 throw PortalStoreError(kind: .missingResource, path: path, message: "the page template does not parse: \(error)")
             }

@@ -56,20 +56,22 @@ public struct ItemSearch: Sendable {
     /// copied out of their entries. `candidates`, when given, are the serials of the only
     /// entries that can match (`SearchWords`): the others are not tested.
     func run(over ordered: [SearchEntry], candidates: Set<Int>? = nil) -> ItemSearchResult {
-        var matched: [SearchEntry] = []
+        // Matches are counted, and only the page's kept: a list of thousands is never built.
+        let first = page.start - 1, end = page.start >= 1 ? first + page.num : first
+        var total = 0
+        var items: [PortalItem] = []
         let compiled = CompiledItemQuery(query)
+        let testsEach: Bool
+        if case .all = query { testsEach = false } else { testsEach = true }
         for entry in ordered where viewer.mayRead(status: entry.status, access: entry.access, owner: entry.owner, groups: entry.groups) {
             if let candidates, !candidates.contains(entry.serial) { continue }
             if let group, !entry.groups.contains(group) { continue }
-            if case .all = query {
-                matched.append(entry)
-            } else if compiled.matches(entry.document) {
-                matched.append(entry)
-            }
+            if testsEach, !compiled.matches(entry.document) { continue }
+            if total >= first, total < end { items.append(entry.item) }
+            total += 1
         }
-        let window = page.window(total: matched.count)
-        let items = matched[window.offset..<(window.offset + window.count)].map(\.item)
-        return ItemSearchResult(items: items, total: matched.count, start: page.start, num: page.num, nextStart: window.nextStart)
+        let window = page.window(total: total)
+        return ItemSearchResult(items: Array(items.prefix(window.count)), total: total, start: page.start, num: page.num, nextStart: window.nextStart)
     }
 }
 
