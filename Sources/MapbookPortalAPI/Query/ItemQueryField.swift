@@ -17,6 +17,39 @@ enum ItemQueryField: String, CaseIterable {
         case number
     }
 
+    /// The text fields' positions from 0 (a document keeps their words in an array, not a
+    /// dictionary hashed on every test); nil for a field of another kind.
+    var textPosition: Int? {
+        switch self {
+        case .title: 0
+        case .tags: 1
+        case .snippet: 2
+        case .description: 3
+        case .type: 4
+        case .typekeywords: 5
+        case .name: 6
+        case .culture: 7
+        case .accessinformation: 8
+        default: nil
+        }
+    }
+
+    static let textFieldCount = 9
+
+    /// The exact fields' positions from 0, as `textPosition` is for the text fields.
+    var exactPosition: Int? {
+        switch self {
+        case .id: 0
+        case .owner: 1
+        case .orgid: 2
+        case .group: 3
+        case .access: 4
+        default: nil
+        }
+    }
+
+    static let exactFieldCount = 5
+
     /// The fields a term without a field searches: the search reference's default item fields.
     static let defaultFields: [ItemQueryField] = [.title, .tags, .snippet, .description, .type, .typekeywords]
 

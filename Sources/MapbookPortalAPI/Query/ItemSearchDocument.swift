@@ -7,8 +7,10 @@
 package final class ItemSearchDocument {
     private let item: PortalItem
     private let groups: [String]
-    private var words: [ItemQueryField: [[String]]] = [:]
-    private var exact: [ItemQueryField: [String]] = [:]
+    /// The words of each text field by `ItemQueryField.textPosition`, split on first use.
+    private var words = [[[String]]?](repeating: nil, count: ItemQueryField.textFieldCount)
+    /// The lower-cased values of each exact field by `ItemQueryField.exactPosition`.
+    private var exact = [[String]?](repeating: nil, count: ItemQueryField.exactFieldCount)
 
     package init(item: PortalItem, groups: [String]) {
         self.item = item
@@ -18,7 +20,8 @@ package final class ItemSearchDocument {
     /// The words of each value of a text field: one list per tag or type keyword, one for the
     /// title, none when the item has no value there.
     func words(_ field: ItemQueryField) -> [[String]] {
-        if let cached = words[field] { return cached }
+        guard let position = field.textPosition else { return [] }
+        if let cached = words[position] { return cached }
         let values: [String]
         switch field {
         case .title: values = [item.title]
@@ -33,7 +36,7 @@ package final class ItemSearchDocument {
         default: values = []
         }
         let split = values.map(QueryText.words).filter { !$0.isEmpty }
-        words[field] = split
+        words[position] = split
         return split
     }
 
@@ -60,9 +63,10 @@ package final class ItemSearchDocument {
 
     /// The lower-case values of an exact field, lower-cased once.
     func exactValues(_ field: ItemQueryField) -> [String] {
-        if let kept = exact[field] { return kept }
+        guard let position = field.exactPosition else { return [] }
+        if let kept = exact[position] { return kept }
         let values = Self.exactValues(field, item, groups)
-        exact[field] = values
+        exact[position] = values
         return values
     }
 
