@@ -27,7 +27,7 @@ public struct EditValidator: Sendable {
         for rule in schema.rules where rule.required {
             let name = canonical(rule.field) ?? rule.field
             if (values[name] ?? .null) == .null {
-                throw EditError(kind: .required, layer: layer, field: name, message: "is required; give it with --set \(name)=VALUE")
+                throw EditError(kind: .required, layer: layer, field: name, message: "is required: give it a value")
             }
         }
         return values
