@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import MapbookPackage
 import MapbookPortalAPI
+import Synchronization
 import Testing
 
 @testable import MapbookPortalServer
@@ -55,6 +56,38 @@ import Testing
             let mine = try PortalFixture.json(try await client.execute(uri: "/sharing/rest/content/users/alice?f=json", method: .get, headers: PortalFixture.headers(token: fixture.tokens["alice"])))
             #expect(mine["total"]?.intValue == 0)
         }
+    }
+
+    /// An upload without a token in its headers or query, over a real connection by a client
+    /// that sends its whole body before reading (as Python's urllib does): the answer (499,
+    /// token required) comes, the client does not wait for good, and nothing is stored.
+    @Test func anUploadWithoutATokenIsAnsweredAfterItsBody() async throws {
+        let fixture = try await PortalFixture()
+        let portal = fixture.portal
+        let bytes = [UInt8](repeating: 7, count: 12 << 20)
+        let (headers, body) = PortalFixture.multipart(["f": "json", "token": "not-in-the-headers"], files: [("file", "Large.mmpk", bytes)])
+        // The first of the answer and a minute: a client stuck writing is left behind, not
+        // awaited (a task group would wait for it for good).
+        final class Once: Sendable {
+            private let taken = Atomic<Bool>(false)
+            func take() -> Bool { !taken.exchange(true, ordering: .sequentiallyConsistent) }
+        }
+        let answered = Once()
+        let status = await withCheckedContinuation { (done: CheckedContinuation<Int?, Never>) in
+            Task {
+                let code = try? await PortalServer.application(portal: portal).test(.live) { client in
+                    let response = try await client.execute(uri: "/sharing/rest/content/users/alice/addItem", method: .post, headers: headers, body: body)
+                    return PortalFixture.errorCode(response)
+                }
+                if answered.take() { done.resume(returning: code) }
+            }
+            Task {
+                try? await Task.sleep(for: .seconds(60))
+                if answered.take() { done.resume(returning: nil) }
+            }
+        }
+        #expect(status == 499, "the client waited for an answer that never came")
+        #expect(try await fixture.portal.store.items().isEmpty)
     }
 
     @Test func anUploadInPartsIsInvisibleUntilCommitted() async throws {

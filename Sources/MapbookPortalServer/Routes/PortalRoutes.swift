@@ -68,8 +68,12 @@ public enum PortalRoutes {
             let handle: @Sendable (Request, ClientLeft?) async -> Response = { request, clientLeft in
                 await answer(context) {
                     // Files are only for signed-in users: a multipart body without a token in
-                    // the headers or the query is refused before a byte of it is stored.
+                    // the headers or the query is refused before a byte of it is stored. The
+                    // body is still read to its end (and dropped): a client that sends all of
+                    // it before reading the answer would otherwise wait on a full connection
+                    // for good.
                     if authenticates, isUpload, try await authenticate(request, RequestParameters(query: request.uri.query), portal).0 == nil {
+                        try await discard(request.body, upTo: portal.configuration.limits.fileBytes + Int64(portal.configuration.limits.formBytes))
                         throw PortalError.tokenRequired
                     }
                     let parameters = try await RequestParameters.read(request, limits: portal.configuration.limits, staging: portal.files.stagingFile)
@@ -101,6 +105,16 @@ public enum PortalRoutes {
         }
         for method in methods {
             router.on(RouterPath(path), method: method, use: handler)
+        }
+    }
+
+    /// Reads `body` to its end, keeping nothing; past `limit` bytes it stops (the connection
+    /// closes after the answer).
+    static func discard(_ body: RequestBody, upTo limit: Int64) async throws {
+        var read: Int64 = 0
+        for try await buffer in body {
+            read += Int64(buffer.readableBytes)
+            if read > limit { return }
         }
     }
 
