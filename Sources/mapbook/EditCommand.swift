@@ -71,8 +71,7 @@ struct EditCommand: ParsableCommand {
         try LibraryCommand.attempt {
             let package = try MobileMapPackage(path: options.path)
             try PackageAccess.check(package)
-            do { report(try DeviceEdits.edit(package, layer: options.layer, place: place, library: LibraryCommand.library(), body)) }
-            catch var error as EditError where error.kind == .required { error.message += " (--set \(error.field)=VALUE)"; throw error }
+            report(try DeviceEdits.edit(package, layer: options.layer, place: place, library: LibraryCommand.library(), body))
         }
     }
 
