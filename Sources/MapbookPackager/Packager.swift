@@ -40,6 +40,7 @@ public enum Packager {
     /// feature store, the backdrop and the locator indexes are built in hidden files beside
     /// `output`, removed whatever happens; those a killed build left there are removed first.
     public static func build(_ project: Project, output: String, timestamp: Int64? = nil, progress: ((String, Int) -> Void)? = nil) throws -> PackagerSummary {
+        try checkOutputFolder(output, project)
         removeStaleWorkFiles(beside: output)
         let folder = try workFolder(beside: output, project: project)
         defer { WorkFiles.remove(folder) }
@@ -86,6 +87,18 @@ public enum Packager {
             let parts = stem.split(separator: "-")
             guard parts.count >= 4, let pid = pid_t(parts[parts.count - 2]), pid > 0, Int(parts[parts.count - 1]) != nil else { continue }
             if kill(pid, 0) == -1 && errno == ESRCH { FileSystem.removeTree(folder + "/" + name) }
+        }
+    }
+
+    /// Says a folder of `output` that is not there, or not writable, before any work is done
+    /// (and before the build's work folder is made in it).
+    static func checkOutputFolder(_ output: String, _ project: Project) throws {
+        let folder = FileSystem.parent(of: output)
+        guard FileSystem.kind(folder) == .directory else {
+            throw ProjectError(kind: .file(.io(errno: ENOENT)), file: project.file, key: "", line: nil, message: "cannot write '\(output)': the folder '\(folder)' does not exist")
+        }
+        guard access(folder, W_OK) == 0 else {
+            throw ProjectError(kind: .file(.io(errno: errno)), file: project.file, key: "", line: nil, message: "cannot write '\(output)': the folder '\(folder)' is not writable (\(FileSystem.errorMessage()))")
         }
     }
 
@@ -156,14 +169,7 @@ public enum Packager {
             throw ProjectError(kind: .invalidValue, file: project.file, key: "", line: nil, message: "the package time \(now) is not between 1970 and 9999 (Unix seconds)")
         }
         var context = Context(project: project)
-        // A folder that is not there, or not writable, is said before any work is done.
-        let folder = FileSystem.parent(of: output)
-        guard FileSystem.kind(folder) == .directory else {
-            throw ProjectError(kind: .file(.io(errno: ENOENT)), file: project.file, key: "", line: nil, message: "cannot write '\(output)': the folder '\(folder)' does not exist")
-        }
-        guard access(folder, W_OK) == 0 else {
-            throw ProjectError(kind: .file(.io(errno: errno)), file: project.file, key: "", line: nil, message: "cannot write '\(output)': the folder '\(folder)' is not writable (\(FileSystem.errorMessage()))")
-        }
+        try checkOutputFolder(output, project)
         // The output must not overwrite an input.
         let outputKey = canonicalPath(output) ?? output
         let inputs = project.sources.map { context.resolve($0.path) } + (project.backdrop?.path.map { [context.resolve($0)] } ?? []) + project.basemaps.map { context.resolve($0.path) }

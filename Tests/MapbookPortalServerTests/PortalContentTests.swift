@@ -4,7 +4,6 @@ import Hummingbird
 import HummingbirdTesting
 import MapbookPackage
 import MapbookPortalAPI
-import Synchronization
 import Testing
 
 @testable import MapbookPortalServer
@@ -59,35 +58,56 @@ import Testing
     }
 
     /// An upload without a token in its headers or query, over a real connection by a client
-    /// that sends its whole body before reading (as Python's urllib does): the answer (499,
-    /// token required) comes, the client does not wait for good, and nothing is stored.
+    /// that sends its whole body before reading, on a blocking socket (as Python's urllib
+    /// does): the answer (499, token required) comes, the client does not wait for good, and
+    /// nothing is stored.
     @Test func anUploadWithoutATokenIsAnsweredAfterItsBody() async throws {
         let fixture = try await PortalFixture()
-        let portal = fixture.portal
-        let bytes = [UInt8](repeating: 7, count: 12 << 20)
-        let (headers, body) = PortalFixture.multipart(["f": "json", "token": "not-in-the-headers"], files: [("file", "Large.mmpk", bytes)])
-        // The first of the answer and a minute: a client stuck writing is left behind, not
-        // awaited (a task group would wait for it for good).
-        final class Once: Sendable {
-            private let taken = Atomic<Bool>(false)
-            func take() -> Bool { !taken.exchange(true, ordering: .sequentiallyConsistent) }
-        }
-        let answered = Once()
-        let status = await withCheckedContinuation { (done: CheckedContinuation<Int?, Never>) in
-            Task {
-                let code = try? await PortalServer.application(portal: portal).test(.live) { client in
-                    let response = try await client.execute(uri: "/sharing/rest/content/users/alice/addItem", method: .post, headers: headers, body: body)
-                    return PortalFixture.errorCode(response)
-                }
-                if answered.take() { done.resume(returning: code) }
-            }
-            Task {
-                try? await Task.sleep(for: .seconds(60))
-                if answered.take() { done.resume(returning: nil) }
+        let (headers, body) = PortalFixture.multipart(["f": "json", "token": "not-in-the-headers"], files: [("file", "Large.mmpk", [UInt8](repeating: 7, count: 12 << 20))])
+        let head = "POST /sharing/rest/content/users/alice/addItem HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: \(headers[.contentType] ?? "")\r\n"
+            + "Content-Length: \(body.readableBytes)\r\n\r\n"
+        let request = Array(head.utf8) + Array(body.readableBytesView)
+        let answer = try await PortalServer.application(portal: fixture.portal).test(.live) { client in
+            let port = try #require(client.port)
+            // On a thread of its own: the socket blocks, up to two minutes each way.
+            return await withCheckedContinuation { (done: CheckedContinuation<String?, Never>) in
+                Thread { done.resume(returning: Self.sendWholeThenRead(request, port: port, seconds: 120)) }.start()
             }
         }
-        #expect(status == 499, "the client waited for an answer that never came")
+        #expect(answer?.contains("\"code\":499") == true, "the client waited for an answer that never came: \(answer?.prefix(300) ?? "none")")
         #expect(try await fixture.portal.store.items().isEmpty)
+    }
+
+    /// Sends `request` whole on a blocking TCP socket to 127.0.0.1:`port`, then reads until the
+    /// server closes; nil when a send or a read waits past `seconds`.
+    ///
+    /// The corresponding C functions are `socket`, `connect`, `send` and `recv`.
+    static func sendWholeThenRead(_ request: [UInt8], port: Int, seconds: Int) -> String? {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        guard connected == 0 else { return nil }
+        var sent = 0
+        while sent < request.count {
+            let n = request[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard n > 0 else { return nil }
+            sent += n
+        }
+        var answer: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            guard n > 0 else { return n == 0 ? String(decoding: answer, as: UTF8.self) : nil }
+            answer += buffer[0..<n]
+        }
     }
 
     @Test func anUploadInPartsIsInvisibleUntilCommitted() async throws {

@@ -94,6 +94,8 @@ import Testing
         let apart = canvas.textSize("س ل ا م", size: 40).width - 3 * canvas.textSize(" ", size: 40).width
         #expect(joined < apart, "joined \(joined), apart \(apart)")
         #expect(canvas.unknownGlyphs("नई दिल्ली القاهرة", size: 20) == 0, "install fonts-noto-core (tools/setup)")
+        // The folder is made here too: the test that makes it otherwise may not have run first.
+        try FileManager.default.createDirectory(atPath: Self.pictures, withIntermediateDirectories: true)
         try canvas.write(to: Self.pictures + "/scripts.png")
     }
 }

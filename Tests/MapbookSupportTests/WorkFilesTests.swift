@@ -33,7 +33,8 @@ import Testing
         usleep(20_000)
         stop.store(true, ordering: .relaxed)
         #expect(!FileManager.default.fileExists(atPath: folder), "the work folder came back")
-        #expect(made.load(ordering: .relaxed) == after, "files were made in the removed folder")
+        // One file the thread had made before the folder went may be counted just after.
+        #expect(made.load(ordering: .relaxed) <= after + 1, "files were made in the removed folder")
         #expect(!WorkFiles.registered.contains(folder))
     }
 }

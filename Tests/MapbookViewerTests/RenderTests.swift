@@ -352,6 +352,7 @@ import Testing
             }
             let (alone, view) = try render(labels: false, beside: true)
             #expect(greyText(alone, view, longitude: 7.02, latitude: 50.9653) > 30, "without a map label at Köln, the backdrop labels Köln")
+            try FileManager.default.createDirectory(atPath: Self.pictures, withIntermediateDirectories: true)
             for beside in [true, false] {
                 let (canvas, view) = try render(labels: true, beside: beside)
                 try canvas.write(to: Self.pictures + "/labels-collide-\(beside ? "beside" : "in-turn").png")
