@@ -96,15 +96,13 @@ extension Portal {
         return (group, unknown)
     }
 
-    /// Changes who may find `group` and whether its members may synchronise edits to its items
-    /// (`GroupRecord.updateCapability`); nil leaves either as it is.
-    func updateGroup(_ group: GroupRecord, access: String?, sharedUpdate: Bool?, by user: UserRecord, from address: String?) async throws -> GroupRecord {
+    /// Sets who may find `group` and whether its members may synchronise edits to its items
+    /// (`GroupRecord.updateCapability`).
+    func updateGroup(_ group: GroupRecord, access: String, sharedUpdate: Bool, by user: UserRecord, from address: String?) async throws -> GroupRecord {
+        guard ["private", "org", "public"].contains(access) else { throw PortalError.badRequest("access must be private, org or public.") }
         var group = group
-        if let access {
-            guard ["private", "org", "public"].contains(access) else { throw PortalError.badRequest("access must be private, org or public.") }
-            group.access = access
-        }
-        if let sharedUpdate { group.capabilities = sharedUpdate ? [GroupRecord.updateCapability] : [] }
+        group.access = access
+        group.capabilities = sharedUpdate ? [GroupRecord.updateCapability] : []
         group.modified = TokenService.now()
         try await store.saveGroup(group)
         let update = group.capabilities.contains(GroupRecord.updateCapability) ? "shared update" : "no shared update"

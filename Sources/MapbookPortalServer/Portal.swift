@@ -206,7 +206,7 @@ public final class Portal: Sendable {
         let hash = try passwordHash(password)
         let role = admin ? "org_admin" : "org_user"
         let now = TokenService.now()
-        if try await store.user(username) != nil, let user = try await changeUser(username, {
+        if let user = try await changeUser(username, {
             $0.role = role
             $0.passwordHash = hash
             if let fullName { $0.fullName = fullName }

@@ -68,24 +68,23 @@ public final class MapSession {
         let found = maps.first { $0.name == name }
             ?? maps.first { $0.name.lowercased() == lowered || $0.map.item.name?.lowercased() == lowered }
             ?? Int(name).flatMap { $0 >= 1 && $0 <= maps.count ? maps[$0 - 1] : nil }
-        guard let found else {
-            let message = Int(name) != nil
-                ? "there is no map \(name): the package has \(maps.count) map\(maps.count == 1 ? "" : "s"), numbered from 1"
-                : "no map named '\(name)'"
-            throw ViewerError(kind: .unknownMap, path: package.path, message: message, choices: maps.enumerated().map { "\($0.offset + 1). \($0.element.name)" })
-        }
+        guard let found else { throw unknownMap(name, byNumber: Int(name) != nil) }
         return try open(found)
     }
 
     /// Map `number` (from 1, in the package's order), whatever the maps are named: a URL's
     /// number is never a title ("2" may name the first map).
     public func map(number: Int) throws(ViewerError) -> ViewerMap {
-        guard number >= 1, number <= maps.count else {
-            throw ViewerError(
-                kind: .unknownMap, path: package.path, message: "there is no map \(number): the package has \(maps.count) map\(maps.count == 1 ? "" : "s"), numbered from 1",
-                choices: maps.enumerated().map { "\($0.offset + 1). \($0.element.name)" })
-        }
+        guard number >= 1, number <= maps.count else { throw unknownMap(String(number), byNumber: true) }
         return try open(maps[number - 1])
+    }
+
+    /// The refusal of map `asked`, which is not here, listing those that are; asked for by
+    /// number, it says how they are numbered.
+    private func unknownMap(_ asked: String, byNumber: Bool) -> ViewerError {
+        let message = byNumber
+            ? "there is no map \(asked): the package has \(maps.count) map\(maps.count == 1 ? "" : "s"), numbered from 1" : "no map named '\(asked)'"
+        return ViewerError(kind: .unknownMap, path: package.path, message: message, choices: maps.enumerated().map { "\($0.offset + 1). \($0.element.name)" })
     }
 
     func open(_ summary: MapSummary) throws(ViewerError) -> ViewerMap {

@@ -70,8 +70,7 @@ public struct ItemSearch: Sendable {
             if total >= first, total < end { items.append(entry.item) }
             total += 1
         }
-        let window = page.window(total: total)
-        return ItemSearchResult(items: Array(items.prefix(window.count)), total: total, start: page.start, num: page.num, nextStart: window.nextStart)
+        return ItemSearchResult(items: items, total: total, start: page.start, num: page.num, nextStart: page.window(total: total).nextStart)
     }
 }
 
