@@ -52,6 +52,9 @@ import Testing
                 "typekeywords:offline", "typekeywords:\"map package\"", "name:mmpk", "name:*", "description:district", "description:p", "description:amp",
                 "snippet:\"tree inventory\"", "snippet:inventory AND owner:alice", "unknownfield:x", "title:\"\"", "water*", "!!!", "type:map",
                 "type:\"mobile map package\" AND (tags:water OR tags:sewer)",
+                // What the SQLite store's index answers without a test, and combinations of it.
+                "owner:bob OR group:g1", "water AND owner:Bob", "tags:water", "water OR title:trees", "café OR straße", "group:G2 AND access:shared",
+                "owner:alice AND \"water sewer\"", "title:water OR wat*", "id:0000000000000000000000000000002A OR owner:nobody",
             ]
             let sorts = [(nil, nil), ("modified", "desc"), ("title", "asc"), ("owner,title", "desc"), ("size", "asc"), ("numViews,created", "desc"), ("name", "asc"), ("type", "desc")]
             for viewer in viewers {

@@ -13,11 +13,13 @@ package struct CompiledItemQuery: Sendable {
         root.matches(document)
     }
 
-    /// The words an item must have among its text fields' words to match (`ItemSearchDocument.allWords`),
-    /// for a store with an index of them to test only the items that have them; nil when the
-    /// query names no such word (`*`, a prefix, a wildcard, an exact or number field, NOT).
-    /// An item with the words must still be tested: the filter only rules out.
-    package var wordFilter: WordFilter? { root.wordFilter }
+    /// The index keys an item must have (`ItemSearchDocument.indexKeys`), for a store with an
+    /// index of them to test only the items filed under them; nil when the query names no
+    /// such key (`*`, a prefix, a wildcard, a number field, NOT). When `isExact`, the items
+    /// under the keys are exactly the matches (a single word, an exact value, and ANDs and
+    /// ORs of those): they need no test. Otherwise each must still be tested: the filter only
+    /// rules out.
+    package var indexFilter: (keys: WordFilter, isExact: Bool)? { root.indexFilter }
 
     package indirect enum WordFilter: Sendable, Equatable {
         case word(String)
@@ -86,25 +88,31 @@ extension CompiledItemQuery {
             }
         }
 
-        var wordFilter: WordFilter? {
+        var indexFilter: (keys: WordFilter, isExact: Bool)? {
             switch self {
-            case .text(_, let patterns, let anyWord):
-                // Every whole word of the term must be among the item's words, in some field.
+            case .text(let fields, let patterns, let anyWord):
+                // Every whole word of the term must be among the item's words in the fields.
                 guard !anyWord else { return nil }
-                let words = patterns.compactMap { pattern -> WordFilter? in
-                    if case .word(let word) = pattern { return .word(word) }
-                    return nil
+                let keys = patterns.compactMap { pattern -> WordFilter? in
+                    guard case .word(let word) = pattern else { return nil }
+                    return .word(fields.count == 1 ? ItemSearchDocument.key(fields[0], word: word) : word)
                 }
-                return words.dropFirst().reduce(words.first) { joined, next in joined.map { .and($0, next) } }
+                guard let first = keys.first else { return nil }
+                // Only the default fields or one field are searched (`Node.init`).
+                let isExact = patterns.count == 1 && (fields.count == 1 || fields == ItemQueryField.defaultFields)
+                return (keys.dropFirst().reduce(first) { .and($0, $1) }, isExact)
+            case .exact(let field, let wanted, let prefix, let wildcard):
+                guard !prefix, wildcard == nil else { return nil }
+                return (.word(ItemSearchDocument.key(field, value: wanted)), true)
             case .and(let a, let b):
-                switch (a.wordFilter, b.wordFilter) {
+                switch (a.indexFilter, b.indexFilter) {
                 case (nil, nil): return nil
-                case (let x?, nil), (nil, let x?): return x
-                case (let x?, let y?): return .and(x, y)
+                case (let x?, nil), (nil, let x?): return (x.keys, false)
+                case (let x?, let y?): return (.and(x.keys, y.keys), x.isExact && y.isExact)
                 }
             case .or(let a, let b):
-                guard let x = a.wordFilter, let y = b.wordFilter else { return nil }
-                return .or(x, y)
+                guard let x = a.indexFilter, let y = b.indexFilter else { return nil }
+                return (.or(x.keys, y.keys), x.isExact && y.isExact)
             default:
                 return nil
             }

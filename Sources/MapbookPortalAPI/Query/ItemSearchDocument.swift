@@ -40,14 +40,33 @@ package final class ItemSearchDocument {
         return split
     }
 
-    /// Every word of every text field, for an index of them (`CompiledItemQuery.wordFilter`).
-    package func allWords() -> Set<String> {
-        var all = Set<String>()
-        for field in ItemQueryField.allCases where field.kind == .text {
-            for value in words(field) { all.formUnion(value) }
+    /// The keys an index of items files this one under (`CompiledItemQuery.indexFilter`): each
+    /// word of a default field as it is (what a term without a field looks for), each word of
+    /// any text field as `field:word`, each value of an exact field as `field=value`. Words
+    /// hold neither `:` nor `=`, so the three kinds never meet.
+    package func indexKeys() -> Set<String> {
+        var keys = Set<String>()
+        for field in ItemQueryField.allCases {
+            switch field.kind {
+            case .text:
+                let isDefault = ItemQueryField.defaultFields.contains(field)
+                for value in words(field) {
+                    for word in value {
+                        keys.insert(Self.key(field, word: word))
+                        if isDefault { keys.insert(word) }
+                    }
+                }
+            case .exact:
+                for value in exactValues(field) { keys.insert(Self.key(field, value: value)) }
+            case .number:
+                break
+            }
         }
-        return all
+        return keys
     }
+
+    static func key(_ field: ItemQueryField, word: String) -> String { field.rawValue + ":" + word }
+    static func key(_ field: ItemQueryField, value: String) -> String { field.rawValue + "=" + value }
 
     /// Splits and lower-cases every field now: afterwards the document is only read, so
     /// several threads may test it at once.

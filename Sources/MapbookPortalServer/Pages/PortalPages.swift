@@ -8,8 +8,9 @@ import MapbookWeb
 import Mustache
 
 /// The portal's web pages (issue 34, docs/PORTAL.md "Web pages"): Mustache templates from
-/// `Resources/pages`, which escape every value (`{{value}}`; only the OAuth pages' one inline
-/// script is written unescaped, as JSON that cannot close its element), and the pages' own script, style and icon from `Resources/static`.
+/// `Resources/pages`, which escape every value (`{{value}}`; written unescaped are only the OAuth
+/// pages' one inline script, as JSON that cannot close its element, and the item lists'
+/// listings, each itself rendered from the escaping `listing` template), and the pages' own script, style and icon from `Resources/static`.
 ///
 /// They are read from the source tree the binary was built from, or the folder
 /// `MAPBOOK_PORTAL_RESOURCES` names (for a binary moved elsewhere), once at start: SwiftPM's
@@ -19,13 +20,14 @@ struct PortalPages: Sendable {
     let templates: MustacheLibrary
     /// The static files by name, with their content types.
     let files: [String: (type: String, bytes: [UInt8])]
+    let listings = ItemListings()
 
     static var resources: String {
         if let folder = getenv("MAPBOOK_PORTAL_RESOURCES") { return String(cString: folder) }
         return FileSystem.parent(of: FileSystem.parent(of: #filePath)) + "/Resources"
     }
 
-    static let templateNames = ["layout", "items", "item", "error", "signin", "oauth-code", "upload", "organization", "users", "user", "groups", "group", "audit", "webmap"]
+    static let templateNames = ["layout", "items", "listing", "item", "error", "signin", "oauth-code", "upload", "organization", "users", "user", "groups", "group", "audit", "webmap"]
 
     init(directory: String = PortalPages.resources) throws {
         MustacheContentTypes.register(PageEscaping(), named: PageEscaping.name)
@@ -71,6 +73,11 @@ struct PortalPages: Sendable {
         var all = values
         for (key, value) in frame.values where all[key] == nil { all[key] = value }
         return templates.render(all, withTemplate: template) ?? ""
+    }
+
+    /// An item as the lists show it (`ItemListings`), from `values` (`PortalRoutes.listing`).
+    func listing(_ item: PortalItem, values: (PortalItem) -> [String: Any]) -> String {
+        listings.html(item) { templates.render(values($0), withTemplate: "listing") ?? "" }
     }
 }
 

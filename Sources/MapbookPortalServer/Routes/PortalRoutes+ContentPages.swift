@@ -35,7 +35,7 @@ extension PortalRoutes {
             let sort = try ItemSort(sortField: sortField, sortOrder: sortOrder)
             let page = try SearchPage(start: call["start"], num: String(listPageSize))
             let result = try await portal.store.searchItems(ItemSearch(query: query, viewer: viewer, group: nil, sort: sort, page: page))
-            values["items"] = result.items.map(listing)
+            values["items"] = result.items.map { ["html": pages.listing($0, values: listing)] }
             if result.total == 0 {
                 values["summary"] = q.isEmpty ? "There are no items here yet." : "No items match."
             } else if result.items.isEmpty {

@@ -9,28 +9,48 @@ public struct ItemViewer: Sendable, Equatable {
     /// The groups the caller is a member of.
     public var groups: Set<String>
 
+    /// `username` lower-cased once, as an entry's owner is (`SearchEntry.ownerKey`).
+    let usernameKey: String?
+
     public init(username: String?, isAdmin: Bool, groups: Set<String>) {
         self.username = username
         self.isAdmin = isAdmin
         self.groups = groups
+        usernameKey = username?.lowercased()
     }
 
     /// Whether the caller may see `record` and its files: public items; for a signed-in user
     /// their own, every item of an admin, `org` items, and items shared with their groups.
     /// Uploads not committed are nobody's.
     public func mayRead(_ record: ItemRecord) -> Bool {
-        mayRead(status: record.status, access: record.item.access, owner: record.item.owner, groups: record.groups)
+        mayRead(ReadableRecord(record: record))
     }
 
-    /// `mayRead` from the few fields it needs (a search over many items reads only these).
-    func mayRead(status: ItemRecord.Status, access: ItemAccess, owner: String, groups itemGroups: [String]) -> Bool {
-        guard status == .ready else { return false }
-        if access == .public { return true }
-        guard let username else { return false }
-        if isAdmin || username.lowercased() == owner.lowercased() { return true }
-        if access == .org { return true }
-        return itemGroups.contains { groups.contains($0) }
+    /// `mayRead` from what `item` gives, read only as far as the answer needs: a search over
+    /// thousands reads the status and access of each and the rest of few.
+    func mayRead(_ item: some ReadableItem) -> Bool {
+        guard item.status == .ready else { return false }
+        if item.access == .public { return true }
+        guard let usernameKey else { return false }
+        return isAdmin || item.access == .org || usernameKey == item.ownerKey || item.groups.contains { groups.contains($0) }
     }
+}
+
+/// What `ItemViewer.mayRead` reads of an item.
+protocol ReadableItem {
+    var status: ItemRecord.Status { get }
+    var access: ItemAccess { get }
+    /// The owner's name, lower-cased.
+    var ownerKey: String { get }
+    var groups: [String] { get }
+}
+
+private struct ReadableRecord: ReadableItem {
+    let record: ItemRecord
+    var status: ItemRecord.Status { record.status }
+    var access: ItemAccess { record.item.access }
+    var ownerKey: String { record.item.owner.lowercased() }
+    var groups: [String] { record.groups }
 }
 
 /// An item search as a store runs it: the parsed `q`, who asks, one group's items or all, the
@@ -53,25 +73,56 @@ public struct ItemSearch: Sendable {
 
     /// The search over `ordered` (every item, in this search's sort order) in memory, as the
     /// SQLite store runs it: the same answer any store must give. Only the page's items are
-    /// copied out of their entries. `candidates`, when given, are the serials of the only
-    /// entries that can match (`SearchWords`): the others are not tested.
-    func run(over ordered: [SearchEntry], candidates: Set<Int>? = nil) -> ItemSearchResult {
+    /// copied out of their entries. `candidates`, when given, are the only entries that can
+    /// match (`SearchWords`): the others are not tested, and when the index answers the query
+    /// whole (`isExact`) neither are they.
+    func run(over ordered: OrderedEntries, candidates: SearchCandidates? = nil) -> ItemSearchResult {
         // Matches are counted, and only the page's kept: a list of thousands is never built.
         let first = page.start - 1, end = page.start >= 1 ? first + page.num : first
         var total = 0
         var items: [PortalItem] = []
         let compiled = CompiledItemQuery(query)
-        let testsEach: Bool
-        if case .all = query { testsEach = false } else { testsEach = true }
-        for entry in ordered where viewer.mayRead(status: entry.status, access: entry.access, owner: entry.owner, groups: entry.groups) {
-            if let candidates, !candidates.contains(entry.serial) { continue }
-            if let group, !entry.groups.contains(group) { continue }
-            if testsEach, !compiled.matches(entry.document) { continue }
-            if total >= first, total < end { items.append(entry.item) }
-            total += 1
+        var testsEach = true
+        if case .all = query { testsEach = false }
+        if candidates?.isExact == true { testsEach = false }
+        // The loop reads each entry's plain key, and the entry (retained and released, which
+        // cost more than the rest of the loop together) only where the key cannot decide.
+        ordered.entries.withUnsafeBufferPointer { entries in
+            for (index, key) in ordered.keys.enumerated() {
+                if let candidates, !candidates.contains(key.serial) { continue }
+                guard viewer.mayRead(KeyedEntry(key: key, entries: entries, index: index)) else { continue }
+                if let group, !entries[index].groups.contains(group) { continue }
+                if testsEach, !compiled.matches(entries[index].document) { continue }
+                if total >= first, total < end { items.append(entries[index].item) }
+                total += 1
+            }
         }
         return ItemSearchResult(items: items, total: total, start: page.start, num: page.num, nextStart: page.window(total: total).nextStart)
     }
+}
+
+/// Entries in one sort order, with their keys (`SearchEntry.Key`) beside them in an array of
+/// plain values.
+struct OrderedEntries: Sendable {
+    let entries: [SearchEntry]
+    let keys: [SearchEntry.Key]
+
+    init(_ entries: [SearchEntry]) {
+        self.entries = entries
+        keys = entries.map(\.key)
+    }
+}
+
+/// An entry as `ItemViewer.mayRead` reads it in a search: its key, and the entry itself only
+/// when asked for its owner or groups.
+private struct KeyedEntry: ReadableItem {
+    let key: SearchEntry.Key
+    let entries: UnsafeBufferPointer<SearchEntry>
+    let index: Int
+    var status: ItemRecord.Status { key.status }
+    var access: ItemAccess { key.access }
+    var ownerKey: String { entries[index].ownerKey }
+    var groups: [String] { entries[index].groups }
 }
 
 /// One page of a search, with what the API reports beside it.
@@ -89,9 +140,16 @@ public struct ItemSearchResult: Sendable, Equatable {
 /// search over thousands moves references, not records; immutable once made, so searches run
 /// side by side outside the store's lock.
 final class SearchEntry: @unchecked Sendable {
-    let status: ItemRecord.Status
-    let access: ItemAccess
-    let owner: String
+    /// What a search reads of every entry, in a value that needs no reference counting.
+    struct Key: Sendable {
+        let serial: Int
+        let status: ItemRecord.Status
+        let access: ItemAccess
+    }
+
+    let key: Key
+    /// The owner lower-cased, as `ItemViewer.usernameKey` is.
+    let ownerKey: String
     let groups: [String]
     let item: PortalItem
     let document: ItemSearchDocument
@@ -100,9 +158,8 @@ final class SearchEntry: @unchecked Sendable {
 
     init(_ record: ItemRecord, serial: Int = 0) {
         self.serial = serial
-        status = record.status
-        access = record.item.access
-        owner = record.item.owner
+        key = Key(serial: serial, status: record.status, access: record.item.access)
+        ownerKey = record.item.owner.lowercased()
         groups = record.groups
         item = record.item
         document = ItemSearchDocument(item: record.item, groups: record.groups)
@@ -111,34 +168,53 @@ final class SearchEntry: @unchecked Sendable {
     }
 }
 
-/// The SQLite store's index of its entries' words: for each word of any text field, the
-/// serials of the entries that have it, so a search for words tests only the entries that
-/// have them (`CompiledItemQuery.wordFilter`) instead of every item.
+/// The entries a search can match, as the index found them: a bit per serial (a test per
+/// entry costs a shift, not a hash).
+struct SearchCandidates: Sendable {
+    private var bits: [UInt64]
+    /// The entries are exactly the matches (`CompiledItemQuery.indexFilter`).
+    let isExact: Bool
+
+    init(_ serials: Set<Int>, isExact: Bool) {
+        bits = [UInt64](repeating: 0, count: ((serials.max() ?? 0) >> 6) + 1)
+        for serial in serials { bits[serial >> 6] |= 1 << UInt64(serial & 63) }
+        self.isExact = isExact
+    }
+
+    func contains(_ serial: Int) -> Bool {
+        let word = serial >> 6
+        return word < bits.count && bits[word] & (1 << UInt64(serial & 63)) != 0
+    }
+}
+
+/// The SQLite store's index of its entries: for each key of an entry (`ItemSearchDocument.indexKeys`:
+/// its words and exact values), the serials of the entries that have it, so a search tests
+/// only the entries under its keys (`CompiledItemQuery.indexFilter`) instead of every item,
+/// and none at all when the keys answer it whole.
 struct SearchWords: Sendable {
     private var postings: [String: Set<Int>] = [:]
     private var next = 1
 
-    /// A new entry for `record`, its words indexed.
+    /// A new entry for `record`, its keys indexed.
     mutating func add(_ record: ItemRecord) -> SearchEntry {
         let entry = SearchEntry(record, serial: next)
         next += 1
-        for word in entry.document.allWords() { postings[word, default: []].insert(entry.serial) }
+        for key in entry.document.indexKeys() { postings[key, default: []].insert(entry.serial) }
         return entry
     }
 
-    /// Takes `entry`'s words out of the index.
+    /// Takes `entry`'s keys out of the index.
     mutating func remove(_ entry: SearchEntry) {
-        for word in entry.document.allWords() {
-            postings[word]?.remove(entry.serial)
-            if postings[word]?.isEmpty == true { postings[word] = nil }
+        for key in entry.document.indexKeys() {
+            postings[key]?.remove(entry.serial)
+            if postings[key]?.isEmpty == true { postings[key] = nil }
         }
     }
 
-    /// The serials of the entries `query` can match; nil when its words do not narrow it.
-    func candidates(_ query: ItemQuery) -> Set<Int>? {
-        guard case .all = query else {
-            return CompiledItemQuery(query).wordFilter.map { filter in filter.items { postings[$0] ?? [] } }
-        }
-        return nil
+    /// The entries `query` can match; nil when its keys do not narrow it.
+    func candidates(_ query: ItemQuery) -> SearchCandidates? {
+        if case .all = query { return nil }
+        guard let filter = CompiledItemQuery(query).indexFilter else { return nil }
+        return SearchCandidates(filter.keys.items { postings[$0] ?? [] }, isExact: filter.isExact)
     }
 }

@@ -20,14 +20,14 @@ public final class SQLitePortalStore: PortalStore {
         var words = SearchWords()
         /// The entries in each one-key sort order searched so far (at most 22: eleven keys, two
         /// directions); any change to the items drops them.
-        var orders: [ItemSort: [SearchEntry]] = [:]
+        var orders: [ItemSort: OrderedEntries] = [:]
 
         /// The entries in `sort`'s order, kept when the sort has one key; other sorts are
         /// made by the caller, outside the lock (nil), so nobody can fill memory with them.
-        mutating func ordered(by sort: ItemSort) -> [SearchEntry]? {
+        mutating func ordered(by sort: ItemSort) -> OrderedEntries? {
             if let kept = orders[sort] { return kept }
             guard sort.keys.count <= 1 else { return nil }
-            let made = sort.sorted(Array(entries.values)) { $0.item }
+            let made = OrderedEntries(sort.sorted(Array(entries.values)) { $0.item })
             orders[sort] = made
             return made
         }
@@ -353,11 +353,11 @@ public final class SQLitePortalStore: PortalStore {
     public func searchItems(_ search: ItemSearch) async throws -> ItemSearchResult {
         // The lock is held to take the entries in order; the search itself runs outside it,
         // on both cores, over entries nothing changes.
-        let (kept, all, candidates) = try run { s -> ([SearchEntry]?, [SearchEntry], Set<Int>?) in
+        let (kept, all, candidates) = try run { s -> (OrderedEntries?, [SearchEntry], SearchCandidates?) in
             let kept = s.ordered(by: search.sort)
             return (kept, kept == nil ? Array(s.entries.values) : [], s.words.candidates(search.query))
         }
-        return search.run(over: kept ?? search.sort.sorted(all) { $0.item }, candidates: candidates)
+        return search.run(over: kept ?? OrderedEntries(search.sort.sorted(all) { $0.item }), candidates: candidates)
     }
 
     public func item(_ id: String) async throws -> ItemRecord? {
