@@ -5,8 +5,8 @@ import Testing
 
 @testable import MapbookPortalServer
 
-/// The stores against each other: what PostgreSQL chooses in SQL (who may see an item) must
-/// be what the SQLite store chooses in Swift, and both keep what they are given the same way.
+/// The stores against each other and against the plain meaning of a search: both keep what
+/// they are given the same way, and both search as testing every item would.
 @Suite struct PortalStoreTests {
     func stores(_ dir: String) async throws -> [any PortalStore] {
         [try SQLitePortalStore(path: dir + "/portal.sqlite"), try await PostgresPortalStore.connect(try PostgresServer.database(), patience: .seconds(60))]
@@ -15,11 +15,13 @@ import Testing
     /// 300 random items (every access, two owners, two groups, some not committed; titles,
     /// tags, snippets, descriptions with markup, type keywords, file names and numbers, some
     /// words not in ASCII) searched by every kind of viewer, with every form of `q` the grammar
-    /// has, orders and pages: PostgreSQL (in SQL) gives the pages SQLite (in Swift) gives.
+    /// has, orders and pages: each store (its word index; PostgreSQL's through its change log)
+    /// gives the pages that testing every item with `ItemQuery.matches` gives.
     @Test(PostgresServer.required)
     func searchesGiveTheSameAnswerOnBothStores() async throws {
         try await withTemporaryDirectory { dir in
             let stores = try await stores(dir)
+            var records: [String: ItemRecord] = [:]
             var rng = SplitMix64(seed: 20261126)
             let accesses: [ItemAccess] = [.private, .shared, .org, .public]
             let words = ["water", "sewer", "trees", "parcels", "roads", "café", "straße", "Δέντρα", "Water-Mains", "w4ter"]
@@ -36,6 +38,7 @@ import Testing
                     access: accesses[Int(rng.next() % 4)], size: Int64(rng.next() % 1000), numViews: Int(rng.next() % 5))
                 let record = ItemRecord(item: item, status: rng.next() % 10 == 0 ? .uploading : .ready, groups: groups, sha256: nil)
                 for store in stores { try await store.saveItem(record) }
+                records[item.id] = record
             }
             let viewers = [
                 ItemViewer(username: nil, isAdmin: false, groups: []), ItemViewer(username: "alice", isAdmin: false, groups: []),
@@ -65,8 +68,12 @@ import Testing
                             let search = ItemSearch(
                                 query: try ItemQuery.parse(q), viewer: viewer, group: group, sort: try ItemSort(sortField: field, sortOrder: order),
                                 page: SearchPage(start: start, num: num))
-                            let sqlite = try await stores[0].searchItems(search), postgres = try await stores[1].searchItems(search)
-                            #expect(sqlite == postgres, "\(viewer) q=\(q) group=\(String(describing: group)) start=\(start) num=\(num) sort=\(String(describing: field))")
+                            let expected = Self.expected(search, Array(records.values))
+                            for store in stores {
+                                #expect(
+                                    try await store.searchItems(search) == expected,
+                                    "\(store) \(viewer) q=\(q) group=\(String(describing: group)) start=\(start) num=\(num) sort=\(String(describing: field))")
+                            }
                         }
                     }
                 }
@@ -81,11 +88,16 @@ import Testing
                 }
                 for i in 30..<50 { try await store.deleteItem(String(format: "%032x", i)) }
             }
+            for i in 0..<30 {
+                records[String(format: "%032x", i)]?.item.title = "renamed \(i)"
+                records[String(format: "%032x", i)]?.item.tags = []
+            }
+            for i in 30..<50 { records[String(format: "%032x", i)] = nil }
             for q in ["water", "renamed", "renamed AND water", "\"water sewer\"", "trees OR renamed", "title:water", "tags:roads"] {
                 let search = ItemSearch(query: try ItemQuery.parse(q), viewer: viewers[4], group: nil, sort: try ItemSort(sortField: "title", sortOrder: "asc"), page: SearchPage(start: 1, num: 100))
-                let sqlite = try await stores[0].searchItems(search), postgres = try await stores[1].searchItems(search)
-                #expect(sqlite == postgres, "after renames and deletions: q=\(q)")
-                if q == "renamed" { #expect(sqlite.total > 20, "the renamed items are found by their new title") }
+                let expected = Self.expected(search, Array(records.values))
+                for store in stores { #expect(try await store.searchItems(search) == expected, "\(store) after renames and deletions: q=\(q)") }
+                if q == "renamed" { #expect(expected.total > 20, "the renamed items are found by their new title") }
             }
 
             // The comparison means something: the admin finds items for most queries.
@@ -97,6 +109,58 @@ import Testing
             }
             #expect(found > queries.count * 2 / 3, "\(found) of \(queries.count) queries found something")
         }
+    }
+
+    /// Two processes on one database: what one writes, the other's next search finds (its
+    /// index follows the item change log), with writes from both and searches between them
+    /// running at once.
+    @Test(PostgresServer.required)
+    func aSearchSeesWhatAnotherProcessWrote() async throws {
+        let url = try PostgresServer.database()
+        let a = try await PostgresPortalStore.connect(url, patience: .seconds(60)), b = try await PostgresPortalStore.connect(url, patience: .seconds(60))
+        let everything = ItemSearch(
+            query: .all, viewer: ItemViewer(username: "root", isAdmin: true, groups: []), group: nil, sort: try ItemSort(sortField: "title", sortOrder: "asc"),
+            page: SearchPage(start: 1, num: 100))
+        func record(_ i: Int, _ title: String) -> ItemRecord {
+            ItemRecord(
+                item: PortalItem(id: String(format: "%032x", i), owner: "alice", created: 1, modified: 1, title: title, type: "Web Map", access: .private),
+                status: .ready, groups: [], sha256: nil)
+        }
+        #expect(try await b.searchItems(everything).total == 0)
+        try await a.saveItem(record(1, "first"))
+        try await a.saveItem(record(2, "second"))
+        #expect(try await b.searchItems(everything).items.map(\.title) == ["first", "second"])
+        try await a.saveItem(record(1, "renamed"))
+        try await a.deleteItem(record(2, "").item.id)
+        #expect(try await b.searchItems(everything).items.map(\.title) == ["renamed"])
+        // Writes from both processes and searches at both, all at once.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for i in 10..<60 {
+                group.addTask { try await (i % 2 == 0 ? a : b).saveItem(record(i, "item \(i)")) }
+                group.addTask { _ = try await (i % 2 == 0 ? b : a).searchItems(everything) }
+            }
+            try await group.waitForAll()
+        }
+        for store in [a, b] {
+            let titles = try await store.searchItems(everything).items.map(\.title)
+            #expect(titles.count == 51 && titles.contains("renamed") && titles.contains("item 59"))
+        }
+        await a.shutdown()
+        await b.shutdown()
+    }
+
+    /// The plain meaning of `search` over `records`: every item tested, the matches sorted
+    /// and paged.
+    static func expected(_ search: ItemSearch, _ records: [ItemRecord]) -> ItemSearchResult {
+        let matches = search.sort.sorted(
+            records.filter { record in
+                search.viewer.mayRead(record) && (search.group.map { record.groups.contains($0) } ?? true) && search.query.matches(record.item, groups: record.groups)
+            }
+        ) { $0.item }
+        let window = search.page.window(total: matches.count)
+        return ItemSearchResult(
+            items: matches[window.offset..<window.offset + window.count].map(\.item), total: matches.count, start: search.page.start, num: search.page.num,
+            nextStart: window.nextStart)
     }
 
     /// Users by name without case, tokens, sign-in failures (the last few kept), settings:

@@ -1,9 +1,10 @@
 """The portal's item list and search pages under load (issue 34; figures in
 docs/PERFORMANCE.md, "Portal pages"): 10,000 items (half public), 50 concurrent clients
 (wrk, from Debian's packages) for 20 s per page, over HTTPS on loopback, one portal process
-on SQLite.
+on SQLite; or, with `cluster`, three processes on PostgreSQL and S3 behind nginx
+(tools/portal/cluster.sh).
 
-    .venv/bin/python tools/bench/portal-pages-bench.py MAPBOOK_BINARY WORK_FOLDER [ITEMS] [SECONDS]
+    .venv/bin/python tools/bench/portal-pages-bench.py MAPBOOK_BINARY WORK_FOLDER [ITEMS] [SECONDS] [cluster]
 
 Pages: home (anonymous, newest public items), a search (anonymous), My content signed in
 (5,000 own items, first page), the same search's page 200 (deep paging) signed in. Peers in
@@ -13,13 +14,24 @@ the same certificate (the floor of any server; skipped without nginx).
 """
 import http.client, json, os, re, shutil, ssl, subprocess, sys, time, urllib.parse
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_common import BINARY, WORK, run, start_portal  # noqa: E402
+from bench_common import BINARY, ENV, ROOT, WORK, run, start_portal  # noqa: E402
 
 ITEMS = int(sys.argv[3]) if len(sys.argv) > 3 else 10_000
 SECONDS = int(sys.argv[4]) if len(sys.argv) > 4 else 20
+CLUSTER = len(sys.argv) > 5 and sys.argv[5] == "cluster"
 CONNECTIONS = 50
 PASSWORD = "bench-password-1"
-server, origin, data = start_portal(PASSWORD)
+if CLUSTER:
+    cluster = os.path.join(WORK, "cluster")
+    subprocess.run([ROOT + "/tools/portal/cluster.sh", "down", cluster], capture_output=True)
+    shutil.rmtree(cluster, ignore_errors=True)
+    origin = subprocess.run([ROOT + "/tools/portal/cluster.sh", "up", cluster, "3"], env=dict(ENV, MAPBOOK=BINARY, PORTAL_STOP_AFTER="3600"),
+                            capture_output=True, text=True, check=True).stdout.strip()
+    store = re.search(r"PORTAL_STORE=(\S+)", open(cluster + "/env").read()).group(1)
+    run(BINARY, "portal", "user", "add", "alice", "--data", cluster + "/admin", "--store", store, "--admin", "--password-stdin", input=PASSWORD + "\n")
+    server, data = None, cluster + "/p1"
+else:
+    server, origin, data = start_portal(PASSWORD)
 host, port = re.match(r"https://([^:/]+):(\d+)", origin).groups()
 context = ssl._create_unverified_context()
 
@@ -56,14 +68,14 @@ print(f"portal-pages: {ITEMS} items made in {time.time() - started:.0f} s", file
 # A browser's session, signed in through the pages and the OAuth page.
 browser = Client()
 status, headers, _ = browser.request("GET", "/home/signin.html?next=/home/content.html")
-pending = next(v.split(";")[0] for k, v in headers if k.lower() == "set-cookie" and v.startswith("__Host-mapbook_signin="))
+pending = next(v.split(";")[0] for k, v in headers if k.lower() == "set-cookie" and re.match(r"(__Host-)?mapbook_signin=", v))
 location = dict((k.lower(), v) for k, v in headers)["location"]
 page = browser.request("GET", location)[2].decode()
 state = re.search(r'name="oauth_state" value="([^"]+)"', page).group(1).replace("&amp;", "&")
 status, headers, _ = browser.request("POST", "/sharing/oauth2/signin", {"oauth_state": state, "username": "alice", "password": PASSWORD})
 callback = urllib.parse.urlsplit(dict((k.lower(), v) for k, v in headers)["location"])
 status, headers, _ = browser.request("GET", callback.path + "?" + callback.query, headers={"Cookie": pending})
-session = next(v.split(";")[0] for k, v in headers if k.lower() == "set-cookie" and v.startswith("__Host-mapbook_session="))
+session = next(v.split(";")[0] for k, v in headers if k.lower() == "set-cookie" and re.match(r"(__Host-)?mapbook_session=", v))
 
 
 def load(label, path, cookie=None, url=None):
@@ -79,7 +91,7 @@ def load(label, path, cookie=None, url=None):
     print(f"| {label} | {rate:,.0f} | {ms['50']:.1f} | {ms['99']:.1f} |" + (f" {errors.group(1)} non-2xx" if errors else ""), flush=True)
 
 
-print(f"\n{ITEMS} items, {CONNECTIONS} connections, {SECONDS} s each\n")
+print(f"\n{ITEMS} items, {CONNECTIONS} connections, {SECONDS} s each, " + ("three processes on PostgreSQL and S3 behind nginx" if CLUSTER else "one process on SQLite") + "\n")
 print("| page | requests/s | p50 ms | p99 ms |")
 print("|---|---|---|---|")
 load("home (anonymous, public items, newest first)", "/home")
@@ -108,4 +120,8 @@ http {{ access_log off;
         load("peer: nginx, the same search page as a static file", "/search.html", url=f"https://127.0.0.1:{free}")
     finally:
         subprocess.run(["nginx", "-c", folder + "/nginx.conf", "-p", folder, "-s", "stop"])
-server.terminate()
+if CLUSTER:
+    if not os.environ.get("PORTAL_PAGES_KEEP"):  # kept up for a look at PostgreSQL's plans
+        subprocess.run([ROOT + "/tools/portal/cluster.sh", "down", cluster], capture_output=True)
+else:
+    server.terminate()

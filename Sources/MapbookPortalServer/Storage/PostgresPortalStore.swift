@@ -2,6 +2,7 @@ import Logging
 import MapbookPortalAPI
 import MapbookSupport
 import PostgresNIO
+import Synchronization
 
 /// The portal's metadata in PostgreSQL (issue 20): what several portal processes share, so any
 /// of them answers any request (a token issued by one is valid at another, an upload begun at
@@ -15,6 +16,9 @@ import PostgresNIO
 /// 503-shaped portal error; the pool reconnects by itself when the server is back.
 public final class PostgresPortalStore: PortalStore {
     let client: PostgresClient
+    /// This process's items for searching and the last change it holds
+    /// (`PostgresPortalStore+Search`).
+    let searchIndex = Mutex(IndexedChanges())
     let runner: Task<Void, Never>
     /// The URL without its password, for messages.
     public let location: String
@@ -82,6 +86,12 @@ public final class PostgresPortalStore: PortalStore {
         """,
         // Accounts an administrator disabled (issue 34).
         "ALTER TABLE users ADD COLUMN disabled BOOLEAN NOT NULL DEFAULT false",
+        // Search in each process's memory (ItemIndex), kept up to date from the item change
+        // log, instead of in SQL over the stored search documents (issue 34).
+        """
+        CREATE TABLE item_changes (serial BIGSERIAL PRIMARY KEY, item_id TEXT NOT NULL);
+        ALTER TABLE items DROP COLUMN search
+        """,
     ]
 
     /// Connects to the database at `url` (`postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`; the
@@ -104,7 +114,7 @@ public final class PostgresPortalStore: PortalStore {
         let store = PostgresPortalStore(client: client, runner: runner, location: parsed.redacted, patience: patience)
         do {
             try await store.migrate()
-            try await store.reindex()
+            try await store.catchUp()
         } catch {
             await store.shutdown()
             throw error
@@ -183,14 +193,6 @@ public final class PostgresPortalStore: PortalStore {
                 }
             }
         }
-    }
-
-    /// Makes the search documents of rows whose document is missing or of another layout.
-    func reindex() async throws {
-        let current = Int64(ItemQuery.searchDocumentVersion)
-        let stale = try await items(
-            "SELECT id, status, item::text, groups::text, sha256, version FROM items WHERE (search->>'v')::bigint IS DISTINCT FROM \(current)")
-        for record in stale { try await saveItem(record) }
     }
 
     static let logger = Logger(label: "mapbook.portal.postgres")
@@ -380,55 +382,43 @@ public final class PostgresPortalStore: PortalStore {
         try await items("SELECT id, status, item::text, groups::text, sha256, version FROM items ORDER BY id")
     }
 
-    /// The whole search runs in PostgreSQL (`PostgresSearchSQL`): who may see what, the `q`
-    /// conditions on each item's stored search document, the order and the page, with the
-    /// meaning the SQLite store gives them in Swift (the same suite tests both).
-    public func searchItems(_ search: ItemSearch) async throws -> ItemSearchResult {
-        let offset = max(0, search.page.start - 1), limit = search.page.start >= 1 ? search.page.num : 0
-        let (records, counted) = try await run("search items") { [self] in
-            var records: [ItemRecord] = [], total = 0
-            let rows = try await client.query(PostgresSearchSQL.statement(search, offset: offset, limit: limit))
-            for try await (id, status, text, groups, sha, version, count) in rows.decode((String, String, String, String, String?, String?, Int).self) {
-                records.append(try Self.record(id: id, status: status, item: text, groups: groups, sha256: sha, version: version, location: location))
-                total = count
-            }
-            return (records, total)
-        }
-        var total = counted
-        if records.isEmpty {
-            // A page past the end has no rows to carry the count.
-            total = try await run("count items") { [self] in
-                var n = 0
-                for try await count in try await client.query(PostgresSearchSQL.count(search)).decode(Int.self) { n = count }
-                return n
-            }
-        }
-        let window = search.page.window(total: total)
-        return ItemSearchResult(items: records.map(\.item), total: total, start: search.page.start, num: search.page.num, nextStart: window.nextStart)
-    }
-
     public func item(_ id: String) async throws -> ItemRecord? {
         try await items("SELECT id, status, item::text, groups::text, sha256, version FROM items WHERE id = \(id)").first
     }
 
     public func saveItem(_ r: ItemRecord) async throws {
         let item = JSONWriter.string(r.item.jsonValue, style: .compact), groups = Self.json(r.groups)
-        let search = JSONWriter.string(ItemQuery.searchDocument(r.item, groups: r.groups), style: .compact)
-        try await run("save an item") { [self] in
-            try await client.query(
+        try await changeItem("save an item", r.item.id) { connection in
+            try await connection.query(
                 """
-                INSERT INTO items (id, owner_key, status, item, groups, sha256, version, search)
-                VALUES (\(r.item.id), \(Self.key(r.item.owner)), \(r.status.rawValue), \(item)::jsonb, \(groups)::jsonb, \(r.sha256), \(r.version), \(search)::jsonb)
+                INSERT INTO items (id, owner_key, status, item, groups, sha256, version)
+                VALUES (\(r.item.id), \(Self.key(r.item.owner)), \(r.status.rawValue), \(item)::jsonb, \(groups)::jsonb, \(r.sha256), \(r.version))
                 ON CONFLICT (id) DO UPDATE SET owner_key = excluded.owner_key, status = excluded.status, item = excluded.item,
-                  groups = excluded.groups, sha256 = excluded.sha256, version = excluded.version, search = excluded.search
-                """)
+                  groups = excluded.groups, sha256 = excluded.sha256, version = excluded.version
+                """, logger: Self.logger)
         }
     }
 
     public func deleteItem(_ id: String) async throws {
-        try await run("delete an item") { [self] in
-            try await client.query("DELETE FROM items WHERE id = \(id)")
-            try await client.query("DELETE FROM upload_parts WHERE item_id = \(id)")
+        try await changeItem("delete an item", id) { connection in
+            try await connection.query("DELETE FROM items WHERE id = \(id)", logger: Self.logger)
+            try await connection.query("DELETE FROM upload_parts WHERE item_id = \(id)", logger: Self.logger)
+        }
+    }
+
+    /// Runs `body` in a transaction on one connection of the pool: committed when it returns,
+    /// rolled back when it throws.
+    func transaction<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        try await client.withConnection { connection in
+            try await connection.query("BEGIN", logger: Self.logger)
+            do {
+                let result = try await body(connection)
+                try await connection.query("COMMIT", logger: Self.logger)
+                return result
+            } catch {
+                try? await connection.query("ROLLBACK", logger: Self.logger)
+                throw error
+            }
         }
     }
 

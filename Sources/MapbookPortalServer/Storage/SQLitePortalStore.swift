@@ -14,23 +14,8 @@ public final class SQLitePortalStore: PortalStore {
     private struct State: @unchecked Sendable {
         var db: SQLiteDatabase
         var items: [String: ItemRecord]
-        /// The same items as search reads them (`SearchEntry`).
-        var entries: [String: SearchEntry] = [:]
-        /// The entries' words (`SearchWords`).
-        var words = SearchWords()
-        /// The entries in each one-key sort order searched so far (at most 22: eleven keys, two
-        /// directions); any change to the items drops them.
-        var orders: [ItemSort: OrderedEntries] = [:]
-
-        /// The entries in `sort`'s order, kept when the sort has one key; other sorts are
-        /// made by the caller, outside the lock (nil), so nobody can fill memory with them.
-        mutating func ordered(by sort: ItemSort) -> OrderedEntries? {
-            if let kept = orders[sort] { return kept }
-            guard sort.keys.count <= 1 else { return nil }
-            let made = OrderedEntries(sort.sorted(Array(entries.values)) { $0.item })
-            orders[sort] = made
-            return made
-        }
+        /// The same items as searches read them.
+        var index: ItemIndex
     }
 
     private let state: Mutex<State>
@@ -118,9 +103,7 @@ public final class SQLitePortalStore: PortalStore {
         } catch let e as SQLiteError {
             throw PortalStoreError(kind: .sqlite(e.kind), path: path, message: e.message)
         }
-        var words = SearchWords()
-        let entries = items.mapValues { words.add($0) }
-        state = Mutex(State(db: db, items: items, entries: entries, words: words))
+        state = Mutex(State(db: db, items: items, index: ItemIndex(items.values)))
     }
 
     private func run<T>(_ body: (inout State) throws -> T) throws -> T {
@@ -351,13 +334,7 @@ public final class SQLitePortalStore: PortalStore {
     }
 
     public func searchItems(_ search: ItemSearch) async throws -> ItemSearchResult {
-        // The lock is held to take the entries in order; the search itself runs outside it,
-        // on both cores, over entries nothing changes.
-        let (kept, all, candidates) = try run { s -> (OrderedEntries?, [SearchEntry], SearchCandidates?) in
-            let kept = s.ordered(by: search.sort)
-            return (kept, kept == nil ? Array(s.entries.values) : [], s.words.candidates(search.query))
-        }
-        return search.run(over: kept ?? OrderedEntries(search.sort.sorted(all) { $0.item }), candidates: candidates)
+        search.run(try run { s in s.index.prepare(search) })
     }
 
     public func item(_ id: String) async throws -> ItemRecord? {
@@ -371,9 +348,7 @@ public final class SQLitePortalStore: PortalStore {
                 [.text(r.item.id), .text(r.item.owner), .text(r.status.rawValue), .text(JSONWriter.string(r.item.jsonValue, style: .compact)), Self.json(r.groups), Self.text(r.sha256),
                  Self.text(r.version)])
             s.items[r.item.id] = r
-            if let old = s.entries[r.item.id] { s.words.remove(old) }
-            s.entries[r.item.id] = s.words.add(r)
-            s.orders = [:]
+            s.index.put(r)
         }
     }
 
@@ -382,9 +357,7 @@ public final class SQLitePortalStore: PortalStore {
             _ = try s.db.query("DELETE FROM items WHERE id = ?", [.text(id)])
             _ = try s.db.query("DELETE FROM upload_parts WHERE item_id = ?", [.text(id)])
             s.items[id] = nil
-            if let old = s.entries[id] { s.words.remove(old) }
-            s.entries[id] = nil
-            s.orders = [:]
+            s.index.remove(id)
         }
     }
 
