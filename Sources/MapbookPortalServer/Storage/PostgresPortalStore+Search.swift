@@ -2,11 +2,15 @@ import MapbookPortalAPI
 import PostgresNIO
 import Synchronization
 
-/// A process's copy of a PostgreSQL portal's items for searching, and the serial of the last
-/// change in the item change log that it holds (-1: nothing loaded yet).
+/// A process's copy of a PostgreSQL portal's items for searching, the serial of the last
+/// change in the item change log that it holds (-1: nothing loaded yet), and the catch-ups
+/// under way (`PostgresPortalStore.catchUp`).
 struct IndexedChanges: Sendable {
     var index = ItemIndex([])
     var serial: Int64 = -1
+    /// The catch-up running, and the one that starts when it ends.
+    var running: Task<Void, any Error>?
+    var next: Task<Void, any Error>?
 }
 
 extension PostgresPortalStore {
@@ -31,7 +35,32 @@ extension PostgresPortalStore {
     /// covers every change committed so far; items are read after it, so what is read is at
     /// least as new as every change up to it. Two requests catching up at once may each apply
     /// what they read: either result is at least as new as the serial it records.
+    ///
+    /// One catch-up runs at a time: a search arriving meanwhile waits for the next one, which
+    /// starts when the running one ends (so it reads the log after the search arrived), and
+    /// every search arriving before it starts shares it. Fifty searches after a change, or at
+    /// a cold start, make one catch-up, not fifty.
     func catchUp() async throws {
+        let task = searchIndex.withLock { s -> Task<Void, any Error> in
+            if let next = s.next { return next }
+            let running = s.running
+            let task = Task { [self] in
+                if let running { _ = await running.result }
+                defer {
+                    searchIndex.withLock { s in
+                        s.running = s.next
+                        s.next = nil
+                    }
+                }
+                try await catchUpOnce()
+            }
+            if running == nil { s.running = task } else { s.next = task }
+            return task
+        }
+        try await task.value
+    }
+
+    private func catchUpOnce() async throws {
         let held = searchIndex.withLock { $0.serial }
         let (first, last) = try await run("read the item change log") { [self] in
             var ends: (Int64, Int64) = (0, 0)

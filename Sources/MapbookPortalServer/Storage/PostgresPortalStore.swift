@@ -166,31 +166,24 @@ public final class PostgresPortalStore: PortalStore {
 
     func migrate() async throws {
         try await run("bring the schema up to date", patience: patience * 12) { [self] in
-            try await client.withConnection { connection in
-                try await connection.query("BEGIN", logger: Self.logger)
-                do {
-                    // One process migrates at a time; the others wait and find it done.
-                    try await connection.query("SELECT pg_advisory_xact_lock(4242001)", logger: Self.logger)
-                    try await connection.query("CREATE TABLE IF NOT EXISTS mapbook_schema (version INTEGER NOT NULL)", logger: Self.logger)
-                    var version = 0
-                    for try await (v) in try await connection.query("SELECT version FROM mapbook_schema", logger: Self.logger).decode(Int.self) { version = v }
-                    guard version <= Self.migrations.count else {
-                        throw PortalStoreError(
-                            kind: .newerVersion, path: location,
-                            message: "the portal database is version \(version), newer than this mapbook (\(Self.migrations.count)); use a newer mapbook")
-                    }
-                    for v in version..<Self.migrations.count {
-                        for statement in Self.migrations[v].split(separator: ";").map({ String($0).trimming(" \t\r\n") }) where !statement.isEmpty {
-                            try await connection.query(PostgresQuery(unsafeSQL: statement), logger: Self.logger)
-                        }
-                    }
-                    try await connection.query("DELETE FROM mapbook_schema", logger: Self.logger)
-                    try await connection.query("INSERT INTO mapbook_schema (version) VALUES (\(Self.migrations.count))", logger: Self.logger)
-                    try await connection.query("COMMIT", logger: Self.logger)
-                } catch {
-                    try? await connection.query("ROLLBACK", logger: Self.logger)
-                    throw error
+            try await transaction { connection in
+                // One process migrates at a time; the others wait and find it done.
+                try await connection.query("SELECT pg_advisory_xact_lock(4242001)", logger: Self.logger)
+                try await connection.query("CREATE TABLE IF NOT EXISTS mapbook_schema (version INTEGER NOT NULL)", logger: Self.logger)
+                var version = 0
+                for try await (v) in try await connection.query("SELECT version FROM mapbook_schema", logger: Self.logger).decode(Int.self) { version = v }
+                guard version <= Self.migrations.count else {
+                    throw PortalStoreError(
+                        kind: .newerVersion, path: location,
+                        message: "the portal database is version \(version), newer than this mapbook (\(Self.migrations.count)); use a newer mapbook")
                 }
+                for v in version..<Self.migrations.count {
+                    for statement in Self.migrations[v].split(separator: ";").map({ String($0).trimming(" \t\r\n") }) where !statement.isEmpty {
+                        try await connection.query(PostgresQuery(unsafeSQL: statement), logger: Self.logger)
+                    }
+                }
+                try await connection.query("DELETE FROM mapbook_schema", logger: Self.logger)
+                try await connection.query("INSERT INTO mapbook_schema (version) VALUES (\(Self.migrations.count))", logger: Self.logger)
             }
         }
     }
@@ -275,36 +268,26 @@ public final class PostgresPortalStore: PortalStore {
 
     public func changeUser(_ username: String, _ change: @escaping @Sendable (inout UserRecord) -> Void) async throws -> UserChange {
         try await run("change a user") { [self] in
-            try await client.withConnection { connection in
-                try await connection.query("BEGIN", logger: Self.logger)
-                do {
-                    // The active administrators' rows first, then the user's, each locked until
-                    // the commit and always in that order (two changes at once never wait on
-                    // each other's locks): a second change waits here, then reads the first's
-                    // result.
-                    var admins: [String] = []
-                    let adminRows = try await connection.query(
-                        "SELECT username_key FROM users WHERE role = 'org_admin' AND NOT disabled ORDER BY username_key FOR UPDATE", logger: Self.logger)
-                    for try await key in adminRows.decode(String.self) { admins.append(key) }
-                    let rows = try await connection.query(
-                        "SELECT \(unescaped: Self.userColumns) FROM users WHERE username_key = \(Self.key(username)) FOR UPDATE", logger: Self.logger)
-                    guard let before = try await Self.userRecords(rows).first else {
-                        try await connection.query("ROLLBACK", logger: Self.logger)
-                        return UserChange.noSuchUser
-                    }
-                    var after = before
-                    change(&after)
-                    if before.isActiveAdmin, !after.isActiveAdmin, !admins.contains(where: { $0 != Self.key(before.username) }) {
-                        try await connection.query("ROLLBACK", logger: Self.logger)
-                        return .lastAdministrator
-                    }
-                    try await connection.query(Self.upsert(after), logger: Self.logger)
-                    try await connection.query("COMMIT", logger: Self.logger)
-                    return .changed(after)
-                } catch {
-                    try? await connection.query("ROLLBACK", logger: Self.logger)
-                    throw error
+            // A refusal writes nothing, so its commit is as good as a rollback.
+            try await transaction { connection in
+                // The active administrators' rows first, then the user's, each locked until
+                // the commit and always in that order (two changes at once never wait on
+                // each other's locks): a second change waits here, then reads the first's
+                // result.
+                var admins: [String] = []
+                let adminRows = try await connection.query(
+                    "SELECT username_key FROM users WHERE role = 'org_admin' AND NOT disabled ORDER BY username_key FOR UPDATE", logger: Self.logger)
+                for try await key in adminRows.decode(String.self) { admins.append(key) }
+                let rows = try await connection.query(
+                    "SELECT \(unescaped: Self.userColumns) FROM users WHERE username_key = \(Self.key(username)) FOR UPDATE", logger: Self.logger)
+                guard let before = try await Self.userRecords(rows).first else { return UserChange.noSuchUser }
+                var after = before
+                change(&after)
+                if before.isActiveAdmin, !after.isActiveAdmin, !admins.contains(where: { $0 != Self.key(before.username) }) {
+                    return .lastAdministrator
                 }
+                try await connection.query(Self.upsert(after), logger: Self.logger)
+                return .changed(after)
             }
         }
     }
