@@ -57,13 +57,13 @@ import Testing
         }
     }
 
-    /// An upload without a token in its headers or query, over a real connection by a client
-    /// that sends its whole body before reading, on a blocking socket (as Python's urllib
-    /// does): the answer (499, token required) comes, the client does not wait for good, and
-    /// nothing is stored.
+    /// An upload without a token in its headers, query or fields, over a real connection by a
+    /// client that sends its whole body before reading, on a blocking socket (as Python's
+    /// urllib does): the answer (499, token required) comes, the client does not wait for
+    /// good, and nothing is stored.
     @Test func anUploadWithoutATokenIsAnsweredAfterItsBody() async throws {
         let fixture = try await PortalFixture()
-        let (headers, body) = PortalFixture.multipart(["f": "json", "token": "not-in-the-headers"], files: [("file", "Large.mmpk", [UInt8](repeating: 7, count: 12 << 20))])
+        let (headers, body) = PortalFixture.multipart(["f": "json", "title": "No token"], files: [("file", "Large.mmpk", [UInt8](repeating: 7, count: 12 << 20))])
         let head = "POST /sharing/rest/content/users/alice/addItem HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: \(headers[.contentType] ?? "")\r\n"
             + "Content-Length: \(body.readableBytes)\r\n\r\n"
         let request = Array(head.utf8) + Array(body.readableBytesView)
@@ -76,6 +76,33 @@ import Testing
         }
         #expect(answer?.contains("\"code\":499") == true, "the client waited for an answer that never came: \(answer?.prefix(300) ?? "none")")
         #expect(try await fixture.portal.store.items().isEmpty)
+    }
+
+    /// A token sent only as a field of the multipart body, before the file (as the arcgis
+    /// client sends it), signs the upload in; one after the file comes too late: the upload
+    /// is refused (499) before a byte of the file is stored, and a wrong one is a 498.
+    @Test func aTokenAmongTheFieldsBeforeTheFileSignsTheUploadIn() async throws {
+        let fixture = try await PortalFixture()
+        let package = Array(try Data(contentsOf: URL(fileURLWithPath: try fixture.package())))
+        let staging = fixture.portal.configuration.dataDirectory + "/staging"
+        try await fixture.test { client in
+            let token = try #require(fixture.tokens["alice"])
+            let fields = ["f": "json", "type": "Mobile Map Package", "title": "Token in the body"]
+            let (before, beforeBody) = PortalFixture.multipart(fields.merging(["token": token]) { a, _ in a }, files: [("file", "Body.mmpk", package)])
+            let added = try PortalFixture.json(
+                try await client.execute(uri: "/sharing/rest/content/users/alice/addItem", method: .post, headers: before, body: beforeBody))
+            let id = try #require(added["id"]?.stringValue, "\(added)")
+            #expect(try await fixture.portal.store.item(id)?.item.size == Int64(package.count))
+
+            let (after, afterBody) = PortalFixture.multipart(fields, files: [("file", "Late.mmpk", package)], fieldsAfter: ["token": token])
+            let late = try await client.execute(uri: "/sharing/rest/content/users/alice/addItem", method: .post, headers: after, body: afterBody)
+            #expect(PortalFixture.errorCode(late) == 499)
+            let (wrong, wrongBody) = PortalFixture.multipart(fields.merging(["token": "not-a-token"]) { a, _ in a }, files: [("file", "Wrong.mmpk", package)])
+            let refused = try await client.execute(uri: "/sharing/rest/content/users/alice/addItem", method: .post, headers: wrong, body: wrongBody)
+            #expect(PortalFixture.errorCode(refused) == 498)
+        }
+        #expect(try await fixture.portal.store.items().count == 1, "only the upload with its token before the file is stored")
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: staging))?.isEmpty ?? true, "nothing is left staged")
     }
 
     /// Sends `request` whole on a blocking TCP socket to 127.0.0.1:`port`, then reads until the

@@ -69,8 +69,11 @@ final class PortalFixture: @unchecked Sendable {
         s.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? s
     }
 
-    /// A multipart/form-data body with text fields and files (field name, file name, bytes).
-    static func multipart(_ fields: [String: String], files: [(field: String, name: String, bytes: [UInt8])]) -> (HTTPFields, ByteBuffer) {
+    /// A multipart/form-data body with text fields, files (field name, file name, bytes), and
+    /// `fieldsAfter` after the files.
+    static func multipart(
+        _ fields: [String: String], files: [(field: String, name: String, bytes: [UInt8])], fieldsAfter: [String: String] = [:]
+    ) -> (HTTPFields, ByteBuffer) {
         let boundary = "----mapbook-test-\(UUID().uuidString)"
         var body: [UInt8] = []
         for (k, v) in fields {
@@ -80,6 +83,9 @@ final class PortalFixture: @unchecked Sendable {
             body += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(f.field)\"; filename=\"\(f.name)\"\r\nContent-Type: application/octet-stream\r\n\r\n".utf8)
             body += f.bytes
             body += Array("\r\n".utf8)
+        }
+        for (k, v) in fieldsAfter {
+            body += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(k)\"\r\n\r\n\(v)\r\n".utf8)
         }
         body += Array("--\(boundary)--\r\n".utf8)
         var headers = HTTPFields()

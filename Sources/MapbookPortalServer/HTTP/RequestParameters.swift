@@ -54,8 +54,15 @@ public struct RequestParameters: Sendable {
         public init() {}
     }
 
+    /// What a multipart body's text fields so far must pass before its first file is stored
+    /// (`read`'s `beforeFile`).
+    public typealias FileGate = @Sendable ([String: String]) async throws -> Void
+
     /// Reads the parameters of `request`; `staging` gives a fresh file for an upload.
-    public static func read(_ request: Request, limits: Limits, staging: @escaping () throws -> String) async throws -> RequestParameters {
+    /// `beforeFile`, when given, sees a multipart body's text fields before a byte of its
+    /// first file is stored, and may refuse it by throwing: the rest of the body is then read
+    /// and dropped, and its error thrown.
+    public static func read(_ request: Request, limits: Limits, staging: @escaping () throws -> String, beforeFile: FileGate? = nil) async throws -> RequestParameters {
         var params = RequestParameters()
         if let query = request.uri.query { params.merge(form: query) }
         guard request.method == .post || request.method == .put else { return params }
@@ -63,7 +70,7 @@ public struct RequestParameters: Sendable {
         let lower = type.lowercased()
         if lower.hasPrefix("multipart/form-data") {
             guard let boundary = boundary(of: type) else { throw PortalError.badRequest("The multipart body has no boundary.") }
-            try await params.readMultipart(request.body, boundary: boundary, limits: limits, staging: staging)
+            try await params.readMultipart(request.body, boundary: boundary, limits: limits, staging: staging, beforeFile: beforeFile)
         } else {
             var bytes: [UInt8] = []
             for try await buffer in request.body {
@@ -94,8 +101,11 @@ public struct RequestParameters: Sendable {
     }
 
     /// Streams a multipart body: text fields into `values`, a part with a file name into a
-    /// staging file (hashing it on the way).
-    private mutating func readMultipart(_ body: RequestBody, boundary: String, limits: Limits, staging: @escaping () throws -> String) async throws {
+    /// staging file (hashing it on the way). With `beforeFile`, a file's first bytes are held
+    /// in memory (one buffer at most) until the fields before it have passed it.
+    private mutating func readMultipart(
+        _ body: RequestBody, boundary: String, limits: Limits, staging: @escaping () throws -> String, beforeFile: FileGate?
+    ) async throws {
         let parser = MultipartParser(boundary: boundary)
         final class Part {
             var name: String?
@@ -105,6 +115,8 @@ public struct RequestParameters: Sendable {
             var path: String?
             var size: Int64 = 0
             var digest = SHA256Digest()
+            /// File bytes received before the gate let the files in.
+            var held: [UInt8] = []
         }
         final class Collected {
             var values: [String: String] = [:]
@@ -112,10 +124,49 @@ public struct RequestParameters: Sendable {
             var current = Part()
             var textBytes = 0
             var failure: (any Error)?
-            var openFile: (() throws -> String)?
+            /// Whether files may be stored: no gate, or the gate passed.
+            var admitted: Bool
+            /// File parts that ended before the gate was asked.
+            var waiting: [Part] = []
+
+            init(admitted: Bool) { self.admitted = admitted }
         }
-        let collected = Collected()
+        let collected = Collected(admitted: beforeFile == nil)
         let stagingFile = staging
+        func store(_ part: Part, _ raw: UnsafeRawBufferPointer) throws {
+            if part.fd < 0 {
+                let path = try stagingFile()
+                part.path = path
+                part.fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
+                if part.fd < 0 { throw PortalError(code: 500, message: "Cannot write the upload: \(FileSystem.errorMessage()).") }
+            }
+            var done = 0
+            while done < raw.count {
+                let n = write(part.fd, raw.baseAddress! + done, raw.count - done)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw PortalError(code: 500, message: "Cannot write the upload: \(FileSystem.errorMessage()).")
+                }
+                done += n
+            }
+        }
+        func storeHeld(_ part: Part) throws {
+            guard !part.held.isEmpty else { return }
+            try part.held.withUnsafeBytes { try store(part, $0) }
+            part.held = []
+        }
+        func finishFile(_ part: Part) {
+            guard let name = part.name, let fileName = part.fileName else { return }
+            if part.fd < 0, let path = try? stagingFile() {
+                // An empty file still arrives as a file.
+                part.path = path
+            }
+            if part.fd >= 0 { close(part.fd) }
+            if let path = part.path {
+                if let old = collected.files[name] { unlink(old.path) }
+                collected.files[name] = UploadedFile(path: path, name: fileName, size: part.size, sha256: part.digest.finalizeHex())
+            }
+        }
         parser.onHeader = { name, value in
             guard name.lowercased() == "content-disposition" else { return }
             for piece in value.split(separator: ";") {
@@ -129,26 +180,12 @@ public struct RequestParameters: Sendable {
             let part = collected.current
             if part.fileName != nil {
                 do {
-                    if part.fd < 0 {
-                        let path = try stagingFile()
-                        part.path = path
-                        part.fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
-                        if part.fd < 0 { throw PortalError(code: 500, message: "Cannot write the upload: \(FileSystem.errorMessage()).") }
-                    }
                     let view = buffer.readableBytesView
                     part.size += Int64(view.count)
                     if part.size > limits.fileBytes { throw PortalError(code: 413, message: "The file is larger than \(limits.fileBytes) bytes.") }
                     try view.withContiguousStorageIfAvailable { raw in
                         part.digest.update(UnsafeRawBufferPointer(raw))
-                        var done = 0
-                        while done < raw.count {
-                            let n = write(part.fd, raw.baseAddress! + done, raw.count - done)
-                            if n < 0 {
-                                if errno == EINTR { continue }
-                                throw PortalError(code: 500, message: "Cannot write the upload: \(FileSystem.errorMessage()).")
-                            }
-                            done += n
-                        }
+                        if collected.admitted { try store(part, UnsafeRawBufferPointer(raw)) } else { part.held += raw }
                     }
                 } catch {
                     collected.failure = error
@@ -169,16 +206,8 @@ public struct RequestParameters: Sendable {
                 if part.fd >= 0 { close(part.fd) }
                 return
             }
-            if let fileName = part.fileName {
-                if part.fd < 0, let path = try? stagingFile() {
-                    // An empty file still arrives as a file.
-                    part.path = path
-                }
-                if part.fd >= 0 { close(part.fd) }
-                if let path = part.path {
-                    if let old = collected.files[name] { unlink(old.path) }
-                    collected.files[name] = UploadedFile(path: path, name: fileName, size: part.size, sha256: part.digest.finalizeHex())
-                }
+            if part.fileName != nil {
+                if collected.admitted { finishFile(part) } else { collected.waiting.append(part) }
             } else {
                 collected.values[name] = String(decoding: part.text, as: UTF8.self)
             }
@@ -189,10 +218,36 @@ public struct RequestParameters: Sendable {
         struct ParserOnPool: @unchecked Sendable { let parser: MultipartParser }
         let onPool = ParserOnPool(parser: parser)
         do {
+            var refusal: (any Error)?
+            var dropped = 0
             for try await buffer in body {
+                if refusal != nil {
+                    // Refused: the rest is read to its end and dropped, so a client that sends
+                    // it all before reading gets the answer.
+                    dropped += buffer.readableBytes
+                    if Int64(dropped) > limits.fileBytes + Int64(limits.formBytes) { break }
+                    continue
+                }
                 try await NIOThreadPool.singleton.runIfActive { try onPool.parser.execute(buffer) }
                 if let failure = collected.failure { throw failure }
+                let fileBegun = collected.current.fileName != nil && collected.current.size > 0
+                if let beforeFile, !collected.admitted, fileBegun || !collected.waiting.isEmpty {
+                    do {
+                        try await beforeFile(collected.values)
+                    } catch {
+                        refusal = error
+                        continue
+                    }
+                    collected.admitted = true
+                    for part in collected.waiting {
+                        try storeHeld(part)
+                        finishFile(part)
+                    }
+                    collected.waiting = []
+                    try storeHeld(collected.current)
+                }
             }
+            if let refusal { throw refusal }
         } catch {
             for file in collected.files.values { unlink(file.path) }
             if let path = collected.current.path {

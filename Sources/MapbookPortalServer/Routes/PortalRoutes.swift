@@ -68,15 +68,21 @@ public enum PortalRoutes {
             let handle: @Sendable (Request, ClientLeft?) async -> Response = { request, clientLeft in
                 await answer(context) {
                     // Files are only for signed-in users: a multipart body without a token in
-                    // the headers or the query is refused before a byte of it is stored. The
-                    // body is still read to its end (and dropped): a client that sends all of
-                    // it before reading the answer would otherwise wait on a full connection
-                    // for good.
+                    // the headers or the query must bring one as a field before its first file
+                    // (as the arcgis client sends it), or it is refused before a byte of a file
+                    // is stored. A refused body is still read to its end (and dropped): a client
+                    // that sends all of it before reading the answer would otherwise wait on a
+                    // full connection for good.
+                    var gate: RequestParameters.FileGate?
                     if authenticates, isUpload, try await authenticate(request, RequestParameters(query: request.uri.query), portal).0 == nil {
-                        try await discard(request.body, upTo: portal.configuration.limits.fileBytes + Int64(portal.configuration.limits.formBytes))
-                        throw PortalError.tokenRequired
+                        gate = { fields in
+                            var given = RequestParameters(query: request.uri.query)
+                            given.values.merge(fields) { _, field in field }
+                            guard try await authenticate(request, given, portal).0 != nil else { throw PortalError.tokenRequired }
+                        }
                     }
-                    let parameters = try await RequestParameters.read(request, limits: portal.configuration.limits, staging: portal.files.stagingFile)
+                    let parameters = try await RequestParameters.read(
+                        request, limits: portal.configuration.limits, staging: portal.files.stagingFile, beforeFile: gate)
                     defer { for file in parameters.files.values { unlink(file.path) } }
                     // Sign-in endpoints take tokens as data (`token` to revoke), not as who is calling.
                     let (user, token) = authenticates ? try await authenticate(request, parameters, portal) : (nil, nil)
@@ -105,16 +111,6 @@ public enum PortalRoutes {
         }
         for method in methods {
             router.on(RouterPath(path), method: method, use: handler)
-        }
-    }
-
-    /// Reads `body` to its end, keeping nothing; past `limit` bytes it stops (the connection
-    /// closes after the answer).
-    static func discard(_ body: RequestBody, upTo limit: Int64) async throws {
-        var read: Int64 = 0
-        for try await buffer in body {
-            read += Int64(buffer.readableBytes)
-            if read > limit { return }
         }
     }
 
