@@ -39,7 +39,7 @@
       if (mine !== asked) return;
       element.dataset.state = "loading";
       if (!map) {
-        const options = { container: element, style: loaded, attributionControl: { compact: true } };
+        const options = { container: element, style: loaded, attributionControl: { compact: true }, fadeDuration: 0 };
         const bounds = loaded.metadata && loaded.metadata["mapbook:bounds"];
         if (bounds) options.bounds = [[bounds[0], bounds[1]], [bounds[2], bounds[3]]];
         map = new maplibregl.Map(options);
