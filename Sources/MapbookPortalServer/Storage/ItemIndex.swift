@@ -38,7 +38,8 @@ struct ItemIndex: Sendable {
             kept = OrderedEntries(search.sort.sorted(Array(entries.values)) { $0.item })
             orders[search.sort] = kept
         }
-        return PreparedSearch(kept: kept, unsorted: kept == nil ? Array(entries.values) : [], candidates: words.candidates(search.query))
+        let compiled = CompiledItemQuery(search.query)
+        return PreparedSearch(kept: kept, unsorted: kept == nil ? Array(entries.values) : [], compiled: compiled, candidates: words.candidates(compiled))
     }
 }
 
@@ -47,11 +48,13 @@ struct ItemIndex: Sendable {
 struct PreparedSearch: Sendable {
     var kept: OrderedEntries?
     var unsorted: [SearchEntry]
+    /// The query, compiled once for the index and the tests.
+    var compiled: CompiledItemQuery
     var candidates: SearchCandidates?
 }
 
 extension ItemSearch {
     func run(_ prepared: PreparedSearch) -> ItemSearchResult {
-        run(over: prepared.kept ?? OrderedEntries(sort.sorted(prepared.unsorted) { $0.item }), candidates: prepared.candidates)
+        run(over: prepared.kept ?? OrderedEntries(sort.sorted(prepared.unsorted) { $0.item }), compiled: prepared.compiled, candidates: prepared.candidates)
     }
 }

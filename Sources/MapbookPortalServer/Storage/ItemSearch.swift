@@ -76,12 +76,11 @@ public struct ItemSearch: Sendable {
     /// copied out of their entries. `candidates`, when given, are the only entries that can
     /// match (`SearchWords`): the others are not tested, and when the index answers the query
     /// whole (`isExact`) neither are they.
-    func run(over ordered: OrderedEntries, candidates: SearchCandidates? = nil) -> ItemSearchResult {
+    func run(over ordered: OrderedEntries, compiled: CompiledItemQuery, candidates: SearchCandidates?) -> ItemSearchResult {
         // Matches are counted, and only the page's kept: a list of thousands is never built.
         let first = page.start - 1, end = page.start >= 1 ? first + page.num : first
         var total = 0
         var items: [PortalItem] = []
-        let compiled = CompiledItemQuery(query)
         var testsEach = true
         if case .all = query { testsEach = false }
         if candidates?.isExact == true { testsEach = false }
@@ -153,11 +152,10 @@ final class SearchEntry: @unchecked Sendable {
     let groups: [String]
     let item: PortalItem
     let document: ItemSearchDocument
-    /// The entry's number in its store's word index (`SearchWords`).
-    let serial: Int
+    /// The entry's number in its store's index (`SearchWords`).
+    var serial: Int { key.serial }
 
     init(_ record: ItemRecord, serial: Int = 0) {
-        self.serial = serial
         key = Key(serial: serial, status: record.status, access: record.item.access)
         ownerKey = record.item.owner.lowercased()
         groups = record.groups
@@ -175,8 +173,9 @@ struct SearchCandidates: Sendable {
     /// The entries are exactly the matches (`CompiledItemQuery.indexFilter`).
     let isExact: Bool
 
-    init(_ serials: Set<Int>, isExact: Bool) {
-        bits = [UInt64](repeating: 0, count: ((serials.max() ?? 0) >> 6) + 1)
+    /// `serials`, each below `limit`.
+    init(_ serials: Set<Int>, below limit: Int, isExact: Bool) {
+        bits = [UInt64](repeating: 0, count: (limit >> 6) + 1)
         for serial in serials { bits[serial >> 6] |= 1 << UInt64(serial & 63) }
         self.isExact = isExact
     }
@@ -212,9 +211,8 @@ struct SearchWords: Sendable {
     }
 
     /// The entries `query` can match; nil when its keys do not narrow it.
-    func candidates(_ query: ItemQuery) -> SearchCandidates? {
-        if case .all = query { return nil }
-        guard let filter = CompiledItemQuery(query).indexFilter else { return nil }
-        return SearchCandidates(filter.keys.items { postings[$0] ?? [] }, isExact: filter.isExact)
+    func candidates(_ query: CompiledItemQuery) -> SearchCandidates? {
+        guard let filter = query.indexFilter else { return nil }
+        return SearchCandidates(filter.keys.items { postings[$0] ?? [] }, below: next, isExact: filter.isExact)
     }
 }
