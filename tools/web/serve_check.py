@@ -220,6 +220,10 @@ with sync_playwright() as p:
                 return Math.abs(p.x - free / 2) < 3 && Math.abs(p.y - window.mapbook.map.getCanvas().clientHeight / 2) < 3; }""")
             check("a bookmark takes the map there", moved)
             wait(page, "() => Boolean(window.mapbook.idle)")
+            # The idle flag may still be the one from before the move: wait for the labels
+            # themselves to be placed (a loaded machine places them late).
+            symbols = "(name) => window.mapbook.map.queryRenderedFeatures({layers: window.mapbook.map.getStyle().layers.filter(l => l.type === 'symbol' && l.metadata && l.metadata['mapbook:layer'] === name).map(l => l.id)})"
+            wait(page, f"() => ({symbols})('basemap:0').length > 0 && ({symbols})('mains').length > 0")
             labels = page.evaluate("() => window.mapbook.map.queryRenderedFeatures({layers: window.mapbook.map.getStyle().layers.filter(l => l.type === 'symbol' && l.metadata && l.metadata['mapbook:layer'] === 'basemap:0').map(l => l.id)}).length")
             check("the backdrop's street names draw with the glyphs create wrote", labels > 0, str(labels))
             # The mains' labels (the layer's labelingInfo, an Arcade expression) as mapbook render writes them.
@@ -322,6 +326,10 @@ with sync_playwright() as p:
             page.evaluate("() => window.mapbook.map.jumpTo({center: [10.4, 51.1], zoom: 5.5})")
             time.sleep(0.3)
             wait(page, "() => Boolean(window.mapbook.idle)")
+            # The idle flag may still be the one from before the move: wait for the labels
+            # themselves to be placed (a loaded machine places them late).
+            symbols = "(name) => window.mapbook.map.queryRenderedFeatures({layers: window.mapbook.map.getStyle().layers.filter(l => l.type === 'symbol' && l.metadata && l.metadata['mapbook:layer'] === name).map(l => l.id)})"
+            wait(page, f"() => ({symbols})('basemap:0').length > 0 && ({symbols})('mains').length > 0")
             labels = page.evaluate("() => window.mapbook.map.queryRenderedFeatures().filter(f => f.layer.type === 'symbol' && f.layer.metadata && f.layer.metadata['mapbook:layer'] === 'basemap:0').map(f => f.properties.name || '')")
             page.screenshot(path=f"{SHOTS}/basemapde-{size}.png")
             from PIL import Image
