@@ -22,7 +22,12 @@ test: setup
 	# The code, Package.swift and docs/ARCHITECTURE.md agree (issue 31).
 	python3 tools/check/house.py
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	# The portal server's own tests run apart from the rest: Swift's cooperative pool has a
+	# thread per core, the command tests wait on it for the processes they start, and an S3
+	# download whose reader is not scheduled for 60 s times out (AsyncHTTPClient's read timer
+	# runs while a reader lags).
+	$(SWIFT) test --skip-build --skip MapbookPortalServerTests
+	$(SWIFT) test --skip-build --filter MapbookPortalServerTests
 	# The portal's tests again on its production stores, PostgreSQL and an S3 bucket (issue
 	# 20; tools/pg/postgres.sh and tools/s3/swift-s3.sh start throwaway servers on loopback
 	# and the tests stop them).
