@@ -10,7 +10,7 @@ import Mustache
 /// The portal's web pages (issue 34, docs/PORTAL.md "Web pages"): Mustache templates from
 /// `Resources/pages`, which escape every value (`{{value}}`; written unescaped are only the OAuth
 /// pages' one inline script, as JSON that cannot close its element, and the item lists'
-/// listings, each itself rendered from the escaping `listing` template), and the pages' own script, style and icon from `Resources/static`.
+/// listings and select options, each itself rendered from an escaping template, `listing` or `options`), and the pages' own script, style and icon from `Resources/static`.
 ///
 /// They are read from the source tree the binary was built from, or the folder
 /// `MAPBOOK_PORTAL_RESOURCES` names (for a binary moved elsewhere), once at start: SwiftPM's
@@ -21,13 +21,14 @@ struct PortalPages: Sendable {
     /// The static files by name, with their content types.
     let files: [String: (type: String, bytes: [UInt8])]
     let listings = ItemListings()
+    let optionLists = OptionLists()
 
     static var resources: String {
         if let folder = getenv("MAPBOOK_PORTAL_RESOURCES") { return String(cString: folder) }
         return FileSystem.parent(of: FileSystem.parent(of: #filePath)) + "/Resources"
     }
 
-    static let templateNames = ["layout", "items", "listing", "item", "error", "signin", "oauth-code", "upload", "organization", "users", "user", "groups", "group", "audit", "webmap"]
+    static let templateNames = ["layout", "items", "listing", "item", "error", "signin", "oauth-code", "upload", "organization", "users", "user", "groups", "group", "audit", "webmap", "options"]
 
     init(directory: String = PortalPages.resources) throws {
         MustacheContentTypes.register(PageEscaping(), named: PageEscaping.name)
@@ -78,6 +79,11 @@ struct PortalPages: Sendable {
     /// An item as the lists show it (`ItemListings`), from `values` (`PortalRoutes.listing`).
     func listing(_ item: PortalItem, values: (PortalItem) -> [String: Any]) -> String {
         listings.html(item) { templates.render(values($0), withTemplate: "listing") ?? "" }
+    }
+
+    /// A select list's options with `selected` chosen (`OptionLists`).
+    func options(_ name: String, _ options: [(value: String, label: String)], selected: String) -> String {
+        optionLists.html(name, options, selected: selected) { templates.render($0, withTemplate: "options") ?? "" }
     }
 }
 

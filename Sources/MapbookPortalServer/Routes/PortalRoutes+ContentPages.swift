@@ -23,8 +23,8 @@ extension PortalRoutes {
         let sortOrder = (call["sortOrder"] ?? "").isEmpty ? (call["sortField"] ?? "").isEmpty ? "desc" : "asc" : call["sortOrder"]!
         var values: [String: Any] = [
             "heading": heading, "q": q, "action": action,
-            "sortFields": sortFields.map { ["value": $0.value, "label": $0.label, "selected": $0.value == sortField] as [String: Any] },
-            "sortOrders": [("asc", "Ascending"), ("desc", "Descending")].map { ["value": $0.0, "label": $0.1, "selected": $0.0 == sortOrder] as [String: Any] },
+            "sortFieldOptions": pages.options("sortField", sortFields, selected: sortField),
+            "sortOrderOptions": pages.options("sortOrder", [("asc", "Ascending"), ("desc", "Descending")], selected: sortOrder),
         ]
         if scope != nil { values["uploadHref"] = "/home/upload.html" }
         if let intro, !intro.isEmpty { values["intro"] = intro }
@@ -35,7 +35,9 @@ extension PortalRoutes {
             let sort = try ItemSort(sortField: sortField, sortOrder: sortOrder)
             let page = try SearchPage(start: call["start"], num: String(listPageSize))
             let result = try await portal.store.searchItems(ItemSearch(query: query, viewer: viewer, group: nil, sort: sort, page: page))
-            values["items"] = result.items.map { ["html": pages.listing($0, values: listing)] }
+            // One string for the whole list: Mustache looks each name up through casts of
+            // `Any`, which for twenty sections cost a fifth of a list page's time.
+            values["listings"] = result.items.map { pages.listing($0, values: listing) }.joined()
             if result.total == 0 {
                 values["summary"] = q.isEmpty ? "There are no items here yet." : "No items match."
             } else if result.items.isEmpty {

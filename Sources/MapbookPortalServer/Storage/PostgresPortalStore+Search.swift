@@ -2,11 +2,14 @@ import MapbookPortalAPI
 import PostgresNIO
 import Synchronization
 
-/// A process's copy of a PostgreSQL portal's items for searching, the serial of the last
-/// change in the item change log that it holds (-1: nothing loaded yet), and the catch-ups
-/// under way (`PostgresPortalStore.catchUp`).
+/// A process's copy of a PostgreSQL portal's items for searching, of its settings and of its
+/// groups, the serial of the last change in the change log that it holds (-1: nothing loaded
+/// yet), and the catch-ups under way (`PostgresPortalStore.catchUp`).
 struct IndexedChanges: Sendable {
     var index = ItemIndex([])
+    var settings: [String: String] = [:]
+    /// By title, as `groups()` gives them.
+    var groups: [GroupRecord] = []
     var serial: Int64 = -1
     /// The catch-up running, and the one that starts when it ends.
     var running: Task<Void, any Error>?
@@ -17,6 +20,10 @@ extension PostgresPortalStore {
     /// Lines the item change log keeps: a process that has fallen further behind (idle through
     /// that many changes) reads every item again.
     static let keptChanges = 10_000
+
+    /// The log's lines for a change of the settings and of the groups (item ids are hex):
+    /// every page reads both, which as queries were a third of PostgreSQL's work under load.
+    static let settingsChanged = "#settings", groupsChanged = "#groups"
 
     /// Searches run over this process's `ItemIndex`, as in the SQLite store (a search in SQL
     /// read every row's JSON: 17 to 90 ms at 10,000 items), brought up to date first
@@ -64,17 +71,17 @@ extension PostgresPortalStore {
         let held = searchIndex.withLock { $0.serial }
         let (first, last) = try await run("read the item change log") { [self] in
             var ends: (Int64, Int64) = (0, 0)
-            for try await row in try await client.query("SELECT coalesce(min(serial), 0), coalesce(max(serial), 0) FROM item_changes").decode((Int64, Int64).self) {
+            for try await row in try await client.execute(PostgresHotStatements.LogEnds()) {
                 ends = row
             }
             return ends
         }
         if held >= 0, last == held { return }
         if held < 0 || last < held || first > held + 1 {
-            let records = try await items()
+            let records = try await items(), settings = try await storedSettings(), groups = try await storedGroups()
             searchIndex.withLock { s in
                 guard s.serial < last || s.serial == held else { return }
-                s = IndexedChanges(index: ItemIndex(records), serial: last)
+                (s.index, s.settings, s.groups, s.serial) = (ItemIndex(records), settings, groups, last)
             }
             return
         }
@@ -85,19 +92,31 @@ extension PostgresPortalStore {
             }
             return ids
         }
-        let records = try await items("SELECT id, status, item::text, groups::text, sha256, version FROM items WHERE id = ANY(\(ids))")
+        let itemIds = ids.filter { $0 != Self.settingsChanged && $0 != Self.groupsChanged }
+        let records = itemIds.isEmpty ? [] : try await items("SELECT id, status, item::text, groups::text, sha256, version FROM items WHERE id = ANY(\(itemIds))")
+        let settings = ids.contains(Self.settingsChanged) ? try await storedSettings() : nil
+        let groups = ids.contains(Self.groupsChanged) ? try await storedGroups() : nil
         let found = Dictionary(records.map { ($0.item.id, $0) }, uniquingKeysWith: { a, _ in a })
         searchIndex.withLock { s in
             guard s.serial < last else { return }
-            for id in ids {
+            for id in itemIds {
                 if let record = found[id] { s.index.put(record) } else { s.index.remove(id) }
             }
+            if let settings { s.settings = settings }
+            if let groups { s.groups = groups }
             s.serial = last
         }
     }
 
-    /// Runs `write` (an item's rows) and adds the item's line to the change log in one
-    /// transaction, holding the log's lock from before the line's serial is drawn until the
+    /// What the settings and the groups are, for pages and calls: this process's copy, brought
+    /// up to date first (`catchUp`), so a change made at any process is seen.
+    func caughtUp<T>(_ read: (IndexedChanges) -> T) async throws -> T {
+        try await catchUp()
+        return searchIndex.withLock { read($0) }
+    }
+
+    /// Runs `write` (an item's rows, or the settings' or the groups') and adds its line (the
+    /// item's id, `settingsChanged`, `groupsChanged`) to the change log in one transaction, holding the log's lock from before the line's serial is drawn until the
     /// commit (`catchUp` relies on that order). Readers are not held up by the lock. The log
     /// keeps its last `keptChanges` lines.
     func changeItem(_ what: String, _ id: String, _ write: @escaping @Sendable (PostgresConnection) async throws -> Void) async throws {

@@ -198,21 +198,24 @@ public final class PostgresPortalStore: PortalStore {
 
     // MARK: Settings
 
+    // The settings and the groups are read from this process's copy, kept up to date by the
+    // change log (`caughtUp`); their writers add a line to the log.
+
     public func setting(_ key: String) async throws -> String? {
-        try await run("read a setting") { [self] in
-            var value: String?
-            for try await v in try await client.query("SELECT value FROM settings WHERE key = \(key)").decode(String.self) { value = v }
-            return value
-        }
+        try await caughtUp { $0.settings[key] }
     }
 
     public func setSetting(_ key: String, _ value: String) async throws {
-        try await run("write a setting") { [self] in
-            try await client.query("INSERT INTO settings (key, value) VALUES (\(key), \(value)) ON CONFLICT (key) DO UPDATE SET value = excluded.value")
+        try await changeItem("write a setting", Self.settingsChanged) { connection in
+            try await connection.query("INSERT INTO settings (key, value) VALUES (\(key), \(value)) ON CONFLICT (key) DO UPDATE SET value = excluded.value", logger: Self.logger)
         }
     }
 
     public func settings() async throws -> [String: String] {
+        try await caughtUp { $0.settings }
+    }
+
+    func storedSettings() async throws -> [String: String] {
         try await run("read the settings") { [self] in
             var all: [String: String] = [:]
             for try await (key, value) in try await client.query("SELECT key, value FROM settings").decode((String, String).self) { all[key] = value }
@@ -241,7 +244,15 @@ public final class PostgresPortalStore: PortalStore {
     }
 
     public func user(_ username: String) async throws -> UserRecord? {
-        try await users("SELECT \(unescaped: Self.userColumns) FROM users WHERE username_key = \(Self.key(username))").first
+        try await run("read users") { [self] in
+            // Each loop reads its rows to the end (at most one): the connection goes back to
+            // the pool when they are all read.
+            var found: UserRecord?
+            for try await (u, id, name, email, role, password, created, modified, disabled) in try await client.execute(PostgresHotStatements.User(key: Self.key(username))) {
+                found = UserRecord(username: u, id: id, fullName: name, email: email, role: role, passwordHash: password, created: created, modified: modified, disabled: disabled)
+            }
+            return found
+        }
     }
 
     public func users() async throws -> [UserRecord] {
@@ -310,20 +321,26 @@ public final class PostgresPortalStore: PortalStore {
     func tokens(_ query: PostgresQuery) async throws -> [TokenRecord] {
         try await run("read tokens") { [self] in
             var found: [TokenRecord] = []
-            for try await (h, kind, user, client, referer, created, expires, challenge, redirect) in try await client.query(query).decode(
-                (String, String, String, String?, String?, Int64, Int64, String?, String?).self)
-            {
-                guard let kind = TokenRecord.Kind(rawValue: kind) else { continue }
-                found.append(TokenRecord(
-                    hash: h, kind: kind, username: user, clientId: client, referer: referer, created: created, expires: expires,
-                    codeChallenge: challenge, redirectURI: redirect))
+            for try await row in try await client.query(query).decode(PostgresHotStatements.Token.Row.self) {
+                if let record = Self.token(row) { found.append(record) }
             }
             return found
         }
     }
 
+    static func token(_ row: PostgresHotStatements.Token.Row) -> TokenRecord? {
+        let (h, kind, user, client, referer, created, expires, challenge, redirect) = row
+        guard let kind = TokenRecord.Kind(rawValue: kind) else { return nil }
+        return TokenRecord(
+            hash: h, kind: kind, username: user, clientId: client, referer: referer, created: created, expires: expires, codeChallenge: challenge, redirectURI: redirect)
+    }
+
     public func token(hash: String) async throws -> TokenRecord? {
-        try await tokens("SELECT hash, kind, username, client_id, referer, created, expires, code_challenge, redirect_uri FROM tokens WHERE hash = \(hash)").first
+        try await run("read tokens") { [self] in
+            var found: TokenRecord?
+            for try await row in try await client.execute(PostgresHotStatements.Token(hash: hash)) { found = Self.token(row) }
+            return found
+        }
     }
 
     public func tokens() async throws -> [TokenRecord] {
@@ -676,20 +693,22 @@ public final class PostgresPortalStore: PortalStore {
     }
 
     public func groups() async throws -> [GroupRecord] {
+        try await caughtUp { $0.groups }
+    }
+
+    public func group(_ id: String) async throws -> GroupRecord? {
+        try await caughtUp { $0.groups.first { $0.id == id } }
+    }
+
+    func storedGroups() async throws -> [GroupRecord] {
         try await groups(
             "SELECT id, title, owner, snippet, description, tags::text, access, created, modified, members::text, capabilities::text FROM groups ORDER BY title")
     }
 
-    public func group(_ id: String) async throws -> GroupRecord? {
-        try await groups(
-            "SELECT id, title, owner, snippet, description, tags::text, access, created, modified, members::text, capabilities::text FROM groups WHERE id = \(id)"
-        ).first
-    }
-
     public func saveGroup(_ g: GroupRecord) async throws {
         let tags = Self.json(g.tags), members = Self.json(g.members), capabilities = Self.json(g.capabilities)
-        try await run("save a group") { [self] in
-            try await client.query(
+        try await changeItem("save a group", Self.groupsChanged) { connection in
+            try await connection.query(
                 """
                 INSERT INTO groups (id, title, owner, snippet, description, tags, access, created, modified, members, capabilities)
                 VALUES (\(g.id), \(g.title), \(g.owner), \(g.snippet), \(g.description), \(tags)::jsonb, \(g.access), \(g.created), \(g.modified),
@@ -697,12 +716,14 @@ public final class PostgresPortalStore: PortalStore {
                 ON CONFLICT (id) DO UPDATE SET title = excluded.title, owner = excluded.owner, snippet = excluded.snippet,
                   description = excluded.description, tags = excluded.tags, access = excluded.access, created = excluded.created,
                   modified = excluded.modified, members = excluded.members, capabilities = excluded.capabilities
-                """)
+                """, logger: Self.logger)
         }
     }
 
     public func deleteGroup(_ id: String) async throws {
-        try await run("delete a group") { [self] in try await client.query("DELETE FROM groups WHERE id = \(id)") }
+        try await changeItem("delete a group", Self.groupsChanged) { connection in
+            try await connection.query("DELETE FROM groups WHERE id = \(id)", logger: Self.logger)
+        }
     }
 
     // MARK: Folders
