@@ -155,6 +155,36 @@ import Testing
         await b.shutdown()
     }
 
+    /// Two processes on one database: a setting or a group one writes, the other reads at
+    /// once (each keeps a copy, which the change log keeps current), and a setting first read
+    /// as missing is found once written.
+    @Test(PostgresServer.required)
+    func settingsAndGroupsAnotherProcessWroteAreReadAtOnce() async throws {
+        let url = try PostgresServer.database()
+        let a = try await PostgresPortalStore.connect(url, patience: .seconds(60)), b = try await PostgresPortalStore.connect(url, patience: .seconds(60))
+        #expect(try await b.setting("organizationName") == nil)
+        #expect(try await b.groups().isEmpty)
+        try await a.setSetting("organizationName", "Water Department")
+        #expect(try await b.setting("organizationName") == "Water Department")
+        try await b.setSetting("organizationName", "Public Works")
+        #expect(try await a.setting("organizationName") == "Public Works")
+        #expect(try await a.settings()["organizationName"] == "Public Works")
+        let crews = GroupRecord(
+            id: String(repeating: "c", count: 32), title: "Crews", owner: "alice", snippet: nil, description: nil, tags: [], access: "private",
+            created: 1, modified: 1, members: ["alice"], capabilities: [])
+        try await a.saveGroup(crews)
+        #expect(try await b.group(crews.id)?.members == ["alice"])
+        var joined = crews
+        joined.members.append("bob")
+        try await a.saveGroup(joined)
+        #expect(try await b.groups().map(\.members) == [["alice", "bob"]])
+        try await b.deleteGroup(crews.id)
+        #expect(try await a.group(crews.id) == nil)
+        #expect(try await a.groups().isEmpty)
+        await a.shutdown()
+        await b.shutdown()
+    }
+
     /// The plain meaning of `search` over `records`: every item tested (unless `tested`
     /// says they were), the matches sorted and paged.
     static func expected(_ search: ItemSearch, _ records: [ItemRecord], tested: Bool = false) -> ItemSearchResult {
