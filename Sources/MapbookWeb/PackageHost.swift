@@ -137,6 +137,18 @@ public final class PackageHost: Sendable {
         }
     }
 
+    /// The labels map `number`'s feature tiles carry, layer by layer: each label's tile
+    /// attribute and its class (for a page that draws the layers from elsewhere and makes
+    /// the labels' text itself).
+    public func featureLabels(map number: Int) throws -> [(layer: String, attribute: String, labelClass: LabelClass)] {
+        try withSession { state in
+            let map = try state.map(number)
+            return map.layers.filter(\.isFeatureLayer).flatMap { layer in
+                ((try? map.tileLayerInfo(layer))?.labels ?? []).map { (layer.id, $0.attribute, $0.labelClass) }
+            }
+        }
+    }
+
     /// Marks a sync as started; false when one is under way.
     func beginSync() -> Bool {
         syncing.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent).exchanged

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import MapbookPackage
+import MapbookPackager
 import MapbookSupport
 import MapbookTestSupport
 import MapbookTiles
@@ -98,6 +99,31 @@ import Testing
 
     /// A web map in the map viewer: its page and its online style, for those who may see it,
     /// with the edit tools for those who may edit its service.
+    /// Online, the layers' labels are made by the page from the features' fields: the style
+    /// keeps the label layers and gives each label's parts; a class with a `where` is left out.
+    @Test func aWebMapsLabelsAreMadeFromTheFeaturesFields() async throws {
+        let fixture = try await PortalFixture()
+        let dir = fixture.directory + "/labelled"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let project = try EditableTrees.write(in: dir, labels: #"[{ text: "{common} is {condition}" }, { field: common, where: "dbh > 5" }]"#)
+        _ = try Packager.build(try Project.load(path: project), output: dir + "/trees.mmpk", timestamp: 1_700_000_000)
+        try await fixture.test { client in
+            let id = try await fixture.publish(client, as: "alice", file: dir + "/trees.mmpk")
+            let webMap = try #require(try await fixture.portal.store.items().first { $0.item.type == Portal.webMapType && Portal.madeFrom($0) == id }).item.id
+            let alice = try await PortalPagesTests.signIn(client, "alice")
+            let style = try Self.json(try await client.execute(uri: "/home/webmaps/\(webMap)/style.json", method: .get, headers: alice.headers))
+            let trees = try #require(style.object("metadata")?.array("mapbook:online")?.compactMap(\.objectValue).first)
+            let source = try #require(trees.string("source"))
+            let labels = trees.array("labels")?.compactMap(\.objectValue) ?? []
+            #expect(labels.map { $0.string("attribute") } == ["_label0"], "the class with a where is left out")
+            let parts = labels.first?.array("parts")?.compactMap(\.objectValue) ?? []
+            #expect(parts.map { $0.string("field") ?? "text:" + ($0.string("text") ?? "") } == ["common", "text: is ", "condition"])
+            let symbols = (style.array("layers") ?? []).compactMap(\.objectValue).filter { $0.string("source") == source && $0.string("type") == "symbol" }
+            #expect(symbols.map { $0.string("id") } == ["\(source):_label0"])
+            #expect(symbols.first?["source-layer"] == nil)
+        }
+    }
+
     @Test func aWebMapOpensInTheMapViewer() async throws {
         let fixture = try await PortalFixture()
         let file = try PortalSyncTests().trees(fixture).path

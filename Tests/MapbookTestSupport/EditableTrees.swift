@@ -4,9 +4,10 @@
 public enum EditableTrees {
     /// Writes `trees.geojson` and `project.yaml` into `dir`; returns the project's path.
     /// `conflicts` sets the layer's conflict policy (`last_sync_wins` when nil); `related`
-    /// adds an inspections table related to the trees, and attachments (at most 1 MB each).
+    /// adds an inspections table related to the trees, and attachments (at most 1 MB each);
+    /// `labels`, the map layer's `labels` (a YAML list).
     @discardableResult
-    public static func write(in dir: String, conflicts: String? = nil, related: Bool = false) throws -> String {
+    public static func write(in dir: String, conflicts: String? = nil, related: Bool = false, labels: String? = nil) throws -> String {
         if related { try writeFile(dir + "/inspections.csv", "tree_globalid,inspected,result\n") }
         let relatedKeys = related ? "\n      related: { inspections: { key: tree_globalid } }\n      attachments: { max_size_mb: 1 }" : ""
         let inspections = related ? """
@@ -35,7 +36,7 @@ public enum EditableTrees {
                   tracking: true\(conflicts.map { "\n      conflicts: \($0)" } ?? "")\(relatedKeys)\(inspections)
             maps:
               - name: Trees
-                layers: [trees]
+                layers: [\(labels.map { "{ source: trees, labels: \($0) }" } ?? "trees")]
             """)
         return dir + "/project.yaml"
     }

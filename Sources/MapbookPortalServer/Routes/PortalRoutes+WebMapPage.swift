@@ -31,7 +31,9 @@ extension PortalRoutes {
             let path = "/home/items/\(online.package.item.id)/maps/\(online.number)"
             let style = try await preview { () -> JSONValue in
                 guard case .object(let style) = try online.host.style(map: online.number, base: path, glyphs: "/home/glyphs/{fontstack}/{range}.pbf") else { return .null }
-                return .object(onlineStyle(style, layers: layers, bounds: try online.host.initialBounds(map: online.number, width: 1280, height: 800)))
+                return .object(onlineStyle(
+                    style, layers: layers, labels: try online.host.featureLabels(map: online.number),
+                    bounds: try online.host.initialBounds(map: online.number, width: 1280, height: 800)))
             }
             var response = PortalResponse.json(style)
             response.headers[.cacheControl] = "private, no-cache"
@@ -91,9 +93,14 @@ extension PortalRoutes {
 
     /// The package map's style made online: each of the web map's layers is a GeoJSON source
     /// the page fills from its feature service (`metadata["mapbook:online"]`), drawn with the
-    /// same style layers; layers the web map does not have are left out, and so are the
-    /// feature labels, which the tiles carried made and a query does not.
-    static func onlineStyle(_ style: JSONObject, layers: [(id: String, title: String, path: String)], bounds: JSONValue?) -> JSONObject {
+    /// same style layers; layers the web map does not have are left out. The tiles carried
+    /// each label's text made; online the page makes it from the features' fields by the
+    /// label's parts (text, and fields by value or coded name) given with the layer. A label
+    /// class with a `where` is left out: the page cannot run its SQL.
+    static func onlineStyle(
+        _ style: JSONObject, layers: [(id: String, title: String, path: String)], labels: [(layer: String, attribute: String, labelClass: LabelClass)],
+        bounds: JSONValue?
+    ) -> JSONObject {
         var out = style
         var sources = style.object("sources") ?? [:]
         let online = Set(layers.map { "layer:" + $0.id })
@@ -101,14 +108,29 @@ extension PortalRoutes {
             sources[name] = online.contains(name) ? ["type": "geojson", "data": ["type": "FeatureCollection", "features": []]] : nil
         }
         out["sources"] = .object(sources)
+        let drawn = labels.filter { ($0.labelClass.whereClause ?? "").trimmingWhitespace().isEmpty }
+        let labelLayers = Set(drawn.map { "layer:\($0.layer):\($0.attribute)" })
         out["layers"] = .array((style.array("layers") ?? []).compactMap { value -> JSONValue? in
             guard case .object(var layer) = value, let source = layer.string("source"), source.hasPrefix("layer:") else { return value }
-            guard online.contains(source), layer.string("type") != "symbol" || layer.string("id") == source else { return nil }
+            guard online.contains(source), layer.string("type") != "symbol" || layer.string("id") == source || labelLayers.contains(layer.string("id") ?? "") else { return nil }
             layer["source-layer"] = nil
             return .object(layer)
         })
+        func parts(_ labelClass: LabelClass) -> JSONValue {
+            .array(labelClass.parts.map { part in
+                switch part {
+                case .text(let text): return ["text": .string(text)]
+                case .field(let name, let domainName): return ["field": .string(name), "coded": .bool(domainName || labelClass.useCodedValues)]
+                }
+            })
+        }
         var metadata = style.object("metadata") ?? [:]
-        metadata["mapbook:online"] = .array(layers.map { .object(["id": .string($0.id), "title": .string($0.title), "url": .string($0.path), "source": .string("layer:" + $0.id)]) })
+        metadata["mapbook:online"] = .array(layers.map { layer in
+            .object([
+                "id": .string(layer.id), "title": .string(layer.title), "url": .string(layer.path), "source": .string("layer:" + layer.id),
+                "labels": .array(drawn.filter { $0.layer == layer.id }.map { ["attribute": .string($0.attribute), "parts": parts($0.labelClass)] }),
+            ])
+        })
         if let bounds { metadata["mapbook:bounds"] = bounds }
         out["metadata"] = .object(metadata)
         return out

@@ -65,6 +65,28 @@
     }
   }
 
+  // A feature's label texts, made from its fields as the package's tiles had them made:
+  // each label's parts are text, and fields by value or by coded value's name.
+  function addLabels(layer, feature) {
+    if (!layer.labels || !layer.labels.length) return;
+    const fields = {};
+    for (const field of layer.info.fields || []) fields[field.name.toLowerCase()] = field;
+    const properties = feature.properties || (feature.properties = {});
+    const values = {};
+    for (const key of Object.keys(properties)) values[key.toLowerCase()] = properties[key];
+    for (const label of layer.labels) {
+      properties[label.attribute] = label.parts.map((part) => {
+        if (part.text !== undefined) return part.text;
+        const value = values[part.field.toLowerCase()];
+        if (value === null || value === undefined) return "";
+        const field = fields[part.field.toLowerCase()];
+        if (!field) return String(value);
+        // A code stays a code unless the label asks for the coded value's name.
+        return part.coded || !field.domain ? shownValue(field, value) : String(value);
+      }).join("");
+    }
+  }
+
   let generation = 0;
   async function refresh() {
     const mine = ++generation;
@@ -79,6 +101,7 @@
         }, 20000);
         if (mine !== generation) return;
         truncated = truncated || found.truncated;
+        for (const feature of found.features) addLabels(layer, feature);
         map.getSource(layer.source).setData({ type: "FeatureCollection", features: found.features });
       } catch (error) {
         failed.push(layer.title + ": " + error.message);
