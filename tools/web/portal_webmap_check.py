@@ -8,9 +8,10 @@ feature service and its maps web maps), privately. Run by MapbookCLITests
 
 Checks, at desktop, phone and wide sizes: the Emergency Response Map's page draws the base map
 and the service's layers and lists them; a click on a valve shows its attributes; alice
-changes one and the service has it (an API query says so); alice adds a valve with a click;
+changes one and the service has it (an API query says so); alice attaches a photo to it and
+the service has it; alice adds a valve with a click;
 the search box finds a feature by its text; bob, once the map is shared with everyone, sees
-attributes but no form, and his applyEdits is refused; before that, the page is a 404 for him.
+attributes but no form (nor one to attach files), and his applyEdits is refused; before that, the page is a 404 for him.
 No Content-Security-Policy violation, nothing from another host, no dialog. Screenshots go to
 WORK_FOLDER.
 """
@@ -60,6 +61,20 @@ def count():
 
 
 PAGE = f"{PORTAL}/home/webmap.html?id={webmap['id']}"
+
+
+def png(width, height):
+    """A small PNG (a colour ramp) to attach."""
+    import struct, zlib
+    rows = b"".join(b"\x00" + b"".join(bytes([(x * 4) % 256, (y * 4) % 256, 160]) for x in range(width)) for y in range(height))
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
+
+
+photo = os.path.join(WORK, "valve-photo.png")
+with open(photo, "wb") as f:
+    f.write(png(64, 48))
 IDLE = "() => document.getElementById('webmap')?.dataset.state === 'idle'"
 # A valve's place on screen: the first one MapLibre drew, projected.
 FIND_VALVE = """(source) => {
@@ -130,6 +145,19 @@ with sync_playwright() as p:
             saved = query(f"{name} = 'Checked from the map viewer'", name)
             check("the service has alice's change (an API query finds it)", len(saved) == 1, str(saved)[:200])
 
+            # A photo attached to the valve: listed with its size, shown small, in the service.
+            page.wait_for_selector("#webmap-feature .attachments li", timeout=20000)
+            page.set_input_files("#webmap-attachment-file", photo)
+            page.click("#webmap-attachment-add button[type=submit]")
+            shown = wait(page, "() => document.querySelector('#webmap-feature img.attachment-thumbnail')?.complete === true", 20)
+            listed = page.inner_text("#webmap-feature .attachments")
+            check("alice attaches a photo to the valve and sees it", shown and "valve-photo.png" in listed, listed[:300])
+            id_field = json.loads(urllib.request.urlopen(f"{valves_url}?f=json&token={token}", context=insecure).read())["objectIdField"]
+            oid = query(f"{name} = 'Checked from the map viewer'")[0]["attributes"][id_field]
+            infos = json.loads(urllib.request.urlopen(f"{valves_url}/{oid}/attachments?f=json&token={token}", context=insecure).read()).get("attachmentInfos", [])
+            check("the service has the photo", [i["name"] for i in infos] == ["valve-photo.png"], str(infos)[:300])
+            page.screenshot(path=f"{WORK}/webmap-attachment-{size}.png")
+
             # A new valve with a click.
             before = count()
             if page.locator("#webmap-add-section:not([hidden])").count():
@@ -180,6 +208,7 @@ with sync_playwright() as p:
         page.wait_for_selector("#webmap-feature:not([hidden]) .attributes", timeout=20000)
     check("bob: a click shows the valve's attributes", spot is not None and page.locator("#webmap-feature .attributes").count() == 1)
     check("bob: no form to edit it", page.locator("#webmap-edit").count() == 0 and page.locator("#webmap-add").count() == 0)
+    check("bob: no form to attach files", page.locator("#webmap-attachment-add").count() == 0)
     refused = page.evaluate("""async (url) => {
         const csrf = document.querySelector('meta[name="csrf-token"]').content;
         const response = await fetch(url + '/applyEdits', { method: 'POST', headers: { 'X-CSRF-Token': csrf },

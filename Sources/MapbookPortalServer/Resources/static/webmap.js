@@ -222,8 +222,9 @@
       return make("tr", {}, [make("th", { scope: "row" }, [label]), make("td", {}, [cell])]);
     });
     const table = make("table", { class: "attributes" }, [make("caption", { class: "visually-hidden", text: "Attributes" }), make("tbody", {}, rows)]);
+    const files = layer.info.hasAttachments ? attachments(layer, objectId) : null;
     if (!editable.size) {
-      featureBody.replaceChildren(table);
+      featureBody.replaceChildren(...[table, files].filter(Boolean));
       return;
     }
     const form = make("form", { id: "webmap-edit" }, [table]);
@@ -269,7 +270,107 @@
       });
       form.append(make("p", {}, [remove]));
     }
-    featureBody.replaceChildren(form);
+    featureBody.replaceChildren(...[form, files].filter(Boolean));
+  }
+
+  // A feature's attachments (photos, documents): listed with their sizes, images shown small,
+  // each opened or saved from the page's session; those who may edit add and delete them.
+  function attachments(layer, objectId) {
+    const base = layer.url + "/" + encodeURIComponent(objectId);
+    const list = make("ul", { class: "attachments" });
+    const message = make("p", { role: "status" });
+    const section = make("section", { "aria-labelledby": "webmap-attachments-heading" }, [
+      make("h3", { id: "webmap-attachments-heading", text: "Attachments" }), list, message]);
+    // The file through the session (a plain link would go without the CSRF token and be
+    // answered as for anyone); an object URL the page shows or saves.
+    async function blob(info) {
+      const response = await fetch(base + "/attachments/" + info.id, { credentials: "same-origin", headers: { "X-CSRF-Token": csrf } });
+      if (!response.ok) throw new Error("The attachment could not be read.");
+      return URL.createObjectURL(await response.blob());
+    }
+    async function load() {
+      let infos;
+      try {
+        infos = (await call(base + "/attachments", {})).attachmentInfos || [];
+      } catch (error) {
+        message.textContent = error.message;
+        message.className = "error";
+        return;
+      }
+      list.replaceChildren(...infos.map((info) => {
+        const open = make("button", { type: "button", class: "linkish", text: info.name + " (" + size(info.size) + ")" });
+        open.addEventListener("click", async () => {
+          try {
+            const link = make("a", { href: await blob(info), download: info.name });
+            document.body.append(link);
+            link.click();
+            link.remove();
+          } catch (error) { message.textContent = error.message; message.className = "error"; }
+        });
+        const item = make("li", {}, [open]);
+        if (/^image\//.test(info.contentType || "")) {
+          blob(info).then((url) => item.prepend(make("img", { src: url, alt: info.name, class: "attachment-thumbnail" }))).catch(() => {});
+        }
+        if (mayEdit) {
+          const remove = make("button", { type: "button", class: "secondary", text: "Delete" });
+          remove.addEventListener("click", async () => {
+            if (remove.dataset.armed !== "yes") {
+              remove.dataset.armed = "yes";
+              remove.textContent = "Delete it: click again";
+              return;
+            }
+            try {
+              const answer = await call(base + "/deleteAttachments", { attachmentIds: String(info.id) }, true);
+              const result = (answer.deleteAttachmentResults || [])[0];
+              if (!result || !result.success) throw new Error((result && result.error && result.error.description) || "The service refused it.");
+              message.textContent = "Deleted " + info.name + ".";
+              message.className = "notice";
+              load();
+            } catch (error) { message.textContent = error.message; message.className = "error"; }
+          });
+          item.append(" ", remove);
+        }
+        return item;
+      }));
+      if (!infos.length) list.replaceChildren(make("li", { text: "None." }));
+    }
+    const mayEdit = canEdit && /Update/.test(layer.info.capabilities || "");
+    if (mayEdit) {
+      const file = make("input", { type: "file", id: "webmap-attachment-file", name: "attachment" });
+      const add = make("button", { type: "submit", text: "Add the attachment" });
+      const form = make("form", { id: "webmap-attachment-add" }, [
+        make("p", { class: "field" }, [make("label", { for: "webmap-attachment-file", text: "A file to attach" }), file]), make("p", {}, [add])]);
+      form.addEventListener("submit", async (event) => {
+        event.preventDefault();
+        if (!file.files.length) { message.textContent = "Choose a file first."; message.className = "error"; return; }
+        const body = new FormData();
+        body.append("f", "json");
+        body.append("attachment", file.files[0]);
+        add.disabled = true;
+        try {
+          const response = await fetch(base + "/addAttachment", { method: "POST", body, credentials: "same-origin", headers: { "X-CSRF-Token": csrf } });
+          const answer = await response.json();
+          const result = answer.addAttachmentResult;
+          if (answer.error || !result || !result.success) {
+            throw new Error((answer.error && answer.error.message) || (result && result.error && result.error.description) || "The service refused the file.");
+          }
+          message.textContent = "Added " + file.files[0].name + ".";
+          message.className = "notice";
+          form.reset();
+          load();
+        } catch (error) { message.textContent = error.message; message.className = "error"; }
+        add.disabled = false;
+      });
+      section.append(form);
+    }
+    load();
+    return section;
+  }
+
+  function size(bytes) {
+    if (bytes >= 1 << 20) return (bytes / (1 << 20)).toFixed(1) + " MB";
+    if (bytes >= 1024) return Math.round(bytes / 1024) + " KB";
+    return bytes + " bytes";
   }
 
   // A new point's attributes, asked for before it is added (the service refuses a feature
