@@ -251,13 +251,7 @@
       save.disabled = false;
     });
     if (/Delete/.test(layer.info.capabilities || "")) {
-      const remove = make("button", { type: "button", class: "secondary", text: "Delete this feature" });
-      remove.addEventListener("click", async () => {
-        if (remove.dataset.armed !== "yes") {
-          remove.dataset.armed = "yes";
-          remove.textContent = "Delete it: click again";
-          return;
-        }
+      const remove = askedTwice("Delete this feature", async () => {
         try {
           await applyEdits(layer, { deletes: [objectId] });
           featureBody.replaceChildren(make("p", { class: "notice", text: "Deleted." }));
@@ -312,13 +306,7 @@
           blob(info).then((url) => item.prepend(make("img", { src: url, alt: info.name, class: "attachment-thumbnail" }))).catch(() => {});
         }
         if (mayEdit) {
-          const remove = make("button", { type: "button", class: "secondary", text: "Delete" });
-          remove.addEventListener("click", async () => {
-            if (remove.dataset.armed !== "yes") {
-              remove.dataset.armed = "yes";
-              remove.textContent = "Delete it: click again";
-              return;
-            }
+          const remove = askedTwice("Delete", async () => {
             try {
               const answer = await call(base + "/deleteAttachments", { attachmentIds: String(info.id) }, true);
               const result = (answer.deleteAttachmentResults || [])[0];
@@ -365,6 +353,20 @@
     }
     load();
     return section;
+  }
+
+  // A button that deletes only when clicked a second time, having said so after the first.
+  function askedTwice(text, action) {
+    const button = make("button", { type: "button", class: "secondary", text });
+    button.addEventListener("click", () => {
+      if (button.dataset.armed !== "yes") {
+        button.dataset.armed = "yes";
+        button.textContent = "Delete it: click again";
+        return;
+      }
+      action();
+    });
+    return button;
   }
 
   function size(bytes) {
