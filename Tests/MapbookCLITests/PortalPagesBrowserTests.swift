@@ -4,8 +4,9 @@ import Testing
 
 /// The portal's web pages in a real browser (issue 34): Debian's chromium driven by Playwright
 /// against `mapbook portal serve`, once on SQLite and a data folder and once on PostgreSQL and
-/// S3, as tools/web/portal_check.py (the pages) and tools/web/portal_webmap_check.py (the map
-/// viewer) list check by check.
+/// S3, as tools/web/portal_check.py (the pages), tools/web/portal_webmap_check.py (the map
+/// viewer) and tools/web/portal_sketch_check.py (new lines and areas drawn in it) list check by
+/// check.
 @Suite(.serialized) struct PortalPagesBrowserTests {
     static let alice = "alice-password-1", bob = "bob-password-1"
 
@@ -36,6 +37,12 @@ import Testing
             let (viewerStatus, viewerOutput) = try ExternalTools.run(ExternalTools.python, [viewer, server.url, package, dir + "/viewer", Self.alice, Self.bob])
             let viewerFailed = viewerOutput.split(separator: "\n").filter { $0.hasPrefix("FAIL") || $0.contains("Error") }
             #expect(viewerStatus == 0 && viewerOutput.contains("all checks passed"), "\(viewerFailed.joined(separator: "\n"))\n\(viewerOutput.suffix(2000))")
+
+            // New lines and areas drawn in the map viewer, on a small package of its own.
+            let sketches = Fixtures.repositoryRoot.appendingPathComponent("tools/web/portal_sketch_check.py").path
+            let (sketchStatus, sketchOutput) = try ExternalTools.run(ExternalTools.python, [sketches, server.url, MapbookBinary.path, dir + "/sketches", Self.alice])
+            let sketchFailed = sketchOutput.split(separator: "\n").filter { $0.hasPrefix("FAIL") || $0.contains("Error") }
+            #expect(sketchStatus == 0 && sketchOutput.contains("all checks passed"), "\(sketchFailed.joined(separator: "\n"))\n\(sketchOutput.suffix(2000))")
         }
     }
 

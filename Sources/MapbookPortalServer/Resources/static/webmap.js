@@ -127,9 +127,10 @@
     }));
     const picker = document.getElementById("webmap-add-layer");
     if (picker) {
-      const takers = layers.filter((l) => l.info && /Create/.test(l.info.capabilities || "") && l.info.geometryType === "esriGeometryPoint");
+      const takers = layers.filter((l) => l.info && /Create/.test(l.info.capabilities || "") && shapes[l.info.geometryType]);
       picker.replaceChildren(...takers.map((l) => make("option", { value: l.id, text: l.title })));
-      // Only point layers that take new features can be added to with a click.
+      picker.onchange = () => { addButton.textContent = shapes[(chosenLayer() || { info: {} }).info.geometryType] === "Point" ? "Add at the next click on the map" : "Draw on the map"; };
+      picker.onchange();
       document.getElementById("webmap-add-section").hidden = !takers.length;
     }
   }
@@ -377,10 +378,9 @@
 
   // A new point's attributes, asked for before it is added (the service refuses a feature
   // without its required fields, as `mapbook edit` does).
-  function newFeature(layer, lngLat) {
+  function newFeature(layer, geometry) {
     featurePanel.hidden = false;
     document.getElementById("webmap-feature-heading").textContent = "New feature in " + layer.title;
-    const geometry = { type: "Point", coordinates: [lngLat.lng, lngLat.lat] };
     highlight({ type: "Feature", geometry, properties: {} });
     const rows = editableFields(layer).map((field) => make("tr", {}, [
       make("th", { scope: "row" }, [make("label", { for: "field-" + field.name, text: (field.alias || field.name) + (field.nullable === false ? " (required)" : "") })]),
@@ -401,7 +401,7 @@
         if (value !== null) attributes[field.name] = value;
       }
       try {
-        const results = await applyEdits(layer, { adds: [{ geometry: { x: lngLat.lng, y: lngLat.lat, spatialReference: { wkid: 4326 } }, attributes }] });
+        const results = await applyEdits(layer, { adds: [{ geometry: esriGeometry(geometry), attributes }] });
         await refresh();
         say("Added to " + layer.title + ".");
         showFeature(layer, results[0].objectId, geometry);
@@ -413,6 +413,56 @@
     featureBody.replaceChildren(form);
     const first = form.querySelector("input, select");
     if (first) first.focus();
+  }
+
+  // A GeoJSON point, line or area as ArcGIS JSON, in degrees.
+  function esriGeometry(geometry) {
+    const spatialReference = { wkid: 4326 };
+    if (geometry.type === "Point") return { x: geometry.coordinates[0], y: geometry.coordinates[1], spatialReference };
+    if (geometry.type === "LineString") return { paths: [geometry.coordinates], spatialReference };
+    return { rings: geometry.coordinates, spatialReference };
+  }
+
+  // MARK: Drawing a new line or area: a vertex per click, finished with its button or a
+  // double click (an area is closed back to its first vertex).
+
+  const shapes = { esriGeometryPoint: "Point", esriGeometryPolyline: "LineString", esriGeometryPolygon: "Polygon" };
+  let sketch = null;
+  const sketchBar = document.getElementById("webmap-sketch");
+
+  function sketchGeometry() {
+    const points = sketch.points;
+    if (sketch.shape === "LineString") return points.length >= 2 ? { type: "LineString", coordinates: points } : null;
+    return points.length >= 3 ? { type: "Polygon", coordinates: [points.concat([points[0]])] } : null;
+  }
+
+  function drawSketch() {
+    const features = sketch ? sketch.points.map((p) => ({ type: "Feature", geometry: { type: "Point", coordinates: p }, properties: {} })) : [];
+    if (sketch && sketch.points.length >= 2) {
+      const line = sketch.shape === "Polygon" && sketch.points.length >= 3 ? sketch.points.concat([sketch.points[0]]) : sketch.points;
+      features.push({ type: "Feature", geometry: { type: "LineString", coordinates: line }, properties: {} });
+    }
+    map.getSource("sketch").setData({ type: "FeatureCollection", features });
+  }
+
+  function endSketch() {
+    sketch = null;
+    sketchBar.hidden = true;
+    map.getCanvas().style.cursor = "";
+    map.doubleClickZoom.enable();
+    drawSketch();
+  }
+
+  function finishSketch() {
+    const geometry = sketch && sketchGeometry();
+    if (!geometry) {
+      say(sketch && sketch.shape === "Polygon" ? "An area needs three points or more." : "A line needs two points or more.");
+      return;
+    }
+    const layer = sketch.layer;
+    endSketch();
+    say("");
+    newFeature(layer, geometry);
   }
 
   // MARK: Search
@@ -474,10 +524,13 @@
     }
     const online = (style.metadata && style.metadata["mapbook:online"]) || [];
     style.sources.selection = { type: "geojson", data: { type: "FeatureCollection", features: [] } };
+    style.sources.sketch = { type: "geojson", data: { type: "FeatureCollection", features: [] } };
     style.layers.push(
       { id: "selection-fill", type: "fill", source: "selection", filter: ["==", ["geometry-type"], "Polygon"], paint: { "fill-color": "#00e5ff", "fill-opacity": 0.25 } },
       { id: "selection-line", type: "line", source: "selection", paint: { "line-color": "#00e5ff", "line-width": 4 } },
-      { id: "selection-point", type: "circle", source: "selection", filter: ["==", ["geometry-type"], "Point"], paint: { "circle-radius": 9, "circle-color": "rgba(0,0,0,0)", "circle-stroke-color": "#00e5ff", "circle-stroke-width": 3 } });
+      { id: "selection-point", type: "circle", source: "selection", filter: ["==", ["geometry-type"], "Point"], paint: { "circle-radius": 9, "circle-color": "rgba(0,0,0,0)", "circle-stroke-color": "#00e5ff", "circle-stroke-width": 3 } },
+      { id: "sketch-line", type: "line", source: "sketch", paint: { "line-color": "#d55e00", "line-width": 3, "line-dasharray": [2, 1] } },
+      { id: "sketch-vertex", type: "circle", source: "sketch", filter: ["==", ["geometry-type"], "Point"], paint: { "circle-radius": 5, "circle-color": "#ffffff", "circle-stroke-color": "#d55e00", "circle-stroke-width": 2 } });
     const options = { container: element, style, attributionControl: { compact: true } };
     const box = style.metadata && style.metadata["mapbook:bounds"];
     if (box) options.bounds = [[box[0], box[1]], [box[2], box[3]]];
@@ -497,6 +550,14 @@
       await refresh();
     });
     let timer = null;
+    map.on("dblclick", (event) => {
+      if (!sketch) return;
+      event.preventDefault();
+      // The double click's two clicks each added the same vertex: one is enough.
+      const points = sketch.points;
+      if (points.length >= 2 && points[points.length - 1][0] === points[points.length - 2][0] && points[points.length - 1][1] === points[points.length - 2][1]) points.pop();
+      finishSketch();
+    });
     map.on("moveend", () => {
       element.dataset.state = "loading";
       clearTimeout(timer);
@@ -508,7 +569,12 @@
         adding = null;
         map.getCanvas().style.cursor = "";
         say("");
-        newFeature(layer, event.lngLat);
+        newFeature(layer, { type: "Point", coordinates: [event.lngLat.lng, event.lngLat.lat] });
+        return;
+      }
+      if (sketch) {
+        sketch.points.push([event.lngLat.lng, event.lngLat.lat]);
+        drawSketch();
         return;
       }
       const ids = layers.filter((l) => l.visible).flatMap((l) => l.styleLayers);
@@ -534,13 +600,28 @@
     const text = document.getElementById("webmap-q").value.trim();
     if (text.length >= 2) search(text);
   });
-  const add = document.getElementById("webmap-add");
-  if (add) add.addEventListener("click", () => {
-    const chosen = layers.find((l) => l.id === document.getElementById("webmap-add-layer").value);
-    if (!chosen) { say("No layer here takes new points."); return; }
-    adding = chosen;
+  function chosenLayer() { return layers.find((l) => l.id === document.getElementById("webmap-add-layer").value); }
+  const addButton = document.getElementById("webmap-add");
+  if (addButton) addButton.addEventListener("click", () => {
+    const chosen = chosenLayer();
+    if (!chosen) { say("No layer here takes new features."); return; }
+    const shape = shapes[chosen.info.geometryType];
     map.getCanvas().style.cursor = "crosshair";
-    say("Click on the map where the new feature goes.");
+    if (shape === "Point") {
+      adding = chosen;
+      say("Click on the map where the new feature goes.");
+      return;
+    }
+    sketch = { layer: chosen, shape, points: [] };
+    sketchBar.hidden = false;
+    // A double click ends the shape rather than zooming in.
+    map.doubleClickZoom.disable();
+    drawSketch();
+    say(shape === "Polygon" ? "Click the area's corners, then Finish the shape (or double-click)." : "Click along the line, then Finish the shape (or double-click).");
   });
+  if (sketchBar) {
+    document.getElementById("webmap-sketch-finish").addEventListener("click", finishSketch);
+    document.getElementById("webmap-sketch-cancel").addEventListener("click", () => { endSketch(); say(""); });
+  }
   start();
 })();
