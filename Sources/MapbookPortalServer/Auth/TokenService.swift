@@ -38,6 +38,18 @@ public struct TokenService: Sendable {
         return (token, record)
     }
 
+    /// The live token of `kind` with this text and its user, if that user exists and is not
+    /// disabled; nil otherwise. An expired token is deleted.
+    public func checkUser(_ token: String, kind: TokenRecord.Kind = .access) async throws -> (token: TokenRecord, user: UserRecord)? {
+        guard !token.isEmpty, token.utf8.count <= 512, let (record, user) = try await store.tokenAndUser(hash: Self.hash(token)), record.kind == kind else { return nil }
+        guard record.expires > Self.now() else {
+            try await store.deleteToken(hash: record.hash)
+            return nil
+        }
+        guard let user, !user.disabled else { return nil }
+        return (record, user)
+    }
+
     /// The live token of `kind` with this text, or nil (unknown, expired or revoked).
     public func check(_ token: String, kind: TokenRecord.Kind = .access) async throws -> TokenRecord? {
         guard !token.isEmpty, token.utf8.count <= 512, let record = try await store.token(hash: Self.hash(token)), record.kind == kind else { return nil }

@@ -43,7 +43,7 @@ struct BrowserSession: Sendable {
     /// The session the request's cookie names, if it is live and its user exists.
     static func find(_ request: Request, _ portal: Portal) async throws -> BrowserSession? {
         guard let token = request.cookies[cookieName]?.value, !token.isEmpty,
-            let record = try await portal.tokens.check(token, kind: .session), let user = try await portal.store.user(record.username), !user.disabled
+            let (_, user) = try await portal.tokens.checkUser(token, kind: .session)
         else { return nil }
         return BrowserSession(user: user, token: token, csrf: csrfToken(for: token, secret: try await portal.oauthSecret()))
     }

@@ -167,7 +167,7 @@ public enum PortalRoutes {
             }
         }
         guard let token else { return (try await BrowserSession.apiCaller(request, parameters, portal, baseURL: baseURL(request)), nil) }
-        guard let record = try await portal.tokens.check(token), let user = try await portal.store.user(record.username), !user.disabled else {
+        guard let (_, user) = try await portal.tokens.checkUser(token) else {
             throw PortalError.invalidToken
         }
         return (user, token)

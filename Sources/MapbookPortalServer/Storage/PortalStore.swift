@@ -21,6 +21,9 @@ public protocol PortalStore: Sendable {
 
     func saveToken(_ token: TokenRecord) async throws
     func token(hash: String) async throws -> TokenRecord?
+    /// The token and the user it was issued to (nil when the user is gone): what every
+    /// signed-in request asks, in one question where the store can (`PostgresPortalStore`).
+    func tokenAndUser(hash: String) async throws -> (token: TokenRecord, user: UserRecord?)?
     func deleteToken(hash: String) async throws
     /// Every token (for migrating: devices stay signed in).
     func tokens() async throws -> [TokenRecord]
@@ -91,4 +94,11 @@ public enum UserChange: Sendable, Equatable {
     case noSuchUser
     /// Not saved: the user is the only active administrator, and would no longer be one.
     case lastAdministrator
+}
+
+extension PortalStore {
+    public func tokenAndUser(hash: String) async throws -> (token: TokenRecord, user: UserRecord?)? {
+        guard let token = try await token(hash: hash) else { return nil }
+        return (token, try await user(token.username))
+    }
 }

@@ -25,6 +25,29 @@ enum PostgresHotStatements {
         func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
     }
 
+    /// A token with its user's row (empty when the user is gone).
+    struct TokenAndUser: PostgresPreparedStatement {
+        static let sql = """
+            SELECT t.hash, t.kind, t.username, t.client_id, t.referer, t.created, t.expires, t.code_challenge, t.redirect_uri,
+              u.username, u.id, u.full_name, u.email, u.role, u.password, u.created, u.modified, u.disabled
+            FROM tokens t LEFT JOIN users u ON u.username_key = t.username_key WHERE t.hash = $1
+            """
+        typealias Row = (Token.Row, User.Row?)
+        var hash: String
+        func makeBindings() -> PostgresBindings {
+            var bindings = PostgresBindings()
+            bindings.append(hash)
+            return bindings
+        }
+        func decodeRow(_ row: PostgresRow) throws -> Row {
+            let (h, kind, username, client, referer, created, expires, challenge, redirect, u, id, name, email, role, password, userCreated, modified, disabled) =
+                try row.decode((String, String, String, String?, String?, Int64, Int64, String?, String?, String?, String?, String?, String?, String?, String?, Int64?, Int64?, Bool?).self)
+            let token = (h, kind, username, client, referer, created, expires, challenge, redirect)
+            guard let u, let id, let name, let email, let role, let password, let userCreated, let modified, let disabled else { return (token, nil) }
+            return (token, (u, id, name, email, role, password, userCreated, modified, disabled))
+        }
+    }
+
     struct User: PostgresPreparedStatement {
         static let sql = "SELECT \(PostgresPortalStore.userColumns) FROM users WHERE username_key = $1"
         typealias Row = (String, String, String, String, String, String, Int64, Int64, Bool)

@@ -248,11 +248,14 @@ public final class PostgresPortalStore: PortalStore {
             // Each loop reads its rows to the end (at most one): the connection goes back to
             // the pool when they are all read.
             var found: UserRecord?
-            for try await (u, id, name, email, role, password, created, modified, disabled) in try await client.execute(PostgresHotStatements.User(key: Self.key(username))) {
-                found = UserRecord(username: u, id: id, fullName: name, email: email, role: role, passwordHash: password, created: created, modified: modified, disabled: disabled)
-            }
+            for try await row in try await client.execute(PostgresHotStatements.User(key: Self.key(username))) { found = Self.user(row) }
             return found
         }
+    }
+
+    static func user(_ row: PostgresHotStatements.User.Row) -> UserRecord {
+        let (u, id, name, email, role, password, created, modified, disabled) = row
+        return UserRecord(username: u, id: id, fullName: name, email: email, role: role, passwordHash: password, created: created, modified: modified, disabled: disabled)
     }
 
     public func users() async throws -> [UserRecord] {
@@ -333,6 +336,17 @@ public final class PostgresPortalStore: PortalStore {
         guard let kind = TokenRecord.Kind(rawValue: kind) else { return nil }
         return TokenRecord(
             hash: h, kind: kind, username: user, clientId: client, referer: referer, created: created, expires: expires, codeChallenge: challenge, redirectURI: redirect)
+    }
+
+    public func tokenAndUser(hash: String) async throws -> (token: TokenRecord, user: UserRecord?)? {
+        try await run("read tokens") { [self] in
+            var found: (token: TokenRecord, user: UserRecord?)?
+            for try await (tokenRow, userRow) in try await client.execute(PostgresHotStatements.TokenAndUser(hash: hash)) {
+                guard let token = Self.token(tokenRow) else { continue }
+                found = (token, userRow.map(Self.user))
+            }
+            return found
+        }
     }
 
     public func token(hash: String) async throws -> TokenRecord? {
