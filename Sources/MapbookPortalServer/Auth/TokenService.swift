@@ -41,23 +41,29 @@ public struct TokenService: Sendable {
     /// The live token of `kind` with this text and its user, if that user exists and is not
     /// disabled; nil otherwise. An expired token is deleted.
     public func checkUser(_ token: String, kind: TokenRecord.Kind = .access) async throws -> (token: TokenRecord, user: UserRecord)? {
-        guard !token.isEmpty, token.utf8.count <= 512, let (record, user) = try await store.tokenAndUser(hash: Self.hash(token)), record.kind == kind else { return nil }
-        guard record.expires > Self.now() else {
-            try await store.deleteToken(hash: record.hash)
-            return nil
-        }
-        guard let user, !user.disabled else { return nil }
+        guard Self.isPlausible(token), let (record, user) = try await store.tokenAndUser(hash: Self.hash(token)),
+            try await live(record, kind: kind), let user, !user.disabled
+        else { return nil }
         return (record, user)
     }
 
     /// The live token of `kind` with this text, or nil (unknown, expired or revoked).
     public func check(_ token: String, kind: TokenRecord.Kind = .access) async throws -> TokenRecord? {
-        guard !token.isEmpty, token.utf8.count <= 512, let record = try await store.token(hash: Self.hash(token)), record.kind == kind else { return nil }
+        guard Self.isPlausible(token), let record = try await store.token(hash: Self.hash(token)), try await live(record, kind: kind) else { return nil }
+        return record
+    }
+
+    /// Text that could be a token: anything longer is not looked up.
+    static func isPlausible(_ token: String) -> Bool { !token.isEmpty && token.utf8.count <= 512 }
+
+    /// Whether `record` is of `kind` and unexpired; an expired one is deleted.
+    private func live(_ record: TokenRecord, kind: TokenRecord.Kind) async throws -> Bool {
+        guard record.kind == kind else { return false }
         guard record.expires > Self.now() else {
             try await store.deleteToken(hash: record.hash)
-            return nil
+            return false
         }
-        return record
+        return true
     }
 
     /// Takes an authorization code: it works once.

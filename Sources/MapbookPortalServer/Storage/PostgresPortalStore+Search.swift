@@ -116,10 +116,11 @@ extension PostgresPortalStore {
     }
 
     /// Runs `write` (an item's rows, or the settings' or the groups') and adds its line (the
-    /// item's id, `settingsChanged`, `groupsChanged`) to the change log in one transaction, holding the log's lock from before the line's serial is drawn until the
-    /// commit (`catchUp` relies on that order). Readers are not held up by the lock. The log
-    /// keeps its last `keptChanges` lines.
-    func changeItem(_ what: String, _ id: String, _ write: @escaping @Sendable (PostgresConnection) async throws -> Void) async throws {
+    /// item's id, `settingsChanged`, `groupsChanged`) to the change log in one transaction,
+    /// holding the log's lock from before the line's serial is drawn until the commit
+    /// (`catchUp` relies on that order). Readers are not held up by the lock. The log keeps
+    /// its last `keptChanges` lines.
+    func changeLogged(_ what: String, _ id: String, _ write: @escaping @Sendable (PostgresConnection) async throws -> Void) async throws {
         try await run(what) { [self] in
             try await transaction { connection in
                 try await connection.query("LOCK TABLE item_changes IN EXCLUSIVE MODE", logger: Self.logger)

@@ -206,7 +206,7 @@ public final class PostgresPortalStore: PortalStore {
     }
 
     public func setSetting(_ key: String, _ value: String) async throws {
-        try await changeItem("write a setting", Self.settingsChanged) { connection in
+        try await changeLogged("write a setting", Self.settingsChanged) { connection in
             try await connection.query("INSERT INTO settings (key, value) VALUES (\(key), \(value)) ON CONFLICT (key) DO UPDATE SET value = excluded.value", logger: Self.logger)
         }
     }
@@ -237,9 +237,7 @@ public final class PostgresPortalStore: PortalStore {
     /// The users of rows of `userColumns`.
     static func userRecords(_ rows: PostgresRowSequence) async throws -> [UserRecord] {
         var found: [UserRecord] = []
-        for try await (u, id, name, email, role, password, created, modified, disabled) in rows.decode((String, String, String, String, String, String, Int64, Int64, Bool).self) {
-            found.append(UserRecord(username: u, id: id, fullName: name, email: email, role: role, passwordHash: password, created: created, modified: modified, disabled: disabled))
-        }
+        for try await row in rows.decode(PostgresHotStatements.User.Row.self) { found.append(user(row)) }
         return found
     }
 
@@ -321,6 +319,9 @@ public final class PostgresPortalStore: PortalStore {
         }
     }
 
+    static let tokenColumns = "hash, kind, username, client_id, referer, created, expires, code_challenge, redirect_uri"
+
+    /// The tokens of rows of `tokenColumns`.
     func tokens(_ query: PostgresQuery) async throws -> [TokenRecord] {
         try await run("read tokens") { [self] in
             var found: [TokenRecord] = []
@@ -341,7 +342,7 @@ public final class PostgresPortalStore: PortalStore {
     public func tokenAndUser(hash: String) async throws -> (token: TokenRecord, user: UserRecord?)? {
         try await run("read tokens") { [self] in
             var found: (token: TokenRecord, user: UserRecord?)?
-            for try await (tokenRow, userRow) in try await client.execute(PostgresHotStatements.TokenAndUser(hash: hash)) {
+            for try await (tokenRow, userRow) in try await client.execute(PostgresHotStatements.TokenAndUser(key: hash)) {
                 guard let token = Self.token(tokenRow) else { continue }
                 found = (token, userRow.map(Self.user))
             }
@@ -352,13 +353,13 @@ public final class PostgresPortalStore: PortalStore {
     public func token(hash: String) async throws -> TokenRecord? {
         try await run("read tokens") { [self] in
             var found: TokenRecord?
-            for try await row in try await client.execute(PostgresHotStatements.Token(hash: hash)) { found = Self.token(row) }
+            for try await row in try await client.execute(PostgresHotStatements.Token(key: hash)) { found = Self.token(row) }
             return found
         }
     }
 
     public func tokens() async throws -> [TokenRecord] {
-        try await tokens("SELECT hash, kind, username, client_id, referer, created, expires, code_challenge, redirect_uri FROM tokens ORDER BY hash")
+        try await tokens("SELECT \(unescaped: Self.tokenColumns) FROM tokens ORDER BY hash")
     }
 
     public func deleteToken(hash: String) async throws {
@@ -402,7 +403,7 @@ public final class PostgresPortalStore: PortalStore {
 
     public func saveItem(_ r: ItemRecord) async throws {
         let item = JSONWriter.string(r.item.jsonValue, style: .compact), groups = Self.json(r.groups)
-        try await changeItem("save an item", r.item.id) { connection in
+        try await changeLogged("save an item", r.item.id) { connection in
             try await connection.query(
                 """
                 INSERT INTO items (id, owner_key, status, item, groups, sha256, version)
@@ -414,7 +415,7 @@ public final class PostgresPortalStore: PortalStore {
     }
 
     public func deleteItem(_ id: String) async throws {
-        try await changeItem("delete an item", id) { connection in
+        try await changeLogged("delete an item", id) { connection in
             try await connection.query("DELETE FROM items WHERE id = \(id)", logger: Self.logger)
             try await connection.query("DELETE FROM upload_parts WHERE item_id = \(id)", logger: Self.logger)
         }
@@ -721,7 +722,7 @@ public final class PostgresPortalStore: PortalStore {
 
     public func saveGroup(_ g: GroupRecord) async throws {
         let tags = Self.json(g.tags), members = Self.json(g.members), capabilities = Self.json(g.capabilities)
-        try await changeItem("save a group", Self.groupsChanged) { connection in
+        try await changeLogged("save a group", Self.groupsChanged) { connection in
             try await connection.query(
                 """
                 INSERT INTO groups (id, title, owner, snippet, description, tags, access, created, modified, members, capabilities)
@@ -735,7 +736,7 @@ public final class PostgresPortalStore: PortalStore {
     }
 
     public func deleteGroup(_ id: String) async throws {
-        try await changeItem("delete a group", Self.groupsChanged) { connection in
+        try await changeLogged("delete a group", Self.groupsChanged) { connection in
             try await connection.query("DELETE FROM groups WHERE id = \(id)", logger: Self.logger)
         }
     }

@@ -65,16 +65,20 @@
     }
   }
 
-  // A feature's label texts, made from its fields as the package's tiles had them made:
+  // The features' label texts, made from their fields as the package's tiles had them made:
   // each label's parts are text, and fields by value or by coded value's name.
-  function addLabels(layer, feature) {
+  function addLabels(layer, features) {
     if (!layer.labels || !layer.labels.length) return;
     const fields = {};
     for (const field of layer.info.fields || []) fields[field.name.toLowerCase()] = field;
+    for (const feature of features) addFeatureLabels(layer.labels, fields, feature);
+  }
+
+  function addFeatureLabels(labels, fields, feature) {
     const properties = feature.properties || (feature.properties = {});
     const values = {};
     for (const key of Object.keys(properties)) values[key.toLowerCase()] = properties[key];
-    for (const label of layer.labels) {
+    for (const label of labels) {
       properties[label.attribute] = label.parts.map((part) => {
         if (part.text !== undefined) return part.text;
         const value = values[part.field.toLowerCase()];
@@ -101,7 +105,7 @@
         }, 20000);
         if (mine !== generation) return;
         truncated = truncated || found.truncated;
-        for (const feature of found.features) addLabels(layer, feature);
+        addLabels(layer, found.features);
         map.getSource(layer.source).setData({ type: "FeatureCollection", features: found.features });
       } catch (error) {
         failed.push(layer.title + ": " + error.message);
