@@ -38,7 +38,7 @@ extension PostgresPortalStore {
     /// process behind the log's start reads every item.
     ///
     /// Why it is exact: writers hold the log's lock from before their line's serial is drawn
-    /// until they commit (`changeItem`), so serials commit in order and the log's end read here
+    /// until they commit (`changeLogged`), so serials commit in order and the log's end read here
     /// covers every change committed so far; items are read after it, so what is read is at
     /// least as new as every change up to it. Two requests catching up at once may each apply
     /// what they read: either result is at least as new as the serial it records.
