@@ -183,7 +183,7 @@ let package = Package(
             name: "MapbookPortalServer",
             dependencies: [
                 "MapbookSupport", "MapbookPortalAPI", "MapbookPackage", "MapbookData", "MapbookTiles", "MapbookSearch", "MapbookRouting", "MapbookInspection", "MapbookEditing",
-                "MapbookWeb",
+                "MapbookWeb", "CMapbookLazy",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),

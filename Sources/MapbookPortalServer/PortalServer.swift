@@ -77,6 +77,7 @@ extension PortalServer {
         portal: Portal, host: String, port: Int, tls: PortalTLS, logLevel: String, jsonLogs: Bool = false,
         announce: @escaping @Sendable (String) -> Void
     ) async throws {
+        runTasksOnEventLoops()
         var logger = jsonLogs ? Logger(label: "mapbook.portal", factory: { JSONLogHandler(label: $0) }) : Logger(label: "mapbook.portal")
         logger.logLevel = Logger.Level(rawValue: logLevel.lowercased()) ?? .info
         let configuration = try tlsConfiguration(tls, dataDirectory: portal.configuration.dataDirectory, host: host)

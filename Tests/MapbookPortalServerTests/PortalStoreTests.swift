@@ -185,6 +185,41 @@ import Testing
         await b.shutdown()
     }
 
+    /// Two processes on one database: each keeps the tokens it has read with their users, yet a
+    /// sign-out, a revocation of a user's tokens or a change of the user at one is seen by the
+    /// other's next read.
+    @Test(PostgresServer.required)
+    func aTokenRevokedOrAUserChangedAtAnotherProcessIsSeenAtOnce() async throws {
+        let url = try PostgresServer.database()
+        let a = try await PostgresPortalStore.connect(url, patience: .seconds(60)), b = try await PostgresPortalStore.connect(url, patience: .seconds(60))
+        let alice = UserRecord(username: "alice", id: "a1", fullName: "Alice", email: "", role: "org_admin", passwordHash: "x", created: 1, modified: 1)
+        let bob = UserRecord(username: "bob", id: "b1", fullName: "Bob", email: "", role: "org_user", passwordHash: "x", created: 1, modified: 1)
+        try await a.saveUser(alice)
+        try await a.saveUser(bob)
+        func token(_ hash: String, _ user: String) -> TokenRecord {
+            TokenRecord(hash: hash, kind: .session, username: user, clientId: nil, referer: nil, created: 1, expires: .max, codeChallenge: nil, redirectURI: nil)
+        }
+        for (hash, user) in [("t1", "bob"), ("t2", "bob"), ("t3", "alice")] { try await a.saveToken(token(hash, user)) }
+        // b reads them twice: the second read is its copy's.
+        for _ in 0..<2 {
+            #expect(try await b.tokenAndUser(hash: "t1")?.user?.fullName == "Bob")
+            #expect(try await b.tokenAndUser(hash: "t3")?.user?.role == "org_admin")
+        }
+        try await a.deleteToken(hash: "t1")
+        #expect(try await b.tokenAndUser(hash: "t1") == nil, "a sign-out at a is seen at b")
+        #expect(try await b.tokenAndUser(hash: "t2")?.token.username == "bob")
+        _ = try await a.changeUser("bob") { $0.disabled = true }
+        #expect(try await b.tokenAndUser(hash: "t2")?.user?.disabled == true, "a disabled user is seen at b")
+        try await a.deleteTokens(username: "bob")
+        #expect(try await b.tokenAndUser(hash: "t2") == nil, "revoked tokens are gone at b")
+        var renamed = alice
+        renamed.fullName = "Alice Liddell"
+        try await a.saveUser(renamed)
+        #expect(try await b.tokenAndUser(hash: "t3")?.user?.fullName == "Alice Liddell")
+        await a.shutdown()
+        await b.shutdown()
+    }
+
     /// The plain meaning of `search` over `records`: every item tested (unless `tested`
     /// says they were), the matches sorted and paged.
     static func expected(_ search: ItemSearch, _ records: [ItemRecord], tested: Bool = false) -> ItemSearchResult {

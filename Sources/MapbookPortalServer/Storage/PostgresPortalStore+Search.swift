@@ -3,13 +3,18 @@ import PostgresNIO
 import Synchronization
 
 /// A process's copy of a PostgreSQL portal's items for searching, of its settings and of its
-/// groups, the serial of the last change in the change log that it holds (-1: nothing loaded
-/// yet), and the catch-ups under way (`PostgresPortalStore.catchUp`).
+/// groups, the tokens it has read with their users, the serial of the last change in the change
+/// log that it holds (-1: nothing loaded yet), and the catch-ups under way
+/// (`PostgresPortalStore.catchUp`).
 struct IndexedChanges: Sendable {
     var index = ItemIndex([])
     var settings: [String: String] = [:]
     /// By title, as `groups()` gives them.
     var groups: [GroupRecord] = []
+    /// By hash; emptied when a token or a user changes anywhere (`usersChanged`).
+    var signedIn: [String: (token: TokenRecord, user: UserRecord?)] = [:]
+    /// How many times `signedIn` was emptied: a token read before an emptying is not kept.
+    var signedInClears = 0
     var serial: Int64 = -1
     /// The catch-up running, and the one that starts when it ends.
     var running: Task<Void, any Error>?
@@ -24,6 +29,13 @@ extension PostgresPortalStore {
     /// The log's lines for a change of the settings and of the groups (item ids are hex):
     /// every page reads both, which as queries were a third of PostgreSQL's work under load.
     static let settingsChanged = "#settings", groupsChanged = "#groups"
+
+    /// The log's line for a token revoked or a user changed: every signed-in request reads its
+    /// token and user, which as a query was a round trip of its own.
+    static let usersChanged = "#users"
+
+    /// Tokens kept with their users at most; more empties the copy.
+    static let keptTokens = 10_000
 
     /// Searches run over this process's `ItemIndex`, as in the SQLite store (a search in SQL
     /// read every row's JSON: 17 to 90 ms at 10,000 items), brought up to date first
@@ -82,6 +94,8 @@ extension PostgresPortalStore {
             searchIndex.withLock { s in
                 guard s.serial < last || s.serial == held else { return }
                 (s.index, s.settings, s.groups, s.serial) = (ItemIndex(records), settings, groups, last)
+                s.signedIn = [:]
+                s.signedInClears += 1
             }
             return
         }
@@ -92,7 +106,7 @@ extension PostgresPortalStore {
             }
             return ids
         }
-        let itemIds = ids.filter { $0 != Self.settingsChanged && $0 != Self.groupsChanged }
+        let itemIds = ids.filter { !$0.hasPrefix("#") }
         let records = itemIds.isEmpty ? [] : try await items("SELECT id, status, item::text, groups::text, sha256, version FROM items WHERE id = ANY(\(itemIds))")
         let settings = ids.contains(Self.settingsChanged) ? try await storedSettings() : nil
         let groups = ids.contains(Self.groupsChanged) ? try await storedGroups() : nil
@@ -104,6 +118,10 @@ extension PostgresPortalStore {
             }
             if let settings { s.settings = settings }
             if let groups { s.groups = groups }
+            if ids.contains(Self.usersChanged) {
+                s.signedIn = [:]
+                s.signedInClears += 1
+            }
             s.serial = last
         }
     }
@@ -123,11 +141,38 @@ extension PostgresPortalStore {
     func changeLogged(_ what: String, _ id: String, _ write: @escaping @Sendable (PostgresConnection) async throws -> Void) async throws {
         try await run(what) { [self] in
             try await transaction { connection in
-                try await connection.query("LOCK TABLE item_changes IN EXCLUSIVE MODE", logger: Self.logger)
+                try await Self.lockLog(connection)
                 try await write(connection)
-                try await connection.query("INSERT INTO item_changes (item_id) VALUES (\(id))", logger: Self.logger)
-                try await connection.query("DELETE FROM item_changes WHERE serial <= currval('item_changes_serial_seq') - \(Self.keptChanges)", logger: Self.logger)
+                try await Self.appendLog(connection, id)
             }
         }
+    }
+
+    /// The first statement of a transaction that adds a line to the change log.
+    static func lockLog(_ connection: PostgresConnection) async throws {
+        try await connection.query("LOCK TABLE item_changes IN EXCLUSIVE MODE", logger: logger)
+    }
+
+    /// The last statements of a transaction that began with `lockLog`.
+    static func appendLog(_ connection: PostgresConnection, _ id: String) async throws {
+        try await connection.query("INSERT INTO item_changes (item_id) VALUES (\(id))", logger: logger)
+        try await connection.query("DELETE FROM item_changes WHERE serial <= currval('item_changes_serial_seq') - \(keptChanges)", logger: logger)
+    }
+
+    /// A token and its user, from this process's copy when it holds them. The copy is emptied
+    /// by a catch-up that meets `usersChanged`, and every sign-out, revocation and change of a
+    /// user adds that line in the transaction that makes it: a request that begins after one
+    /// committed, at any process, reads the token again.
+    public func tokenAndUser(hash: String) async throws -> (token: TokenRecord, user: UserRecord?)? {
+        try await catchUp()
+        let (kept, clears) = searchIndex.withLock { ($0.signedIn[hash], $0.signedInClears) }
+        if let kept { return kept }
+        guard let found = try await storedTokenAndUser(hash: hash) else { return nil }
+        searchIndex.withLock { s in
+            guard s.signedInClears == clears else { return }
+            if s.signedIn.count >= Self.keptTokens { s.signedIn = [:] }
+            s.signedIn[hash] = found
+        }
+        return found
     }
 }

@@ -261,8 +261,8 @@ public final class PostgresPortalStore: PortalStore {
     }
 
     public func saveUser(_ u: UserRecord) async throws {
-        try await run("save a user") { [self] in
-            try await client.query(Self.upsert(u))
+        try await changeLogged("save a user", Self.usersChanged) { connection in
+            try await connection.query(Self.upsert(u), logger: Self.logger)
         }
     }
 
@@ -282,10 +282,12 @@ public final class PostgresPortalStore: PortalStore {
         try await run("change a user") { [self] in
             // A refusal writes nothing, so its commit is as good as a rollback.
             try await transaction { connection in
-                // The active administrators' rows first, then the user's, each locked until
-                // the commit and always in that order (two changes at once never wait on
+                // The change log's lock first (`lockLog`, as every writer of the log takes it
+                // first), then the active administrators' rows, then the user's, each locked
+                // until the commit and always in that order (two changes at once never wait on
                 // each other's locks): a second change waits here, then reads the first's
                 // result.
+                try await Self.lockLog(connection)
                 var admins: [String] = []
                 let adminRows = try await connection.query(
                     "SELECT username_key FROM users WHERE role = 'org_admin' AND NOT disabled ORDER BY username_key FOR UPDATE", logger: Self.logger)
@@ -299,6 +301,7 @@ public final class PostgresPortalStore: PortalStore {
                     return .lastAdministrator
                 }
                 try await connection.query(Self.upsert(after), logger: Self.logger)
+                try await Self.appendLog(connection, Self.usersChanged)
                 return .changed(after)
             }
         }
@@ -339,7 +342,7 @@ public final class PostgresPortalStore: PortalStore {
             hash: h, kind: kind, username: user, clientId: client, referer: referer, created: created, expires: expires, codeChallenge: challenge, redirectURI: redirect)
     }
 
-    public func tokenAndUser(hash: String) async throws -> (token: TokenRecord, user: UserRecord?)? {
+    func storedTokenAndUser(hash: String) async throws -> (token: TokenRecord, user: UserRecord?)? {
         try await run("read tokens") { [self] in
             var found: (token: TokenRecord, user: UserRecord?)?
             for try await (tokenRow, userRow) in try await client.execute(PostgresHotStatements.TokenAndUser(key: hash)) {
@@ -363,11 +366,15 @@ public final class PostgresPortalStore: PortalStore {
     }
 
     public func deleteToken(hash: String) async throws {
-        try await run("delete a token") { [self] in try await client.query("DELETE FROM tokens WHERE hash = \(hash)") }
+        try await changeLogged("delete a token", Self.usersChanged) { connection in
+            try await connection.query("DELETE FROM tokens WHERE hash = \(hash)", logger: Self.logger)
+        }
     }
 
     public func deleteTokens(username: String) async throws {
-        try await run("delete a user's tokens") { [self] in try await client.query("DELETE FROM tokens WHERE username_key = \(Self.key(username))") }
+        try await changeLogged("delete a user's tokens", Self.usersChanged) { connection in
+            try await connection.query("DELETE FROM tokens WHERE username_key = \(Self.key(username))", logger: Self.logger)
+        }
     }
 
     public func deleteExpiredTokens(now: Int64) async throws {
