@@ -100,7 +100,8 @@ import Testing
     /// A web map in the map viewer: its page and its online style, for those who may see it,
     /// with the edit tools for those who may edit its service.
     /// Online, the layers' labels are made by the page from the features' fields: the style
-    /// keeps the label layers and gives each label's parts; a class with a `where` is left out.
+    /// keeps the label layers and gives each label's parts; a class with a `where` gives it, and
+    /// the service answers which features in view it selects, as the page asks.
     @Test func aWebMapsLabelsAreMadeFromTheFeaturesFields() async throws {
         let fixture = try await PortalFixture()
         let dir = fixture.directory + "/labelled"
@@ -115,12 +116,23 @@ import Testing
             let trees = try #require(style.object("metadata")?.array("mapbook:online")?.compactMap(\.objectValue).first)
             let source = try #require(trees.string("source"))
             let labels = trees.array("labels")?.compactMap(\.objectValue) ?? []
-            #expect(labels.map { $0.string("attribute") } == ["_label0"], "the class with a where is left out")
+            #expect(labels.map { $0.string("attribute") } == ["_label0", "_label1"])
+            #expect(labels.map { $0.string("where") } == [nil, "dbh > 5"])
             let parts = labels.first?.array("parts")?.compactMap(\.objectValue) ?? []
             #expect(parts.map { $0.string("field") ?? "text:" + ($0.string("text") ?? "") } == ["common", "text: is ", "condition"])
             let symbols = (style.array("layers") ?? []).compactMap(\.objectValue).filter { $0.string("source") == source && $0.string("type") == "symbol" }
-            #expect(symbols.map { $0.string("id") } == ["\(source):_label0"])
-            #expect(symbols.first?["source-layer"] == nil)
+            #expect(symbols.map { $0.string("id") } == ["\(source):_label0", "\(source):_label1"])
+            #expect(symbols.allSatisfy { $0["source-layer"] == nil })
+
+            // The page's two questions for the view: every feature, and those the `where` selects.
+            let url = try #require(trees.string("url")), api = PortalFixture.headers(token: fixture.tokens["alice"])
+            let box = "-180,-85,180,85&geometryType=esriGeometryEnvelope&inSR=4326&spatialRel=esriSpatialRelIntersects"
+            let all = try Self.json(try await client.execute(uri: "\(url)/query?f=geojson&where=1%3D1&outFields=*&geometry=\(box)", method: .get, headers: api))
+            let selected = try Self.json(try await client.execute(uri: "\(url)/query?f=json&where=dbh%20%3E%205&returnIdsOnly=true&geometry=\(box)", method: .get, headers: api))
+            let features = all.array("features")?.compactMap(\.objectValue) ?? []
+            let large = features.filter { ($0.object("properties")?["dbh"]?.doubleValue ?? 0) > 5 }.compactMap { $0["id"]?.int64Value }
+            #expect(!large.isEmpty && large.count < features.count, "some trees are labelled by the second class, not all")
+            #expect(Set(selected.array("objectIds")?.compactMap(\.int64Value) ?? []) == Set(large))
         }
     }
 

@@ -96,7 +96,8 @@ extension PortalRoutes {
     /// same style layers; layers the web map does not have are left out. The tiles carried
     /// each label's text made; online the page makes it from the features' fields by the
     /// label's parts (text, and fields by value or coded name) given with the layer. A label
-    /// class with a `where` is left out: the page cannot run its SQL.
+    /// class's `where` goes with it: the page asks the service which features in view it
+    /// selects (`returnIdsOnly`), as the tiles were made from the features it selects.
     static func onlineStyle(
         _ style: JSONObject, layers: [(id: String, title: String, path: String)], labels: [(layer: String, attribute: String, labelClass: LabelClass)],
         bounds: JSONValue?
@@ -108,8 +109,7 @@ extension PortalRoutes {
             sources[name] = online.contains(name) ? ["type": "geojson", "data": ["type": "FeatureCollection", "features": []]] : nil
         }
         out["sources"] = .object(sources)
-        let drawn = labels.filter { ($0.labelClass.whereClause ?? "").trimmingWhitespace().isEmpty }
-        let labelLayers = Set(drawn.map { "layer:\($0.layer):\($0.attribute)" })
+        let labelLayers = Set(labels.map { "layer:\($0.layer):\($0.attribute)" })
         out["layers"] = .array((style.array("layers") ?? []).compactMap { value -> JSONValue? in
             guard case .object(var layer) = value, let source = layer.string("source"), source.hasPrefix("layer:") else { return value }
             guard online.contains(source), layer.string("type") != "symbol" || layer.string("id") == source || labelLayers.contains(layer.string("id") ?? "") else { return nil }
@@ -128,7 +128,11 @@ extension PortalRoutes {
         metadata["mapbook:online"] = .array(layers.map { layer in
             .object([
                 "id": .string(layer.id), "title": .string(layer.title), "url": .string(layer.path), "source": .string("layer:" + layer.id),
-                "labels": .array(drawn.filter { $0.layer == layer.id }.map { ["attribute": .string($0.attribute), "parts": parts($0.labelClass)] }),
+                "labels": .array(labels.filter { $0.layer == layer.id }.map { label in
+                    var out: JSONObject = ["attribute": .string(label.attribute), "parts": parts(label.labelClass)]
+                    if let clause = label.labelClass.whereClause?.trimmingWhitespace(), !clause.isEmpty { out["where"] = .string(clause) }
+                    return .object(out)
+                }),
             ])
         })
         if let bounds { metadata["mapbook:bounds"] = bounds }

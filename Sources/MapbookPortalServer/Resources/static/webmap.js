@@ -66,12 +66,30 @@
   }
 
   // The features' label texts, made from their fields as the package's tiles had them made:
-  // each label's parts are text, and fields by value or by coded value's name.
-  function addLabels(layer, features) {
+  // each label's parts are text, and fields by value or by coded value's name. A label with a
+  // `where` labels only the features its SQL selects, which the service finds (`selected`: the
+  // object ids for each such label, by its attribute).
+  function addLabels(layer, features, selected) {
     if (!layer.labels || !layer.labels.length) return;
     const fields = {};
     for (const field of layer.info.fields || []) fields[field.name.toLowerCase()] = field;
-    for (const feature of features) addFeatureLabels(layer.labels, fields, feature);
+    for (const feature of features) {
+      const labels = layer.labels.filter((l) => !selected[l.attribute] || selected[l.attribute].has(feature.id));
+      addFeatureLabels(labels, fields, feature);
+    }
+  }
+
+  // For each of the layer's labels with a `where`, the ids of the features in `box` it selects.
+  async function labelSelections(layer, box) {
+    const selected = {};
+    await Promise.all((layer.labels || []).filter((l) => l.where).map(async (label) => {
+      const data = await call(layer.url + "/query", {
+        where: label.where, geometry: box, geometryType: "esriGeometryEnvelope", inSR: "4326",
+        spatialRel: "esriSpatialRelIntersects", returnIdsOnly: "true",
+      });
+      selected[label.attribute] = new Set(data.objectIds || []);
+    }));
+    return selected;
   }
 
   function addFeatureLabels(labels, fields, feature) {
@@ -99,13 +117,13 @@
     const failed = [];
     await Promise.all(layers.filter((l) => l.visible).map(async (layer) => {
       try {
-        const found = await queryAll(layer, {
+        const [found, selected] = await Promise.all([queryAll(layer, {
           f: "geojson", where: "1=1", geometry: box, geometryType: "esriGeometryEnvelope", inSR: "4326",
           spatialRel: "esriSpatialRelIntersects", outFields: "*", outSR: "4326",
-        }, 20000);
+        }, 20000), labelSelections(layer, box)]);
         if (mine !== generation) return;
         truncated = truncated || found.truncated;
-        addLabels(layer, found.features);
+        addLabels(layer, found.features, selected);
         map.getSource(layer.source).setData({ type: "FeatureCollection", features: found.features });
       } catch (error) {
         failed.push(layer.title + ": " + error.message);
