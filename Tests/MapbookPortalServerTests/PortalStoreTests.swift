@@ -117,6 +117,20 @@ import Testing
         }
     }
 
+    /// Every item, by title, as an administrator sees them.
+    static func everything() throws -> ItemSearch {
+        ItemSearch(
+            query: .all, viewer: ItemViewer(username: "root", isAdmin: true, groups: []), group: nil, sort: try ItemSort(sortField: "title", sortOrder: "asc"),
+            page: SearchPage(start: 1, num: 100))
+    }
+
+    /// A private web map of alice's, its id made from `i`.
+    static func record(_ i: Int, _ title: String) -> ItemRecord {
+        ItemRecord(
+            item: PortalItem(id: String(format: "%032x", i), owner: "alice", created: 1, modified: 1, title: title, type: "Web Map", access: .private),
+            status: .ready, groups: [], sha256: nil)
+    }
+
     /// Two processes on one database: what one writes, the other's next search finds (its
     /// index follows the item change log), with writes from both and searches between them
     /// running at once.
@@ -124,14 +138,7 @@ import Testing
     func aSearchSeesWhatAnotherProcessWrote() async throws {
         let url = try PostgresServer.database()
         let a = try await PostgresPortalStore.connect(url, patience: .seconds(60)), b = try await PostgresPortalStore.connect(url, patience: .seconds(60))
-        let everything = ItemSearch(
-            query: .all, viewer: ItemViewer(username: "root", isAdmin: true, groups: []), group: nil, sort: try ItemSort(sortField: "title", sortOrder: "asc"),
-            page: SearchPage(start: 1, num: 100))
-        func record(_ i: Int, _ title: String) -> ItemRecord {
-            ItemRecord(
-                item: PortalItem(id: String(format: "%032x", i), owner: "alice", created: 1, modified: 1, title: title, type: "Web Map", access: .private),
-                status: .ready, groups: [], sha256: nil)
-        }
+        let everything = try Self.everything(), record = Self.record
         #expect(try await b.searchItems(everything).total == 0)
         try await a.saveItem(record(1, "first"))
         try await a.saveItem(record(2, "second"))
@@ -150,6 +157,32 @@ import Testing
         for store in [a, b] {
             let titles = try await store.searchItems(everything).items.map(\.title)
             #expect(titles.count == 51 && titles.contains("renamed") && titles.contains("item 59"))
+        }
+        await a.shutdown()
+        await b.shutdown()
+    }
+
+    /// Within a request (`PortalReads.since`), reads share one catch-up, yet a request sees
+    /// its own writes, and a request that began after another process's write sees that.
+    @Test(PostgresServer.required)
+    func aRequestSeesItsOwnWritesAndThoseBeforeIt() async throws {
+        let url = try PostgresServer.database()
+        let a = try await PostgresPortalStore.connect(url, patience: .seconds(60)), b = try await PostgresPortalStore.connect(url, patience: .seconds(60))
+        let everything = try Self.everything(), record = Self.record
+        try await PortalReads.$since.withValue(.now) { () async throws in
+            #expect(try await a.searchItems(everything).total == 0)
+            #expect(try await a.setting("organizationName") == nil)
+            try await a.saveItem(record(1, "first"))
+            try await a.setSetting("organizationName", "Water Department")
+            #expect(try await a.searchItems(everything).items.map(\.title) == ["first"], "the request's own write")
+            #expect(try await a.setting("organizationName") == "Water Department")
+        }
+        try await PortalReads.$since.withValue(.now) { () async throws in
+            #expect(try await b.searchItems(everything).items.map(\.title) == ["first"])
+            try await a.saveItem(record(2, "second"))
+        }
+        try await PortalReads.$since.withValue(.now) { () async throws in
+            #expect(try await b.searchItems(everything).items.map(\.title) == ["first", "second"], "a write before the request began")
         }
         await a.shutdown()
         await b.shutdown()

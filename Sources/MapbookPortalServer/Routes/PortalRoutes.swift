@@ -43,6 +43,7 @@ public enum PortalRoutes {
         let router = Router(context: PortalContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: SecurityHeaders(secure: secure))
         router.add(middleware: LogRequestsMiddleware(.info))
+        router.add(middleware: RequestBegan())
         info(router, portal)
         auth(router, portal, pages)
         self.pages(router, portal, pages, secure: secure)

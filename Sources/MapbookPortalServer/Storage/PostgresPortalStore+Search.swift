@@ -16,9 +16,22 @@ struct IndexedChanges: Sendable {
     /// How many times `signedIn` was emptied: a token read before an emptying is not kept.
     var signedInClears = 0
     var serial: Int64 = -1
-    /// The catch-up running, and the one that starts when it ends.
+    /// When the last catch-up that ended began to read the log: the copy holds every change
+    /// committed before then.
+    var readFrom: ContinuousClock.Instant?
+    /// When this process last committed a change: a read after it needs a catch-up begun later.
+    var wroteAt: ContinuousClock.Instant?
+    /// The catch-up running and when it began (at the latest), and the one that starts when it ends.
     var running: Task<Void, any Error>?
+    var runningFrom: ContinuousClock.Instant?
     var next: Task<Void, any Error>?
+}
+
+/// What a read of a PostgreSQL portal's kept copies (items, settings, groups, tokens) must
+/// see: every change committed before `since`, the moment the request it serves began
+/// (`RequestBegan`), or the moment of the read itself outside a request.
+public enum PortalReads {
+    @TaskLocal public static var since: ContinuousClock.Instant?
 }
 
 extension PostgresPortalStore {
@@ -45,38 +58,45 @@ extension PostgresPortalStore {
         return search.run(searchIndex.withLock { $0.index.prepare(search) })
     }
 
-    /// Brings the index up to the change log's end. While nothing changed this is one query
-    /// for the log's two ends (its primary key's); changed items are read again by id, and a
-    /// process behind the log's start reads every item.
+    /// Brings the copies up to the change log's end as it was when the request began
+    /// (`PortalReads.since`), or after this process's last write if that is later. While
+    /// nothing changed this is one query for the log's two ends (its primary key's); changed
+    /// items are read again by id, and a process behind the log's start reads every item.
     ///
     /// Why it is exact: writers hold the log's lock from before their line's serial is drawn
     /// until they commit (`changeLogged`), so serials commit in order and the log's end read here
-    /// covers every change committed so far; items are read after it, so what is read is at
-    /// least as new as every change up to it. Two requests catching up at once may each apply
-    /// what they read: either result is at least as new as the serial it records.
+    /// covers every change committed before the read began; items are read after it, so what is
+    /// read is at least as new as every change up to it. Two catch-ups may each apply what they
+    /// read: either result is at least as new as the serial it records.
     ///
-    /// One catch-up runs at a time: a search arriving meanwhile waits for the next one, which
-    /// starts when the running one ends (so it reads the log after the search arrived), and
-    /// every search arriving before it starts shares it. Fifty searches after a change, or at
-    /// a cold start, make one catch-up, not fifty.
+    /// One catch-up runs at a time, and every read it can serve shares it: a read is served by
+    /// one that began after its request did. Others wait for the next one, which starts when
+    /// the running one ends and serves every read waiting by then. So a request's reads (the
+    /// token, the settings, the search) make one query between them, and fifty requests at a
+    /// time make one or two, not a hundred and fifty.
     func catchUp() async throws {
-        let task = searchIndex.withLock { s -> Task<Void, any Error> in
+        let now = ContinuousClock.now
+        let task = searchIndex.withLock { s -> Task<Void, any Error>? in
+            let needed = max(PortalReads.since ?? now, s.wroteAt ?? PortalReads.since ?? now)
+            if let from = s.readFrom, from >= needed { return nil }
+            if let running = s.running, let from = s.runningFrom, from >= needed { return running }
             if let next = s.next { return next }
             let running = s.running
             let task = Task { [self] in
                 if let running { _ = await running.result }
                 defer {
                     searchIndex.withLock { s in
-                        s.running = s.next
-                        s.next = nil
+                        (s.running, s.runningFrom, s.next) = (s.next, s.next == nil ? nil : .now, nil)
                     }
                 }
+                let from = ContinuousClock.now
                 try await catchUpOnce()
+                searchIndex.withLock { s in s.readFrom = max(s.readFrom ?? from, from) }
             }
-            if running == nil { s.running = task } else { s.next = task }
+            if running == nil { (s.running, s.runningFrom) = (task, now) } else { s.next = task }
             return task
         }
-        try await task.value
+        try await task?.value
     }
 
     private func catchUpOnce() async throws {
@@ -146,6 +166,12 @@ extension PostgresPortalStore {
                 try await Self.appendLog(connection, id)
             }
         }
+        wrote()
+    }
+
+    /// After a write's commit: this process's next reads see it (`catchUp`).
+    func wrote() {
+        searchIndex.withLock { $0.wroteAt = .now }
     }
 
     /// The first statement of a transaction that adds a line to the change log.

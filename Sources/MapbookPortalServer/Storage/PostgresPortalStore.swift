@@ -110,8 +110,14 @@ public final class PostgresPortalStore: PortalStore {
         var background = Logger(label: "mapbook.portal.postgres")
         background.logLevel = .error
         let client = PostgresClient(configuration: configuration, backgroundLogger: background)
-        let runner = Task { await client.run() }
-        let store = PostgresPortalStore(client: client, runner: runner, location: parsed.redacted, patience: patience)
+        let watch = QueryPatience()
+        let runner = Task {
+            await withDiscardingTaskGroup { group in
+                group.addTask { await client.run() }
+                group.addTask { await watch.sweep() }
+            }
+        }
+        let store = PostgresPortalStore(client: client, runner: runner, location: parsed.redacted, patience: patience, watch: watch)
         do {
             try await store.migrate()
             try await store.catchUp()
@@ -122,11 +128,12 @@ public final class PostgresPortalStore: PortalStore {
         return store
     }
 
-    init(client: PostgresClient, runner: Task<Void, Never>, location: String, patience: Duration) {
+    init(client: PostgresClient, runner: Task<Void, Never>, location: String, patience: Duration, watch: QueryPatience) {
         self.client = client
         self.runner = runner
         self.location = location
         self.patience = patience
+        self.watch = watch
     }
 
     /// Stops the connection pool.
@@ -140,24 +147,18 @@ public final class PostgresPortalStore: PortalStore {
     /// How long an operation may wait for the database before the request is answered with
     /// a 503: the pool waits for a connection as long as PostgreSQL is down.
     let patience: Duration
+    /// Cancels the queries that run out of `patience` (swept by `runner`).
+    let watch: QueryPatience
 
     /// Runs `body`, turning PostgreSQL's errors, and a database that does not answer within
     /// `patience`, into the store's `database` error.
     func run<T: Sendable>(_ what: String, patience: Duration? = nil, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
         let location = self.location, patience = patience ?? self.patience
         do {
-            return try await withThrowingTaskGroup(of: T?.self) { group in
-                group.addTask { try await body() }
-                group.addTask {
-                    try await Task.sleep(for: patience)
-                    return nil
-                }
-                defer { group.cancelAll() }
-                guard let first = try await group.next(), let value = first else {
-                    throw PortalStoreError(kind: .database, path: location, message: "PostgreSQL did not answer within \(patience) to \(what)")
-                }
-                return value
+            guard let value = try await watch.run(patience: patience, body) else {
+                throw PortalStoreError(kind: .database, path: location, message: "PostgreSQL did not answer within \(patience) to \(what)")
             }
+            return value
         } catch let error as PSQLError {
             let reason = error.serverInfo?[.message] ?? String(describing: error.code)
             throw PortalStoreError(kind: .database, path: location, message: "PostgreSQL could not \(what): \(reason)")
@@ -279,7 +280,8 @@ public final class PostgresPortalStore: PortalStore {
     }
 
     public func changeUser(_ username: String, _ change: @escaping @Sendable (inout UserRecord) -> Void) async throws -> UserChange {
-        try await run("change a user") { [self] in
+        defer { wrote() }
+        return try await run("change a user") { [self] in
             // A refusal writes nothing, so its commit is as good as a rollback.
             try await transaction { connection in
                 // The change log's lock first (`lockLog`, as every writer of the log takes it
