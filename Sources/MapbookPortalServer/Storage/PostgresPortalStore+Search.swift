@@ -25,6 +25,12 @@ struct IndexedChanges: Sendable {
     var running: Task<Void, any Error>?
     var runningFrom: ContinuousClock.Instant?
     var next: Task<Void, any Error>?
+
+    /// Empties the tokens kept, so that those read before are not kept after.
+    mutating func forgetTokens() {
+        signedIn = [:]
+        signedInClears += 1
+    }
 }
 
 /// What a read of a PostgreSQL portal's kept copies (items, settings, groups, tokens) must
@@ -77,7 +83,8 @@ extension PostgresPortalStore {
     func catchUp() async throws {
         let now = ContinuousClock.now
         let task = searchIndex.withLock { s -> Task<Void, any Error>? in
-            let needed = max(PortalReads.since ?? now, s.wroteAt ?? PortalReads.since ?? now)
+            let since = PortalReads.since ?? now
+            let needed = s.wroteAt.map { max(since, $0) } ?? since
             if let from = s.readFrom, from >= needed { return nil }
             if let running = s.running, let from = s.runningFrom, from >= needed { return running }
             if let next = s.next { return next }
@@ -114,8 +121,7 @@ extension PostgresPortalStore {
             searchIndex.withLock { s in
                 guard s.serial < last || s.serial == held else { return }
                 (s.index, s.settings, s.groups, s.serial) = (ItemIndex(records), settings, groups, last)
-                s.signedIn = [:]
-                s.signedInClears += 1
+                s.forgetTokens()
             }
             return
         }
@@ -138,10 +144,7 @@ extension PostgresPortalStore {
             }
             if let settings { s.settings = settings }
             if let groups { s.groups = groups }
-            if ids.contains(Self.usersChanged) {
-                s.signedIn = [:]
-                s.signedInClears += 1
-            }
+            if ids.contains(Self.usersChanged) { s.forgetTokens() }
             s.serial = last
         }
     }
@@ -153,8 +156,9 @@ extension PostgresPortalStore {
         return searchIndex.withLock { read($0) }
     }
 
-    /// Runs `write` (an item's rows, or the settings' or the groups') and adds its line (the
-    /// item's id, `settingsChanged`, `groupsChanged`) to the change log in one transaction,
+    /// Runs `write` (an item's rows, or the settings', the groups', a user's or tokens') and adds
+    /// its line (the item's id, `settingsChanged`, `groupsChanged`, `usersChanged`) to the change
+    /// log in one transaction,
     /// holding the log's lock from before the line's serial is drawn until the commit
     /// (`catchUp` relies on that order). Readers are not held up by the lock. The log keeps
     /// its last `keptChanges` lines.

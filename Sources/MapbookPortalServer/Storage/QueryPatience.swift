@@ -45,7 +45,12 @@ final class QueryPatience: Sendable {
         while !Task.isCancelled {
             try? await Task.sleep(for: Self.sweepEvery)
             let now = ContinuousClock.now
-            let expired = running.withLock { r in r.queries.values.filter { $0.deadline <= now }.map(\.expire) }
+            // Taken out as they expire, so each is cancelled once however long it takes to stop.
+            let expired = running.withLock { r in
+                let past = r.queries.filter { $0.value.deadline <= now }
+                for id in past.keys { r.queries[id] = nil }
+                return past.values.map(\.expire)
+            }
             for expire in expired { expire() }
         }
     }

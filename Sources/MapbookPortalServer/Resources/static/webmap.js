@@ -398,7 +398,7 @@
     return bytes + " bytes";
   }
 
-  // A new point's attributes, asked for before it is added (the service refuses a feature
+  // A new feature's attributes, asked for before it is added (the service refuses a feature
   // without its required fields, as `mapbook edit` does).
   function newFeature(layer, geometry) {
     featurePanel.hidden = false;
@@ -452,16 +452,19 @@
   let sketch = null;
   const sketchBar = document.getElementById("webmap-sketch");
 
+  // The points back to the first: an area's ring.
+  function closed(points) { return points.concat([points[0]]); }
+
   function sketchGeometry() {
     const points = sketch.points;
     if (sketch.shape === "LineString") return points.length >= 2 ? { type: "LineString", coordinates: points } : null;
-    return points.length >= 3 ? { type: "Polygon", coordinates: [points.concat([points[0]])] } : null;
+    return points.length >= 3 ? { type: "Polygon", coordinates: [closed(points)] } : null;
   }
 
   function drawSketch() {
     const features = sketch ? sketch.points.map((p) => ({ type: "Feature", geometry: { type: "Point", coordinates: p }, properties: {} })) : [];
     if (sketch && sketch.points.length >= 2) {
-      const line = sketch.shape === "Polygon" && sketch.points.length >= 3 ? sketch.points.concat([sketch.points[0]]) : sketch.points;
+      const line = sketch.shape === "Polygon" && sketch.points.length >= 3 ? closed(sketch.points) : sketch.points;
       features.push({ type: "Feature", geometry: { type: "LineString", coordinates: line }, properties: {} });
     }
     map.getSource("sketch").setData({ type: "FeatureCollection", features });
