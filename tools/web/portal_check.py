@@ -85,7 +85,10 @@ with sync_playwright() as p:
             check("Tab reaches Sign in", page.evaluate("() => document.activeElement.textContent.trim()") == "Sign in")
             page.keyboard.press("Enter")
             page.wait_for_selector("#username")
-            check("the sign-in page focuses the user name", page.evaluate("() => document.activeElement.id") == "username")
+            # autofocus takes effect at the page's first rendering, which may come after the
+            # field exists: wait a moment for it rather than reading the focus at once.
+            focused = wait(page, "() => document.activeElement && document.activeElement.id === 'username'", seconds=5)
+            check("the sign-in page focuses the user name", focused, page.evaluate("() => document.activeElement.id"))
             labels = page.eval_on_selector_all("input:not([type=hidden])", "els => els.map(e => e.labels.length)")
             check("every sign-in field has a label", all(n == 1 for n in labels), str(labels))
             page.screenshot(path=f"{WORK}/signin-{size}.png")
