@@ -10,7 +10,7 @@ public enum PackageCheck {
         var report = PackageValidator.validate(path: path, options: options)
         // A broken ZIP is reported once, by the format's checks; nothing above it can be read.
         if !report.diagnostics.contains(where: { $0.severity == .error && $0.code.hasPrefix("zip.") }),
-            let package = try? MobileMapPackage(path: path)
+            let package = try? MobileMapPackage(archive: ZipArchive(path: path), refusingBadSignature: false)
         {
             report.diagnostics += LocatorValidator.validate(package)
             report.diagnostics += NetworkCheck.findings(package)

@@ -16,6 +16,24 @@ public struct ValidationReport: Sendable {
     }
 
     /// Clean: no errors, and with `strict` no warnings either. Notes never fail.
+    /// What `mapbook portal publish` says when the package has errors (the first 20 and a
+    /// verdict); nil when it has none.
+    public var publishingRefusal: [String]? {
+        let errors = diagnostics.filter { $0.severity == .error }
+        guard !errors.isEmpty else { return nil }
+        return errors.prefix(20).map(\.description)
+            + (errors.count > 20 ? ["... and \(errors.count - 20) more (`mapbook validate \(path)` shows them all)"] : [])
+            + ["error: '\(path)' is not a valid package (\(Format.count(errors.count, "error"))); fix it before publishing"]
+    }
+
+    /// What `mapbook validate` prints: every finding, then the verdict with the counts.
+    public func lines(strict: Bool) -> [String] {
+        func counted(_ severity: Diagnostic.Severity, _ noun: String) -> String { "\(count(severity)) \(noun)\(count(severity) == 1 ? "" : "s")" }
+        let summary = [counted(.error, "error"), counted(.warning, "warning"), counted(.note, "note")].joined(separator: ", ")
+        return diagnostics.map(\.description)
+            + ["\(path): \(passes(strict: strict) ? "valid" : "NOT valid") (\(summary); \(Format.count(entriesChecked)) entries, \(Format.count(bytesChecked)) bytes checked)"]
+    }
+
     public func passes(strict: Bool) -> Bool {
         !diagnostics.contains { $0.severity == .error || (strict && $0.severity == .warning) }
     }
@@ -37,8 +55,12 @@ public struct ValidationOptions: Sendable {
     public var maximumCompressionRatio: Double = 200
     /// The time expiration is judged against, in epoch milliseconds.
     public var now: Int64
+    /// The keys whose signatures are trusted (the device library's): a package signed by
+    /// none of them is reported with a warning.
+    public var trustedKeys: [PublicSigningKey] = []
 
-    public init(now: Int64? = nil) {
+    public init(now: Int64? = nil, trustedKeys: [PublicSigningKey] = []) {
+        self.trustedKeys = trustedKeys
         var ts = timespec()
         clock_gettime(CLOCK_REALTIME, &ts)
         self.now = now ?? (Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000)
@@ -211,7 +233,7 @@ private struct Run {
         }
         guard !skipped.contains(entry.name) else { return nil }
         do {
-            package = try MobileMapPackage(archive: archive)
+            package = try MobileMapPackage(archive: archive, refusingBadSignature: false)
         } catch {
             add(.error, "manifest.invalid", entry: entry.name, error.message)
             return nil
@@ -228,12 +250,40 @@ private struct Run {
         if (manifest.title ?? "").isEmpty { add(.warning, "manifest.title", entry: entry.name, "no title: portals and the library show the file name instead") }
         if (manifest.guid ?? "").isEmpty { add(.warning, "manifest.guid", entry: entry.name, "no guid") }
         if manifest.maps == nil { add(.note, "manifest.maps", entry: entry.name, "no 'maps' list; maps are found by scanning for .mmap files") }
+        checkSignature(package!, entry: entry)
         if manifest.mapbook == nil {
             add(.note, "manifest.no-hashes", entry: entry.name, "no 'mapbook' section, so entry hashes cannot be checked (a package made by ArcGIS?); CRCs are still checked")
         } else if let version = manifest.mapbook?.formatVersion, version > MapbookSection.currentFormatVersion {
             add(.warning, "manifest.format-version", entry: entry.name, "format version \(version) is newer than this tool's \(MapbookSection.currentFormatVersion)")
         }
         return manifest
+    }
+
+    /// The signature entry against the manifest, and its keys against the trusted ones.
+    mutating func checkSignature(_ package: MobileMapPackage, entry: ZipEntry) {
+        switch package.signature {
+        case .unsigned:
+            add(.note, "signature.none", entry: entry.name, "not signed: nothing shows who made the package ('mapbook sign' signs it)")
+        case .invalid(let error):
+            let code: String
+            switch error.kind {
+            case .duplicate: code = "signature.duplicate"
+            case .otherManifest: code = "signature.manifest"
+            case .badSignature: code = "signature.bad"
+            default: code = "signature.invalid"
+            }
+            add(.error, code, entry: archive.entries.first { PackageSignature.isSignatureEntry($0.name) }?.name, error.message)
+        case .signed(let keys):
+            let signature = archive.entries.first { PackageSignature.isSignatureEntry($0.name) }?.name
+            let listed = keys.map(\.fingerprint).joined(separator: ", ")
+            if package.manifest.mapbook?.entries == nil {
+                add(.error, "signature.invalid", entry: signature, "signed, but the manifest records no entry digests, so the signature covers none of the package's contents")
+            } else if keys.contains(where: options.trustedKeys.contains) {
+                add(.note, "signature.trusted", entry: signature, "signed by \(listed), a trusted key")
+            } else {
+                add(.warning, "signature.untrusted", entry: signature, "signed by \(listed), which this library does not trust ('mapbook library trust add KEY.pub' trusts a key)")
+            }
+        }
     }
 
     /// Reads every entry once: CRC-32 against the central directory, size and SHA-256 against
@@ -244,8 +294,13 @@ private struct Run {
         for entry in archive.entries {
             if entry.isDirectory && entry.uncompressedSize == 0 { continue }
             let expected = digests[entry.name]
-            if manifest?.mapbook != nil, expected == nil, entry.name != manifestName {
-                add(.warning, "manifest.unlisted", entry: entry.name, "not listed in the manifest's entries, so its integrity cannot be checked")
+            if manifest?.mapbook != nil, expected == nil, entry.name != manifestName, !PackageSignature.isSignatureEntry(entry.name) {
+                // In a signed package nothing vouches for an entry the manifest does not list.
+                if package?.signature.isSigned == true {
+                    add(.error, "manifest.unlisted", entry: entry.name, "not listed in the signed manifest: added after signing")
+                } else {
+                    add(.warning, "manifest.unlisted", entry: entry.name, "not listed in the manifest's entries, so its integrity cannot be checked")
+                }
             }
             guard !skipped.contains(entry.name) else { continue }
             var crc = CRC32()

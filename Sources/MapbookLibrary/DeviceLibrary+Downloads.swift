@@ -123,6 +123,7 @@ extension DeviceLibrary {
             }
             // 3. Both into place.
             try finishCommit(itemId)
+            if let stored = try? MobileMapPackage(path: packagePath(itemId)), stored.signature.isSigned { verifiedFiles.remember(stored) }
             if !moved { _ = try? LibraryFiles.remove(partial) }
             // The unfinished download's validator goes with it.
             _ = try? LibraryFiles.remove(partialETagPath(itemId))
@@ -147,7 +148,10 @@ extension DeviceLibrary {
             throw LibraryError(kind: .damagedDownload, path: partial, message: "has SHA-256 \(hex), not the item's \(record.sha256): the download is damaged; delete it and download again")
         }
         do {
-            _ = try MobileMapPackage(path: partial)
+            // A signed package is checked whole against its signed manifest: a portal that
+            // changed an entry is caught even though the file's hash is the one it gave.
+            let package = try MobileMapPackage(path: partial)
+            if package.signature.isSigned { try package.verifyEntries() }
         } catch {
             throw LibraryError(kind: .notAPackage(Self.packageKind(error, opening: partial)), path: partial, message: "the download does not open as a mobile map package (\(Self.reason(error, opening: partial))); the portal item is not a package, or it is damaged")
         }

@@ -13,7 +13,8 @@ extension DeviceLibrary {
     public func addSideloaded(_ path: String) throws -> LibraryEntry {
         let title: String
         do {
-            title = Self.title(of: try MobileMapPackage(path: path), fileName: FileSystem.lastComponent(path))
+            // A signed package is checked whole: one changed after signing never enters.
+            title = Self.title(of: try verifiedFiles.open(path), fileName: FileSystem.lastComponent(path))
         } catch {
             throw LibraryError(kind: .notAPackage(Self.packageKind(error, opening: path)), path: path, message: "cannot be added to the library: \(Self.reason(error, opening: path))")
         }
@@ -22,6 +23,7 @@ extension DeviceLibrary {
             let name = uniqueSideloadedName(Self.sideloadedName(forSource: path))
             let destination = sideloadedFolder + "/" + name
             try LibraryFiles.copy(path, to: destination)
+            if let copy = try? MobileMapPackage(path: destination), copy.signature.isSigned { verifiedFiles.remember(copy) }
             return LibraryEntry(kind: .sideloaded, name: name, path: destination, title: title, size: FileSystem.size(destination) ?? 0)
         }
     }

@@ -44,6 +44,8 @@ public struct LibraryError: Error, Sendable, CustomStringConvertible {
         case noSuchPackage
         /// Several packages go by that name.
         case ambiguousName
+        /// No trusted key has that fingerprint or name.
+        case noSuchKey
     }
 
     public var kind: Kind

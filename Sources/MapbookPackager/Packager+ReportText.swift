@@ -1,6 +1,26 @@
 import MapbookTiles
 import MapbookSupport
 
+extension PackagerSummary {
+    /// What `mapbook create` prints after a build.
+    public var lines: [String] {
+        ["Wrote \(path): \(maps.count) map\(maps.count == 1 ? "" : "s"), \(entries.count) entries, \(Format.count(fileSize)) bytes"]
+            + Packager.reportLines(layers: layers, warnings: warnings, classes: classes, backdrop: backdrop, locator: locator, network: network)
+            + maps.map { "  \($0.name): \($0.layers) layer\($0.layers == 1 ? "" : "s"), \($0.bookmarks) bookmark\($0.bookmarks == 1 ? "" : "s")" }
+            + ["  extent \(extent) (WGS84)"]
+    }
+}
+
+extension Packager.Plan {
+    /// What `mapbook create --dry-run` prints: what would be written to `target`.
+    public func lines(title: String, target: String) -> [String] {
+        ["\(title): would write \(target), about \(Format.count(estimatedSize)) bytes", "  extent \(extent) (WGS84)"]
+            + Packager.reportLines(layers: layers, warnings: warnings, classes: classes, backdrop: backdrop, locator: locator, network: network)
+            + mapCounts.map { "  map \($0.name): \($0.layers) layer\($0.layers == 1 ? "" : "s"), \($0.bookmarks) bookmark\($0.bookmarks == 1 ? "" : "s")" }
+            + ["  data files:"] + contents.files.map { "    \(contents.folder)/\($0.path)" }
+    }
+}
+
 extension Packager {
     /// What `mapbook create` prints under its headline, for a build and a dry run alike: one
     /// line per imported source with its warnings, the project's warnings, the features per

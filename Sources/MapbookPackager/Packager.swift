@@ -39,7 +39,10 @@ public enum Packager {
     /// nil means now. `progress` hears (source, features read) during long imports, and status lines (a negative count) while the backdrop is tiled. The
     /// feature store, the backdrop and the locator indexes are built in hidden files beside
     /// `output`, removed whatever happens; those a killed build left there are removed first.
-    public static func build(_ project: Project, output: String, timestamp: Int64? = nil, progress: ((String, Int) -> Void)? = nil) throws -> PackagerSummary {
+    /// With `signingKeys`, the package is signed by each before it is checked and renamed.
+    public static func build(
+        _ project: Project, output: String, timestamp: Int64? = nil, signingKeys: [SigningKey] = [], progress: ((String, Int) -> Void)? = nil
+    ) throws -> PackagerSummary {
         try checkOutputFolder(output, project)
         removeStaleWorkFiles(beside: output)
         let folder = try workFolder(beside: output, project: project)
@@ -49,7 +52,7 @@ public enum Packager {
         // What `create` writes, `validate` accepts: the archive is checked under its temporary
         // name and a package that fails is never renamed into place.
         progress?("writing the package", -1)
-        let written = try PackageWriter.write(plan.contents, to: output) { temporary in
+        let written = try PackageWriter.write(plan.contents, to: output, signingKeys: signingKeys) { temporary in
             progress?("checking the package as validate does", -1)
             let report = PackageValidator.validate(path: temporary)
             let errors = report.diagnostics.filter { $0.severity == .error }

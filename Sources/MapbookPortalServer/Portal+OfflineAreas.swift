@@ -246,8 +246,11 @@ extension Portal {
             if let quality { replacing[quality.entry] = .file(path: quality.path) }
             try await saveRunning(state.step(85, "Made \(rebuilt.count) locator\(rebuilt.count == 1 ? "" : "s") again from the area's features."))
             let entries = replacing
+            let key = try await portalSigningKey()
             return try await NIOThreadPool.singleton.runIfActive { () throws -> UploadedFile in
                 _ = try PackageRewriter.write(source, replacing: entries, timestamp: now, to: staged)
+                // What the portal makes, the portal signs (devices trust its key from sign-in).
+                _ = try PackageSigner.sign(staged, keys: [key])
                 return try UploadedFile.hashing(staged, name: name)
             }
         }

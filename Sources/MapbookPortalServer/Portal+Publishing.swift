@@ -69,6 +69,7 @@ extension Portal {
                 }
             }
         }
+        if isPackage { try await checkSignature(data.path, owner: record.item.owner, fileName: fileName) }
         // A file sent with this request, whose client has gone: nobody would learn of the
         // item or version, and the client's next run publishes it again. Parts committed by
         // a later request are kept whatever becomes of that request's client.

@@ -129,6 +129,7 @@ extension Portal {
         }
         guard let generation = try await exportCopy(record.item.id, to: exported) else { throw Self.noCopy(record.item.id) }
         let now = TokenService.now() / 1000
+        let key = try await portalSigningKey()
         let upload = try await files.withLocalCopy(file) { local in try await NIOThreadPool.singleton.runIfActive { () throws -> UploadedFile in
             let package = try MobileMapPackage(path: local)
             guard let data = package.dataEntry else {
@@ -142,6 +143,7 @@ extension Portal {
             let rebuilt = try LocatorRefresh.rebuild(package: package, dataEntry: data.name, dataPath: exported, layers: layers, into: locators, reuse: false)
             replacing.merge(LocatorRefresh.entries(rebuilt)) { $1 }
             _ = try PackageRewriter.write(package, replacing: replacing, timestamp: now, to: staged)
+            _ = try PackageSigner.sign(staged, keys: [key])
             return try UploadedFile.hashing(staged, name: file.name)
         } }
         let updated = try await finish(record, data: upload, fileName: record.item.name ?? file.name, call: call, isNew: false)

@@ -88,6 +88,8 @@ public final class Portal: Sendable {
             orgId = String(TokenService.newId().prefix(16))
             try await store.setSetting("orgId", orgId)
         }
+        // Made now, by the one process that opens the store first, not raced for later.
+        _ = try await portalSigningKey()
     }
 
     /// Opens the stores the configuration names and (unless `sweeping` is false) removes what

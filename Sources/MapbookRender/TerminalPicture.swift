@@ -37,6 +37,16 @@ public enum TerminalPicture {
         }
     }
 
+    /// `choice` (a `--terminal-mode`) when it names a mode, else what this process's terminal
+    /// shows best (`detect`).
+    public static func mode(choosing choice: String?) -> Mode {
+        var environment: [String: String] = [:]
+        for key in ["NO_COLOR", "TERM", "TERM_PROGRAM", "LC_TERMINAL", "KITTY_WINDOW_ID", "COLORTERM"] {
+            if let value = getenv(key) { environment[key] = String(cString: value) }
+        }
+        return choice.flatMap(Mode.init(rawValue:)) ?? detect(environment: environment)
+    }
+
     /// What the terminal shows best, from its environment: `NO_COLOR` (no colour, symbols
     /// only), kitty (`KITTY_WINDOW_ID`, TERM `xterm-kitty`), iTerm2 (`TERM_PROGRAM`,
     /// `LC_TERMINAL`), terminals known for sixels (mlterm, foot, contour, WezTerm), then

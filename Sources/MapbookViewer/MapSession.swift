@@ -33,7 +33,8 @@ public final class MapSession {
     public convenience init(path: String, library: DeviceLibrary? = nil) throws(ViewerError) {
         let package: MobileMapPackage
         do {
-            package = try MobileMapPackage(path: path)
+            // A signed package changed after signing is refused here, for every viewer.
+            package = try (library ?? DeviceLibrary.fromEnvironment()).verifiedFiles.open(path)
         } catch {
             throw ViewerError(PackageFormatError(error, path: path))
         }

@@ -30,6 +30,15 @@ public struct RouteOverlay: Sendable {
             metresPerUnit: map.metresPerUnit)
     }
 
+    /// `map` rendered in a `width` x `height` view that shows the whole route, the route
+    /// drawn over it: what `mapbook route -o` writes.
+    public func picture(on map: ViewerMap, width: Int, height: Int, format: PictureFormat) throws -> (rendered: RenderedView, view: MapView) {
+        let view = try view(on: map, width: width, height: height)
+        let rendered = try map.render(view, format: format)
+        try draw(on: rendered.canvas, map: map)
+        return (rendered, view)
+    }
+
     /// Draws the route on `canvas`, a picture of `map`.
     public func draw(on canvas: MapCanvas, map: ViewerMap) throws(ViewerError) {
         let line = try path.map { p throws(ViewerError) in try map.fromLongitudeLatitude(p) }

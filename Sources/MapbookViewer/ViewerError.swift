@@ -17,6 +17,8 @@ public struct ViewerError: Error, Sendable, CustomStringConvertible {
         case unknownPlace
         /// The package has no map at all.
         case noMaps
+        /// A search was asked of a package that has no locator.
+        case noLocator
         /// A layer's data is not in the package, or its geometry format is not public.
         case unreadableLayer
         /// The package (or one of its entries) cannot be read; `PackageFormatError`'s kind.
@@ -45,7 +47,7 @@ public struct ViewerError: Error, Sendable, CustomStringConvertible {
     /// Whether the request itself is wrong (a usage error) rather than the package.
     public var isUsage: Bool {
         switch kind {
-        case .unknownMap, .unknownLayer, .unknownBookmark, .invalidView: return true
+        case .unknownMap, .unknownLayer, .unknownBookmark, .invalidView, .noLocator: return true
         case .unknownPlace, .noMaps, .unreadableLayer, .package: return false
         }
     }

@@ -1,4 +1,5 @@
 import MapbookData
+import MapbookLibrary
 import MapbookSearch
 import MapbookSupport
 
@@ -112,6 +113,15 @@ extension ViewerMap {
 }
 
 extension ViewerMap {
+    /// The pop-up of the first feature the package's locator (with `library`'s edits) finds
+    /// for `text`; a package without a locator is a usage error (`noLocator`).
+    public func popup(searching text: String, library: DeviceLibrary) throws -> IdentifyResult? {
+        guard let locator = try EditedLocator.open(session.package, library: library) else {
+            throw ViewerError(kind: .noLocator, path: session.package.path, message: "has no locator to search; use --at LON,LAT")
+        }
+        return try popup(searching: text, locator: locator)
+    }
+
     /// The pop-up of the first feature `locator` finds for `text` (of the ten best hits, the
     /// first in a layer of this map), as `identify --search` opens it.
     public func popup(searching text: String, locator: CompositeLocator) throws -> IdentifyResult? {

@@ -54,7 +54,7 @@ public final class WebCatalog: Sendable {
                 maps: [], expiration: nil, hasThumbnail: false, problem: entry?.problem, updateAvailable: false, libraryEntry: entry)
             var key = FileSystem.lastComponent(path)
             do {
-                let package = try MobileMapPackage(path: path)
+                let package = try (library ?? DeviceLibrary.fromEnvironment()).verifiedFiles.open(path)
                 let manifest = package.manifest
                 key = manifest.guid ?? key
                 listing.title = manifest.title ?? listing.title

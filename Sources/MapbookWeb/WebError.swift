@@ -44,7 +44,7 @@ public struct WebError: Error, Sendable, CustomStringConvertible {
         case let error as ViewerError:
             let status: HTTPResponse.Status
             switch error.kind {
-            case .unknownMap, .unknownLayer, .unknownBookmark: status = .notFound
+            case .unknownMap, .unknownLayer, .unknownBookmark, .noLocator: status = .notFound
             case .invalidView, .unknownPlace: status = .badRequest
             case .noMaps, .unreadableLayer, .package: status = .unprocessableContent
             }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import MapbookPackage
 import MapbookPackager
 import MapbookSupport
 import MapbookTerminal
@@ -36,6 +37,9 @@ struct CreateCommand: ParsableCommand {
     @Flag(name: .long, help: "Fail when an importer drops or changes any feature.")
     var strict = false
 
+    @Option(name: .long, help: ArgumentHelp("Sign the package with this private key (mapbook keys create); repeat for several.", valueName: "key"))
+    var sign: [String] = []
+
     func validate() throws {
         if let output, !output.lowercased().hasSuffix(".mmpk") {
             throw ValidationError("-o '\(output)': a mobile map package's file name ends in .mmpk")
@@ -58,31 +62,14 @@ struct CreateCommand: ParsableCommand {
         if dryRun {
             let plan = try Packager.dryRun(spec2, output: target, timestamp: timestamp, progress: progress.update)
             progress.finish()
-            out.line("\(spec.title): would write \(target), about \(Format.count(plan.estimatedSize)) bytes")
-            out.line("  extent \(plan.extent) (WGS84)")
-            for line in Packager.reportLines(layers: plan.layers, warnings: plan.warnings, classes: plan.classes, backdrop: plan.backdrop, locator: plan.locator, network: plan.network) {
-                out.line(line)
-            }
-            for (name, layers, bookmarks) in plan.mapCounts {
-                out.line("  map \(name): \(layers) layer\(layers == 1 ? "" : "s"), \(bookmarks) bookmark\(bookmarks == 1 ? "" : "s")")
-            }
-            out.line("  data files:")
-            for file in plan.contents.files {
-                out.line("    \(plan.contents.folder)/\(file.path)")
-            }
+            for line in plan.lines(title: spec.title, target: target) { out.line(line) }
             out.flush()
             return
         }
-        let summary = try Packager.build(spec2, output: target, timestamp: timestamp, progress: progress.update)
+        let keys = try LibraryCommand.attempt { try sign.map { try SigningKey(file: $0) } }
+        let summary = try Packager.build(spec2, output: target, timestamp: timestamp, signingKeys: keys, progress: progress.update)
         progress.finish()
-        out.line("Wrote \(summary.path): \(summary.maps.count) map\(summary.maps.count == 1 ? "" : "s"), \(summary.entries.count) entries, \(Format.count(summary.fileSize)) bytes")
-        for line in Packager.reportLines(layers: summary.layers, warnings: summary.warnings, classes: summary.classes, backdrop: summary.backdrop, locator: summary.locator, network: summary.network) {
-            out.line(line)
-        }
-        for (name, layers, bookmarks) in summary.maps {
-            out.line("  \(name): \(layers) layer\(layers == 1 ? "" : "s"), \(bookmarks) bookmark\(bookmarks == 1 ? "" : "s")")
-        }
-        out.line("  extent \(summary.extent) (WGS84)")
+        for line in summary.lines { out.line(line) }
         out.flush()
     }
 }

@@ -24,7 +24,7 @@ struct EditCommand: ParsableCommand {
     /// The package, its working copy and the user the tracking fields name.
     static func open(_ path: String, forSync: Bool = false) throws -> (MobileMapPackage, WorkingCopy) {
         try LibraryCommand.attempt {
-            let package = try MobileMapPackage(path: path)
+            let package = try LibraryCommand.library().verifiedFiles.open(path)
             return (package, try DeviceEdits.workingCopy(of: package, library: LibraryCommand.library(), forSync: forSync))
         }
     }
@@ -69,7 +69,7 @@ struct EditCommand: ParsableCommand {
     /// itself first, and a working copy made for an edit that is then refused is removed.
     static func perform(_ options: EditLayerOptions, place: Geometry? = nil, _ body: (WorkingCopy, String) throws -> WorkingCopy.Change) throws {
         try LibraryCommand.attempt {
-            let package = try MobileMapPackage(path: options.path)
+            let package = try LibraryCommand.library().verifiedFiles.open(options.path)
             try PackageAccess.check(package)
             report(try DeviceEdits.edit(package, layer: options.layer, place: place, library: LibraryCommand.library(), body))
         }

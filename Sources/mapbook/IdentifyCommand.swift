@@ -52,7 +52,7 @@ struct IdentifyCommand: ParsableCommand {
         let results: [IdentifyResult]
         var skipped: [(layer: String, reason: String)] = []
         if let search {
-            results = try ViewerCommand.attempt { try Self.searchResult(search, map: map).map { [$0] } ?? [] }
+            results = try ViewerCommand.attempt { try map.popup(searching: search, library: LibraryCommand.library()).map { [$0] } ?? [] }
         } else {
             guard let lonLat = at.flatMap(LonLat.init(argument:)) else {
                 Output.error("error: --at '\(at ?? "")' is not LON,LAT")
@@ -72,11 +72,4 @@ struct IdentifyCommand: ParsableCommand {
         if results.isEmpty { throw ExitCode.failure }
     }
 
-    /// The first locator hit's feature, with its pop-up from the layer it is in.
-    static func searchResult(_ text: String, map: ViewerMap) throws -> IdentifyResult? {
-        guard let locator = try EditedLocator.open(map.session.package, library: LibraryCommand.library()) else {
-            throw ViewerCommand.usage("'\(map.session.package.path)' has no locator to search; use --at LON,LAT")
-        }
-        return try map.popup(searching: text, locator: locator)
-    }
 }

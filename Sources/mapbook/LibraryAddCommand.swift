@@ -25,9 +25,7 @@ struct LibraryAddCommand: ParsableCommand {
         for path in paths {
             do {
                 let entry = try library.addSideloaded(path)
-                var out = Output()
-                out.line("Added '\(entry.title)' as \(entry.name) (\(Format.bytes(entry.size)))")
-                out.flush()
+                print("Added '\(entry.title)' as \(entry.name) (\(Format.bytes(entry.size)))")
             } catch {
                 Output.error("error: \(error)")
                 failed = true

@@ -26,6 +26,7 @@ struct LibraryCommand: ParsableCommand {
             LibraryModeCommand.self,
             LibraryReportCommand.self,
             LibraryTakeOfflineCommand.self,
+            LibraryTrustCommand.self,
         ],
         defaultSubcommand: LibraryListCommand.self)
 

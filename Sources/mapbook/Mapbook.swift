@@ -16,6 +16,8 @@ struct Mapbook: AsyncParsableCommand {
             CreateCommand.self,
             InspectCommand.self,
             ValidateCommand.self,
+            SignCommand.self,
+            KeysCommand.self,
             ExtractCommand.self,
             TilesCommand.self,
             SearchCommand.self,

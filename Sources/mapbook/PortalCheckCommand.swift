@@ -28,15 +28,7 @@ struct PortalCheckCommand: AsyncParsableCommand {
         // Kept for the library's views (`mapbook view`, `mapbook serve`): their update badges.
         try? library.keepUpdateCheck(statuses)
         var out = Output()
-        if json {
-            out.json(.array(statuses.map(\.jsonValue)))
-        } else if statuses.isEmpty {
-            out.line("No downloaded packages to check.")
-        } else {
-            for status in statuses { out.line(status.line) }
-            let updates = statuses.filter(\.updateAvailable).count
-            if updates > 0 { out.line("\(Format.count(updates, "update")) available: `mapbook portal update --all` downloads \(updates == 1 ? "it" : "them").") }
-        }
+        out.report(json: json, .array(statuses.map(\.jsonValue)), lines: PackageStatus.checkLines(statuses))
         out.flush()
     }
 }

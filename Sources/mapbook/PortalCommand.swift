@@ -25,6 +25,7 @@ struct PortalCommand: AsyncParsableCommand {
             PortalCheckCommand.self,
             PortalUpdateCommand.self,
             PortalPublishCommand.self,
+            PortalKeysCommand.self,
         ])
 }
 

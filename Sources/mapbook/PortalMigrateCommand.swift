@@ -43,10 +43,7 @@ struct PortalMigrateCommand: AsyncParsableCommand {
                 if done % 50 == 0 { Output.error("\(done) items copied") }
             }
             let copies = try await portal.importSyncCopies(from: from + "/sync")
-            print("""
-                migrated \(summary.users) users, \(summary.tokens) tokens, \(summary.groups) groups, \(summary.folders) folders, \
-                \(summary.items) items (\(summary.files) files, \(summary.bytes) bytes) and \(copies) sync copies; every item's metadata and SHA-256 checked
-                """)
+            print(summary.line(syncCopies: copies))
         }
     }
 }

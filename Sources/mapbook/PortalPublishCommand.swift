@@ -59,12 +59,8 @@ struct PortalPublishCommand: AsyncParsableCommand {
             try await publishSynchronised(fromSync ?? "")
             return
         }
-        let report = ValidateCommand.report(path)
-        let errors = report.diagnostics.filter { $0.severity == .error }
-        guard errors.isEmpty else {
-            for d in errors.prefix(20) { Output.error(d.description) }
-            if errors.count > 20 { Output.error("... and \(errors.count - 20) more (`mapbook validate \(path)` shows them all)") }
-            Output.error("error: '\(path)' is not a valid package (\(Format.count(errors.count, "error"))); fix it before publishing")
+        if let refusal = ValidateCommand.report(path).publishingRefusal {
+            refusal.forEach(Output.error)
             throw ExitCode.failure
         }
         let manifest = try LibraryCommand.attempt { try MobileMapPackage(path: path).manifest }
@@ -97,16 +93,8 @@ struct PortalPublishCommand: AsyncParsableCommand {
             try await client.publishSync(itemId: itemId)
         }
         var out = Output()
-        let generation = answer.int64("generation") ?? 0, modified = answer.int64("modified") ?? 0
-        if json {
-            out.line(JSONWriter.string(.object([
-                "itemId": .string(itemId), "action": .string("updated"), "generation": .integer(generation),
-                "modified": .integer(modified), "size": .integer(answer.int64("size") ?? 0),
-            ])).trimmingTrailingNewline())
-        } else {
-            out.line(itemId)
-            Output.error("Published the edits synchronised to \(itemId) (generation \(generation)) as its new version (\(Format.bytes(answer.int64("size") ?? 0)), modified \(ISODate.formatMinutes(milliseconds: modified)) UTC)")
-        }
+        if json { out.json(answer.jsonValue) } else { out.line(itemId) }
+        if !json { Output.error(answer.line) }
         out.flush()
     }
 }

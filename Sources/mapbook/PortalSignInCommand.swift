@@ -66,32 +66,12 @@ struct PortalSignInCommand: AsyncParsableCommand {
         }
 
         let removed = try LibraryCommand.attempt { try library.signedIn(credential, portal: portal, certificate: certificate) }
+        // The portal's publishers' keys become trusted (a portal that keeps none is left be).
+        let keys = try? await PortalClient.with(portalURL: portal, trust: trust, credential: credential, savingTo: library) { try await $0.refreshTrustedKeys(in: library) }
 
+        let report = SignInReport(credential: credential, method: method, removed: removed, certificateFile: certificate == nil ? nil : connection.caCert, trustedKeys: keys ?? nil)
         var out = Output()
-        if json {
-            out.line(JSONWriter.string(.object([
-                "portalUrl": .string(credential.portalUrl),
-                "username": .string(credential.username),
-                "method": .string(method.rawValue),
-                "expires": .integer(credential.expires),
-                "refreshTokenExpires": credential.refreshTokenExpires.map(JSONValue.integer) ?? .null,
-                "removedPackages": .array(removed.removedPackages.map { .string($0.itemId ?? $0.name) }),
-            ])).trimmingTrailingNewline())
-        } else {
-            if let old = removed.removedCredential, old.username.lowercased() != credential.username.lowercased() || old.portalUrl != credential.portalUrl {
-                out.line("Signed out \(old.username) of \(old.portalUrl).")
-            }
-            for line in removed.removalLines { out.line(line) }
-            let until = ISODate.formatMinutes(milliseconds: credential.expires)
-            switch method {
-            case .oauth:
-                let renew = credential.refreshTokenExpires.map { "; renewed as needed until \(ISODate.formatMinutes(milliseconds: $0)) UTC" } ?? ""
-                out.line("Signed in to \(credential.portalUrl) as \(credential.username) (OAuth; token valid until \(until) UTC\(renew)).")
-            case .generateToken:
-                out.line("Signed in to \(credential.portalUrl) as \(credential.username) (generateToken; token valid until \(until) UTC, then sign in again).")
-            }
-            if certificate != nil { out.line("Trusting the certificate in \(connection.caCert ?? "") for this portal from now on.") }
-        }
+        out.report(json: json, report.jsonValue, lines: report.lines)
         out.flush()
     }
 }

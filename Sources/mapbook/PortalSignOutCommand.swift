@@ -36,25 +36,8 @@ struct PortalSignOutCommand: AsyncParsableCommand {
         }
         let cleanup = try LibraryCommand.attempt { try library.signOut() }
         var out = Output()
-        if json {
-            out.line(JSONWriter.string(.object([
-                "signedOut": cleanup.removedCredential.map { .string($0.username) } ?? .null,
-                "portalUrl": portal.map(JSONValue.string) ?? .null,
-                "tokensRevoked": revoked.map(JSONValue.bool) ?? .null,
-                "removedPackages": .array(cleanup.removedPackages.map(\.jsonValue)),
-                "removedPartialDownloads": .array(cleanup.removedPartialDownloads.map(JSONValue.string)),
-                "removedPortalCertificate": .bool(cleanup.removedPortalCertificate),
-            ])).trimmingTrailingNewline())
-        } else {
-            if let removed = cleanup.removedCredential {
-                out.line("Signed out \(removed.username) of \(removed.portalUrl)\(revoked == true ? " (tokens revoked)" : "").")
-            } else {
-                out.line("Nobody was signed in\(portal.map { " to \($0)" } ?? "").")
-            }
-            if cleanup.removedPackages.isEmpty { out.line("No downloaded packages to remove.") }
-            for line in cleanup.removalLines { out.line(line) }
-            if cleanup.removedPortalCertificate { out.line("Removed the portal's kept certificate.") }
-        }
+        let report = SignOutReport(portal: portal, cleanup: cleanup, revoked: revoked)
+        out.report(json: json, report.jsonValue, lines: report.lines)
         out.flush()
         if let note { Output.error("note: \(note)") }
     }

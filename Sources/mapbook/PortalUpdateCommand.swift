@@ -41,35 +41,11 @@ struct PortalUpdateCommand: AsyncParsableCommand {
             }
         }
         let selected = records
-        var statuses: [PackageStatus] = []
-        var updated: [PackageDownloader.Outcome] = []
-        if !selected.isEmpty {
-            (statuses, updated) = try await PortalSession.run(library, connection) { client in
-                let statuses = try await client.checkForUpdates(selected)
-                var updated: [PackageDownloader.Outcome] = []
-                for status in statuses where status.updateAvailable {
-                    guard let item = status.item else { continue }
-                    updated.append(try await PortalDownloadCommand.download(item, client: client, library: library))
-                }
-                return (statuses, updated)
-            }
+        let report = selected.isEmpty ? UpdateReport() : try await PortalSession.run(library, connection) { client in
+            try await client.update(selected) { try await PortalDownloadCommand.download($0, client: client, library: library) }
         }
         var out = Output()
-        if json {
-            out.line(JSONWriter.string(.object([
-                "updated": .array(updated.map(\.jsonValue)),
-                "checked": .array(statuses.map(\.jsonValue)),
-            ])).trimmingTrailingNewline())
-        } else if statuses.isEmpty {
-            out.line("No downloaded packages to update.")
-        } else {
-            for outcome in updated {
-                out.line("Updated '\(outcome.record.title)' (\(outcome.record.itemId)) to the version of \(ISODate.formatMinutes(milliseconds: outcome.record.itemModifiedAtDownload)) UTC (\(Format.bytes(outcome.record.size))).")
-            }
-            for status in statuses where !status.updateAvailable {
-                out.line(status.line)
-            }
-        }
+        out.report(json: json, report.jsonValue, lines: report.lines)
         out.flush()
     }
 }

@@ -82,29 +82,18 @@ struct RenderCommand: ParsableCommand {
     /// A standalone vector tile package (a `.vtpk` file or the folder it was unpacked into):
     /// its tiles with its own style, nothing else.
     func renderTilePackage() throws {
-        let path = options.path
-        let renderer = try ViewerCommand.attempt {
-            let archive = FileSystem.kind(path) == .directory ? try ZipArchive(folder: path) : try ZipArchive(path: path)
-            return try BackdropRenderer.open(try TilePackage(archive: archive))
-        }
-        let full = renderer.archive.metadata.bounds.map(WebMercator.project)
-        let mapView = try view.webMercatorView(fullExtent: full)
-        let canvas = try ViewerCommand.attempt { try MapCanvas(width: mapView.width, height: mapView.height, extent: mapView.extent, format: format) }
-        renderer.draw(on: canvas, dpi: mapView.dpi)
-        for problem in renderer.problems { Output.error("warning: \(problem)") }
-        for damage in renderer.damage { Output.error("error: \(damage)") }
-        for (key, layers) in renderer.unsupported.sorted(by: { $0.key < $1.key }) {
-            Output.error("warning: the style's \(key) is not drawn (\(layers) style layer\(layers == 1 ? "" : "s"))")
-        }
+        let picture = try ViewerCommand.attempt { try TilePackagePicture(path: options.path, request: try view.request(), format: format) }
+        for problem in picture.warnings { Output.error("warning: \(problem)") }
+        for damage in picture.damage { Output.error("error: \(damage)") }
         if let output {
-            try ViewerCommand.attempt { try canvas.write(to: output, dpi: mapView.dpi) }
-            Output.error("\(output): \(mapView.width) x \(mapView.height) at 1:\(Format.scale(mapView.scale.rounded()))")
+            try ViewerCommand.attempt { try picture.canvas.write(to: output, dpi: picture.view.dpi) }
+            Output.error("\(output): \(picture.view.width) x \(picture.view.height) at 1:\(Format.scale(picture.view.scale.rounded()))")
         }
         if terminal {
             let cells = TerminalPicture.terminalSize() ?? (columns: 80, rows: 25, width: 0, height: 0)
-            Output.write(TerminalPicture.text(of: canvas, columns: cells.columns, rows: max(cells.rows - 1, 1), mode: chosenTerminalMode()) + "\n", to: STDOUT_FILENO)
+            Output.write(TerminalPicture.text(of: picture.canvas, columns: cells.columns, rows: max(cells.rows - 1, 1), mode: chosenTerminalMode()) + "\n", to: STDOUT_FILENO)
         }
-        if !renderer.damage.isEmpty { throw ExitCode.failure }
+        if !picture.damage.isEmpty { throw ExitCode.failure }
     }
 
     /// What `-o` names; PNG when only printing on the terminal.
@@ -112,6 +101,6 @@ struct RenderCommand: ParsableCommand {
 
     /// `--terminal-mode`, else what the terminal's environment says it shows.
     func chosenTerminalMode() -> TerminalPicture.Mode {
-        ViewerCommand.terminalMode(terminalMode)
+        TerminalPicture.mode(choosing: terminalMode)
     }
 }

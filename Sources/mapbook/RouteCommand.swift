@@ -71,7 +71,7 @@ struct RouteCommand: ParsableCommand {
 
     func run() throws {
         let solved = try LibraryCommand.attempt {
-            let package = try MobileMapPackage(path: path)
+            let package = try LibraryCommand.library().verifiedFiles.open(path)
             try PackageAccess.check(package)
             return try SolvedRoute([from] + via + [to], package: package, library: LibraryCommand.library(), network: network, by: by.value, snapDistance: maxDistance)
         }
@@ -99,10 +99,8 @@ extension RouteCommand {
             let overlay = RouteOverlay(
                 path: geometry.map { Position(x: $0.lon, y: $0.lat) },
                 stops: route.places.map { Position(x: $0.lon, y: $0.lat) })
-            let view = try overlay.view(on: viewerMap, width: width, height: height)
-            let rendered = try viewerMap.render(view, format: format)
+            let (rendered, view) = try overlay.picture(on: viewerMap, width: width, height: height, format: format)
             for warning in rendered.warnings { Output.error("warning: \(warning)") }
-            try overlay.draw(on: rendered.canvas, map: viewerMap)
             try rendered.canvas.write(to: output, dpi: view.dpi)
             Output.error("\(output): \(width) x \(height) at 1:\(Format.scale(view.scale.rounded()))")
         }

@@ -76,7 +76,7 @@ extension SearchCommand {
     /// the reason when it has none or cannot be read.
     static func openLocator(_ path: String) throws -> (package: MobileMapPackage, locator: CompositeLocator) {
         try LibraryCommand.attempt {
-            let package = try MobileMapPackage(path: path)
+            let package = try LibraryCommand.library().verifiedFiles.open(path)
             try PackageAccess.check(package)
             guard let locator = try EditedLocator.open(package, library: LibraryCommand.library()) else {
                 Output.error("error: '\(path)' has no locator; give a source 'search: { field: NAME }' in the project file and build it again")

@@ -66,24 +66,12 @@ struct SyncCommand: AsyncParsableCommand {
     }
 
     func listConflicts(_ entries: [LibraryEntry]) throws {
-        var out = Output()
-        var all: [JSONValue] = []
-        for entry in entries {
+        let listings = try entries.map { entry in
             let (_, copy) = try EditCommand.open(entry.path)
-            let found = try LibraryCommand.attempt { try copy.conflicts() }
-            if json {
-                all += found.map { item in
-                    var o = item.conflict.json.objectValue ?? JSONObject()
-                    o["itemId"] = .string(entry.itemId ?? "")
-                    o["time"] = .string(ISODate.format(seconds: item.time))
-                    return .object(o)
-                }
-            } else {
-                out.line("\(entry.title): \(found.isEmpty ? "no conflicts" : Format.count(found.count, "conflict"))")
-                for line in SyncConflict.tableLines(found.map(\.conflict)) { out.line(line) }
-            }
+            return ConflictListing(itemId: entry.itemId ?? "", title: entry.title, found: try LibraryCommand.attempt { try copy.conflicts() })
         }
-        if json { out.json(.array(all)) }
+        var out = Output()
+        out.report(json: json, ConflictListing.json(listings), lines: listings.flatMap(\.lines))
         out.flush()
     }
 }

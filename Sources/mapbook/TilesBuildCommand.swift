@@ -77,12 +77,7 @@ struct TilesBuildCommand: ParsableCommand {
             layers: layers, options: options, name: setName, timestamp: try Packager.sourceDateEpoch() ?? Packager.currentTime(), to: output, format: BackdropBuilder.Format(path: output),
             progress: { message in if tty { Output.error(message) } })
         var out = Output()
-        for layer in result.layers {
-            out.line("\(layer.name): \(Format.count(layer.added)) features" + (layer.skipped > 0 ? ", \(Format.count(layer.skipped)) without usable geometry skipped" : ""))
-        }
-        if result.report.maxZoomGuessed { out.line("maxzoom \(result.report.maxZoom), guessed from the spacing of the features") }
-        for line in result.report.lines { out.line(line) }
-        out.line("wrote \(output): \(Format.count(result.report.tiles)) tiles, \(Format.bytes(Int64(result.report.bytes)))")
+        for line in result.lines(output: output) { out.line(line) }
         out.flush()
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import MapbookSearch
 import MapbookInspection
+import MapbookLibrary
 import MapbookSupport
 
 struct ValidateCommand: ParsableCommand {
@@ -27,22 +28,17 @@ struct ValidateCommand: ParsableCommand {
     @Flag(name: .long, help: "Fail on warnings too.")
     var strict = false
 
-    /// Every finding on the package at `path`: the format's checks and the locators'.
+    /// Every finding on the package at `path`: the format's checks and the locators', its
+    /// signature judged against the device library's trusted keys.
     static func report(_ path: String) -> ValidationReport {
-        PackageCheck.validate(path: path)
+        let trusted = ((try? LibraryCommand.library().trustedKeys()) ?? []).map(\.key)
+        return PackageCheck.validate(path: path, options: ValidationOptions(trustedKeys: trusted))
     }
 
     func run() throws {
         let report = Self.report(path)
         var out = Output()
-        if json {
-            out.json(report.jsonValue)
-        } else {
-            for d in report.diagnostics { out.line(d.description) }
-            let summary = "\(report.count(.error)) error\(report.count(.error) == 1 ? "" : "s"), \(report.count(.warning)) warning\(report.count(.warning) == 1 ? "" : "s"), \(report.count(.note)) note\(report.count(.note) == 1 ? "" : "s")"
-            let verdict = report.passes(strict: strict) ? "valid" : "NOT valid"
-            out.line("\(path): \(verdict) (\(summary); \(Format.count(report.entriesChecked)) entries, \(Format.count(report.bytesChecked)) bytes checked)")
-        }
+        out.report(json: json, report.jsonValue, lines: report.lines(strict: strict))
         out.flush()
         if !report.passes(strict: strict) { throw ExitCode.failure }
     }

@@ -42,7 +42,7 @@ struct ViewCommand: ParsableCommand {
         }
         let library = LibraryCommand.library()
         let kept = try? library.portalCertificate()
-        let context = ViewerContext(library: library, mode: ViewerCommand.terminalMode(terminalMode), trust: connection.trust(kept: kept ?? nil))
+        let context = ViewerContext(library: library, mode: TerminalPicture.mode(choosing: terminalMode), trust: connection.trust(kept: kept ?? nil))
         // A package named on the command line opens at once, to its map (the first unless
         // --map names another); what stops it is said before the screen is taken over.
         let loop = try ViewerCommand.attempt { try ViewerLoop(terminal: terminal, context: context, package: path, map: map) }

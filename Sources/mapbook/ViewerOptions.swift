@@ -63,12 +63,6 @@ struct ViewOptions: ParsableArguments {
         try ViewRequest.parse(bookmark: bookmark, bbox: bbox, center: center, scale: scale, size: size, dpi: dpi)
     }
 
-    /// The view these options name on a Web Mercator backdrop alone (a `.vtpk`), else
-    /// `fullExtent` (Web Mercator metres).
-    func webMercatorView(fullExtent: BoundingBox?) throws -> MapView {
-        try ViewerCommand.attempt { try request().webMercatorView(fullExtent: fullExtent) }
-    }
-
     /// The view these options name on `map`; the map's initial view when none is given.
     func view(of map: ViewerMap) throws -> MapView {
         try ViewerCommand.attempt { try request().view(of: map) }
@@ -83,16 +77,6 @@ enum ViewerCommand {
     }
 
     static func usage(_ message: String) -> Usage { Usage(description: message) }
-
-    /// How pictures print on this terminal: `override` (a `--terminal-mode`), else what the
-    /// terminal's environment says it shows (none with `NO_COLOR`).
-    static func terminalMode(_ override: String?) -> TerminalPicture.Mode {
-        var environment: [String: String] = [:]
-        for key in ["NO_COLOR", "TERM", "TERM_PROGRAM", "LC_TERMINAL", "KITTY_WINDOW_ID", "COLORTERM"] {
-            if let value = getenv(key) { environment[key] = String(cString: value) }
-        }
-        return override.flatMap(TerminalPicture.Mode.init(rawValue:)) ?? TerminalPicture.detect(environment: environment)
-    }
 
     /// Runs `body`; a request that is wrong exits 64 with its message (and the choices), a
     /// package that cannot be read exits 1.

@@ -52,8 +52,9 @@ extension PortalClientTests {
             let areaId = try #require(record["itemId"] as? String)
             #expect(areaId != id)
             let areaPackage = b + "/downloads/\(areaId).mmpk"
-            let validated = try MapbookBinary.run(["validate", areaPackage])
-            #expect(validated.status == 0 && !validated.stdout.contains("warning:"), "\(validated.stdout)")
+            // Made and signed by the portal, whose key the device trusts from its sign-in.
+            let validated = try mapbook(["validate", areaPackage], home: b)
+            #expect(validated.status == 0 && !validated.stdout.contains("warning:") && validated.stdout.contains("signature.trusted"), "\(validated.stdout)")
 
             // Its valves are those of the area, as the service has them.
             let all = try valves(package), kept = try valves(areaPackage)

@@ -1,5 +1,34 @@
 import MapbookSupport
 
+/// A package's kept conflicts, as `mapbook sync --conflicts` lists them.
+public struct ConflictListing: Sendable {
+    public var itemId: String
+    public var title: String
+    public var found: [(time: Int64, conflict: SyncConflict)]
+
+    public init(itemId: String, title: String, found: [(time: Int64, conflict: SyncConflict)]) {
+        self.itemId = itemId
+        self.title = title
+        self.found = found
+    }
+
+    /// Every conflict of `listings` as one JSON array, each with its item and time.
+    public static func json(_ listings: [ConflictListing]) -> JSONValue {
+        .array(listings.flatMap { listing in
+            listing.found.map { item in
+                var o = item.conflict.json.objectValue ?? JSONObject()
+                o["itemId"] = .string(listing.itemId)
+                o["time"] = .string(ISODate.format(seconds: item.time))
+                return .object(o)
+            }
+        })
+    }
+
+    public var lines: [String] {
+        ["\(title): \(found.isEmpty ? "no conflicts" : Format.count(found.count, "conflict"))"] + SyncConflict.tableLines(found.map(\.conflict))
+    }
+}
+
 extension SyncConflict {
     /// The conflicts as a table: layer, globalid, column, base, theirs, ours, outcome.
     public static func tableLines(_ conflicts: [SyncConflict]) -> [String] {

@@ -11,6 +11,11 @@ public final class MobileMapPackage: Sendable {
     public let manifest: PackageManifest
     /// The folder holding maps and data (`p20` for ours, `p12`, `p13`, `p14`... for Esri's).
     public let folder: String?
+    /// The signature entry's verdict on the manifest (docs/FORMAT.md "Signature"). The entries
+    /// themselves are checked against the manifest by `verifyEntries()`, which reads them all.
+    public let signature: SignatureState
+    /// The manifest's bytes' SHA-256: what a signature covers, and how a verified file is known.
+    public let manifestSHA256: String
 
     public var path: String { archive.displayPath }
 
@@ -19,8 +24,10 @@ public final class MobileMapPackage: Sendable {
         try self.init(archive: try ZipArchive(path: path))
     }
 
-    /// Reads the manifest of an opened archive.
-    public init(archive: ZipArchive) throws(PackageFormatError) {
+    /// Reads the manifest of an opened archive and checks its signature: a package whose
+    /// signature is malformed, doubled, of another manifest or does not verify is refused
+    /// (`.signature`), unless `refusingBadSignature` is false (`validate` reports it instead).
+    public init(archive: ZipArchive, refusingBadSignature: Bool = true) throws(PackageFormatError) {
         self.archive = archive
         guard let entry = Self.findManifest(in: archive) else {
             throw PackageFormatError(kind: .wrongFormat, path: archive.displayPath, message: "no .info manifest at the root of the archive: not a mobile map package")
@@ -34,6 +41,11 @@ public final class MobileMapPackage: Sendable {
         }
         manifest = try PackageManifest.parse(bytes, path: "\(archive.displayPath)[\(entry.name)]")
         folder = Self.findFolder(in: archive, manifest: manifest)
+        manifestSHA256 = SHA256Digest.hex(of: bytes)
+        signature = SignatureState.of(archive, manifestEntry: entry, manifestBytes: bytes)
+        if refusingBadSignature, case .invalid(let error) = signature {
+            throw PackageFormatError(kind: .signature(error.kind), path: error.path, message: error.message + "; the package is refused")
+        }
     }
 
     /// The root `.info` entry, preferring the one named after the package file.

@@ -37,6 +37,9 @@ public struct PackageFormatError: Error, Sendable, CustomStringConvertible {
         case unsupportedVersion
         /// A request for something the file does not offer, such as an unknown suggestion.
         case notOffered
+        /// The package's signature is malformed, doubled, of another manifest or does not
+        /// verify, or an entry differs from what the signed manifest records.
+        case signature(SignatureError.Kind)
         /// The operating system refused to write the file; `errno` says why.
         case io(errno: Int32)
     }
@@ -69,6 +72,7 @@ extension PackageFormatError {
         case let error as SQLiteError: self.init(kind: .sqlite(error.kind), path: path, message: error.description)
         case let error as JSONError: self.init(kind: .json(error.kind), path: path, message: error.description)
         case let error as XMLError: self.init(kind: .xml(error.kind), path: path, message: error.description)
+        case let error as SignatureError: self.init(kind: .signature(error.kind), path: error.path, message: error.message)
         default: preconditionFailure("package code threw an unexpected \(type(of: error)): \(error)")
         }
     }

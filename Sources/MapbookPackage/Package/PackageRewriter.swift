@@ -20,7 +20,9 @@ public enum PackageRewriter {
         let zip = try ZipWriter(descriptor: output.descriptor, path: path)
         var digests: [(String, EntryDigest)] = []
         var written: [(name: String, size: Int64)] = []
-        for entry in package.archive.entries where entry.name != package.manifestEntry.name && !entry.name.hasSuffix("/") {
+        // The old signature signs the old manifest: a rewritten package is signed again, or not.
+        for entry in package.archive.entries
+        where entry.name != package.manifestEntry.name && !entry.name.hasSuffix("/") && !PackageSignature.isSignatureEntry(entry.name) {
             var sha = SHA256Digest()
             let size: Int64
             switch replacing[entry.name] {

@@ -74,8 +74,11 @@ public struct PackageWriteSummary: Sendable {
 /// nothing is left under `path` or beside it. Each entry is read from its source once.
 public enum PackageWriter {
     /// `check` sees the finished archive under its temporary name before it is renamed into
-    /// place; an error it throws leaves nothing behind, and `path` untouched.
-    public static func write(_ contents: PackageContents, to path: String, check: ((String) throws -> Void)? = nil) throws -> PackageWriteSummary {
+    /// place; an error it throws leaves nothing behind, and `path` untouched. With
+    /// `signingKeys`, the package is signed by each (`PackageSigner`) before `check` sees it.
+    public static func write(
+        _ contents: PackageContents, to path: String, signingKeys: [SigningKey] = [], check: ((String) throws -> Void)? = nil
+    ) throws -> PackageWriteSummary {
         let output = try AtomicFile(destination: path)
         let zip = try ZipWriter(descriptor: output.descriptor, path: path)
         var digests: [(String, EntryDigest)] = []
@@ -145,6 +148,11 @@ public enum PackageWriter {
         written.append((manifestName, Int64(manifestBytes.count)))
 
         try zip.close()
+        if !signingKeys.isEmpty {
+            try PackageSigner.signWritten(output.temporaryPath, descriptor: output.descriptor, keys: signingKeys)
+            let signature = try MobileMapPackage(path: output.temporaryPath).archive.entries.last!
+            written.append((signature.name, signature.uncompressedSize))
+        }
         try check?(output.temporaryPath)
         try output.commit()
         let size = (try? RandomAccessFile(path: path).size) ?? 0

@@ -82,6 +82,16 @@ public enum BackdropBuilder {
         public var layers: [(name: String, added: Int, skipped: Int)]
         /// The extent of the data in WGS84, nil when there was none.
         public var extent: BoundingBox?
+
+        /// What `mapbook tiles build` prints once it wrote `output`.
+        public func lines(output: String) -> [String] {
+            var out: [String] = layers.map { layer -> String in
+                let skipped = layer.skipped > 0 ? ", \(MapbookSupport.Format.count(layer.skipped)) without usable geometry skipped" : ""
+                return "\(layer.name): \(MapbookSupport.Format.count(layer.added)) features\(skipped)"
+            }
+            if report.maxZoomGuessed { out.append("maxzoom \(report.maxZoom), guessed from the spacing of the features") }
+            return out + report.lines + ["wrote \(output): \(MapbookSupport.Format.count(report.tiles)) tiles, \(MapbookSupport.Format.bytes(Int64(report.bytes)))"]
+        }
     }
 
     /// Tiles `layers` and writes the tile set to `path` atomically (nothing is left there on

@@ -2,6 +2,14 @@ import MapbookLibrary
 import MapbookSupport
 
 extension PackageStatus {
+    /// What `mapbook portal check` prints: a line per package, then how many updates wait.
+    public static func checkLines(_ statuses: [PackageStatus]) -> [String] {
+        guard !statuses.isEmpty else { return ["No downloaded packages to check."] }
+        let updates = statuses.filter(\.updateAvailable).count
+        return statuses.map(\.line)
+            + (updates > 0 ? ["\(Format.count(updates, "update")) available: `mapbook portal update --all` downloads \(updates == 1 ? "it" : "them")."] : [])
+    }
+
     /// The status as `mapbook portal check` prints it: "'Title' (id): up to date (...)".
     public var line: String {
         let name = "'\(record.title)' (\(record.itemId))"

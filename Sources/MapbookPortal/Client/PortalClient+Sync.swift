@@ -20,9 +20,27 @@ extension PortalClient {
     /// Asks the portal to publish the item's synchronised data as its package's new version
     /// (the owner or an admin only). Returns the portal's answer: `id`, `generation`,
     /// `modified`, `size`.
-    public func publishSync(itemId: String) async throws -> JSONObject {
+    public func publishSync(itemId: String) async throws -> SyncPublication {
         let item = try await item(itemId)
-        return try await call("content/users/\(FormEncoding.percentEncode(item.owner))/items/\(itemId)/publishSync", method: .POST, body: .form([]))
+        let answer = try await call("content/users/\(FormEncoding.percentEncode(item.owner))/items/\(itemId)/publishSync", method: .POST, body: .form([]))
+        return SyncPublication(itemId: itemId, generation: answer.int64("generation") ?? 0, modified: answer.int64("modified") ?? 0, size: answer.int64("size") ?? 0)
+    }
+}
+
+/// A new version the portal made of a package from its synchronised edits.
+public struct SyncPublication: Sendable {
+    public var itemId: String
+    public var generation: Int64
+    public var modified: Int64
+    public var size: Int64
+
+    /// As `mapbook portal publish --from-sync --json` prints it.
+    public var jsonValue: JSONValue {
+        .object(["itemId": .string(itemId), "action": .string("updated"), "generation": .integer(generation), "modified": .integer(modified), "size": .integer(size)])
+    }
+
+    public var line: String {
+        "Published the edits synchronised to \(itemId) (generation \(generation)) as its new version (\(Format.bytes(size)), modified \(ISODate.formatMinutes(milliseconds: modified)) UTC)"
     }
 }
 

@@ -55,6 +55,7 @@ public enum PortalRoutes {
         publishSync(router, portal)
         services(router, portal)
         offlineAreas(router, portal)
+        signingKeys(router, portal)
         return router
     }
 

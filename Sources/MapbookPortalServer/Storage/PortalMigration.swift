@@ -24,6 +24,11 @@ public struct PortalMigration: Sendable {
         public var items = 0
         public var files = 0
         public var bytes: Int64 = 0
+
+        /// What `mapbook portal migrate` prints, with the sync copies moved beside.
+        public func line(syncCopies: Int) -> String {
+            "migrated \(users) users, \(tokens) tokens, \(groups) groups, \(folders) folders, \(items) items (\(files) files, \(bytes) bytes) and \(syncCopies) sync copies; every item's metadata and SHA-256 checked"
+        }
     }
 
     /// Which item a check found different, and how.
