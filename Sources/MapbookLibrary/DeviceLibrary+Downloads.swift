@@ -178,6 +178,23 @@ extension DeviceLibrary {
     }
 
     func packagePath(_ itemId: String) -> String { "\(downloadsFolder)/\(itemId).mmpk" }
+
+    /// The package downloaded for `itemId`, if the library holds one: what an update by delta
+    /// builds the new version from.
+    public func downloadedPackage(itemId: String) -> String? {
+        guard ItemID.isValid(itemId), FileSystem.kind(packagePath(itemId)) == .file else { return nil }
+        return packagePath(itemId)
+    }
+
+    /// Bytes free for the library's downloads; nil when the system does not say.
+    ///
+    /// The corresponding C function is `statvfs`.
+    public func freeBytes() -> Int64? {
+        var info = statvfs()
+        let folder = FileSystem.kind(downloadsFolder) == .directory ? downloadsFolder : root
+        guard statvfs(FileSystem.kind(folder) == .directory ? folder : FileSystem.parent(of: folder), &info) == 0 else { return nil }
+        return Int64(info.f_bavail) * Int64(info.f_frsize)
+    }
     func recordPath(_ itemId: String) -> String { "\(downloadsFolder)/\(itemId).json" }
     func partialPath(_ itemId: String) -> String { "\(downloadsFolder)/\(itemId).partial" }
     func partialETagPath(_ itemId: String) -> String { "\(downloadsFolder)/\(itemId).etag" }

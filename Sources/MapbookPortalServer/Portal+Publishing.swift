@@ -49,6 +49,9 @@ extension Portal {
     /// `data.path` is a file on this machine; `storedAs` the version the file store already
     /// holds it under (joined parts), or nil to store it now under a new one. The record then
     /// names the new version and the old one goes.
+    /// The info file holding the current version's `PackageLayout`.
+    static let layoutPath = "mapbook/layout.json"
+
     func finish(_ record: ItemRecord, data: UploadedFile, fileName: String, call: PortalRequest, isNew: Bool, storedAs: String? = nil) async throws -> ItemRecord {
         guard PortalPaths.isFileName(fileName) else { throw PortalError.badRequest("'\(fileName)' is not a file name.") }
         var record = record
@@ -89,6 +92,10 @@ extension Portal {
             }
         }
         if record.item.title.isEmpty { record.item.title = PortalRoutes.stem(fileName) }
+        // What devices build this version from the one they hold with (updates by delta),
+        // read now, while the file is on this machine.
+        let path = data.path
+        let layout = isPackage ? try? await NIOThreadPool.singleton.runIfActive { try PackageLayout.read(path: path) } : nil
         let version = storedAs ?? Self.newVersion()
         if storedAs == nil { try await files.putData(itemId: record.item.id, version: version, fileName: fileName, from: data.path) }
         let previous = record.status == .ready ? record.version : nil
@@ -107,6 +114,9 @@ extension Portal {
         // The record names the new version: the old one is nobody's (a download of it under
         // way may fail and start again, with the new ETag).
         if let previous, previous != version { await files.removeData(itemId: record.item.id, version: previous) }
+        if let layout, layout.sha256 == data.sha256 {
+            try? await files.putInfo(itemId: record.item.id, path: Self.layoutPath, bytes: JSONWriter.bytes(layout.jsonValue, style: .compact))
+        }
         // Copies the package's data when it has editable layers, from the file on this
         // machine the validator read, or the stored one when storing it moved that file.
         // Then its feature service and web maps (Portal+Services, Portal+WebMaps). A map area

@@ -42,6 +42,10 @@ public struct PackageDownloader: Sendable {
         public var entry: LibraryEntry
         /// The bytes an earlier, interrupted attempt had already fetched (0: from the start).
         public var resumedFrom: Int64
+        /// The bytes this call fetched from the portal.
+        public var fetchedBytes: Int64
+        /// Whether the file was built from the version held, fetching only what differs.
+        public var byDelta: Bool
     }
 
     /// Downloads `item`'s data and stores it. `progress` is called as bytes arrive.
@@ -51,12 +55,25 @@ public struct PackageDownloader: Sendable {
     public func download(_ item: PortalItem, progress: (@Sendable (Progress) -> Void)? = nil) async throws -> Outcome {
         let id = item.id
         let partial = try library.partialDownloadPath(itemId: id)
+        if let free = library.freeBytes(), item.size > 0, free < item.size - (FileSystem.size(partial) ?? 0) {
+            let short = (item.size - (FileSystem.size(partial) ?? 0) - free + (1 << 20) - 1) >> 20
+            throw PortalClientError(
+                .noSpace, url: dataURL(id),
+                message: "'\(item.title)' needs \(Format.bytes(item.size)) and the library's disk has \(Format.bytes(free)) free: free \(short) MB more (the version held stays as it is)")
+        }
         var attempt = 0
+        let delta = try await deltaUpdate(item, partial: partial, progress: progress)
         while true {
             attempt += 1
             let have = FileSystem.kind(partial) == .file ? (FileSystem.size(partial) ?? 0) : 0
             let validator = have > 0 ? try library.partialDownloadETag(itemId: id) : nil
-            switch try await fetch(item, to: partial, have: have, validator: validator, progress: progress) {
+            let fetched: Fetched
+            if let delta, attempt == 1 {
+                fetched = delta.fetched
+            } else {
+                fetched = try await fetch(item, to: partial, have: have, validator: validator, progress: progress)
+            }
+            switch fetched {
             case .restart where attempt < 3:
                 try library.discardPartialDownload(itemId: id)
                 continue
@@ -75,7 +92,13 @@ public struct PackageDownloader: Sendable {
                     try? library.discardPartialDownload(itemId: id)
                     throw error
                 }
-                return Outcome(item: item, record: record, entry: entry, resumedFrom: resumedFrom)
+                let (bytes, byDelta) = attempt == 1 ? delta.map { ($0.fetchedBytes, true) } ?? (size - resumedFrom, false) : (size - resumedFrom, false)
+                if byDelta {
+                    // A whole download tells the portal which version the device holds; ranged
+                    // requests do not, so the device says it as an update check does.
+                    _ = try? await client.call("content/items/\(FormEncoding.percentEncode(id))", headers: [(PortalClient.holdsHeader, String(item.modified))])
+                }
+                return Outcome(item: item, record: record, entry: entry, resumedFrom: resumedFrom, fetchedBytes: bytes, byDelta: byDelta)
             }
         }
     }

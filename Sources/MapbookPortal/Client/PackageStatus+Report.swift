@@ -50,6 +50,10 @@ extension PackageDownloader.Outcome {
         var o = record.jsonValue.objectValue ?? [:]
         o["path"] = .string(entry.path)
         o["resumedFrom"] = .integer(resumedFrom)
+        // What the device paid for, and what it got: an update by delta fetches less.
+        o["fetchedBytes"] = .integer(fetchedBytes)
+        o["fileBytes"] = .integer(record.size)
+        o["delta"] = .bool(byDelta)
         return .object(o)
     }
 

@@ -16,6 +16,8 @@ public struct PortalClientError: Error, Sendable, CustomStringConvertible {
         case usage
         /// A job the portal ran in the background (a map area taken offline) failed.
         case jobFailed
+        /// The disk has not room enough for the download; the message says how much more.
+        case noSpace
     }
 
     public var kind: Kind
