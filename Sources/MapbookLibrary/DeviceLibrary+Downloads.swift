@@ -190,9 +190,11 @@ extension DeviceLibrary {
     ///
     /// The corresponding C function is `statvfs`.
     public func freeBytes() -> Int64? {
+        // The nearest folder that exists: the downloads, the library, or where it will be made.
         var info = statvfs()
-        let folder = FileSystem.kind(downloadsFolder) == .directory ? downloadsFolder : root
-        guard statvfs(FileSystem.kind(folder) == .directory ? folder : FileSystem.parent(of: folder), &info) == 0 else { return nil }
+        guard let folder = [downloadsFolder, root, FileSystem.parent(of: root)].first(where: { FileSystem.kind($0) == .directory }),
+            statvfs(folder, &info) == 0
+        else { return nil }
         return Int64(info.f_bavail) * Int64(info.f_frsize)
     }
     func recordPath(_ itemId: String) -> String { "\(downloadsFolder)/\(itemId).json" }

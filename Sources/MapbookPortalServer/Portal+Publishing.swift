@@ -94,8 +94,8 @@ extension Portal {
         if record.item.title.isEmpty { record.item.title = PortalRoutes.stem(fileName) }
         // What devices build this version from the one they hold with (updates by delta),
         // read now, while the file is on this machine.
-        let path = data.path
-        let layout = isPackage ? try? await NIOThreadPool.singleton.runIfActive { try PackageLayout.read(path: path) } : nil
+        let path = data.path, sha256 = data.sha256
+        let layout = isPackage ? try? await NIOThreadPool.singleton.runIfActive { try PackageLayout.read(path: path, fileSHA256: sha256) } : nil
         let version = storedAs ?? Self.newVersion()
         if storedAs == nil { try await files.putData(itemId: record.item.id, version: version, fileName: fileName, from: data.path) }
         let previous = record.status == .ready ? record.version : nil
@@ -114,7 +114,7 @@ extension Portal {
         // The record names the new version: the old one is nobody's (a download of it under
         // way may fail and start again, with the new ETag).
         if let previous, previous != version { await files.removeData(itemId: record.item.id, version: previous) }
-        if let layout, layout.sha256 == data.sha256 {
+        if let layout {
             try? await files.putInfo(itemId: record.item.id, path: Self.layoutPath, bytes: JSONWriter.bytes(layout.jsonValue, style: .compact))
         }
         // Copies the package's data when it has editable layers, from the file on this

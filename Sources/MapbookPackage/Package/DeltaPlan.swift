@@ -96,10 +96,6 @@ public struct DeltaPlan: Sendable, Equatable {
                 out.append(.fetch(offset: start, length: before + gap + length))
                 continue
             }
-            if case .fetch(_, let length) = run, case .fetch(let start, let before)? = out.last {
-                out[out.count - 1] = .fetch(offset: start, length: before + length)
-                continue
-            }
             out.append(run)
         }
         return out

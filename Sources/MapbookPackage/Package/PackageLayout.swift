@@ -38,12 +38,17 @@ public struct PackageLayout: Sendable, Equatable {
         self.entries = entries
     }
 
-    /// Reads the package at `path` once: every stored entry's place, hash and block hashes,
-    /// and the whole file's hash.
-    public static func read(path: String) throws -> PackageLayout {
+    /// Reads the package at `path`: every stored entry's place, hash and block hashes. The
+    /// whole file's hash is `fileSHA256` when the caller has it already (the portal hashed the
+    /// upload, the library keeps its downloads' hashes), else read too.
+    public static func read(path: String, fileSHA256: String? = nil) throws -> PackageLayout {
         let archive = try ZipArchive(path: path)
-        var file = SHA256Digest()
-        try archive.range.forEachChunk(chunkSize: 4 << 20) { file.update($0) }
+        var sha256 = fileSHA256
+        if sha256 == nil {
+            var file = SHA256Digest()
+            try archive.range.forEachChunk(chunkSize: 4 << 20) { file.update($0) }
+            sha256 = file.finalizeHex()
+        }
         var entries: [Entry] = []
         for entry in archive.entries.sorted(by: { $0.localHeaderOffset < $1.localHeaderOffset }) where entry.method == .stored {
             let data = try archive.dataRange(of: entry)
@@ -62,7 +67,7 @@ public struct PackageLayout: Sendable, Equatable {
             }
             entries.append(Entry(name: entry.name, headerOffset: entry.localHeaderOffset, dataOffset: data.offset, size: data.length, sha256: whole.finalizeHex(), blocks: blocks))
         }
-        return PackageLayout(size: archive.range.length, sha256: file.finalizeHex(), entries: entries)
+        return PackageLayout(size: archive.range.length, sha256: sha256 ?? "", entries: entries)
     }
 
     /// A block's hash: the first 8 bytes of its SHA-256.

@@ -29,6 +29,7 @@ public enum PackageSigner {
     /// what `PackageWriter` does before renaming the package into place.
     static func signWritten(_ path: String, descriptor: Int32, keys: [SigningKey]) throws {
         let package = try MobileMapPackage(path: path)
+        _ = try cutOffset(package)
         try appendSignature(package, keys: keys, to: descriptor, path: path)
         try check(path)
     }
@@ -52,7 +53,6 @@ public enum PackageSigner {
         let manifestBytes = try package.bytes(of: package.manifestEntry)
         let signature = try PackageSignature(manifest: package.manifestEntry.name, manifestBytes: manifestBytes, keys: keys)
         let old = package.archive.entries.first { PackageSignature.isSignatureEntry($0.name) }
-        _ = try cutOffset(package)
         try ZipAppender.append(
             name: PackageSignature.entryName(manifest: package.manifestEntry.name), bytes: signature.bytes, replacing: old,
             like: package.manifestEntry, in: package.archive, output: descriptor, outputPath: path)

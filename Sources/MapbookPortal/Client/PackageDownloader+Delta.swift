@@ -24,7 +24,7 @@ extension PackageDownloader {
     /// when there is no delta to be had, and the whole file is to be downloaded.
     func deltaUpdate(_ item: PortalItem, partial: String, progress: (@Sendable (Progress) -> Void)?) async throws -> Delta? {
         guard let old = library.downloadedPackage(itemId: item.id), let (layout, layoutBytes) = try await fetchLayout(item.id),
-            let held = try? PackageLayout.read(path: old)
+            let held = try? PackageLayout.read(path: old, fileSHA256: library.downloads().first { $0.itemId == item.id }?.sha256)
         else { return nil }
         let etag = "\"\(layout.sha256)\""
         let plan = DeltaPlan(new: layout, old: held)
