@@ -3,7 +3,7 @@ import PackageDescription
 
 // The house (DESIGN.md section 1, docs/ARCHITECTURE.md), bottom to top; a target imports only
 // targets below it:
-//   CArchive, CSQLite, CLibXML2, CProj, CCairo, CZlib  system-library shims
+//   CArchive, CSQLite, CLibXML2, CProj, CCairo, CZlib, CZstd  system-library shims
 //   CMapbookVFS      a read-only SQLite VFS over a byte range of a package
 //   CMapbookLazy     PROJ, Cairo and libarchive loaded on first use (tools/lazy/generate.py)
 //   MapbookSupport   the floor: JSON, SQLite, XML, bytes, rectangles, Web Mercator, files, text
@@ -96,6 +96,10 @@ let package = Package(
         .systemLibrary(
             name: "CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]),
+        // Zstandard: the patches a device builds a package's changed entries from (updates by delta).
+        .systemLibrary(
+            name: "CZstd", pkgConfig: "libzstd",
+            providers: [.apt(["libzstd-dev"])]),
         // A read-only SQLite VFS over a byte range of a file, written in C because SQLite's
         // VFS is a C struct of callbacks with file objects SQLite allocates for us.
         .target(name: "CMapbookVFS", dependencies: ["CSQLite"]),
@@ -107,7 +111,7 @@ let package = Package(
         .target(
             name: "MapbookPackage",
             dependencies: [
-                "MapbookSupport", "CArchive", "CMapbookLazy", "CZlib",
+                "MapbookSupport", "CArchive", "CMapbookLazy", "CZlib", "CZstd",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
         // Geometry, coordinate systems, importers and the GeoPackage feature store.

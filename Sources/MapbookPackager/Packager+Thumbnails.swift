@@ -59,7 +59,8 @@ extension Packager {
             backdrop?.draw(on: canvas)
         }
         MapDrawing.draw(layers, on: canvas)
-        let png = try canvas.pngData()
+        // Row by row, so a new version's thumbnail costs its changed rows in an update by delta.
+        let png = try canvas.pngData(patchable: true)
         if let error = streams.lazy.compactMap(\.error).first { throw error }
         return png
     }

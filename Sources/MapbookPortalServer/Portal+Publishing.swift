@@ -99,12 +99,24 @@ extension Portal {
         let version = storedAs ?? Self.newVersion()
         if storedAs == nil { try await files.putData(itemId: record.item.id, version: version, fileName: fileName, from: data.path) }
         let previous = record.status == .ready ? record.version : nil
+        let replaced = previous.map { PreviousVersion(version: $0, fileName: record.item.name ?? fileName, size: record.item.size) }
         record.item.name = fileName
         record.item.size = data.size
         record.sha256 = data.sha256
         record.version = version
         record.item.modified = max(TokenService.now(), record.item.modified + 1)
         record.status = .ready
+        // The new version's patches from the one it replaces, made while both are here and
+        // before the record names it, so a device that sees the version finds them.
+        if let layout, let replaced, replaced.version != version {
+            let local = access(data.path, R_OK) == 0 ? data.path : nil
+            if let local {
+                await makePatches(itemId: record.item.id, previous: replaced, newPath: local, layout: layout, modified: record.item.modified)
+            } else if let stored = try await files.dataFile(itemId: record.item.id, version: version, fileName: fileName, size: data.size) {
+                let (id, modified) = (record.item.id, record.item.modified)
+                try await files.withLocalCopy(stored) { await self.makePatches(itemId: id, previous: replaced, newPath: $0, layout: layout, modified: modified) }
+            }
+        }
         do {
             try await store.saveItem(record)
         } catch {
@@ -114,9 +126,7 @@ extension Portal {
         // The record names the new version: the old one is nobody's (a download of it under
         // way may fail and start again, with the new ETag).
         if let previous, previous != version { await files.removeData(itemId: record.item.id, version: previous) }
-        if let layout {
-            try? await files.putInfo(itemId: record.item.id, path: Self.layoutPath, bytes: JSONWriter.bytes(layout.jsonValue, style: .compact))
-        }
+        if let layout { await storeLayout(layout, itemId: record.item.id) }
         // Copies the package's data when it has editable layers, from the file on this
         // machine the validator read, or the stored one when storing it moved that file.
         // Then its feature service and web maps (Portal+Services, Portal+WebMaps). A map area

@@ -177,9 +177,9 @@ public final class MapCanvas {
         return try CairoStream.vector(recording, format: format, width: width, height: height, dpi: dpi)
     }
 
-    /// The canvas encoded as a PNG file, whatever its format.
-    public func pngData() throws(RenderError) -> [UInt8] {
-        try raster().pngData()
+    /// The canvas encoded as a PNG file, whatever its format (`patchable`: see `RasterImage.pngData`).
+    public func pngData(patchable: Bool = false) throws(RenderError) -> [UInt8] {
+        try raster().pngData(patchable: patchable)
     }
 
     /// Writes the canvas in its format at `path`, atomically (temporary file, fsync, rename).

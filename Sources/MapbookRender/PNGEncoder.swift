@@ -15,8 +15,11 @@ enum PNGEncoder {
 
     /// The PNG file of `height` rows of `width` ARGB32 words, `stride` bytes apart.
     ///
+    /// `patchable` compresses each row on its own (`deflatedByRows`), for images a package
+    /// carries, so a new version's thumbnail costs a patch of its changed rows.
+    ///
     /// The corresponding C functions are `deflateInit2_`, `deflateEnd` and `crc32`.
-    static func encode(_ data: UnsafePointer<UInt8>, width: Int, height: Int, stride: Int) -> [UInt8] {
+    static func encode(_ data: UnsafePointer<UInt8>, width: Int, height: Int, stride: Int, patchable: Bool = false) -> [UInt8] {
         func word(_ x: Int, _ y: Int) -> UInt32 {
             UnsafeRawPointer(data + y * stride + x * 4).loadUnaligned(as: UInt32.self)
         }
@@ -76,7 +79,7 @@ enum PNGEncoder {
         for value in [UInt32(width), UInt32(height)] { header += bigEndian(value) }
         header += [8, opaque ? 2 : 6, 0, 0, 0]
         chunk("IHDR", header, into: &png)
-        chunk("IDAT", deflated(filtered), into: &png)
+        chunk("IDAT", patchable ? deflatedByRows(filtered, rowLength: rowLength + 1) : deflated(filtered), into: &png)
         chunk("IEND", [], into: &png)
         return png
     }
@@ -90,6 +93,48 @@ enum PNGEncoder {
         var out: [UInt8] = []
         let produced = Deflater.finish(&stream, bytes, into: &out)
         out.removeSubrange(produced...)
+        return out
+    }
+
+    /// `bytes` as a zlib stream in which every row of `rowLength` bytes starts afresh: a full
+    /// flush after each (no match reaches back past it), then empty stored blocks (5 bytes
+    /// each, valid deflate) until the row's bytes are a multiple of 3 long. An unchanged row
+    /// of a redrawn image is then the same bytes at an offset the same modulo 3, so it is
+    /// also the same text in the base64 data URIs of the package's `.info` and maps, and an
+    /// entry patch (`EntryPatch`) of any of the three carries only the changed rows.
+    ///
+    /// The corresponding C functions are `deflateInit2_`, `deflate` and `deflateEnd`.
+    static func deflatedByRows(_ bytes: [UInt8], rowLength: Int) -> [UInt8] {
+        var stream = z_stream()
+        let status = deflateInit2_(&stream, 9, Z_DEFLATED, 15, 9, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+        precondition(status == Z_OK, "zlib deflateInit2 failed (\(status)): out of memory")
+        defer { deflateEnd(&stream) }
+        // The zlib header's 2 bytes come first; rows are aligned from there.
+        var out: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(rowLength))) + 64)
+        func run(_ input: ArraySlice<UInt8>, _ flush: Int32) {
+            input.withUnsafeBufferPointer { source in
+                stream.next_in = UnsafeMutablePointer(mutating: source.baseAddress)
+                stream.avail_in = uInt(source.count)
+                repeat {
+                    buffer.withUnsafeMutableBufferPointer { target in
+                        stream.next_out = target.baseAddress
+                        stream.avail_out = uInt(target.count)
+                        let result = deflate(&stream, flush)
+                        precondition(result == Z_OK || result == Z_STREAM_END || result == Z_BUF_ERROR, "zlib deflate failed (\(result))")
+                        out += target[0..<(target.count - Int(stream.avail_out))]
+                    }
+                } while stream.avail_out == 0
+            }
+        }
+        var start = 0
+        while start < bytes.count {
+            let end = min(start + rowLength, bytes.count)
+            run(bytes[start..<end], Z_FULL_FLUSH)
+            while (out.count - 2) % 3 != 0 { out += [0x00, 0x00, 0x00, 0xFF, 0xFF] }
+            start = end
+        }
+        run([], Z_FINISH)
         return out
     }
 

@@ -136,13 +136,14 @@ public final class RasterImage {
         return RGBAColor(red: channel(16), green: channel(8), blue: channel(0), alpha: a)
     }
 
-    /// The image encoded as a PNG file.
+    /// The image encoded as a PNG file; `patchable` for an image a package carries, whose
+    /// next version's patch then holds only the changed rows (`PNGEncoder.deflatedByRows`).
     ///
     /// Written by `PNGEncoder` (Cairo's libpng writer only when the pixels cannot be reached).
-    public func pngData() throws(RenderError) -> [UInt8] {
+    public func pngData(patchable: Bool = false) throws(RenderError) -> [UInt8] {
         cairo_surface_flush(surface)
         guard let data = cairo_image_surface_get_data(surface) else { return try CairoStream.png(surface) }
-        return PNGEncoder.encode(data, width: width, height: height, stride: Int(cairo_image_surface_get_stride(surface)))
+        return PNGEncoder.encode(data, width: width, height: height, stride: Int(cairo_image_surface_get_stride(surface)), patchable: patchable)
     }
 
     /// Writes the image as a PNG file at `path`, atomically: a temporary file beside it is

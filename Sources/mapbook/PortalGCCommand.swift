@@ -8,8 +8,9 @@ struct PortalGCCommand: AsyncParsableCommand {
         discussion: """
             Removes uploads begun and never committed, files and objects no item names (old \
             versions, what a killed process was writing), abandoned S3 multipart uploads, sync \
-            copies of removed items and expired tokens. Every portal process does this at \
-            start; run it from cron on a portal whose processes run for months. With \
+            copies of removed items and expired tokens, and the entry patches (updates by \
+            delta) that lead to versions every device reporting on the item already holds. \
+            Every portal process does the rest at start; run it from cron on a portal whose processes run for months. With \
             PostgreSQL and S3 shared by several processes, only what has not moved for \
             --older-than hours goes, since another process may be writing it now.
             """)
@@ -30,6 +31,7 @@ struct PortalGCCommand: AsyncParsableCommand {
             let portal = try await Portal.open(configuration, sweeping: false)
             let removed = try await portal.sweep()
             print("removed \(removed) abandoned upload\(removed == 1 ? "" : "s"), file\(removed == 1 ? "" : "s") or cop\(removed == 1 ? "y" : "ies")")
+            print(try await portal.prunePatches().line)
         }
     }
 }

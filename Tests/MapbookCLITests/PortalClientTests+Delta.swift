@@ -69,4 +69,44 @@ extension PortalClientTests {
             #expect(try mapbook(["validate", held], home: b).status == 0)
         }
     }
+
+    @Test func anUpdateAcrossTwoVersionsAppliesTheirPatchesAndGCPrunesThemOnceDevicesMovedOn() throws {
+        try withPortal { server, dir in
+            let a = dir + "/owner", b = dir + "/first", c = dir + "/second"
+            try signIn(server, home: a)
+            let v1 = try pointsPackage(in: dir, name: "v1", rows: 20_000)
+            let id = try #require(try publish(v1, home: a)["itemId"] as? String)
+            for home in [b, c] {
+                try signIn(server, home: home)
+                #expect(try mapbook(["portal", "download", id], home: home).status == 0)
+            }
+            // Two versions, each changing 50 rows spread over the table.
+            let v2 = try pointsPackage(in: dir, name: "v2", rows: 20_000, changed: Set(stride(from: 5, to: 20_000, by: 400)))
+            _ = try publish(v2, home: a)
+            let v3 = try pointsPackage(in: dir, name: "v3", rows: 20_000, changed: Set(stride(from: 9, to: 20_000, by: 400)))
+            _ = try publish(v3, home: a)
+
+            let updated = try mapbook(["portal", "update", id, "--json"], home: b)
+            let outcome = try #require((try jsonObject(updated.stdout)["updated"] as? [[String: Any]])?.first, "\(updated.stdout) \(updated.stderr)")
+            #expect(outcome["delta"] as? Bool == true, "\(updated.stdout)")
+            let fetched = try #require((outcome["fetchedBytes"] as? NSNumber)?.int64Value)
+            #expect(try sha256(b + "/downloads/\(id).mmpk") == sha256(v3))
+            // The patches of both versions, applied in turn, cost a fraction of the changed pages.
+            let blocks = DeltaPlan(new: try PackageLayout.read(path: v3), old: try PackageLayout.read(path: v1)).fetchedBytes
+            #expect(fetched * 3 < blocks, "fetched \(fetched) bytes; the changed pages are \(blocks)")
+
+            // The second device still holds version 1: gc keeps every patch.
+            func gc() throws -> String {
+                let run = try mapbook(["portal", "gc", "--data", server.data, "--older-than", "0"], home: a)
+                #expect(run.status == 0, "\(run.stderr)")
+                return run.stdout
+            }
+            #expect(try gc().contains("removed 0 entry patches"))
+            // Once it has version 3 too, no reporting device needs them.
+            #expect(try mapbook(["portal", "update", id], home: c).status == 0)
+            #expect(try sha256(c + "/downloads/\(id).mmpk") == sha256(v3))
+            let pruned = try gc()
+            #expect(!pruned.contains("removed 0 entry patches") && pruned.contains("entry patches"), "\(pruned)")
+        }
+    }
 }

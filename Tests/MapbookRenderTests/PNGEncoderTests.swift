@@ -47,4 +47,31 @@ import Testing
             #expect(output.contains("Size is 97, 61") && output.contains("Band 3"), "\(output)")
         }
     }
+
+    /// A package's thumbnail is written row by row: the same pixels, and a redrawn image with
+    /// a few rows changed costs a patch of those rows, also inside a base64 data URI.
+    @Test(arguments: [RGBAColor(red: 242, green: 239, blue: 233), RGBAColor(red: 0, green: 0, blue: 0, alpha: 0)])
+    func aPatchablePNGHasThePixelsAndPatchesByRow(background: RGBAColor) throws {
+        let canvas = try Self.drawn(background: background)
+        let png = try canvas.pngData(patchable: true)
+        let back = try RasterImage(png: png)
+        for y in 0..<61 {
+            for x in 0..<97 {
+                let a = try #require(canvas.pixel(x: x, y: y)), b = try #require(back.pixel(x: x, y: y))
+                #expect(a.alpha == b.alpha && (a.alpha == 0 || a == b), "\(a) became \(b) at \(x), \(y)")
+            }
+        }
+        let redrawn = try Self.drawn(background: background)
+        redrawn.fillRectangle(x: 60, y: 40, width: 5, height: 3, color: RGBAColor(red: 255, green: 255, blue: 0))
+        let changed = try redrawn.pngData(patchable: true)
+        func patchSize(_ old: [UInt8], _ new: [UInt8]) throws -> Int {
+            try #require(try old.withUnsafeBytes { o in try new.withUnsafeBytes { n in try EntryPatch.make(from: o, to: n, limit: .max, path: "t") } }).count
+        }
+        let whole = png.count
+        #expect(try patchSize(png, changed) < whole / 5, "a patch of 3 changed rows of 61")
+        let uri = { (p: [UInt8]) in Array(("{\"thumbnail\":\"" + DataURI.encode(p, mimeType: "image/png") + "\"}").utf8) }
+        #expect(try patchSize(uri(png), uri(changed)) < whole / 5, "the same in a data URI")
+        // Compressed as one stream, the same change costs most of the file.
+        #expect(try patchSize(try canvas.pngData(), try redrawn.pngData()) > whole / 3)
+    }
 }

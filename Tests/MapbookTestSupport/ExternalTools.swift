@@ -34,6 +34,14 @@ public enum ExternalTools {
         return .enabled(if: (fm.isExecutableFile(atPath: rsvgConvert) && fm.isExecutableFile(atPath: pdftoppm)) || isCI, "rsvg-convert or pdftoppm is not installed; run tools/setup")
     }
 
+    /// Zstandard's own tool (Debian's zstd), which applies the portal's entry patches too.
+    public static let zstd = "/usr/bin/zstd"
+
+    /// Skips when zstd is missing (tools/setup installs it).
+    public static var zstdRequired: ConditionTrait {
+        .enabled(if: FileManager.default.isExecutableFile(atPath: zstd) || isCI, "zstd is not installed; run tools/setup")
+    }
+
     /// Skips when GDAL's validate_gpkg.py was not fetched or Debian's python3-gdal is missing
     /// (tools/setup does both).
     public static var validatorRequired: ConditionTrait {

@@ -17,8 +17,21 @@ public struct PackageLayout: Sendable, Equatable {
         /// SHA-256 of the data, lowercase hex.
         public var sha256: String
         /// The first 8 bytes of the SHA-256 of each `blockSize` block of the data (the last
-        /// may be short), for entries of `blockedSize` bytes or more; empty for smaller ones.
+        /// may be short), for entries of `blockedSize` bytes or more; empty for smaller ones,
+        /// and in a layout read from JSON until its blocks file is read.
         public var blocks: [UInt64]
+        /// How many blocks the entry is hashed in (`blockCount(size:)`).
+        public var blockCount: Int
+
+        public init(name: String, headerOffset: Int64, dataOffset: Int64, size: Int64, sha256: String, blocks: [UInt64], blockCount: Int? = nil) {
+            self.name = name
+            self.headerOffset = headerOffset
+            self.dataOffset = dataOffset
+            self.size = size
+            self.sha256 = sha256
+            self.blocks = blocks
+            self.blockCount = blockCount ?? blocks.count
+        }
     }
 
     /// The file's size and SHA-256 (the portal's ETag).
@@ -79,22 +92,23 @@ public struct PackageLayout: Sendable, Equatable {
         return value
     }
 
+    /// The layout as the portal serves it: entries with their block counts, not their block
+    /// hashes, which are files of their own (`blocksPath`, `blocksBytes`) a device fetches only
+    /// for an entry no patch gives, so the layout costs a device little more than its entries.
     public var jsonValue: JSONValue {
         .object([
             "size": .integer(size), "sha256": .string(sha256), "blockSize": .int(Self.blockSize),
             "entries": .array(entries.map { e in
-                var blocks: [UInt8] = []
-                blocks.reserveCapacity(e.blocks.count * 8)
-                for b in e.blocks { blocks.appendLittleEndian(b) }
-                return .object([
+                .object([
                     "name": .string(e.name), "headerOffset": .integer(e.headerOffset), "dataOffset": .integer(e.dataOffset),
-                    "size": .integer(e.size), "sha256": .string(e.sha256), "blocks": .string(Base64.encode(blocks)),
+                    "size": .integer(e.size), "sha256": .string(e.sha256), "blocks": .int(e.blockCount),
                 ])
             }),
         ])
     }
 
-    /// Reads a layout's JSON; nil when it is not one this tool can use.
+    /// Reads a layout's JSON (entries without their block hashes); nil when it is not one this
+    /// tool can use.
     public init?(json value: JSONValue) {
         guard let o = value.objectValue, let size = o["size"]?.int64Value, let sha = o["sha256"]?.stringValue,
             o["blockSize"]?.int64Value == Int64(Self.blockSize), let list = o["entries"]?.arrayValue
@@ -103,14 +117,35 @@ public struct PackageLayout: Sendable, Equatable {
         for item in list {
             guard let e = item.objectValue, let name = e["name"]?.stringValue, let header = e["headerOffset"]?.int64Value,
                 let data = e["dataOffset"]?.int64Value, let length = e["size"]?.int64Value, let hash = e["sha256"]?.stringValue,
-                let raw = e["blocks"]?.stringValue.flatMap(Base64.decode), raw.count % 8 == 0,
-                header >= 0, data >= header, length >= 0, data + length <= size
+                let count = e["blocks"]?.int64Value, header >= 0, data >= header, length >= 0, data + length <= size,
+                count == Self.blockCount(size: length)
             else { return nil }
-            let blocks = stride(from: 0, to: raw.count, by: 8).map { raw.u64($0) }
-            entries.append(Entry(name: name, headerOffset: header, dataOffset: data, size: length, sha256: hash, blocks: blocks))
+            entries.append(Entry(name: name, headerOffset: header, dataOffset: data, size: length, sha256: hash, blocks: [], blockCount: Int(count)))
         }
         // In file order, not overlapping: a plan built from it covers the file once.
         for (a, b) in zip(entries, entries.dropFirst()) where a.dataOffset + a.size > b.headerOffset { return nil }
         self.init(size: size, sha256: sha, entries: entries)
+    }
+
+    /// How many blocks an entry of `size` bytes is hashed in: none below `blockedSize`.
+    public static func blockCount(size: Int64) -> Int64 {
+        size >= blockedSize ? (size + Int64(blockSize) - 1) / Int64(blockSize) : 0
+    }
+
+    /// The info file holding the block hashes of the entry whose data has SHA-256 `sha256`.
+    public static func blocksPath(_ sha256: String) -> String { "mapbook/blocks/\(sha256).bin" }
+
+    /// An entry's block hashes as its blocks file holds them: 8 bytes each, little-endian.
+    public static func blocksBytes(_ entry: Entry) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(entry.blocks.count * 8)
+        for b in entry.blocks { bytes.appendLittleEndian(b) }
+        return bytes
+    }
+
+    /// The block hashes a blocks file holds; nil when it does not hold `entry`'s count.
+    public static func blocks(_ bytes: [UInt8], of entry: Entry) -> [UInt64]? {
+        guard bytes.count == entry.blockCount * 8 else { return nil }
+        return stride(from: 0, to: bytes.count, by: 8).map { bytes.u64($0) }
     }
 }

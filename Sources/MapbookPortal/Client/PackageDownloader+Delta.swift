@@ -4,6 +4,10 @@ import MapbookPackage
 import MapbookPortalAPI
 import MapbookSupport
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Updates by delta (issue 35, docs/PORTAL.md "Updates by delta"): the new version is built in
 /// the partial download from the version the library holds, fetching only the bytes that
 /// differ by ranged requests, then checked by its SHA-256 like any download. The version held
@@ -18,7 +22,7 @@ extension PackageDownloader {
         var fetchedBytes: Int64
     }
 
-    func layoutURL(_ id: String) -> String { "\(client.restURL)/content/items/\(id)/info/mapbook/layout.json" }
+    func infoURL(_ id: String, _ path: String) -> String { "\(client.restURL)/content/items/\(id)/info/\(path)" }
 
     /// Builds `item`'s current version into `partial` from the version the library holds; nil
     /// when there is no delta to be had, and the whole file is to be downloaded.
@@ -27,7 +31,9 @@ extension PackageDownloader {
             let held = try? PackageLayout.read(path: old, fileSHA256: library.downloads().first { $0.itemId == item.id }?.sha256)
         else { return nil }
         let etag = "\"\(layout.sha256)\""
-        let plan = DeltaPlan(new: layout, old: held)
+        let (patches, indexBytes) = try await fetchPatchIndex(item.id)
+        let (blocked, blocksBytes) = try await fetchBlocks(item.id, layout, held: held, patches: patches)
+        let plan = DeltaPlan(new: blocked, old: held, patches: patches)
         var have: Int64 = 0
         if FileSystem.kind(partial) == .file, try library.partialDownloadETag(itemId: item.id) == etag {
             have = min(FileSystem.size(partial) ?? 0, layout.size)
@@ -37,7 +43,7 @@ extension PackageDownloader {
         let file = try PartialFile(path: partial, truncateTo: have)
         let source = try RandomAccessFile(path: old)
         var position: Int64 = 0
-        var fetched = layoutBytes
+        var fetched = layoutBytes + indexBytes + blocksBytes
         for run in plan.runs {
             let end = position + run.length
             defer { position = end }
@@ -55,6 +61,18 @@ extension PackageDownloader {
                     return nil
                 }
                 fetched += length - skip
+            case .patch(let entry):
+                if let patchBytes = try await buildPatched(item.id, entry, from: source, skip: skip, into: file, scratch: partial + ".patch") {
+                    fetched += patchBytes
+                } else {
+                    // A patch that does not give the entry: its bytes fetched instead.
+                    guard try await fetchRange(item.id, offset: entry.offset + skip, length: entry.size - skip, etag: etag, into: file) else {
+                        try file.close()
+                        try library.discardPartialDownload(itemId: item.id)
+                        return nil
+                    }
+                    fetched += entry.size - skip
+                }
             }
             progress?(Progress(done: end, total: layout.size, resumedFrom: have))
         }
@@ -70,13 +88,91 @@ extension PackageDownloader {
     /// The current version's layout and its size in bytes; nil when the portal offers none
     /// (ArcGIS Online, or a Mapbook portal's item stored before layouts were kept).
     func fetchLayout(_ id: String) async throws -> (PackageLayout, Int64)? {
-        let url = layoutURL(id)
-        let response = try await client.send(HTTPClientRequest(url: url), credential: try await client.currentCredential())
-        let bytes = try await PortalClient.collect(response, url: url)
-        guard response.status.code == 200, let value = try? JSONParser.parse(bytes), PortalError(response: value) == nil,
+        guard let bytes = try await fetchInfo(id, "mapbook/layout.json"), let value = try? JSONParser.parse(bytes), PortalError(response: value) == nil,
             let layout = PackageLayout(json: value)
         else { return nil }
         return (layout, Int64(bytes.count))
+    }
+
+    /// The item's entry patches and the index's size; an empty index when it has none.
+    func fetchPatchIndex(_ id: String) async throws -> (PatchIndex, Int64) {
+        guard let bytes = try await fetchInfo(id, PatchIndex.path) else { return (PatchIndex(), 0) }
+        guard let value = try? JSONParser.parse(bytes), PortalError(response: value) == nil, let index = PatchIndex(json: value) else {
+            return (PatchIndex(), Int64(bytes.count))
+        }
+        return (index, Int64(bytes.count))
+    }
+
+    /// `layout` with the block hashes of each changed entry that no patch gives and that the
+    /// version held has an entry of the same name for (what a block comparison needs), and
+    /// the bytes fetched for them. An entry whose blocks file is missing or wrong is fetched whole.
+    func fetchBlocks(_ id: String, _ layout: PackageLayout, held: PackageLayout, patches: PatchIndex) async throws -> (PackageLayout, Int64) {
+        var layout = layout
+        var fetched: Int64 = 0
+        let hashes = Set(held.entries.map(\.sha256))
+        let names = Set(held.entries.filter { !$0.blocks.isEmpty }.map(\.name))
+        for (i, e) in layout.entries.enumerated() where e.blockCount > 0 && !hashes.contains(e.sha256) && names.contains(e.name) {
+            guard patches.chain(to: e.sha256, from: hashes) == nil, let bytes = try await fetchInfo(id, PackageLayout.blocksPath(e.sha256), limit: e.blockCount * 8) else { continue }
+            fetched += Int64(bytes.count)
+            layout.entries[i].blocks = PackageLayout.blocks(bytes, of: e) ?? []
+        }
+        return (layout, fetched)
+    }
+
+    /// An info file's bytes; nil when the portal answers with anything but the file.
+    func fetchInfo(_ id: String, _ path: String, limit: Int = 64 << 20) async throws -> [UInt8]? {
+        let url = infoURL(id, path)
+        let response = try await client.send(HTTPClientRequest(url: url), credential: try await client.currentCredential())
+        let bytes = try await PortalClient.collect(response, url: url, limit: limit)
+        return response.status.code == 200 ? bytes : nil
+    }
+
+    /// Builds a changed entry by its patches from the entry held, into `scratch` (each step's
+    /// result checked by its hash), then writes it past `skip` bytes to `file`. Returns the
+    /// bytes fetched, or nil when a patch is missing or does not give the entry (the caller
+    /// fetches its bytes instead). A patch's fetch that breaks is an error like any transfer.
+    func buildPatched(_ id: String, _ entry: DeltaPlan.PatchedEntry, from source: RandomAccessFile, skip: Int64, into file: PartialFile, scratch: String) async throws -> Int64? {
+        var fetched: Int64 = 0
+        var input = try source.map(offset: entry.oldOffset, length: Int(entry.oldSize))
+        defer { unlink(scratch) }
+        for (step, patch) in entry.chain.enumerated() {
+            guard let bytes = try await fetchInfo(id, patch.path, limit: Int(patch.size)), bytes.count == Int(patch.size) else { return nil }
+            fetched += patch.size
+            // Each step's result in a file of its own (the next step's input is mapped).
+            let output = scratch + (step % 2 == 0 ? "-a" : "-b")
+            defer { if step < entry.chain.count - 1 { unlink(output) } }
+            let out = try PartialFile(path: output, truncateTo: 0)
+            var digest = SHA256Digest()
+            do {
+                try bytes.withUnsafeBytes { patchBytes in
+                    try EntryPatch.apply(patchBytes, to: input.bytes, size: patch.toSize, path: infoURL(id, patch.path)) { chunk in
+                        digest.update(chunk)
+                        try out.write(chunk)
+                    }
+                }
+                try out.close()
+            } catch is ArchiveError {
+                unlink(output)
+                return nil
+            }
+            guard digest.finalizeHex() == patch.to else {
+                unlink(output)
+                return nil
+            }
+            input = try RandomAccessFile(path: output).map(offset: 0, length: Int(patch.toSize))
+            if step == entry.chain.count - 1 {
+                defer { unlink(output) }
+                guard patch.to == entry.sha256 else { return nil }
+                let built = input.bytes
+                var at = Int(skip)
+                while at < built.count {
+                    let end = min(at + (256 << 10), built.count)
+                    try file.write(UnsafeRawBufferPointer(rebasing: built[at..<end]))
+                    at = end
+                }
+            }
+        }
+        return fetched
     }
 
     /// Fetches `length` bytes at `offset` of the version `etag` into `file`; false when the

@@ -89,7 +89,7 @@ public struct PackageDownloader: Sendable {
                 } catch {
                     // A verified file that still cannot be stored (not a package, say) would fail
                     // the same way when resumed: start the next try afresh.
-                    try? library.discardPartialDownload(itemId: id)
+                    _ = try? library.discardPartialDownload(itemId: id)
                     throw error
                 }
                 let (bytes, byDelta) = attempt == 1 ? delta.map { ($0.fetchedBytes, true) } ?? (size - resumedFrom, false) : (size - resumedFrom, false)

@@ -214,6 +214,11 @@ public struct DiskItemFileStore: ItemFileStore {
         return Disk.stored("\(dir)/info/\(path)", name: String(path.split(separator: "/").last ?? ""))
     }
 
+    public func removeInfo(itemId: String, path: String) async {
+        guard PortalPaths.isInfoPath(path), let dir = try? itemDir(itemId) else { return }
+        unlink("\(dir)/info/\(path)")
+    }
+
     /// `items/<id>/sync/...`, checked as info paths are.
     private func objectPath(_ itemId: String, _ name: String) throws -> String {
         guard PortalPaths.isInfoPath(name), name.hasPrefix("sync/") else {

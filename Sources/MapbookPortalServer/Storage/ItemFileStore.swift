@@ -67,6 +67,8 @@ public protocol ItemFileStore: Sendable {
     /// Stores an info file (`thumbnail/thumbnail.png`) under the item.
     func putInfo(itemId: String, path: String, bytes: [UInt8]) async throws
     func infoFile(itemId: String, path: String) async throws -> StoredFile?
+    /// Removes an info file (an entry patch `portal gc` prunes); nothing when there is none.
+    func removeInfo(itemId: String, path: String) async
 
     /// Stores the local file at `path` as the item's private object `name` (`sync/...`: the
     /// authoritative copy of an editable item and its attachments), never served as a file of
@@ -86,6 +88,14 @@ public protocol ItemFileStore: Sendable {
 }
 
 extension ItemFileStore {
+    /// An info file's bytes, nil when the item has none at `path` or it is larger than `limit`.
+    func infoBytes(itemId: String, path: String, limit: Int64 = 64 << 20) async throws -> [UInt8]? {
+        guard let file = try await infoFile(itemId: itemId, path: path), file.size <= limit else { return nil }
+        var bytes: [UInt8] = []
+        try await read(file, range: nil) { bytes.append(contentsOf: $0.readableBytesView) }
+        return bytes
+    }
+
     /// Writes a stored file's bytes to the local file `path` (made or emptied).
     func download(_ file: StoredFile, to path: String) async throws {
         let fd = try Disk.create(path)

@@ -81,9 +81,7 @@ public struct PortalMigration: Sendable {
                 summary.files += 1
                 summary.bytes += data.size
             }
-            if let thumbnail = record.item.thumbnail, let info = try await from.files.infoFile(itemId: record.item.id, path: thumbnail) {
-                var bytes: [UInt8] = []
-                try await from.files.read(info, range: nil) { bytes.append(contentsOf: $0.readableBytesView) }
+            if let thumbnail = record.item.thumbnail, let bytes = try await from.files.infoBytes(itemId: record.item.id, path: thumbnail) {
                 try await to.files.putInfo(itemId: record.item.id, path: thumbnail, bytes: bytes)
                 summary.files += 1
             }

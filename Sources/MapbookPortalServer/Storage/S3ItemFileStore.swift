@@ -206,6 +206,11 @@ public struct S3ItemFileStore: ItemFileStore {
         return StoredFile(location: key, name: String(path.split(separator: "/").last ?? ""), size: size)
     }
 
+    public func removeInfo(itemId: String, path: String) async {
+        guard PortalPaths.isItemId(itemId), PortalPaths.isInfoPath(path) else { return }
+        try? await client.delete("items/\(itemId)/info/\(path)")
+    }
+
     func objectKey(_ itemId: String, _ name: String) throws -> String {
         guard PortalPaths.isInfoPath(name), name.hasPrefix("sync/") else {
             throw PortalStoreError(kind: .invalidName, path: client.bucket, message: "'\(name)' is not an item object name")
