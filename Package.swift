@@ -315,6 +315,6 @@ let package = Package(
             dependencies: ["MapbookTerminal", "MapbookViewer", "MapbookLibrary", "MapbookPackager", "MapbookRender", "MapbookPackage", "MapbookEditing", "MapbookSupport", "MapbookTestSupport"]),
         .testTarget(
             name: "MapbookCLITests",
-            dependencies: ["mapbook", "MapbookSupport", "MapbookPackage", "MapbookData", "MapbookTiles", "MapbookInspection", "MapbookTestSupport"]),
+            dependencies: ["mapbook", "MapbookSupport", "MapbookPackage", "MapbookData", "MapbookTiles", "MapbookSearch", "MapbookInspection", "MapbookTestSupport"]),
     ]
 )

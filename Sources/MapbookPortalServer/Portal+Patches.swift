@@ -13,11 +13,9 @@ import Glibc
 /// `mapbook/patches.json`. A device holding an older version applies them in a chain; `portal
 /// gc` removes those no reporting device needs.
 extension Portal {
-    /// The version a new one replaces: what its patches start from.
+    /// The version a new one replaces: what its patches start from, and a republish's base.
     struct PreviousVersion: Sendable {
         var version: String
-        var fileName: String
-        var size: Int64
     }
 
     /// Entries smaller than this are fetched whole: a request costs more than a patch saves.
@@ -30,7 +28,7 @@ extension Portal {
     func makePatches(itemId: String, previous: PreviousVersion, newPath: String, layout: PackageLayout, modified: Int64) async {
         guard let bytes = try? await files.infoBytes(itemId: itemId, path: Self.layoutPath), let value = try? JSONParser.parse(bytes),
             let before = PackageLayout(json: value),
-            let stored = try? await files.dataFile(itemId: itemId, version: previous.version, fileName: previous.fileName, size: previous.size),
+            let stored = try? await files.dataFile(itemId: itemId, version: previous.version),
             let oldFile = try? files.randomAccess(stored)
         else { return }
         let held = Set(before.entries.map(\.sha256))

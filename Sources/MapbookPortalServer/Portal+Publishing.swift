@@ -3,6 +3,7 @@ import MapbookPackage
 import MapbookPortalAPI
 import MapbookSearch
 import MapbookInspection
+import MapbookEditing
 import MapbookSupport
 import NIOPosix
 
@@ -52,7 +53,17 @@ extension Portal {
     /// The info file holding the current version's `PackageLayout`.
     static let layoutPath = "mapbook/layout.json"
 
-    func finish(_ record: ItemRecord, data: UploadedFile, fileName: String, call: PortalRequest, isNew: Bool, storedAs: String? = nil) async throws -> ItemRecord {
+    func finish(_ record: ItemRecord, data: UploadedFile, fileName: String, call: PortalRequest, isNew: Bool, storedAs: String? = nil, fromCopy: Bool = false) async throws -> ItemRecord {
+        try await finishVersion(record, data: data, fileName: fileName, call: call, isNew: isNew, storedAs: storedAs, fromCopy: fromCopy).record
+    }
+
+    /// `finish`, with the merge of a new version of an editable package into the copy devices
+    /// synchronise to (Portal+Republish), when there was one: the item then holds the merged
+    /// data, published as the version after the upload. `fromCopy`: the file is the copy's
+    /// data already (`publishSync`), nothing to merge.
+    func finishVersion(
+        _ record: ItemRecord, data: UploadedFile, fileName: String, call: PortalRequest, isNew: Bool, storedAs: String? = nil, fromCopy: Bool = false
+    ) async throws -> (record: ItemRecord, merge: RepublishMerge?) {
         guard PortalPaths.isFileName(fileName) else { throw PortalError.badRequest("'\(fileName)' is not a file name.") }
         var record = record
         let isPackage = Self.isPackage(record, fileName: fileName)
@@ -91,6 +102,12 @@ extension Portal {
                 }
             }
         }
+        // The owner's changes merged into the copy before the version is stored: a schema the
+        // merge cannot carry refuses the upload, and the item keeps its version.
+        var merged: RepublishMerge?
+        if isPackage, !fromCopy, record.status == .ready, let previous = record.version, try await mergesIntoCopy(record) {
+            merged = try await republish(record, previous: PreviousVersion(version: previous), newPath: data.path, call: call)
+        }
         if record.item.title.isEmpty { record.item.title = PortalRoutes.stem(fileName) }
         // What devices build this version from the one they hold with (updates by delta),
         // read now, while the file is on this machine.
@@ -99,7 +116,7 @@ extension Portal {
         let version = storedAs ?? Self.newVersion()
         if storedAs == nil { try await files.putData(itemId: record.item.id, version: version, fileName: fileName, from: data.path) }
         let previous = record.status == .ready ? record.version : nil
-        let replaced = previous.map { PreviousVersion(version: $0, fileName: record.item.name ?? fileName, size: record.item.size) }
+        let replaced = previous.map { PreviousVersion(version: $0) }
         record.item.name = fileName
         record.item.size = data.size
         record.sha256 = data.sha256
@@ -144,7 +161,9 @@ extension Portal {
                 try await files.withLocalCopy(stored) { try await services($0) }
             }
         }
-        return record
+        // The upload lacks the field's edits: the merged copy becomes the item's version.
+        if merged != nil { record = try await publishSync(record, call: call).0 }
+        return (record, merged)
     }
 
     /// Whether the upload is a mobile map package, which is validated and read.

@@ -146,7 +146,7 @@ extension Portal {
             _ = try PackageSigner.sign(staged, keys: [key])
             return try UploadedFile.hashing(staged, name: file.name)
         } }
-        let updated = try await finish(record, data: upload, fileName: record.item.name ?? file.name, call: call, isNew: false)
+        let updated = try await finish(record, data: upload, fileName: record.item.name ?? file.name, call: call, isNew: false, fromCopy: true)
         return (updated, generation)
     }
 }

@@ -192,6 +192,13 @@ public final class MapCanvas {
         }
     }
 
+    /// Writes the canvas (`write(to:dpi:)`) and returns what a command says of the picture
+    /// of a map at 1:`scale`: "PATH: W x H at 1:SCALE".
+    public func write(to path: String, dpi: Double, scale: Double) throws(RenderError) -> String {
+        try write(to: path, dpi: dpi)
+        return "\(path): \(width) x \(height) at 1:\(Format.scale(scale.rounded()))"
+    }
+
     /// Runs `body`, whose drawing is composited onto the canvas at `opacity` (0 to 1) as one
     /// layer, so overlapping features of the layer do not show through each other.
     ///

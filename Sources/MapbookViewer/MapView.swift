@@ -98,3 +98,15 @@ public struct MapView: Sendable, Equatable {
         return log2(levelZero / scale)
     }
 }
+
+extension MapView {
+    /// This view resized to fill a terminal of `cells` (less a line for the prompt), at the
+    /// same centre and scale: `mapbook render --terminal` without -o. The terminal's pixels
+    /// when it says them, else 8 x 16 a cell.
+    public func fitted(to cells: (columns: Int, rows: Int, width: Int, height: Int)) throws(ViewerError) -> MapView {
+        let rows = max(cells.rows - 1, 1)
+        let width = cells.width > 0 ? cells.width : cells.columns * 8
+        let height = cells.height > 0 ? cells.height * rows / cells.rows : rows * 16
+        return try MapView(center: center, scale: scale, width: width, height: height, dpi: dpi, metresPerUnit: metresPerUnit)
+    }
+}

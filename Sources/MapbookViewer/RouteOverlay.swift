@@ -39,6 +39,13 @@ public struct RouteOverlay: Sendable {
         return (rendered, view)
     }
 
+    /// `picture(on:width:height:format:)` written to `output` in its format: what `mapbook
+    /// route -o` does. Returns what to say: the warnings, then the picture's size and scale.
+    public func write(on map: ViewerMap, width: Int, height: Int, to output: String) throws -> [String] {
+        let (rendered, view) = try picture(on: map, width: width, height: height, format: PictureFormat(path: output) ?? .png)
+        return rendered.warnings.map { "warning: \($0)" } + [try rendered.canvas.write(to: output, dpi: view.dpi, scale: view.scale)]
+    }
+
     /// Draws the route on `canvas`, a picture of `map`.
     public func draw(on canvas: MapCanvas, map: ViewerMap) throws(ViewerError) {
         let line = try path.map { p throws(ViewerError) in try map.fromLongitudeLatitude(p) }

@@ -21,6 +21,7 @@ struct PortalCommand: AsyncParsableCommand {
             PortalSignInCommand.self,
             PortalSignOutCommand.self,
             PortalSearchCommand.self,
+            PortalConflictsCommand.self,
             PortalDownloadCommand.self,
             PortalCheckCommand.self,
             PortalUpdateCommand.self,

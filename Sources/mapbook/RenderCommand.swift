@@ -55,22 +55,14 @@ struct RenderCommand: ParsableCommand {
         // On the terminal without -o, the picture is as large as the terminal (less a line for
         // the prompt), unless --size says otherwise.
         let cells = TerminalPicture.terminalSize() ?? (columns: 80, rows: 25, width: 0, height: 0)
-        if terminal && output == nil && view.size == ViewOptions.defaultSize {
-            let rows = max(cells.rows - 1, 1)
-            let width = cells.width > 0 ? cells.width : cells.columns * 8
-            let height = cells.height > 0 ? cells.height * rows / cells.rows : rows * 16
-            mapView = try ViewerCommand.attempt { try MapView(center: mapView.center, scale: mapView.scale, width: width, height: height, dpi: mapView.dpi, metresPerUnit: mapView.metresPerUnit) }
-        }
+        if terminal && output == nil && view.size == ViewOptions.defaultSize { mapView = try ViewerCommand.attempt { try mapView.fitted(to: cells) } }
         let rendered = try ViewerCommand.attempt { try map.render(mapView, format: format) }
         for warning in rendered.warnings { Output.error("warning: \(warning)") }
         for finding in rendered.findings { Output.error("error: \(finding)") }
         try ViewerCommand.attempt {
             var picture = rendered.canvas
             if legend { picture = try LegendDrawing.beside(picture, view: mapView, map: map, format: format) }
-            if let output {
-                try picture.write(to: output, dpi: mapView.dpi)
-                Output.error("\(output): \(picture.width) x \(picture.height) at 1:\(Format.scale(mapView.scale.rounded()))")
-            }
+            if let output { Output.error(try picture.write(to: output, dpi: mapView.dpi, scale: mapView.scale)) }
             if terminal {
                 Output.write(TerminalPicture.text(of: picture, columns: cells.columns, rows: max(cells.rows - 1, 1), mode: chosenTerminalMode()) + "\n", to: STDOUT_FILENO)
             }
@@ -85,10 +77,7 @@ struct RenderCommand: ParsableCommand {
         let picture = try ViewerCommand.attempt { try TilePackagePicture(path: options.path, request: try view.request(), format: format) }
         for problem in picture.warnings { Output.error("warning: \(problem)") }
         for damage in picture.damage { Output.error("error: \(damage)") }
-        if let output {
-            try ViewerCommand.attempt { try picture.canvas.write(to: output, dpi: picture.view.dpi) }
-            Output.error("\(output): \(picture.view.width) x \(picture.view.height) at 1:\(Format.scale(picture.view.scale.rounded()))")
-        }
+        if let output { Output.error(try ViewerCommand.attempt { try picture.canvas.write(to: output, dpi: picture.view.dpi, scale: picture.view.scale) }) }
         if terminal {
             let cells = TerminalPicture.terminalSize() ?? (columns: 80, rows: 25, width: 0, height: 0)
             Output.write(TerminalPicture.text(of: picture.canvas, columns: cells.columns, rows: max(cells.rows - 1, 1), mode: chosenTerminalMode()) + "\n", to: STDOUT_FILENO)

@@ -75,12 +75,7 @@ struct RouteCommand: ParsableCommand {
             try PackageAccess.check(package)
             return try SolvedRoute([from] + via + [to], package: package, library: LibraryCommand.library(), network: network, by: by.value, snapDistance: maxDistance)
         }
-        if let gpx {
-            do { try AtomicFile.write(RouteOutput.gpx(solved.route, solved.directions, labels: solved.labels), to: gpx) } catch {
-                Output.error("error: cannot write '\(gpx)': \(error)")
-                throw ExitCode.failure
-            }
-        }
+        if let gpx { try LibraryCommand.attempt { try AtomicFile.write(RouteOutput.gpx(solved.route, solved.directions, labels: solved.labels), to: gpx) } }
         if let output { try draw(solved.route, geometry: solved.path, to: output) }
         var out = Output()
         out.report(json: json, solved.solveResponse, lines: solved.lines)
@@ -92,17 +87,10 @@ extension RouteCommand {
     /// The map with the route over it, sized to show the whole route.
     func draw(_ route: Route, geometry: [StreetNetwork.Node], to output: String) throws {
         let sizing = try ViewerCommand.attempt { try ViewRequest.parse(bookmark: nil, bbox: nil, center: nil, scale: nil, size: size, dpi: 96) }
-        let (width, height) = (sizing.width, sizing.height)
-        let format = PictureFormat(path: output) ?? .png
-        try ViewerCommand.attempt {
-            let viewerMap = try MapSession(path: path, library: LibraryCommand.library()).map(named: map)
-            let overlay = RouteOverlay(
-                path: geometry.map { Position(x: $0.lon, y: $0.lat) },
-                stops: route.places.map { Position(x: $0.lon, y: $0.lat) })
-            let (rendered, view) = try overlay.picture(on: viewerMap, width: width, height: height, format: format)
-            for warning in rendered.warnings { Output.error("warning: \(warning)") }
-            try rendered.canvas.write(to: output, dpi: view.dpi)
-            Output.error("\(output): \(width) x \(height) at 1:\(Format.scale(view.scale.rounded()))")
+        let overlay = RouteOverlay(path: geometry.map { Position(x: $0.lon, y: $0.lat) }, stops: route.places.map { Position(x: $0.lon, y: $0.lat) })
+        let said = try ViewerCommand.attempt {
+            try overlay.write(on: try MapSession(path: path, library: LibraryCommand.library()).map(named: map), width: sizing.width, height: sizing.height, to: output)
         }
+        for line in said { Output.error(line) }
     }
 }

@@ -245,18 +245,40 @@ import Testing
             let w = try world(dir)
             _ = try w.a.update(layer: "trees", fid: 1, values: [("condition", "Dead")], user: "ana", now: 1_800_000_000)
             let db = try SQLiteDatabase(writablePath: dir + "/portal.gpkg", create: false)
-            try db.execute("ALTER TABLE trees ADD COLUMN height REAL")
+            // The copy has a column the device has not, before its last: not a republish's.
+            try db.execute("ALTER TABLE trees RENAME COLUMN dbh TO trunk")
             try db.close()
             let server = try AuthoritativeCopy(path: dir + "/portal.gpkg")
             let request = try w.a.syncRequest()
             do {
                 _ = try server.synchronise(request, user: "ana", now: 1_800_000_000)
-                Issue.record("a device without the height column synchronised")
+                Issue.record("a device without the trunk column synchronised")
             } catch let error as SyncError {
-                #expect(error.kind == .schemaMismatch && error.message.contains("'height REAL'"), "\(error)")
+                #expect(error.kind == .schemaMismatch && error.message.contains("'trunk REAL'"), "\(error)")
             }
             #expect(try server.generation() == 0)
             #expect(try SQLiteDatabase(readOnlyPath: dir + "/portal.gpkg").scalar("SELECT condition FROM trees WHERE fid = 1") == .text("Good"))
+        }
+    }
+
+    /// A republish added a field at the end: a device from before it still sends its edits
+    /// (inserts included, the new field null) and takes back what changed, by column name.
+    @Test func aDeviceFromBeforeAnAddedFieldStillSynchronises() throws {
+        try withTemporaryDirectory { dir in
+            let w = try world(dir)
+            _ = try w.a.update(layer: "trees", fid: 1, values: [("condition", "Dead")], user: "ana", now: 1_800_000_000)
+            let added = try w.a.add(layer: "trees", geometry: Geometry(.point(Position(x: -122.63, y: 45.53))), values: [("common", "yew")], user: "ana", now: 1_800_000_000)
+            let db = try SQLiteDatabase(writablePath: dir + "/portal.gpkg", create: false)
+            try GeoPackageFunctions.register(on: db)
+            try db.execute("ALTER TABLE trees ADD COLUMN height REAL; UPDATE trees SET height = 12 WHERE fid = 2")
+            try db.close()
+            let server = try AuthoritativeCopy(path: dir + "/portal.gpkg")
+            let response = try sync(w.a, server, user: "ana")
+            #expect(response.applied && response.conflicts.isEmpty)
+            let portal = try SQLiteDatabase(readOnlyPath: dir + "/portal.gpkg")
+            #expect(try portal.scalar("SELECT condition FROM trees WHERE fid = 1") == .text("Dead"))
+            #expect(try portal.scalar("SELECT height FROM trees WHERE globalid = ?", [.text(added.globalid)]) == .null)
+            #expect(try w.a.pending().isEmpty)
         }
     }
 

@@ -107,7 +107,7 @@ import Testing
 
     /// A new version replaces the copy while nothing was synchronised to it, and leaves it
     /// once something was: an upload never loses field edits.
-    @Test func aNewVersionReplacesTheCopyOnlyBeforeAnySync() async throws {
+    @Test func aNewVersionReplacesTheCopyBeforeAnySyncAndIsMergedAfter() async throws {
         let fixture = try await PortalFixture()
         let (file, device) = try trees(fixture)
         let request = JSONWriter.bytes(try device.syncRequest().json)
@@ -131,13 +131,15 @@ import Testing
             #expect(try common3() == .text("ash"))
             try await update()
             #expect(try common3() == .text("rowan"), "nothing synchronised yet: the copy is the new version's data")
-            // A sync, then the first version again: the copy and the edit stay.
+            // A sync, then the first version again: merged into the copy (issue 35), the
+            // owner's change (the tree named back) and the field's edit both kept.
             _ = try await sync(client, id, token: fixture.tokens["alice"], body: request)
             let (headers, body) = PortalFixture.multipart(["f": "json"], files: [("file", "trees.mmpk", Array(try Data(contentsOf: URL(fileURLWithPath: file))))])
             var h = PortalFixture.headers(token: fixture.tokens["alice"])
             for field in headers { h.append(field) }
-            _ = try await client.execute(uri: "/sharing/rest/content/users/alice/items/\(id)/update", method: .post, headers: h, body: body)
-            #expect(try common3() == .text("rowan"))
+            let merged = try await client.execute(uri: "/sharing/rest/content/users/alice/items/\(id)/update", method: .post, headers: h, body: body)
+            #expect(PortalFixture.errorCode(merged) == nil, "\(String(buffer: merged.body))")
+            #expect(try common3() == .text("ash"))
             #expect(try SQLiteDatabase(readOnlyPath: copy).scalar("SELECT condition FROM trees WHERE fid = 2") == .text("Dead"))
         }
     }

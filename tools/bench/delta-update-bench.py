@@ -21,7 +21,7 @@ Prints a table for docs/PERFORMANCE.md. The binary should be a release build.
 """
 import json, os, re, shutil, subprocess, sys, time
 
-from bench_common import BINARY, ENV, ROOT, WORK, run, start_portal  # beside this script
+from bench_common import BINARY, ENV, ROOT, WORK, delta_table, delta_updates, keep_held, median, rsync_delta, run, start_portal, whole_downloads  # beside this script
 
 sample = os.path.join(WORK, "naperville")
 shutil.rmtree(sample, ignore_errors=True)
@@ -47,26 +47,11 @@ size = os.path.getsize(v2)
 
 server, origin, data = start_portal()
 try:
-    home = ENV["MAPBOOK_HOME"]
     item = json.loads(run(BINARY, "portal", "publish", v1, "--json"))["itemId"]
     run(BINARY, "portal", "download", item)
-    held = os.path.join(home, "downloads", item + ".mmpk")
-    kept = os.path.join(WORK, "held-v1.mmpk")
-    shutil.copy(held, kept)
-    shutil.copy(os.path.join(home, "downloads", item + ".json"), kept + ".json")
+    kept = keep_held(item, "held-v1.mmpk")
     run(BINARY, "portal", "publish", v2, "--json")
-
-    deltas, wholes, fetched = [], [], []
-    for _ in range(5):
-        shutil.copy(kept, held)
-        shutil.copy(kept + ".json", os.path.join(home, "downloads", item + ".json"))
-        start = time.perf_counter()
-        report = json.loads(run(BINARY, "portal", "update", item, "--json"))
-        deltas.append(time.perf_counter() - start)
-        outcome = report["updated"][0]
-        assert outcome["delta"] and outcome["fileBytes"] == size, outcome
-        fetched.append(outcome["fetchedBytes"])
-        assert open(held, "rb").read() == open(v2, "rb").read(), "the update must give version 2 byte for byte"
+    deltas, fetched = delta_updates(item, kept, 5, expected=v2)
 
     # Field work: 10 valves edited on a device, synchronised, and published by the portal as
     # the next version (`publish --from-sync`); a device holding version 2 updates to it.
@@ -80,51 +65,19 @@ try:
     for fid in range(1, 11):
         field("edit", "update", field_pkg, "--layer", "valves", str(fid), "--set", f"TURNS={40 + fid}")
     field("sync")
-    kept_v2 = os.path.join(WORK, "held-v2.mmpk")
-    shutil.copy(held, kept_v2)
-    shutil.copy(os.path.join(home, "downloads", item + ".json"), kept_v2 + ".json")
+    kept_v2 = keep_held(item, "held-v2.mmpk")
     from_sync = json.loads(run(BINARY, "portal", "publish", "--from-sync", item, "--json"))
-    synced_fetched, synced_times = [], []
-    for _ in range(5):
-        shutil.copy(kept_v2, held)
-        shutil.copy(kept_v2 + ".json", os.path.join(home, "downloads", item + ".json"))
-        start = time.perf_counter()
-        outcome = json.loads(run(BINARY, "portal", "update", item, "--json"))["updated"][0]
-        synced_times.append(time.perf_counter() - start)
-        assert outcome["delta"], outcome
-        synced_fetched.append(outcome["fetchedBytes"])
+    synced_times, synced_fetched = delta_updates(item, kept_v2, 5)
     synced_size = from_sync["size"]
 
-    other = dict(ENV, MAPBOOK_HOME=os.path.join(WORK, "home-whole"))
-    for _ in range(5):
-        shutil.rmtree(other["MAPBOOK_HOME"], ignore_errors=True)
-        subprocess.run([BINARY, "portal", "signin", origin, "--user", "alice", "--password-stdin", "--ca-cert", os.path.join(data, "tls/certificate.pem")],
-                       input="bench-password-1\n", text=True, env=other, check=True, capture_output=True)
-        start = time.perf_counter()
-        subprocess.run([BINARY, "portal", "download", item], env=other, check=True, capture_output=True)
-        wholes.append(time.perf_counter() - start)
+    wholes = whole_downloads(origin, data, item, 5)
 finally:
     server.terminate()
 
-literal, rsync_times = [], []
-for _ in range(5):
-    target = os.path.join(WORK, "rsync")
-    shutil.rmtree(target, ignore_errors=True)
-    os.makedirs(target)
-    shutil.copy(v1, os.path.join(target, "Naperville.mmpk"))
-    start = time.perf_counter()
-    out = subprocess.run(["rsync", "--no-whole-file", "--stats", v2, target + "/"], check=True, capture_output=True, text=True).stdout
-    rsync_times.append(time.perf_counter() - start)
-    literal.append(int(re.search(r"Literal data: ([\d,]+)", out).group(1).replace(",", "")))
-
-med = lambda xs: sorted(xs)[len(xs) // 2]
+literal, rsync_times = rsync_delta(v1, v2, 5)
+med = median
 print(f"package version 2: {size:,} bytes; 10 of {len(mains['features'])} mains changed\n")
-print("| Way | Bytes fetched | Share of the file | Median time (5 runs) |")
-print("|:---|---:|---:|---:|")
-print(f"| `mapbook portal update` (delta) | {med(fetched):,} | {100 * med(fetched) / size:.2f} % | {med(deltas) * 1000:.0f} ms |")
-print(f"| `mapbook portal download` (whole) | {size:,} | 100 % | {med(wholes) * 1000:.0f} ms |")
-print(f"| `rsync --no-whole-file` (literal data, local) | {med(literal):,} | {100 * med(literal) / size:.2f} % | {med(rsync_times) * 1000:.0f} ms |")
+delta_table(size, 5, [("`mapbook portal update` (delta)", med(fetched), med(deltas)), ("`mapbook portal download` (whole)", size, med(wholes)),
+                      ("`rsync --no-whole-file` (literal data, local)", med(literal), med(rsync_times))])
 print(f"\nversion 3, published from 10 valves edited in the field and synchronised: {synced_size:,} bytes\n")
-print("| Way | Bytes fetched | Share of the file | Median time (5 runs) |")
-print("|:---|---:|---:|---:|")
-print(f"| `mapbook portal update` (delta, from version 2) | {med(synced_fetched):,} | {100 * med(synced_fetched) / synced_size:.2f} % | {med(synced_times) * 1000:.0f} ms |")
+delta_table(synced_size, 5, [("`mapbook portal update` (delta, from version 2)", med(synced_fetched), med(synced_times))])

@@ -140,10 +140,11 @@ extension EditSchema {
     /// Makes `table` of the GeoPackage editable: adds the globalid column (a UUID per feature,
     /// derived from `seed`, the table and the fid, so the same build gives the same ids) with a
     /// unique index, the tracking columns, the domains in the schema extension and the schema
-    /// in `gpkg_metadata`. In one transaction: all of it or nothing.
-    public func install(in database: SQLiteDatabase, table: String, seed: String, timestamp: String) throws(SQLiteError) {
+    /// in `gpkg_metadata`. In one transaction: all of it or nothing; inside the caller's when
+    /// `ownTransaction` is false (a republish changing the schema with the data).
+    public func install(in database: SQLiteDatabase, table: String, seed: String, timestamp: String, ownTransaction: Bool = true) throws(SQLiteError) {
         try GeoPackageFunctions.register(on: database)
-        try database.execute("BEGIN")
+        if ownTransaction { try database.execute("BEGIN") }
         do {
             let existing = Set(try database.query("SELECT name FROM pragma_table_info(?)", [.text(table)]).compactMap { $0[0].text?.lowercased() })
             let q = SQLiteDatabase.quote
@@ -172,9 +173,9 @@ extension EditSchema {
             try database.query(
                 "INSERT INTO gpkg_metadata_reference (reference_scope, table_name, timestamp, md_file_id) VALUES ('table', ?, ?, ?)",
                 [.text(table), .text(timestamp), .integer(id)])
-            try database.execute("COMMIT")
+            if ownTransaction { try database.execute("COMMIT") }
         } catch {
-            try? database.execute("ROLLBACK")
+            if ownTransaction { try? database.execute("ROLLBACK") }
             throw error
         }
     }

@@ -131,11 +131,7 @@ public final class AuthoritativeCopy {
         let generation = try database.scalar("SELECT last_insert_rowid()")?.int64 ?? 0
         let session = try SQLiteSession(database, tables: layers.keys.sorted())
         let statements = SQLiteStatementCache(database)
-        var merge = SyncMerge(database: statements, generation: generation) { [self] sha in
-            guard let path = attachmentPath(sha) else { return nil }
-            let file = try RandomAccessFile(path: path)
-            return try file.read(at: 0, count: Int(file.size))
-        }
+        var merge = SyncMerge(database: statements, generation: generation, attachment: attachmentBytes)
         for change in changes {
             guard let layer = layers[change.table] else {
                 throw SyncError(kind: .schemaMismatch, message: "the changeset changes \(change.table), which is not an editable layer of the portal's copy")
@@ -211,6 +207,13 @@ public final class AuthoritativeCopy {
         guard Self.isAttachmentHash(sha256) else { return nil }
         let path = attachmentsFolder + "/" + sha256
         return access(path, F_OK) == 0 ? path : nil
+    }
+
+    /// The bytes of the stored attachment with this SHA-256; nil when it is not stored.
+    func attachmentBytes(_ sha256: String) throws -> [UInt8]? {
+        guard let path = attachmentPath(sha256) else { return nil }
+        let file = try RandomAccessFile(path: path)
+        return try file.read(at: 0, count: Int(file.size))
     }
 
     /// Which of `hashes` are not stored.

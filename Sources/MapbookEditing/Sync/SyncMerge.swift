@@ -52,7 +52,7 @@ struct SyncMerge {
             try mark(layer, globalid, deleted: false)
         case .delete:
             if let current {
-                for i in layer.columns.indices where i != layer.fidIndex && !layer.tracking.contains(i) && i != layer.media?.data {
+                for i in layer.columns.indices where i < change.old.count && i != layer.fidIndex && !layer.tracking.contains(i) && i != layer.media?.data {
                     if let old = change.old[i], !SyncMessage.same(old, current[i]) {
                         report(layer, globalid, i, base: old, theirs: current[i], ours: .null, .deleted)
                     }
@@ -97,7 +97,8 @@ struct SyncMerge {
 
     func insert(_ layer: SyncLayer, _ values: [SQLiteValue?]) throws {
         let q = SQLiteDatabase.quote
-        var row = values.map { $0 ?? .null }
+        // A device from before a republish added fields sends fewer columns: the rest are null.
+        var row = values.map { $0 ?? .null } + Array(repeating: .null, count: max(0, layer.columns.count - values.count))
         let fidColumn = q(layer.columns[layer.fidIndex])
         if let fid = row[layer.fidIndex].int64,
             try database.scalar("SELECT 1 FROM \(q(layer.table)) WHERE \(fidColumn) = ?", [.integer(fid)]) != nil

@@ -95,7 +95,15 @@ public struct LayerShape: Sendable, Equatable {
     }
 
     /// What differs from `other` (the portal's), in words; empty when nothing does.
+    ///
+    /// A device whose columns are the first of the portal's, in order, holds a version from
+    /// before a republish added fields at the end (and perhaps coded values to the rules): its
+    /// changes still apply column by column, and what it is sent back is by column name, so
+    /// its pending edits go through and none is lost; it takes the new fields by updating.
     public func differences(from other: LayerShape, layer: String) -> [String] {
+        if columns.count <= other.columns.count, Array(other.columns.prefix(columns.count)) == columns, columns != other.columns || schema != other.schema {
+            return []
+        }
         var found: [String] = []
         let mine = Set(columns), theirs = Set(other.columns)
         for c in other.columns where !mine.contains(c) { found.append("\(layer): the portal's copy has the column '\(c)', this device's has not") }

@@ -44,19 +44,33 @@ public struct PackagePublisher: Sendable {
     public struct Outcome: Sendable {
         public var item: PortalItem
         public var action: Action
+        /// For a new version of an editable package devices synchronise to, how it was merged
+        /// with the field's edits, as the portal said (`mapbookMerge`: generation, changes,
+        /// conflicts, addedFields, addedDomainValues).
+        public var merge: JSONObject?
 
         /// As `mapbook portal publish --json` prints it: the item, what was done, its date,
-        /// sharing and size.
+        /// sharing and size, and the merge.
         public var jsonValue: JSONValue {
-            .object([
+            var object: JSONObject = [
                 "itemId": .string(item.id), "title": .string(item.title), "action": .string(action.rawValue),
                 "modified": .integer(item.modified), "access": .string(item.access.rawValue), "size": .integer(item.size),
-            ])
+            ]
+            if let merge { object["merge"] = .object(merge) }
+            return .object(object)
         }
 
-        /// "Added 'Title' (12 MB, private, modified 2026-11-27 08:00 UTC)".
+        /// "Added 'Title' (12 MB, private, modified 2026-11-27 08:00 UTC)", and what a merge did.
         public var line: String {
-            "\(action == .added ? "Added" : "Updated") '\(item.title)' (\(Format.bytes(item.size)), \(item.access.rawValue), modified \(ISODate.formatMinutes(milliseconds: item.modified)) UTC)"
+            var line = "\(action == .added ? "Added" : "Updated") '\(item.title)' (\(Format.bytes(item.size)), \(item.access.rawValue), modified \(ISODate.formatMinutes(milliseconds: item.modified)) UTC)"
+            if let merge {
+                let changes = merge["changes"]?.int64Value ?? 0, conflicts = merge["conflicts"]?.arrayValue?.count ?? 0
+                let fields = (merge["addedFields"]?.arrayValue ?? []).compactMap(\.stringValue)
+                line += "\nMerged with the field's synchronised edits: \(Format.count(changes, "feature")) changed by this version"
+                if !fields.isEmpty { line += ", fields added: \(fields.joined(separator: ", "))" }
+                line += conflicts == 0 ? "; no conflicts" : "; \(Format.count(conflicts, "conflict")) (mapbook portal conflicts \(item.id))"
+            }
+            return line
         }
     }
 
@@ -94,6 +108,7 @@ public struct PackagePublisher: Sendable {
         let userPath = "content/users/\(FormEncoding.percentEncode(user))"
         let itemId: String
         let action: Action
+        var merge: JSONObject?
         let inParts = size > partSize
         /// Sends the item's fields to `operation` under `base` with the package itself or, for
         /// an upload in parts, only its file name (the parts follow).
@@ -111,8 +126,12 @@ public struct PackagePublisher: Sendable {
             action = .updated
             itemId = existing.id
             let itemPath = "\(userPath)\(existing.ownerFolder.map { "/\($0)" } ?? "")/items/\(existing.id)"
-            _ = try await send("update", under: itemPath)
-            if inParts { try await uploadParts(path: path, size: size, fileName: fileName, itemPath: itemPath, userPath: userPath, itemId: itemId, fields: fields, progress: progress) }
+            let answer = try await send("update", under: itemPath)
+            merge = answer["mapbookMerge"]?.objectValue
+            if inParts {
+                let committed = try await uploadParts(path: path, size: size, fileName: fileName, itemPath: itemPath, userPath: userPath, itemId: itemId, fields: fields, progress: progress)
+                merge = committed["mapbookMerge"]?.objectValue
+            }
         } else {
             action = .added
             let folder = try await folderId(options.folder, userPath: userPath)
@@ -123,14 +142,14 @@ public struct PackagePublisher: Sendable {
             }
             itemId = id
             if inParts {
-                try await uploadParts(
+                _ = try await uploadParts(
                     path: path, size: size, fileName: fileName, itemPath: "\(base)/items/\(id)", userPath: userPath, itemId: id, fields: fields, progress: progress)
             }
         }
         if let share = options.share {
             try await self.share(itemId, level: share, userPath: userPath)
         }
-        return Outcome(item: try await client.item(itemId), action: action)
+        return Outcome(item: try await client.item(itemId), action: action, merge: merge)
     }
 
     /// The user's item for the package: searched by the GUID type keyword, then checked
@@ -160,10 +179,11 @@ public struct PackagePublisher: Sendable {
     }
 
     /// addPart for each `partSize` piece, commit, then status until the portal has the file.
+    /// Returns the commit's answer.
     func uploadParts(
         path: String, size: Int64, fileName: String, itemPath: String, userPath: String, itemId: String, fields: [(String, String)],
         progress: (@Sendable (Int64, Int64) -> Void)?
-    ) async throws {
+    ) async throws -> JSONObject {
         let parts = Int((size + partSize - 1) / partSize)
         for number in 1...max(parts, 1) {
             let offset = Int64(number - 1) * partSize
@@ -174,14 +194,14 @@ public struct PackagePublisher: Sendable {
             _ = try await expectSuccess(
                 client.call("\(itemPath)/addPart", method: .POST, [("partNum", String(number))], body: .multipart(form)), "addPart \(number) of \(parts)")
         }
-        _ = try await expectSuccess(client.call("\(itemPath)/commit", method: .POST, body: .form(fields + [("id", itemId)])), "commit")
+        let committed = try await expectSuccess(client.call("\(itemPath)/commit", method: .POST, body: .form(fields + [("id", itemId)])), "commit")
         // The portal may assemble the parts in the background: wait for it, a bounded while.
         var delay = 1
         for _ in 0..<60 {
             let status = try await client.call("\(userPath)/items/\(itemId)/status")
             switch status.string("status")?.lowercased() ?? "" {
             case "completed":
-                return
+                return committed
             case let s where s.contains("fail"):
                 throw PortalClientError(
                     .transfer, url: "\(client.restURL)/\(userPath)/items/\(itemId)/status",

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Hummingbird
+import MapbookEditing
 import MapbookPackage
 import MapbookPortalAPI
 import MapbookSupport
@@ -32,8 +33,10 @@ extension PortalRoutes {
             }
             endpoint(router, "\(base)/items/:id/commit", portal, methods: [.post]) { call, context in
                 let record = try await portal.ownedItem(call, context, allowUploading: true)
-                let committed = try await commitParts(call, portal, record)
-                return json(call, .object(["success": .bool(true), "id": .string(committed.item.id), "itemId": .string(committed.item.id)]))
+                let (committed, merge) = try await commitParts(call, portal, record)
+                var answer: JSONObject = ["success": .bool(true), "id": .string(committed.item.id), "itemId": .string(committed.item.id)]
+                if let merge { answer["mapbookMerge"] = Portal.mergeJSON(merge) }
+                return json(call, .object(answer))
             }
             endpoint(router, "\(base)/items/:id/status", portal) { call, context in
                 let record = try await portal.ownedItem(call, context, allowUploading: true)
@@ -218,9 +221,11 @@ extension PortalRoutes {
 
     /// Joins the parts of an upload (1, 2, ... with no gap) into the item's data. The parts
     /// may have come to any portal process: the store lists them, the file store holds them.
-    static func commitParts(_ call: PortalRequest, _ portal: Portal, _ record: ItemRecord) async throws -> ItemRecord {
+    /// Returns the item and, for a package whose copy devices synchronise to, the merge of
+    /// the owner's changes into it (`Portal.finishVersion`).
+    static func commitParts(_ call: PortalRequest, _ portal: Portal, _ record: ItemRecord) async throws -> (ItemRecord, RepublishMerge?) {
         let parts = try await portal.store.uploadParts(itemId: record.item.id)
-        if record.status == .ready, parts.isEmpty { return record }
+        if record.status == .ready, parts.isEmpty { return (record, nil) }
         guard !parts.isEmpty else { throw PortalError.badRequest("No parts were uploaded for item \(record.item.id).") }
         guard parts.map(\.number) == Array(1...parts.count) else {
             let missing = Set(1...(parts.last?.number ?? 1)).subtracting(parts.map(\.number)).sorted().prefix(10).map(String.init)
@@ -230,6 +235,7 @@ extension PortalRoutes {
         let version = Portal.newVersion()
         func removeParts() async { try? await portal.discardParts(id) }
         var updated: ItemRecord
+        var merge: RepublishMerge?
         do {
             let isPackage = Portal.isPackage(record, fileName: name)
             // The validator and the package reader read a file on this machine: a temporary
@@ -237,21 +243,21 @@ extension PortalRoutes {
             let scratch = isPackage ? try portal.files.stagingFile() : nil
             defer { if let scratch { unlink(scratch) } }
             let joined = try await portal.files.joinParts(itemId: id, version: version, fileName: name, parts: parts, limit: portal.configuration.limits.fileBytes, copyTo: scratch)
-            func finish(from path: String) async throws -> ItemRecord {
+            func finish(from path: String) async throws -> (record: ItemRecord, merge: RepublishMerge?) {
                 let upload = UploadedFile(path: path, name: name, size: joined.size, sha256: joined.sha256)
-                return try await portal.finish(record, data: upload, fileName: name, call: call, isNew: record.status == .uploading, storedAs: version)
+                return try await portal.finishVersion(record, data: upload, fileName: name, call: call, isNew: record.status == .uploading, storedAs: version)
             }
             if !isPackage {
                 // Other files are stored as they are: nothing reads them here (no path needed).
-                updated = try await finish(from: "")
+                (updated, merge) = try await finish(from: "")
             } else if let scratch, joined.copied {
-                updated = try await finish(from: scratch)
+                (updated, merge) = try await finish(from: scratch)
             } else {
                 // The store's file is on this machine already (or is copied here).
                 guard let file = try await portal.files.dataFile(itemId: id, version: version, fileName: name, size: joined.size) else {
                     throw PortalError(code: 500, message: "The joined upload of item \(id) cannot be found.")
                 }
-                updated = try await portal.files.withLocalCopy(file) { try await finish(from: $0) }
+                (updated, merge) = try await portal.files.withLocalCopy(file) { try await finish(from: $0) }
             }
         } catch {
             // The joined data goes unless the record already names it (a failure after it was saved).
@@ -274,7 +280,7 @@ extension PortalRoutes {
         }
         await removeParts()
         try await portal.storeThumbnail(call, &updated)
-        return updated
+        return (updated, merge)
     }
 
     /// Whether a failed commit was the upload's fault (invalid, too large), not the
@@ -299,14 +305,17 @@ extension PortalRoutes {
             return json(call, .object(["success": .bool(true), "id": .string(record.item.id)]))
         }
         try applyProperties(call, to: &record.item)
+        var answer: JSONObject = ["success": .bool(true), "id": .string(record.item.id)]
         if let file = call.parameters.files["file"] {
-            record = try await portal.finish(record, data: file, fileName: file.name, call: call, isNew: false)
+            let merge: RepublishMerge?
+            (record, merge) = try await portal.finishVersion(record, data: file, fileName: file.name, call: call, isNew: false)
+            if let merge { answer["mapbookMerge"] = Portal.mergeJSON(merge) }
         } else {
             record.item.modified = max(TokenService.now(), record.item.modified + 1)
             try await portal.store.saveItem(record)
         }
         try await portal.storeThumbnail(call, &record)
-        return json(call, .object(["success": .bool(true), "id": .string(record.item.id)]))
+        return json(call, .object(answer))
     }
 
     /// Sets who sees the item: `everyone`, `org`, and `groups` to add (or, unsharing, remove).

@@ -76,7 +76,8 @@ extension PortalRoutes {
     }
 
     /// `POST content/users/{user}/items/{id}/publishSync`: the owner (or an admin) publishes
-    /// the synchronised data as the item's new version (`mapbook portal publish --from-sync`).
+    /// the synchronised data as the item's new version (`mapbook portal publish --from-sync`);
+    /// `content/users/{user}/items/{id}/conflicts` lists the conflicts its syncs met.
     static func publishSync(_ router: Router<PortalContext>, _ portal: Portal) {
         for base in ["\(prefix)/content/users/:user", "\(prefix)/content/users/:user/:folder"] {
             endpoint(router, "\(base)/items/:id/publishSync", portal, methods: [.post]) { call, context in
@@ -86,6 +87,10 @@ extension PortalRoutes {
                     "success": .bool(true), "id": .string(updated.item.id), "generation": .integer(generation),
                     "modified": .integer(updated.item.modified), "size": .integer(updated.item.size),
                 ]))
+            }
+            // The conflicts of the item's syncs and republishes (`mapbook portal conflicts ITEM`).
+            endpoint(router, "\(base)/items/:id/conflicts", portal) { call, context in
+                json(call, try await portal.conflicts(try await portal.ownedItem(call, context, allowUploading: false)))
             }
         }
     }

@@ -187,6 +187,11 @@ public struct DiskItemFileStore: ItemFileStore {
         try RandomAccessFile(path: file.location)
     }
 
+    public func dataFile(itemId: String, version: String) async throws -> StoredFile? {
+        guard let dir = try? versionDir(itemId, version), let name = FileSystem.names(in: dir).first(where: PortalPaths.isFileName) else { return nil }
+        return Disk.stored("\(dir)/\(name)", name: name)
+    }
+
     public func withLocalCopy<T: Sendable>(_ file: StoredFile, _ body: (String) async throws -> T) async throws -> T {
         try await body(file.location)
     }

@@ -52,6 +52,9 @@ public protocol ItemFileStore: Sendable {
     /// one. `size`, when the item's record gives it, spares an object store the request that
     /// would ask (a download is then one ranged GET).
     func dataFile(itemId: String, version: String, fileName: String, size: Int64?) async throws -> StoredFile?
+    /// The data file stored under `version`, whatever its name (a multipart update names the
+    /// item's new file before its parts arrive); nil when there is none.
+    func dataFile(itemId: String, version: String) async throws -> StoredFile?
     /// Streams `range` (all of it when nil) of a file this store returned to `each`.
     func read(_ file: StoredFile, range: ClosedRange<Int64>?, _ each: (ByteBuffer) async throws -> Void) async throws
     /// Calls `body` with a path on this machine holding the file's bytes: the file itself on

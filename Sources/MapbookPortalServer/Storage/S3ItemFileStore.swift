@@ -172,6 +172,12 @@ public struct S3ItemFileStore: ItemFileStore {
         return StoredFile(location: key, name: fileName, size: size)
     }
 
+    public func dataFile(itemId: String, version: String) async throws -> StoredFile? {
+        guard PortalPaths.isItemId(itemId), PortalPaths.isFileName(version), version != "info" else { return nil }
+        let objects = try await s3 { try await client.list(prefix: "items/\(itemId)/\(version)/") }
+        return objects.first.map { StoredFile(location: $0.key, name: FileSystem.lastComponent($0.key), size: $0.size) }
+    }
+
     public func read(_ file: StoredFile, range: ClosedRange<Int64>?, _ each: (ByteBuffer) async throws -> Void) async throws {
         let found = try await s3 { try await client.get(file.location, range: range, each) }
         guard found else { throw PortalStoreError(kind: .objectStore(.failed), path: file.location, message: "the object is gone from the bucket") }

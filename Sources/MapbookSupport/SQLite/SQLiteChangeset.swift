@@ -13,6 +13,14 @@ public struct SQLiteChange: Sendable, Equatable {
     public var new: [SQLiteValue?]
     /// Which columns make the table's primary key.
     public var primaryKey: [Bool]
+
+    public init(table: String, operation: Operation, old: [SQLiteValue?], new: [SQLiteValue?], primaryKey: [Bool]) {
+        self.table = table
+        self.operation = operation
+        self.old = old
+        self.new = new
+        self.primaryKey = primaryKey
+    }
 }
 
 /// Reading and combining changesets without a database: what a sync needs to merge column by
