@@ -121,8 +121,7 @@ final class PortalWork: Sendable {
                         }
                     }
                 }
-                finished = "downloaded '\(outcome.record.title)' (\(Format.bytes(outcome.record.size)))"
-                if outcome.resumedFrom > 0 { finished += ", resumed at \(Format.bytes(outcome.resumedFrom))" }
+                finished = outcome.summary
                 succeeded = true
                 // What was downloaded is the item's latest version, offline next time too.
                 if var check = try? library.lastUpdateCheck() {

@@ -10,7 +10,8 @@ struct ExtractCommand: ParsableCommand {
             Refuses absolute names, '..' components, links, duplicate names, archives past the \
             size or compression-ratio limits, and damaged entries. Writes into a temporary \
             folder and renames it into place at the end: it writes nothing outside FOLDER, and \
-            nothing at all when it refuses.
+            nothing at all when it refuses. A signed package is unpacked only when its \
+            signature and every entry's digest check out.
             """)
 
     @Argument(help: "The package (or any ZIP archive) to unpack.")

@@ -85,10 +85,11 @@ extension PortalClientTests {
             let at = try #require((Int(data.offset)..<Int(data.offset + data.length)).first { bytes[$0] == 0x20 })
             bytes[at] = 0x09
             try writeFile(path, bytes)
-            for command in [["toc", path], ["legend", path], ["bookmarks", path], ["render", path, "-o", dir + "/out.png"], ["library", "add", path]] {
+            for command in [["toc", path], ["legend", path], ["bookmarks", path], ["render", path, "-o", dir + "/out.png"], ["library", "add", path], ["extract", path, dir + "/unpacked"]] {
                 let result = try mapbook(command, home: home)
                 #expect(result.status != 0 && result.stderr.contains("changed after it was made"), "\(command[0]): \(result.stderr)")
             }
+            #expect(!FileManager.default.fileExists(atPath: dir + "/unpacked"), "extract wrote nothing")
             let validated = try mapbook(["validate", path], home: home)
             #expect(validated.status == 1 && validated.stdout.contains("manifest.hash"), "\(validated.stdout)")
         }

@@ -102,13 +102,19 @@ public struct ExtractionSummary: Sendable {
 /// ratio limits (per entry and in all). It then extracts into a fresh hidden folder inside the
 /// target, verifying each entry's size and CRC-32 as it goes, and moves the files into place
 /// only when everything succeeded; on any failure what it wrote is removed. So it writes
-/// nothing outside the target, and nothing at all when it refuses.
+/// nothing outside the target, and nothing at all when it refuses. A signed package whose
+/// signature or entries do not check out is refused before anything is written.
 public enum SafeExtractor {
     public static func extract(archivePath: String, to destination: String, limits: ExtractionLimits = ExtractionLimits()) throws -> ExtractionSummary {
         let archive = try ZipArchive(path: archivePath)
         var target = destination
         while target.count > 1 && target.hasSuffix("/") { target.removeLast() }
         let plan = try preflight(archive, destination: target, limits: limits)
+        // A signed package is unpacked only when what its signature vouches for holds: the
+        // signature over the manifest, and every entry against the manifest's digests.
+        if archive.entries.contains(where: { PackageSignature.isSignatureEntry($0.name) }) {
+            try MobileMapPackage(archive: archive).verifyEntries()
+        }
 
         // Stage inside the target, so nothing is ever written outside it; a target that did
         // not exist is created here and removed again on failure.

@@ -46,6 +46,17 @@ public struct PackageDownloader: Sendable {
         public var fetchedBytes: Int64
         /// Whether the file was built from the version held, fetching only what differs.
         public var byDelta: Bool
+
+        /// What a viewer says when it is done: "downloaded 'T' (7 MB)", or for an update by
+        /// delta "updated 'T' by delta: fetched 48 KiB of 6.7 MiB", and where a resumed
+        /// download went on from.
+        public var summary: String {
+            var line = byDelta
+                ? "updated '\(record.title)' by delta: fetched \(Format.bytes(fetchedBytes)) of \(Format.bytes(record.size))"
+                : "downloaded '\(record.title)' (\(Format.bytes(record.size)))"
+            if resumedFrom > 0 { line += ", resumed at \(Format.bytes(resumedFrom))" }
+            return line
+        }
     }
 
     /// Downloads `item`'s data and stores it. `progress` is called as bytes arrive.
