@@ -64,6 +64,25 @@ import Testing
         }
     }
 
+    /// A version's file is found without its name (a multipart update names the item's new
+    /// file before its parts arrive), and an info file is removed (an entry patch pruned).
+    @Test(S3Server.required, arguments: Kind.allCases)
+    func findsAVersionsFileAndRemovesAnInfoFile(_ kind: Kind) async throws {
+        try await withTemporaryDirectory { dir in
+            let store = try await store(kind, dir)
+            let bytes = Self.bytes(5_000, seed: 3)
+            try await store.putData(itemId: Self.item, version: "v1", fileName: "Old Name.mmpk", from: try write(bytes, dir, "in"))
+            let file = try #require(try await store.dataFile(itemId: Self.item, version: "v1"))
+            #expect(file.name == "Old Name.mmpk" && file.size == 5_000)
+            #expect(try await read(store, file) == bytes)
+            #expect(try await store.dataFile(itemId: Self.item, version: "v2") == nil)
+            try await store.putInfo(itemId: Self.item, path: "mapbook/patches/a-b.zst", bytes: [1, 2, 3])
+            #expect(try await store.infoBytes(itemId: Self.item, path: "mapbook/patches/a-b.zst") == [1, 2, 3])
+            await store.removeInfo(itemId: Self.item, path: "mapbook/patches/a-b.zst")
+            #expect(try await store.infoFile(itemId: Self.item, path: "mapbook/patches/a-b.zst") == nil)
+        }
+    }
+
     /// A stored file read in place (the map previews' ranged reads): small reads, reads
     /// across blocks and a read of 10 MiB give the file's bytes; in the bucket, the large read
     /// is not kept in the shared block cache, which would push out what maps read again.
