@@ -66,6 +66,14 @@ extension DeviceLibrary {
         }
     }
 
+    /// Marks item `itemId` current in the last update check, if there is one: what was just
+    /// downloaded is its latest version, so no viewer offers the update again.
+    public func markCurrent(itemId: String) throws {
+        guard var check = try lastUpdateCheck(), check.findings[itemId] != nil, check.findings[itemId] != .current else { return }
+        check.findings[itemId] = .current
+        try saveUpdateCheck(check)
+    }
+
     /// Keeps `check` as the last one.
     public func saveUpdateCheck(_ check: UpdateCheck) throws {
         try withLock(creating: true) {

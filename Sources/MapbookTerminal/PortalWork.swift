@@ -123,11 +123,6 @@ final class PortalWork: Sendable {
                 }
                 finished = outcome.summary
                 succeeded = true
-                // What was downloaded is the item's latest version, offline next time too.
-                if var check = try? library.lastUpdateCheck() {
-                    check.findings[item.id] = .current
-                    try? library.saveUpdateCheck(check)
-                }
             } catch {
                 finished = "the download of '\(item.title)' stopped: \(Self.describe(error)); press d again to resume"
             }

@@ -68,6 +68,22 @@ extension WebAPI {
         }
     }
 
+    /// Updating a downloaded package from the library page: the portal's current version
+    /// downloaded (by delta from the one held when it can), the package opened again from the
+    /// new file. Answers the download's JSON, with what to say (`summary`).
+    func registerUpdate(_ router: Hummingbird.Router<BasicRequestContext>) {
+        router.post("/api/packages/:package/update") { _, context in
+            let key = try context.parameters.require("package")
+            guard let listing = catalog.listings().first(where: { $0.key == key }) else { throw WebError.notFound("no package '\(key)' is served here") }
+            let entry = listing.libraryEntry
+            if let reason = unavailable(entry, account: catalog.sync?.account()) { throw WebError(status: .conflict, kind: "notOnPortal", message: reason) }
+            guard let entry, let update = catalog.sync?.update else { throw WebError(status: .conflict, kind: "notOnPortal", message: "this server does not update packages") }
+            let outcome = try await update(entry)
+            catalog.forget(key)
+            return WebResponses.json(outcome)
+        }
+    }
+
     /// The package of the request and its device library entry (nil for a file served by path).
     private func syncTarget(_ context: BasicRequestContext) throws -> (PackageHost, LibraryEntry?) {
         let host = try catalog.host(try context.parameters.require("package"))

@@ -100,6 +100,12 @@ public final class WebCatalog: Sendable {
         }
     }
 
+    /// Closes the package with this key, if open: its file was replaced (an update), and the
+    /// next request opens the new one.
+    func forget(_ key: String) {
+        _ = hosts.withLock { $0.removeValue(forKey: key) }
+    }
+
     /// Letters, digits, `-`, `_` and `.`; anything else becomes `-`.
     static func slug(_ text: String) -> String {
         let kept = text.unicodeScalars.map { s -> Character in

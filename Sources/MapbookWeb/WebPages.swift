@@ -21,8 +21,9 @@ struct WebPages: Sendable {
     }
 
     /// The library: each package with its thumbnail, title (a link when it opens), summary,
-    /// size, maps, expiration and update badge.
-    func library(_ listings: [WebCatalog.Listing], libraryRoot: String?) -> String {
+    /// size, maps, expiration and update badge, with an Update button when `updates` (the
+    /// server updates packages from the device library's portal).
+    func library(_ listings: [WebCatalog.Listing], libraryRoot: String?, updates: Bool = false) -> String {
         let now = MobileMapPackage.now()
         let packages: [[String: Any]] = listings.map { listing in
             var facts = [Format.bytes(listing.size), listing.maps.count == 1 ? "1 map" : "\(listing.maps.count) maps"]
@@ -32,6 +33,9 @@ struct WebPages: Sendable {
                 "updateAvailable": listing.updateAvailable && !listing.updateRequired, "updateRequired": listing.updateRequired,
             ]
             if listing.problem == nil { item["href"] = "/packages/\(FormEncoding.percentEncode(listing.key))/" }
+            if updates, listing.updateAvailable || listing.updateRequired, listing.libraryEntry?.itemId != nil {
+                item["updateAPI"] = "/api/packages/\(FormEncoding.percentEncode(listing.key))/update"
+            }
             if listing.hasThumbnail { item["thumbnail"] = "/packages/\(FormEncoding.percentEncode(listing.key))/thumbnail" }
             if let problem = listing.problem { item["problem"] = problem }
             if let expiration = listing.expiration, let when = expiration.dateTime {

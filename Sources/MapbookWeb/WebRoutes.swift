@@ -21,7 +21,7 @@ struct WebRoutes: Sendable {
     func register(_ router: Hummingbird.Router<BasicRequestContext>) {
         // Pages.
         router.get("/") { _, _ in
-            WebResponses.page(pages.library(catalog.listings(), libraryRoot: catalog.library?.root))
+            WebResponses.page(pages.library(catalog.listings(), libraryRoot: catalog.library?.root, updates: catalog.sync?.update != nil))
         }
         router.get("/packages/:package/") { _, context in
             let host = try catalog.host(try context.parameters.require("package"))
@@ -86,6 +86,7 @@ struct WebRoutes: Sendable {
         api.registerEdits(router)
         api.registerSync(router)
         api.registerTakeOffline(router)
+        api.registerUpdate(router)
     }
 
     func mapAddress(_ context: BasicRequestContext) throws -> (PackageHost, Int) {

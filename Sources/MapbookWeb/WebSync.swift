@@ -30,13 +30,19 @@ public struct WebSync: Sendable {
     /// offline on the portal, down to the scale given (nil: every level), into the library.
     /// The result is the download's JSON (`PackageDownloader.Outcome`). Nil: not offered.
     public var takeOffline: (@Sendable (LibraryEntry, [Double], Double?) async throws -> JSONValue)?
+    /// Downloads the portal's current version of the downloaded package `entry`, by delta
+    /// from the one held when the portal can: the library page's Update action. The result
+    /// is the download's JSON (with its `summary`). Nil: not offered.
+    public var update: (@Sendable (LibraryEntry) async throws -> JSONValue)?
 
     public init(
         account: @escaping @Sendable () -> Account?, run: @escaping @Sendable (LibraryEntry) async throws -> JSONValue,
-        takeOffline: (@Sendable (LibraryEntry, [Double], Double?) async throws -> JSONValue)? = nil
+        takeOffline: (@Sendable (LibraryEntry, [Double], Double?) async throws -> JSONValue)? = nil,
+        update: (@Sendable (LibraryEntry) async throws -> JSONValue)? = nil
     ) {
         self.account = account
         self.run = run
         self.takeOffline = takeOffline
+        self.update = update
     }
 }

@@ -77,7 +77,8 @@ struct ServeCommand: AsyncParsableCommand {
             run: { entry in try await portalCall { try await PackageSync.run(entry, library: library).jsonValue } },
             takeOffline: { entry, area, scale in
                 try await portalCall { try await PackageDownloader.takeOffline(itemId: entry.itemId ?? "", area: area, maxScale: scale, library: library).jsonValue }
-            })
+            },
+            update: { entry in try await portalCall { try await PackageDownloader.update(itemId: entry.itemId ?? "", library: library).jsonValue } })
     }
 
     /// A portal call from a page: the client's failures keep their kinds, the portal's own

@@ -96,10 +96,11 @@ extension PortalClientTests {
             _ = try edit(a, id, ["update", "3", "--set", "condition=Dead"])
             #expect(try mapbook(["sync"], home: a).status == 0)
             let v2 = dir + "/PortlandTrees-v2.mmpk"
-            try ownersVersion(of: dir + "/PortlandTrees.mmpk", to: v2) { db in try db.execute("ALTER TABLE trees DROP COLUMN scientific") }
+            try ownersVersion(of: dir + "/PortlandTrees.mmpk", to: v2) { db in try db.execute("ALTER TABLE trees DROP COLUMN wires") }
             let refused = try mapbook(["portal", "publish", v2], home: a)
             #expect(refused.status != 0)
-            #expect(refused.stderr.contains("'scientific'"), "\(refused.stderr)")
+            // Refused by the merge (the package itself is valid), naming the field.
+            #expect(refused.stderr.contains("cannot be merged with the field's edits") && refused.stderr.contains("'wires'"), "\(refused.stderr)")
             // The item keeps its version: a device finds nothing to update.
             let check = try mapbook(["portal", "update", id, "--json"], home: b)
             #expect((try jsonObject(check.stdout)["updated"] as? [Any])?.isEmpty == true, "\(check.stdout)")

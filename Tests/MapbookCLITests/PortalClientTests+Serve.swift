@@ -4,7 +4,7 @@ import MapbookTestSupport
 import Testing
 
 /// `mapbook serve`'s pages with a real portal process behind the device library: the sync
-/// from a map page and the library's update badge, in Debian's chromium
+/// from a map page and the library's update badge and Update now action, in Debian's chromium
 /// (tools/web/sync_check.py).
 extension PortalClientTests {
     @Test(.enabled(if: ServeBrowserTests.hasBrowser || ExternalTools.isCI, "Debian's chromium or Playwright in .venv is missing (tools/setup installs both)"))
@@ -48,6 +48,9 @@ extension PortalClientTests {
             #expect(checked.stdout.contains("update available"), "\(checked.stdout) \(checked.stderr)")
             let (badge, badgeOutput) = try ExternalTools.run(ExternalTools.python, [script, MapbookBinary.path, a, shots, "update"])
             #expect(badge == 0 && badgeOutput.contains("all checks passed"), "\(badgeOutput.suffix(3000))")
+            // The page's Update now left the device with the portal's current version.
+            let after = try mapbook(["portal", "update", id, "--json"], home: a)
+            #expect((try jsonObject(after.stdout)["updated"] as? [Any])?.isEmpty == true, "\(after.stdout) \(after.stderr)")
         }
     }
 }

@@ -6,7 +6,9 @@ MapbookCLITests (PortalClientTests) against a real portal process:
 
 `sync`: the Edit panel lists the pending edits and who the sync runs as; "Synchronise now"
 sends them, says what happened, lists the conflict, and leaves no edit pending.
-`update`: the library page shows the package's "Update available" badge.
+`update`: the library page shows the package's "Update available" badge and an "Update now"
+button; on the phone size it is pressed: the new version comes by delta, the page says what it
+fetched, and the library shows the package up to date.
 `offline`: a map page's "Take offline" panel takes the area on screen offline: the portal
 makes the package, it joins the library (one package more), the page says so.
 Prints `ok ...` / `FAIL ...` lines, then `all checks passed`; screenshots go to WORK_FOLDER.
@@ -33,7 +35,20 @@ with sync_playwright() as p:
             card = page.locator(".card", has_text="Naperville Water Company")
             check(f"{size}: the library shows the package's update badge", card.locator(".badge.update").count() == 1
                   and "Update available" in card.inner_text(), card.inner_text())
+            check(f"{size}: and an Update now button", card.locator("button.update-now").count() == 1, card.inner_text())
             page.screenshot(path=f"{WORK}/update-{size}.png")
+            if size == "phone":
+                # The update itself, on the phone: by delta, said, then the library without the badge.
+                card.locator("button.update-now").click()
+                said = wait(page, "() => /^Updated .* by delta: fetched/.test((document.querySelector('.update-outcome') || {}).textContent || '')", 60)
+                check("Update now fetches the new version by delta and says what it cost", said, card.inner_text())
+                page.screenshot(path=f"{WORK}/updated-{size}.png")
+                # The page shows the library again a moment later.
+                page.wait_for_timeout(3000)
+                page.wait_for_load_state("load")
+                gone = wait(page, "() => !document.querySelector('.badge.update') && !!document.querySelector('.card')", 20)
+                check("the library then shows the package up to date", gone, page.inner_text("main"))
+                page.screenshot(path=f"{WORK}/updated-after-{size}.png")
             context.close()
             continue
         if MODE == "offline":

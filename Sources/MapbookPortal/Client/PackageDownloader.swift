@@ -103,6 +103,8 @@ public struct PackageDownloader: Sendable {
                     _ = try? library.discardPartialDownload(itemId: id)
                     throw error
                 }
+                // What was downloaded is the item's latest version: the last check knows it now.
+                try? library.markCurrent(itemId: id)
                 let (bytes, byDelta) = attempt == 1 ? delta.map { ($0.fetchedBytes, true) } ?? (size - resumedFrom, false) : (size - resumedFrom, false)
                 if byDelta {
                     // A whole download tells the portal which version the device holds; ranged

@@ -54,6 +54,7 @@ extension PackageDownloader.Outcome {
         o["fetchedBytes"] = .integer(fetchedBytes)
         o["fileBytes"] = .integer(record.size)
         o["delta"] = .bool(byDelta)
+        o["summary"] = .string(summary)
         return .object(o)
     }
 

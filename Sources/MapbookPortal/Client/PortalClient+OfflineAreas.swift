@@ -66,13 +66,28 @@ extension PackageDownloader {
     public static func takeOffline(
         itemId: String, area: [Double], maxScale: Double?, title: String? = nil, library: DeviceLibrary, trust: PortalTrust? = nil
     ) async throws -> Outcome {
+        try await withLibraryClient(library, trust: trust) { client in
+            let item = try await client.takeOffline(itemId: itemId, area: area, maxScale: maxScale, title: title)
+            return try await PackageDownloader(client: client, library: library).download(item)
+        }
+    }
+
+    /// The item's current version downloaded into the library, by delta from the version
+    /// held when the portal offers it (docs/PORTAL.md "Updates by delta"): the library page's
+    /// Update action of `mapbook serve`, as the user signed in to the library's portal.
+    public static func update(itemId: String, library: DeviceLibrary, trust: PortalTrust? = nil) async throws -> Outcome {
+        try await withLibraryClient(library, trust: trust) { client in
+            try await PackageDownloader(client: client, library: library).download(try await client.item(itemId))
+        }
+    }
+
+    /// Runs `body` with a client of the library's portal as its signed-in user, trusting
+    /// `trust` (nil: the certificate the library keeps); refused when nobody is signed in.
+    static func withLibraryClient<T: Sendable>(_ library: DeviceLibrary, trust: PortalTrust?, _ body: (PortalClient) async throws -> T) async throws -> T {
         guard let portal = try library.portalURL(), let credential = try library.credential() else {
             throw PortalClientError(.signInRequired, url: try library.portalURL() ?? "the portal", message: "nobody is signed in; sign in with mapbook portal signin")
         }
         let trust = try trust ?? library.portalCertificate().map { .certificate(path: $0) } ?? .system
-        return try await PortalClient.with(portalURL: portal, trust: trust, credential: credential, savingTo: library) { client in
-            let item = try await client.takeOffline(itemId: itemId, area: area, maxScale: maxScale, title: title)
-            return try await PackageDownloader(client: client, library: library).download(item)
-        }
+        return try await PortalClient.with(portalURL: portal, trust: trust, credential: credential, savingTo: library, body)
     }
 }

@@ -9,6 +9,23 @@
     navigator.serviceWorker.register('/sw.js', { scope: '/' }).catch(function () {});
   }
 
+  // The library's Update buttons: the portal's new version fetched (only what changed, when
+  // the portal keeps its layouts), what it cost said, then the library shown again.
+  document.querySelectorAll('.update-now').forEach(function (button) {
+    button.addEventListener('click', function () {
+      var outcome = button.parentNode.querySelector('.update-outcome');
+      button.disabled = true;
+      outcome.textContent = 'Updating\u2026';
+      postJSON(button.dataset.api, {}).then(function (r) {
+        outcome.textContent = r.summary.charAt(0).toUpperCase() + r.summary.slice(1);
+        setTimeout(function () { location.reload(); }, 2000);
+      }).catch(function (error) {
+        button.disabled = false;
+        outcome.textContent = (error.kind === 'unreachable' ? 'Offline: ' : 'Not updated: ') + error.message;
+      });
+    });
+  });
+
   var app = document.getElementById('map-app');
   if (!app) return;
   var api = app.dataset.api;
