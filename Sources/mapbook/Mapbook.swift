@@ -37,12 +37,8 @@ struct Mapbook: AsyncParsableCommand {
         ])
 
     static func main() async {
-        // `--version` before the argument parser, whose reflection of every command is most
-        // of a start (issue 36): the same answer, printed at once.
-        if CommandLine.arguments.dropFirst().elementsEqual(["--version"]) {
-            Output.write(MapbookInfo.version + "\n", to: STDOUT_FILENO)
-            Glibc.exit(0)
-        }
+        // `--version` answered before the argument parser, whose reflection is most of a start (issue 36).
+        if CommandLine.arguments.dropFirst().elementsEqual(["--version"]) { Output.write(MapbookInfo.version + "\n", to: STDOUT_FILENO); Glibc.exit(0) }
         // Packages must be byte-identical wherever they are built; libarchive writes ZIP
         // timestamps in local time, so the whole command runs in UTC.
         setenv("TZ", "UTC", 1)
