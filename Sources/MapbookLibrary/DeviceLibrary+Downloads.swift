@@ -86,7 +86,7 @@ extension DeviceLibrary {
         guard record.itemId == itemId else {
             throw LibraryError(kind: .wrongItem, path: partial, message: "the record is for item \(record.itemId), not \(itemId); nothing was stored")
         }
-        guard DownloadRecord.isSHA256(record.sha256), record.size >= 0 else {
+        guard SHA256Digest.isHex(record.sha256), record.size >= 0 else {
             throw LibraryError(kind: .invalidRecord, path: partial, message: "the record needs the size and SHA-256 (64 lowercase hex digits) to check the download against")
         }
         let recordPortal = try Self.normalizedPortalURL(record.portalUrl)

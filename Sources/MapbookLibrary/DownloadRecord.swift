@@ -1,3 +1,4 @@
+import MapbookPackage
 import MapbookSupport
 
 /// What the library knows about a downloaded package: the sidecar `<itemId>.json` beside
@@ -69,7 +70,7 @@ public struct DownloadRecord: Sendable, Equatable {
         guard let modified = o.int64("itemModifiedAtDownload") else { throw missing("itemModifiedAtDownload", "epoch milliseconds") }
         guard let downloadedAt = o.int64("downloadedAt") else { throw missing("downloadedAt", "epoch milliseconds") }
         guard let size = o.int64("size"), size >= 0 else { throw missing("size", "a byte count") }
-        guard let sha256 = o.string("sha256"), Self.isSHA256(sha256) else { throw missing("sha256", "64 lowercase hex digits") }
+        guard let sha256 = o.string("sha256"), SHA256Digest.isHex(sha256) else { throw missing("sha256", "64 lowercase hex digits") }
         let etag: String?
         switch o["etag"] {
         case nil, .null?: etag = nil
@@ -79,9 +80,5 @@ public struct DownloadRecord: Sendable, Equatable {
         self.init(
             portalUrl: portalUrl, itemId: itemId, title: o.string("title") ?? "", itemModifiedAtDownload: modified,
             downloadedAt: downloadedAt, size: size, sha256: sha256, etag: etag)
-    }
-
-    package static func isSHA256(_ text: String) -> Bool {
-        text.utf8.count == 64 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
     }
 }

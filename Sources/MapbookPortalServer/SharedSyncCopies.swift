@@ -186,7 +186,7 @@ struct SharedSyncCopies: Sendable {
         let changes = (try? SQLiteChangeset.changes(request.changeset, source: "the changeset")) ?? []
         var wanted = Set<String>()
         for change in changes {
-            for case .text(let value)? in change.new where AuthoritativeCopy.isAttachmentHash(value) { wanted.insert(value) }
+            for case .text(let value)? in change.new where SHA256Digest.isHex(value) { wanted.insert(value) }
         }
         for sha in wanted.sorted() where access(folder(id) + "/attachments/" + sha, F_OK) != 0 {
             _ = try await attachment(id, sha)
@@ -196,7 +196,7 @@ struct SharedSyncCopies: Sendable {
     /// A local file with the attachment's bytes (fetched from the bucket when this process has
     /// not got it), and its size; nil when nobody uploaded it.
     func attachment(_ id: String, _ sha: String) async throws -> (path: String, size: Int64)? {
-        guard AuthoritativeCopy.isAttachmentHash(sha) else { return nil }
+        guard SHA256Digest.isHex(sha) else { return nil }
         let path = folder(id) + "/attachments/" + sha
         if let size = FileSystem.size(path) { return (path, size) }
         guard let file = try await files.object(itemId: id, name: Self.attachmentName(sha)) else { return nil }
@@ -209,8 +209,8 @@ struct SharedSyncCopies: Sendable {
     func missingAttachments(_ id: String, _ hashes: [String]) async throws -> [String] {
         var missing: [String] = []
         for sha in hashes {
-            if AuthoritativeCopy.isAttachmentHash(sha), access(folder(id) + "/attachments/" + sha, F_OK) == 0 { continue }
-            if AuthoritativeCopy.isAttachmentHash(sha), try await files.object(itemId: id, name: Self.attachmentName(sha)) != nil { continue }
+            if SHA256Digest.isHex(sha), access(folder(id) + "/attachments/" + sha, F_OK) == 0 { continue }
+            if SHA256Digest.isHex(sha), try await files.object(itemId: id, name: Self.attachmentName(sha)) != nil { continue }
             missing.append(sha)
         }
         return missing
@@ -246,7 +246,7 @@ struct SharedSyncCopies: Sendable {
         let path = folder + "/data.gpkg"
         guard access(path, F_OK) == 0 else { return }
         try await store.withLock(Self.lockKey(id)) {
-            for sha in FileSystem.names(in: folder + "/attachments") where AuthoritativeCopy.isAttachmentHash(sha) {
+            for sha in FileSystem.names(in: folder + "/attachments") where SHA256Digest.isHex(sha) {
                 try await files.putObject(itemId: id, name: Self.attachmentName(sha), from: folder + "/attachments/" + sha)
             }
             let generation = try await NIOThreadPool.singleton.runIfActive { try AuthoritativeCopy(path: path).generation() }

@@ -197,14 +197,9 @@ public final class AuthoritativeCopy {
     /// The largest attachment any layer of the copy takes (0: none takes any).
     public var maxAttachmentBytes: Int64 { layers.values.compactMap { $0.media?.maxBytes }.max() ?? 0 }
 
-    /// Whether `text` names an attachment: a SHA-256 as 64 lowercase hex digits.
-    public static func isAttachmentHash(_ text: String) -> Bool {
-        text.utf8.count == 64 && text.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) }
-    }
-
     /// The file holding the attachment with this SHA-256 (64 lowercase hex digits), if stored.
     public func attachmentPath(_ sha256: String) -> String? {
-        guard Self.isAttachmentHash(sha256) else { return nil }
+        guard SHA256Digest.isHex(sha256) else { return nil }
         let path = attachmentsFolder + "/" + sha256
         return access(path, F_OK) == 0 ? path : nil
     }

@@ -91,14 +91,10 @@ public struct PatchIndex: Sendable, Equatable {
         for item in list {
             guard let o = item.objectValue, let name = o["name"]?.stringValue, let from = o["from"]?.stringValue, let to = o["to"]?.stringValue,
                 let fromSize = o["fromSize"]?.int64Value, let toSize = o["toSize"]?.int64Value, let size = o["size"]?.int64Value,
-                let modified = o["modified"]?.int64Value, Self.isHash(from), Self.isHash(to), fromSize >= 0, toSize >= 0, size > 0
+                let modified = o["modified"]?.int64Value, SHA256Digest.isHex(from), SHA256Digest.isHex(to), fromSize >= 0, toSize >= 0, size > 0
             else { return nil }
             patches.append(Patch(name: name, from: from, fromSize: fromSize, to: to, toSize: toSize, size: size, modified: modified))
         }
         self.init(patches: patches)
-    }
-
-    static func isHash(_ s: String) -> Bool {
-        s.utf8.count == 64 && s.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
     }
 }

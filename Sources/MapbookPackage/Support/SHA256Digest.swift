@@ -38,4 +38,11 @@ public struct SHA256Digest: Sendable {
         digest.update(bytes)
         return digest.finalizeHex()
     }
+
+    /// Whether `text` is a SHA-256 written as `finalizeHex` writes it: 64 lowercase hex digits.
+    /// Names built from digests (attachments, patches, downloads) are checked by this before
+    /// they touch a path.
+    public static func isHex(_ text: String) -> Bool {
+        text.utf8.count == 64 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    }
 }

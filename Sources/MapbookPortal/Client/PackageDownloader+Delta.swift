@@ -159,17 +159,12 @@ extension PackageDownloader {
                 unlink(output)
                 return nil
             }
-            input = try RandomAccessFile(path: output).map(offset: 0, length: Int(patch.toSize))
+            let built = try RandomAccessFile(path: output)
+            input = try built.map(offset: 0, length: Int(patch.toSize))
             if step == entry.chain.count - 1 {
                 defer { unlink(output) }
                 guard patch.to == entry.sha256 else { return nil }
-                let built = input.bytes
-                var at = Int(skip)
-                while at < built.count {
-                    let end = min(at + (256 << 10), built.count)
-                    try file.write(UnsafeRawBufferPointer(rebasing: built[at..<end]))
-                    at = end
-                }
+                try ByteRange(file: built, offset: skip, length: patch.toSize - skip).forEachChunk(chunkSize: 256 << 10) { try file.write($0) }
             }
         }
         return fetched

@@ -277,7 +277,7 @@ public struct PackageDownloader: Sendable {
         if text.hasPrefix("W/") { text = text.dropFirst(2) }
         if text.hasPrefix("\""), text.hasSuffix("\""), text.count >= 2 { text = text.dropFirst().dropLast() }
         let hex = text.lowercased()
-        return DownloadRecord.isSHA256(hex) ? hex : nil
+        return SHA256Digest.isHex(hex) ? hex : nil
     }
 
     /// `bytes START-END/TOTAL` (TOTAL may be `*`).
