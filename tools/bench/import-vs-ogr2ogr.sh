@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Times `mapbook create` importing a generated 1,000,000-point GeoJSON and pyshp's merge.shp
-# into a package, against `ogr2ogr -f GPKG` importing the same two files into a GeoPackage,
-# in one run: wall time and peak memory (GNU time), 3 runs each, best and median.
+# Times `mapbook create` importing 1,000,000 generated points and pyshp's merge.shp into a
+# package, against `ogr2ogr -f GPKG` importing the same two files into a GeoPackage, in one
+# run: wall time and peak memory (GNU time), 3 runs each, best and median. The points are a
+# GeoJSON (tools/bench/make-points-geojson.py), or with FORMAT=csv make-csv.py's lon/lat CSV
+# (both tools infer types over every row), or with FORMAT=shp a Shapefile made from the GeoJSON.
 #
-#   [MAPBOOK=path/to/mapbook] tools/bench/import-vs-ogr2ogr.sh [POINTS]
+#   [MAPBOOK=path/to/mapbook] [FORMAT=geojson|csv|shp] tools/bench/import-vs-ogr2ogr.sh [POINTS]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 points=${1:-1000000}
@@ -20,14 +22,38 @@ if [ -n "${MAPBOOK:-}" ]; then mapbook=$(realpath "$MAPBOOK"); else
 fi
 work=.build/bench/import
 mkdir -p "$work"
+format=${FORMAT:-geojson}
 geojson=.build/bench/points-${points}.geojson
-[ -f "$geojson" ] || python3 tools/bench/make-points-geojson.py "$geojson" "$points"
-ln -sf "$(realpath "$geojson")" "$work/points.geojson"
+rm -f "$work"/points.*
+case $format in
+geojson)
+    [ -f "$geojson" ] || python3 tools/bench/make-points-geojson.py "$geojson" "$points"
+    ln -sf "$(realpath "$geojson")" "$work/points.geojson"
+    input=points.geojson
+    source=$input
+    ogr_options=() ;;
+csv)
+    csv=.build/bench/csv-${points}-0/points.csv
+    [ -f "$csv" ] || python3 tools/bench/make-csv.py "$(dirname "$csv")" "$points" 0
+    ln -sf "$(realpath "$csv")" "$work/points.csv"
+    input=points.csv
+    source="{ path: $input, x: lon, y: lat, crs: EPSG:4326 }"
+    ogr_options=(-a_srs EPSG:4326 -oo X_POSSIBLE_NAMES=lon -oo Y_POSSIBLE_NAMES=lat -oo AUTODETECT_TYPE=YES -oo AUTODETECT_SIZE_LIMIT=0) ;;
+shp)
+    [ -f "$geojson" ] || python3 tools/bench/make-points-geojson.py "$geojson" "$points"
+    shp=.build/bench/shp-${points}/points.shp
+    [ -f "$shp" ] || { mkdir -p "$(dirname "$shp")"; ogr2ogr -f "ESRI Shapefile" "$shp" "$geojson"; }
+    for ext in shp shx dbf prj cpg; do [ -f "${shp%.shp}.$ext" ] && ln -sf "$(realpath "${shp%.shp}.$ext")" "$work/points.$ext"; done
+    input=points.shp
+    source=$input
+    ogr_options=() ;;
+*) echo "FORMAT is geojson, csv or shp" >&2; exit 2 ;;
+esac
 for ext in shp shx dbf; do ln -sf "$(realpath "${merge%.shp}.$ext")" "$work/merge.$ext"; done
-cat > "$work/project.yaml" <<'YAML'
+cat > "$work/project.yaml" <<YAML
 title: Import benchmark
 sources:
-  points: points.geojson
+  points: $source
   merge: merge.shp
 maps:
   - name: Bench
@@ -42,12 +68,12 @@ measure() {
     echo "$label $secs $((kib / 1024))"
 }
 
-cat "$geojson" "$merge" >/dev/null  # warm the page cache for both tools
+cat "$work"/points.* "$merge" >/dev/null  # warm the page cache for both tools
 results=()
 for run in 1 2 3; do
     rm -f "$work/out.mmpk" "$work/ogr.gpkg"
     results+=("$(measure mapbook "$mapbook" create "$work/project.yaml" -o "$work/out.mmpk" --fixed-time 2026-01-01)")
-    results+=("$(measure ogr2ogr sh -c "ogr2ogr -f GPKG '$work/ogr.gpkg' '$work/points.geojson' && ogr2ogr -f GPKG -update '$work/ogr.gpkg' '$work/merge.shp'")")
+    results+=("$(measure ogr2ogr sh -c "ogr2ogr -f GPKG ${ogr_options[*]} '$work/ogr.gpkg' '$work/$input' && ogr2ogr -f GPKG -update '$work/ogr.gpkg' '$work/merge.shp'")")
 done
 printf '%s\n' "${results[@]}"
 echo

@@ -5,7 +5,8 @@ import MapbookSupport
 /// `fid` and `geom`, an R-tree index with the 1.3 triggers on every table, field aliases in `gpkg_data_columns`, and
 /// per-layer JSON in `gpkg_metadata`.
 ///
-/// Features are streamed in one transaction per layer; the index is filled as they arrive.
+/// Features are streamed in one transaction per layer; the R-tree is packed from their
+/// envelopes when the layer is finished (24 bytes a feature held until then).
 /// The file is built at the given path, which should be a temporary one: the caller renames
 /// it into place when everything succeeded. Not Sendable: one task writes.
 public final class GeoPackageWriter {
@@ -31,7 +32,8 @@ public final class GeoPackageWriter {
         var schema: LayerSchema
         var columns: [String]
         var insert: SQLiteStatement
-        var rtreeInsert: SQLiteStatement?
+        /// The features' envelopes, packed into the layer's R-tree when it is finished.
+        var rtree: SQLiteRTreeLoader?
         var extent = BoundingBox.empty
         var count = 0
         var nextFID: Int64 = 1
@@ -48,8 +50,8 @@ public final class GeoPackageWriter {
         srsID = Int32(epsg)
         database = try SQLiteDatabase(writablePath: path)
         // Built once into a temporary file that is renamed into place: no journal is needed.
-        // A 128 MiB page cache keeps the R-tree and the table's last pages in memory while
-        // millions of rows go in (SQLite's default 2 MiB makes it re-read pages).
+        // Rows, R-tree nodes and R-tree rowids are all appended in key order, so a 16 MiB
+        // page cache holds every page still being written.
         try database.execute("""
             PRAGMA application_id = 1196444487;
             PRAGMA user_version = 10300;
@@ -58,7 +60,7 @@ public final class GeoPackageWriter {
             PRAGMA page_size = 4096;
             PRAGMA locking_mode = EXCLUSIVE;
             PRAGMA temp_store = MEMORY;
-            PRAGMA cache_size = -131072;
+            PRAGMA cache_size = -16384;
             """)
         try createRequiredTables(epsg: epsg, name: description.name, wkt: description.wkt)
     }
@@ -141,29 +143,25 @@ public final class GeoPackageWriter {
         try database.query(
             "INSERT INTO gpkg_contents (table_name, data_type, identifier, description, last_change, srs_id) VALUES (?, ?, ?, ?, ?, ?)",
             [.text(table), .text(dataType), .text(identifier), .text(description), .text(timestamp), schema.geometryType == nil ? .null : .integer(Int64(srsID))])
-        var rtree: SQLiteStatement?
         if let type = schema.geometryType {
             try database.query(
                 "INSERT INTO gpkg_geometry_columns VALUES (?, 'geom', ?, ?, ?, ?)",
                 [.text(table), .text(type.gpkgName), .integer(Int64(srsID)), .integer(schema.hasZ ? 1 : 0), .integer(schema.hasM ? 1 : 0)])
-            let index = "rtree_\(table)_geom"
-            try database.execute("CREATE VIRTUAL TABLE \(q(index)) USING rtree(id, minx, maxx, miny, maxy)")
-            try database.query(
-                "INSERT INTO gpkg_extensions VALUES (?, 'geom', 'gpkg_rtree_index', 'http://www.geopackage.org/spec/#extension_rtree', 'write-only')",
-                [.text(table)])
-            rtree = try database.prepare("INSERT INTO \(q(index)) VALUES (?, ?, ?, ?, ?)")
         }
         let names = (schema.geometryType == nil ? [] : ["geom"]) + schema.fields.map(\.name)
         let placeholders = (["?"] + names.map { _ in "?" }).joined(separator: ", ")
         let insert = try database.prepare(
             "INSERT INTO \(q(table)) (fid\(names.isEmpty ? "" : ", ")\(names.map(q).joined(separator: ", "))) VALUES (\(placeholders))")
-        current = LayerState(table: table, schema: schema, columns: names, insert: insert, rtreeInsert: rtree)
+        current = LayerState(table: table, schema: schema, columns: names, insert: insert, rtree: schema.geometryType == nil ? nil : SQLiteRTreeLoader())
     }
 
     /// Adds a feature, already in the package CRS and of the layer's declared type; returns its fid.
     @discardableResult
     public func add(geometry: Geometry?, values: [FieldValue]) throws -> Int64 {
         guard var state = current else { preconditionFailure("beginLayer first") }
+        // Held by `state` alone while it changes, so the envelopes are appended in place.
+        current = nil
+        defer { current = state }
         let fid = state.nextFID
         state.nextFID += 1
         let insert = state.insert
@@ -172,15 +170,6 @@ public final class GeoPackageWriter {
         if state.schema.geometryType != nil {
             if let geometry {
                 try insert.bind(.blob(GeoPackageBinary.encode(geometry, srsID: srsID)), at: index)
-                if let e = geometry.envelope, let rtree = state.rtreeInsert {
-                    state.extent.include(e)
-                    try rtree.bind(.integer(fid), at: 1)
-                    try rtree.bind(.real(e.minX), at: 2)
-                    try rtree.bind(.real(e.maxX), at: 3)
-                    try rtree.bind(.real(e.minY), at: 4)
-                    try rtree.bind(.real(e.maxY), at: 5)
-                    try rtree.run()
-                }
             } else {
                 try insert.bind(.null, at: index)
             }
@@ -192,7 +181,10 @@ public final class GeoPackageWriter {
         }
         try insert.run()
         state.count += 1
-        current = state
+        if let e = geometry?.envelope, state.schema.geometryType != nil {
+            state.extent.include(e)
+            state.rtree?.add(id: fid, minX: e.minX, maxX: e.maxX, minY: e.minY, maxY: e.maxY)
+        }
         return fid
     }
 
@@ -200,8 +192,18 @@ public final class GeoPackageWriter {
     /// triggers, and commits.
     @discardableResult
     public func finishLayer(aliases: [String: String] = [:], metadata: String? = nil) throws -> LayerSummary {
-        guard let state = current else { preconditionFailure("beginLayer first") }
+        guard var state = current else { preconditionFailure("beginLayer first") }
         current = nil
+        do {
+            return try finish(&state, aliases: aliases, metadata: metadata)
+        } catch {
+            // Nothing of a layer that failed to finish stays in the file.
+            try? database.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    private func finish(_ state: inout LayerState, aliases: [String: String], metadata: String?) throws -> LayerSummary {
         let table = state.table
         let extent = state.extent.isEmpty ? nil : state.extent
         if let extent {
@@ -226,7 +228,17 @@ public final class GeoPackageWriter {
                 "INSERT INTO gpkg_metadata_reference (reference_scope, table_name, timestamp, md_file_id) VALUES ('table', ?, ?, ?)",
                 [.text(table), .text(timestamp), .integer(Int64(metadataCount))])
         }
-        if state.schema.geometryType != nil { try createTriggers(table: table) }
+        if var rtree = state.rtree.take() {
+            // The index is made after the load, packed in one go (SQLiteRTreeLoader), then
+            // kept by the triggers through later edits.
+            let index = "rtree_\(table)_geom"
+            try database.execute("CREATE VIRTUAL TABLE \(SQLiteDatabase.quote(index)) USING rtree(id, minx, maxx, miny, maxy)")
+            try database.query(
+                "INSERT INTO gpkg_extensions VALUES (?, 'geom', 'gpkg_rtree_index', 'http://www.geopackage.org/spec/#extension_rtree', 'write-only')",
+                [.text(table)])
+            try rtree.write(into: database, table: index)
+            try createTriggers(table: table)
+        }
         try database.execute("COMMIT")
         return LayerSummary(table: table, count: state.count, extent: extent, geometryType: state.schema.geometryType)
     }

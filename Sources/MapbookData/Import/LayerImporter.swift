@@ -79,76 +79,89 @@ public struct LayerImporter {
 
         try writer?.beginLayer(table: table, schema: schema, identifier: identifier, description: description)
         do {
-            while let feature = try reader.next() {
-                summary.read += 1
-                if let progress, summary.read % progressInterval == 0 { progress(summary.read) }
-                var geometry = feature.geometry
-                if declared != nil {
-                    guard var g = geometry else { continue }
-                    if g.isEmpty {
-                        local.note(.emptyGeometry, row: feature.row, "the geometry has no coordinates")
+            // The source is parsed on a core of its own while this one checks, reprojects and
+            // writes (issue 36: a third of an import was parsing).
+            try HandOff<Feature>.run(produce: { try Self.read(reader, into: $0) }, consume: { pipe in
+                var batch: [Feature] = []
+                var at = 0
+                while true {
+                    if at == batch.count {
+                        guard let more = try pipe.receive() else { break }
+                        (batch, at) = (more, 0)
                         continue
                     }
-                    var finite = true
-                    g.forEachPosition { if !$0.x.isFinite || !$0.y.isFinite { finite = false } }
-                    guard finite else {
-                        local.note(.badCoordinate, row: feature.row, "a coordinate is not a finite number")
-                        continue
-                    }
-                    if !geographic, let e = g.envelope { sourceExtent.include(e) }
-                    if geographic {
-                        if let problem = Self.impossibleDegrees(g) {
-                            local.note(.badCoordinate, row: feature.row, problem)
+                    let feature = batch[at]
+                    at += 1
+                    summary.read += 1
+                    if let progress, summary.read % progressInterval == 0 { progress(summary.read) }
+                    var geometry = feature.geometry
+                    if declared != nil {
+                        guard var g = geometry else { continue }
+                        if g.isEmpty {
+                            local.note(.emptyGeometry, row: feature.row, "the geometry has no coordinates")
                             continue
                         }
-                        let (wrapped, changed) = Antimeridian.normalize(g)
-                        if changed {
-                            g = wrapped
-                            local.note(.coercedValue, row: feature.row, "cut at the antimeridian (longitudes put back in -180...180)")
-                        }
-                        if target.isWebMercator {
-                            var clamped = false
-                            g.forEachPosition { if abs($0.y) > CoordinateTransform.mercatorMaxLatitude && abs($0.y) <= 90 { clamped = true } }
-                            if clamped { local.note(.clampedLatitude, row: feature.row, "a latitude beyond ±85.0511° was moved to the edge of Web Mercator") }
-                        }
-                    }
-                    guard let projected = transform.apply(g) else {
-                        local.note(.badCoordinate, row: feature.row, "a position cannot be projected to \(target) (latitude beyond ±90°?)")
-                        continue
-                    }
-                    g = projected
-                    if let clipper {
-                        guard let cut = clipper.clip(g) else {
-                            local.note(.outsideExtent, row: feature.row, "the feature lies outside the project extent")
+                        var finite = true
+                        g.forEachPosition { if !$0.x.isFinite || !$0.y.isFinite { finite = false } }
+                        guard finite else {
+                            local.note(.badCoordinate, row: feature.row, "a coordinate is not a finite number")
                             continue
                         }
-                        if cut != g {
-                            local.note(.clipped, row: feature.row, "cut at the project extent")
-                            g = cut
+                        if !geographic, let e = g.envelope { sourceExtent.include(e) }
+                        if geographic {
+                            if let problem = Self.impossibleDegrees(g) {
+                                local.note(.badCoordinate, row: feature.row, problem)
+                                continue
+                            }
+                            let (wrapped, changed) = Antimeridian.normalize(g)
+                            if changed {
+                                g = wrapped
+                                local.note(.coercedValue, row: feature.row, "cut at the antimeridian (longitudes put back in -180...180)")
+                            }
+                            if target.isWebMercator {
+                                var clamped = false
+                                g.forEachPosition { if abs($0.y) > CoordinateTransform.mercatorMaxLatitude && abs($0.y) <= 90 { clamped = true } }
+                                if clamped { local.note(.clampedLatitude, row: feature.row, "a latitude beyond ±85.0511° was moved to the edge of Web Mercator") }
+                            }
+                        }
+                        guard let projected = transform.apply(g) else {
+                            local.note(.badCoordinate, row: feature.row, "a position cannot be projected to \(target) (latitude beyond ±90°?)")
+                            continue
+                        }
+                        g = projected
+                        if let clipper {
+                            guard let cut = clipper.clip(g) else {
+                                local.note(.outsideExtent, row: feature.row, "the feature lies outside the project extent")
+                                continue
+                            }
+                            if cut != g {
+                                local.note(.clipped, row: feature.row, "cut at the project extent")
+                                g = cut
+                            }
+                        }
+                        if let declared {
+                            if declared.isMulti {
+                                g = g.promotedToMulti()
+                            } else if g.type.isMulti || g.type == .geometryCollection {
+                                needsMulti = true
+                            }
+                        }
+                        geometry = g.withDimensions(z: schema.hasZ, m: schema.hasM)
+                        if let e = geometry?.envelope { extentSeen.include(e) }
+                        summary.payloadBytes += 40 + (geometry?.positionCount ?? 0) * (16 + (schema.hasZ ? 8 : 0) + (schema.hasM ? 8 : 0))
+                    }
+                    for v in feature.values {
+                        switch v {
+                        case .text(let s): summary.payloadBytes += s.utf8.count + 2
+                        case .blob(let b): summary.payloadBytes += b.count + 2
+                        case .null: summary.payloadBytes += 1
+                        default: summary.payloadBytes += 8
                         }
                     }
-                    if let declared {
-                        if declared.isMulti {
-                            g = g.promotedToMulti()
-                        } else if g.type.isMulti || g.type == .geometryCollection {
-                            needsMulti = true
-                        }
-                    }
-                    geometry = g.withDimensions(z: schema.hasZ, m: schema.hasM)
-                    if let e = geometry?.envelope { extentSeen.include(e) }
-                    summary.payloadBytes += 40 + (geometry?.positionCount ?? 0) * (16 + (schema.hasZ ? 8 : 0) + (schema.hasM ? 8 : 0))
+                    try writer?.add(geometry: geometry, values: feature.values)
+                    summary.kept += 1
                 }
-                for v in feature.values {
-                    switch v {
-                    case .text(let s): summary.payloadBytes += s.utf8.count + 2
-                    case .blob(let b): summary.payloadBytes += b.count + 2
-                    case .null: summary.payloadBytes += 1
-                    default: summary.payloadBytes += 8
-                    }
-                }
-                try writer?.add(geometry: geometry, values: feature.values)
-                summary.kept += 1
-            }
+            })
             if needsMulti, let declared, let family = declared.family {
                 summary.schema.geometryType = family.type(multi: true)
                 try writer?.promoteCurrentLayerToMulti(family.type(multi: true))
@@ -170,6 +183,22 @@ public struct LayerImporter {
 }
 
 extension LayerImporter {
+    /// Features in batches of this many cross from the parsing thread to the writing one.
+    static let batchSize = 1024
+
+    /// Reads every feature of `reader` into `pipe` (on the parsing thread).
+    static func read(_ reader: FeatureReader, into pipe: HandOff<Feature>) throws {
+        var batch: [Feature] = []
+        batch.reserveCapacity(batchSize)
+        while let feature = try reader.next() {
+            batch.append(feature)
+            guard batch.count == batchSize else { continue }
+            guard pipe.send(batch) else { return }
+            batch.removeAll(keepingCapacity: true)
+        }
+        if !batch.isEmpty { _ = pipe.send(batch) }
+    }
+
     /// Why a geometry in degrees cannot be a place on Earth, or nil when it can.
     ///
     /// A latitude beyond ±90° never can. A point's longitude beyond ±180° is a typo or swapped
