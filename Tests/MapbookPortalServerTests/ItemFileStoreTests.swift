@@ -221,6 +221,33 @@ import Testing
     /// The portal's sweep: alone with its store (SQLite), every upload not committed is
     /// abandoned; with a shared store, only those that have not moved for the set time, since
     /// another process may be receiving one now.
+    /// Ranges the page cache holds are read in place; after the file's pages are dropped, the
+    /// same ranges come from the disk through the thread pool, byte for byte the same.
+    @Test func rangesReadAlikeFromThePageCacheAndFromTheDisk() async throws {
+        try await withTemporaryDirectory { dir in
+            let store = try DiskItemFileStore(root: dir + "/data")
+            let bytes = Self.bytes(1_000_003, seed: 7)
+            try await store.putData(itemId: Self.item, version: "v1", fileName: "Big.mmpk", from: try write(bytes, dir, "in"))
+            let file = try #require(try await store.dataFile(itemId: Self.item, version: "v1", fileName: "Big.mmpk", size: nil))
+            let ranges: [ClosedRange<Int64>] = [0...999_999, 262_143...262_144, 5...524_300, 999_000...1_000_002]
+            for r in ranges { #expect(try await read(store, file, r) == Array(bytes[Int(r.lowerBound)...Int(r.upperBound)])) }
+            // The two halves of one chunk's read: what the cache gives, then the rest waited for.
+            let fd = open(file.location, O_RDONLY)
+            defer { close(fd) }
+            var chunk = ByteBuffer()
+            DiskItemFileStore.readCached(fd, into: &chunk, count: 100, at: 600_000)
+            #expect(Array(chunk.readableBytesView) == Array(bytes[600_000..<600_100]))
+            var rest = ByteBufferAllocator().buffer(bytes: bytes[700_000..<700_010])
+            try DiskItemFileStore.readWaiting(fd, into: &rest, count: 50_000, at: 700_000, path: file.location)
+            #expect(Array(rest.readableBytesView) == Array(bytes[700_000..<750_000]))
+            // Drop the file's clean pages (the store fsyncs what it keeps; on ext4 they go, on
+            // tmpfs they are the file and stay), then read every range again.
+            #expect(posix_fadvise(fd, 0, 0, Int32(POSIX_FADV_DONTNEED)) == 0)
+            for r in ranges.reversed() { #expect(try await read(store, file, r) == Array(bytes[Int(r.lowerBound)...Int(r.upperBound)])) }
+            #expect(try await read(store, file) == bytes)
+        }
+    }
+
     @Test func theSweepLeavesOtherProcessesUploadsAlone() async throws {
         try await withTemporaryDirectory { dir in
             let store = try SQLitePortalStore(path: dir + "/portal.sqlite"), files = try DiskItemFileStore(root: dir + "/data")

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CMapbookLazy
 import MapbookPackage
 import MapbookSupport
 import NIOCore
@@ -148,35 +149,64 @@ public struct DiskItemFileStore: ItemFileStore {
     }
 
     /// Streams `range` of the file at `path` (`size` bytes long) in chunks.
+    ///
+    /// What the page cache holds is read right here, as nginx reads: `preadv2` with
+    /// `RWF_NOWAIT` (`mapbook_pread_cached`) copies cached pages and refuses, rather than waits, when the disk would be
+    /// needed. Only then does the read go to NIO's thread pool: on Swift's cooperative pool
+    /// (one thread per core) a read from a slow disk would hold up every other request's
+    /// handler until it returned, but a hop to the pool for every cached range cost a tenth
+    /// of the ranges served a second (docs/PERFORMANCE.md, "Portal").
     static func read(path: String, size: Int64, range: ClosedRange<Int64>?, _ each: (ByteBuffer) async throws -> Void) async throws {
-        // Every call that may wait on the disk runs on NIO's thread pool: on Swift's
-        // cooperative pool (one thread per core) a read from a slow disk would hold up every
-        // other request's handler until it returned.
-        let pool = NIOThreadPool.singleton
-        let fd = try await pool.runIfActive { open(path, O_RDONLY | O_CLOEXEC) }
+        // Opened here too: `Disk.stored` has just looked the same path up with `stat`.
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw PortalStoreError(kind: .io(errno: errno), path: path, message: "cannot read the item's file: \(FileSystem.errorMessage())") }
         defer { close(fd) }
         var offset = range?.lowerBound ?? 0
         var left = range.map { $0.upperBound - $0.lowerBound + 1 } ?? size
         while left > 0 {
             let want = Int(min(Int64(Self.chunkBytes), left))
-            let at = offset
-            let chunk = try await pool.runIfActive { () throws -> ByteBuffer in
-                var buffer = ByteBufferAllocator().buffer(capacity: want)
-                while true {
-                    var n = 0
-                    buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: want) { raw in
-                        n = pread(fd, raw.baseAddress!, want, off_t(at))
-                        return max(0, n)
-                    }
-                    if n < 0, errno == EINTR { continue }
-                    guard n > 0 else { throw PortalStoreError(kind: .io(errno: n < 0 ? errno : 0), path: path, message: "the item's file ended early") }
+            var chunk = ByteBufferAllocator().buffer(capacity: want)
+            Self.readCached(fd, into: &chunk, count: want, at: offset)
+            if chunk.readableBytes < want {
+                let (have, at) = (chunk, offset)
+                chunk = try await NIOThreadPool.singleton.runIfActive { () throws -> ByteBuffer in
+                    var buffer = have
+                    try Self.readWaiting(fd, into: &buffer, count: want, at: at, path: path)
                     return buffer
                 }
             }
             try await each(chunk)
-            offset += Int64(chunk.readableBytes)
-            left -= Int64(chunk.readableBytes)
+            offset += Int64(want)
+            left -= Int64(want)
+        }
+    }
+
+    /// Appends to `buffer` what of `count` bytes at `offset` the page cache holds, stopping
+    /// (without waiting) at the first page that would need the disk.
+    static func readCached(_ fd: Int32, into buffer: inout ByteBuffer, count: Int, at offset: Int64) {
+        while buffer.readableBytes < count {
+            let want = count - buffer.readableBytes
+            var n = 0
+            buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: want) { raw in
+                n = mapbook_pread_cached(fd, raw.baseAddress!, want, off_t(offset) + off_t(count - want))
+                return max(0, n)
+            }
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { return }
+        }
+    }
+
+    /// Appends the rest of `count` bytes at `offset` to `buffer`, waiting for the disk.
+    static func readWaiting(_ fd: Int32, into buffer: inout ByteBuffer, count: Int, at offset: Int64, path: String) throws {
+        while buffer.readableBytes < count {
+            let want = count - buffer.readableBytes
+            var n = 0
+            buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: want) { raw in
+                n = pread(fd, raw.baseAddress!, want, off_t(offset) + off_t(count - want))
+                return max(0, n)
+            }
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { throw PortalStoreError(kind: .io(errno: n < 0 ? errno : 0), path: path, message: "the item's file ended early") }
         }
     }
 
