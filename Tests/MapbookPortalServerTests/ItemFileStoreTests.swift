@@ -235,10 +235,10 @@ import Testing
             let fd = open(file.location, O_RDONLY)
             defer { close(fd) }
             var chunk = ByteBuffer()
-            DiskItemFileStore.readCached(fd, into: &chunk, count: 100, at: 600_000)
+            #expect(DiskItemFileStore.fill(fd, into: &chunk, count: 100, at: 600_000, waiting: false))
             #expect(Array(chunk.readableBytesView) == Array(bytes[600_000..<600_100]))
             var rest = ByteBufferAllocator().buffer(bytes: bytes[700_000..<700_010])
-            try DiskItemFileStore.readWaiting(fd, into: &rest, count: 50_000, at: 700_000, path: file.location)
+            #expect(DiskItemFileStore.fill(fd, into: &rest, count: 50_000, at: 700_000, waiting: true))
             #expect(Array(rest.readableBytesView) == Array(bytes[700_000..<750_000]))
             // Drop the file's clean pages (the store fsyncs what it keeps; on ext4 they go, on
             // tmpfs they are the file and stay), then read every range again.

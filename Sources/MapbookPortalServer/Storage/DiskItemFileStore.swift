@@ -151,8 +151,8 @@ public struct DiskItemFileStore: ItemFileStore {
     /// Streams `range` of the file at `path` (`size` bytes long) in chunks.
     ///
     /// What the page cache holds is read right here, as nginx reads: `preadv2` with
-    /// `RWF_NOWAIT` (`mapbook_pread_cached`) copies cached pages and refuses, rather than waits, when the disk would be
-    /// needed. Only then does the read go to NIO's thread pool: on Swift's cooperative pool
+    /// `RWF_NOWAIT` (`mapbook_pread_cached`) copies cached pages and refuses, rather than
+    /// waits, when the disk would be needed. Only then does the read go to NIO's thread pool: on Swift's cooperative pool
     /// (one thread per core) a read from a slow disk would hold up every other request's
     /// handler until it returned, but a hop to the pool for every cached range cost a tenth
     /// of the ranges served a second (docs/PERFORMANCE.md, "Portal").
@@ -166,12 +166,13 @@ public struct DiskItemFileStore: ItemFileStore {
         while left > 0 {
             let want = Int(min(Int64(Self.chunkBytes), left))
             var chunk = ByteBufferAllocator().buffer(capacity: want)
-            Self.readCached(fd, into: &chunk, count: want, at: offset)
-            if chunk.readableBytes < want {
+            if !Self.fill(fd, into: &chunk, count: want, at: offset, waiting: false) {
                 let (have, at) = (chunk, offset)
                 chunk = try await NIOThreadPool.singleton.runIfActive { () throws -> ByteBuffer in
                     var buffer = have
-                    try Self.readWaiting(fd, into: &buffer, count: want, at: at, path: path)
+                    guard Self.fill(fd, into: &buffer, count: want, at: at, waiting: true) else {
+                        throw PortalStoreError(kind: .io(errno: errno), path: path, message: "the item's file ended early or could not be read: \(FileSystem.errorMessage())")
+                    }
                     return buffer
                 }
             }
@@ -181,33 +182,24 @@ public struct DiskItemFileStore: ItemFileStore {
         }
     }
 
-    /// Appends to `buffer` what of `count` bytes at `offset` the page cache holds, stopping
-    /// (without waiting) at the first page that would need the disk.
-    static func readCached(_ fd: Int32, into buffer: inout ByteBuffer, count: Int, at offset: Int64) {
+    /// Appends to `buffer` the rest of `count` bytes at `offset` (what it holds counts): from
+    /// the page cache only, stopping at the first page the disk must supply, or, `waiting`,
+    /// from the disk. False when it stopped short: the file ended, a read failed (errno), or
+    /// the cache did not hold a page.
+    @discardableResult
+    static func fill(_ fd: Int32, into buffer: inout ByteBuffer, count: Int, at offset: Int64, waiting: Bool) -> Bool {
         while buffer.readableBytes < count {
             let want = count - buffer.readableBytes
             var n = 0
             buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: want) { raw in
-                n = mapbook_pread_cached(fd, raw.baseAddress!, want, off_t(offset) + off_t(count - want))
+                let at = off_t(offset) + off_t(count - want)
+                n = waiting ? pread(fd, raw.baseAddress!, want, at) : mapbook_pread_cached(fd, raw.baseAddress!, want, at)
                 return max(0, n)
             }
             if n < 0, errno == EINTR { continue }
-            guard n > 0 else { return }
+            guard n > 0 else { return false }
         }
-    }
-
-    /// Appends the rest of `count` bytes at `offset` to `buffer`, waiting for the disk.
-    static func readWaiting(_ fd: Int32, into buffer: inout ByteBuffer, count: Int, at offset: Int64, path: String) throws {
-        while buffer.readableBytes < count {
-            let want = count - buffer.readableBytes
-            var n = 0
-            buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: want) { raw in
-                n = pread(fd, raw.baseAddress!, want, off_t(offset) + off_t(count - want))
-                return max(0, n)
-            }
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else { throw PortalStoreError(kind: .io(errno: n < 0 ? errno : 0), path: path, message: "the item's file ended early") }
-        }
+        return true
     }
 
     /// The most read from a file at once: one chunk in flight per download.
