@@ -11,5 +11,6 @@
 #include <libxml/xmlerror.h>
 #include <libxml/xmlsave.h>
 
-// xmlFree is a global function pointer, which Swift 6 treats as shared mutable state.
-static inline void mapbook_xml_free(void *pointer) { xmlFree(pointer); }
+// xmlFree is a global function pointer, which Swift 6 treats as shared mutable state; and
+// libxml2 is opened on first use (CMapbookLazy's generated lazy_xml.c, which defines this).
+void mapbook_xml_free(void *pointer);

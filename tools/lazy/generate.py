@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Writes Sources/CMapbookLazy/lazy_<lib>.c: for every function of PROJ, Cairo and libarchive
-that the Swift code calls, a definition with the header's own prototype that loads the library with dlopen on
+"""Writes Sources/CMapbookLazy/lazy_<lib>.c: for every function of PROJ, Cairo, libarchive and
+libxml2 that the Swift code calls, a definition with the header's own prototype that loads the library with dlopen on
 first use and calls the real function through dlsym.
 
     python3 tools/lazy/generate.py        (run again when the code calls a new function of one)
@@ -19,7 +19,26 @@ LIBRARIES = [
     ("proj", ["proj.h"], "proj_", "libproj.so"),
     ("cairo", ["cairo/cairo.h", "cairo/cairo-svg.h", "cairo/cairo-pdf.h"], "cairo_", "libcairo.so"),
     ("archive", ["archive.h", "archive_entry.h"], "archive_", "libarchive.so"),
+    # libxml2 (with ICU and liblzma) for reading and writing XML (.mmap item info, GPX).
+    ("xml", ["libxml/parser.h", "libxml/tree.h", "libxml/xmlerror.h", "libxml/xmlsave.h"], "xml", "libxml2.so"),
 ]
+
+# What a library exports as a variable rather than a function, reached through a function
+# of our own that CLibXML2's shim declares: libxml2's `xmlFree` is a function pointer.
+EXTRA = {
+    "xml": [
+        "void mapbook_xml_free(void *pointer) {",
+        "    static void *_Atomic cached;",
+        "    void *f = cached;",
+        "    if (!f) cached = f = xml_symbol(\"xmlFree\");",
+        "    (*(xmlFreeFunc *)f)(pointer);",
+        "}",
+        "",
+    ],
+}
+
+# Headers outside the default search path.
+INCLUDES = ["-I/usr/include/libxml2"]
 
 
 def used_functions(prefix):
@@ -30,7 +49,7 @@ def used_functions(prefix):
         for f in files:
             if f.endswith(".swift") or (f.startswith("mapbook_") and f.endswith(".c")):
                 text = open(os.path.join(folder, f), encoding="utf-8").read()
-                names.update(re.findall(r"\b(" + re.escape(prefix) + r"[a-z0-9_]+)\(", text))
+                names.update(re.findall(r"\b(" + re.escape(prefix) + r"[A-Za-z0-9_]+)\(", text))
     # `cairo_rectangle_t(x: ...)` is a struct's initialiser in Swift, not a call.
     return sorted(n for n in names if not n.endswith("_t"))
 
@@ -48,7 +67,7 @@ def soname(library):
 
 def prototypes(headers):
     includes = "".join(f"#include <{h}>\n" for h in headers)
-    text = subprocess.run(["gcc", "-E", "-P", "-xc", "-"], input=includes, capture_output=True, text=True, check=True).stdout
+    text = subprocess.run(["gcc", "-E", "-P", "-xc", *INCLUDES, "-"], input=includes, capture_output=True, text=True, check=True).stdout
     text = re.sub(r"__attribute__\s*\(\((?:[^()]|\([^()]*\))*\)\)", "", text)
     text = " ".join(text.split())
     return text
@@ -121,6 +140,7 @@ def main():
                 "}",
                 "",
             ]
+        out += EXTRA.get(name, [])
         path = os.path.join(ROOT, "Sources", "CMapbookLazy", f"lazy_{name}.c")
         open(path, "w").write("\n".join(out))
         print(f"{path}: {len(used_functions(prefix))} functions from {so}")

@@ -1,4 +1,6 @@
 import CLibXML2
+// The libxml2 functions called here are defined in CMapbookLazy, which opens libxml2 on first use.
+import CMapbookLazy
 
 /// An XML parse failure, naming the document and libxml2's message with its line.
 public struct XMLError: Error, Sendable, CustomStringConvertible {
