@@ -12,4 +12,14 @@ import Testing
         ])
         #expect(Format.table([]) == [])
     }
+
+    @Test func countsAreGroupedByThousands() {
+        #expect(Format.count(0) == "0")
+        #expect(Format.count(999) == "999")
+        #expect(Format.count(1000) == "1,000")
+        #expect(Format.count(-1_234_567) == "-1,234,567")
+        #expect(Format.count(Int64.min) == "-9,223,372,036,854,775,808")
+        #expect(Format.count(UInt64(12_345_678_901)) == "12,345,678,901")
+        #expect(Format.count(1, "entry") == "1 entry" && Format.count(10_007, "file") == "10,007 files")
+    }
 }

@@ -7,13 +7,15 @@ package enum Format {
 
     /// 1234567 -> "1,234,567".
     package static func count<T: BinaryInteger>(_ n: T) -> String {
-        let digits = String(n.magnitude)
-        var out = ""
+        // On bytes: `inspect` writes one for each of a package's ten thousand entries.
+        let digits = Array(String(n.magnitude).utf8)
+        var out: [UInt8] = n < 0 ? [UInt8(ascii: "-")] : []
+        out.reserveCapacity(digits.count + digits.count / 3 + 1)
         for (i, c) in digits.enumerated() {
-            if i > 0 && (digits.count - i) % 3 == 0 { out.append(",") }
+            if i > 0 && (digits.count - i) % 3 == 0 { out.append(UInt8(ascii: ",")) }
             out.append(c)
         }
-        return (n < 0 ? "-" : "") + out
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// 1536 -> "1.5 KiB".
