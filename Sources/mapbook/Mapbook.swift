@@ -13,27 +13,12 @@ struct Mapbook: AsyncParsableCommand {
         abstract: "Build, inspect, validate and unpack offline mobile map packages (.mmpk).",
         version: MapbookInfo.version,
         subcommands: [
-            CreateCommand.self,
-            InspectCommand.self,
-            ValidateCommand.self,
-            SignCommand.self,
-            KeysCommand.self,
-            ExtractCommand.self,
-            TilesCommand.self,
-            SearchCommand.self,
-            ReverseCommand.self,
-            RouteCommand.self,
-            EditCommand.self,
-            SyncCommand.self,
-            TocCommand.self,
-            LegendCommand.self,
-            BookmarksCommand.self,
-            IdentifyCommand.self,
-            RenderCommand.self,
-            ViewCommand.self,
-            ServeCommand.self,
-            LibraryCommand.self,
-            PortalCommand.self,
+            // Packages; finding and routing; field edits; the viewer; the library and portal.
+            CreateCommand.self, InspectCommand.self, ValidateCommand.self, SignCommand.self, KeysCommand.self, ExtractCommand.self, TilesCommand.self,
+            SearchCommand.self, ReverseCommand.self, RouteCommand.self,
+            EditCommand.self, SyncCommand.self,
+            TocCommand.self, LegendCommand.self, BookmarksCommand.self, IdentifyCommand.self, RenderCommand.self, ViewCommand.self, ServeCommand.self,
+            LibraryCommand.self, PortalCommand.self,
         ])
 
     static func main() async {
@@ -44,7 +29,7 @@ struct Mapbook: AsyncParsableCommand {
         setenv("TZ", "UTC", 1)
         tzset()
         do {
-            var command = try parseAsRoot()
+            var command = try parseCommand()
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
@@ -55,5 +40,19 @@ struct Mapbook: AsyncParsableCommand {
             WorkFiles.awaitInterruption()
             exit(withError: error)
         }
+    }
+
+    /// The command the arguments name. A leaf command (`inspect`, `portal serve`) is parsed by
+    /// its own parser alone, so the reflection that builds the others' stays off the start
+    /// (issue 36); help, completion scripts and what it refuses go to the whole parser.
+    nonisolated static func parseCommand() throws -> any ParsableCommand {
+        var (type, rest): (any ParsableCommand.Type, ArraySlice<String>) = (Self.self, CommandLine.arguments.dropFirst())
+        while !type.configuration.subcommands.isEmpty {
+            guard let next = type.configuration.subcommands.first(where: { $0._commandName == rest.first }) else { return try parseAsRoot() }
+            (type, rest) = (next, rest.dropFirst())
+        }
+        let special = ["-h", "--help", "-help", "help", "--version", "--generate-completion-script", "--experimental-dump-help"]
+        guard !rest.contains(where: { special.contains(String($0.split(separator: "=").first ?? "")) }) else { return try parseAsRoot() }
+        return try (try? type.parseAsRoot(Array(rest))) ?? parseAsRoot()
     }
 }

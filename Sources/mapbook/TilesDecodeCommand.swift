@@ -32,17 +32,9 @@ struct TilesDecodeCommand: ParsableCommand {
     var tile: String?
 
     func validate() throws {
-        if let tile, Self.coordinate(tile) == nil {
+        if let tile, TileCoordinate(description: tile) == nil {
             throw ValidationError("--tile must be Z/X/Y with Z from 0 to 30 and X and Y below 2^Z, e.g. 14/8800/5370; got '\(tile)'")
         }
-    }
-
-    /// "14/8800/5370" as a tile address on the grid.
-    static func coordinate(_ text: String) -> TileCoordinate? {
-        let parts = text.split(separator: "/", omittingEmptySubsequences: false).map { Int($0) }
-        guard parts.count == 3, let z = parts[0], let x = parts[1], let y = parts[2] else { return nil }
-        let coordinate = TileCoordinate(z: z, x: x, y: y)
-        return coordinate.isValid ? coordinate : nil
     }
 
     func run() throws {
@@ -53,7 +45,7 @@ struct TilesDecodeCommand: ParsableCommand {
             Output.error("'\(path)' breaks the MVT 2.1 specification in \(decoded.warnings.count) place\(decoded.warnings.count == 1 ? "" : "s"); --lenient prints what can be read")
             throw ExitCode.failure
         }
-        let coordinate = tile.flatMap(Self.coordinate)
+        let coordinate = tile.flatMap(TileCoordinate.init(description:))
         var out = Output()
         if json {
             out.json(decoded.tile.geoJSON(tile: coordinate, compressed: decoded.wasCompressed))

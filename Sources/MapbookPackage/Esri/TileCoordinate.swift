@@ -22,6 +22,15 @@ public struct TileCoordinate: Sendable, Hashable, Comparable, CustomStringConver
 
     public var description: String { "\(z)/\(x)/\(y)" }
 
+    /// The address `description` writes ("14/8800/5370"); nil for anything else or an address
+    /// off the grid.
+    public init?(description text: String) {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false).map { Int($0) }
+        guard parts.count == 3, let z = parts[0], let x = parts[1], let y = parts[2] else { return nil }
+        self.init(z: z, x: x, y: y)
+        guard isValid else { return nil }
+    }
+
     /// The same address as Esri counts it: level, row from the north, column from the west.
     public init(level: Int, row: Int, column: Int) {
         self.init(z: level, x: column, y: row)
