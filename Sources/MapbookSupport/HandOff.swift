@@ -18,8 +18,8 @@ package final class HandOff<Element>: @unchecked Sendable {
     // Allocated, not stored inline: a class property's address is not guaranteed stable.
     private let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let changed = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    /// Batches sent and not yet received: at most `depth`.
     private var queue: [[Element]] = []
-    private var head = 0
     private var ended = false
     private var failure: (any Error)?
     private var stopped = false
@@ -68,12 +68,8 @@ package final class HandOff<Element>: @unchecked Sendable {
     package func send(_ batch: [Element]) -> Bool {
         pthread_mutex_lock(lock)
         defer { pthread_mutex_unlock(lock) }
-        while queue.count - head >= depth && !stopped { pthread_cond_wait(changed, lock) }
+        while queue.count >= depth && !stopped { pthread_cond_wait(changed, lock) }
         guard !stopped else { return false }
-        if head > 64 {
-            queue.removeFirst(head)
-            head = 0
-        }
         queue.append(batch)
         pthread_cond_broadcast(changed)
         return true
@@ -83,13 +79,10 @@ package final class HandOff<Element>: @unchecked Sendable {
     package func receive() throws -> [Element]? {
         pthread_mutex_lock(lock)
         defer { pthread_mutex_unlock(lock) }
-        while head == queue.count && !ended { pthread_cond_wait(changed, lock) }
-        if head < queue.count {
-            let batch = queue[head]
-            queue[head] = []
-            head += 1
+        while queue.isEmpty && !ended { pthread_cond_wait(changed, lock) }
+        if !queue.isEmpty {
             pthread_cond_broadcast(changed)
-            return batch
+            return queue.removeFirst()
         }
         if let failure { throw failure }
         return nil

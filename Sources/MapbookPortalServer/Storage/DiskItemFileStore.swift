@@ -152,10 +152,10 @@ public struct DiskItemFileStore: ItemFileStore {
     ///
     /// What the page cache holds is read right here, as nginx reads: `preadv2` with
     /// `RWF_NOWAIT` (`mapbook_pread_cached`) copies cached pages and refuses, rather than
-    /// waits, when the disk would be needed. Only then does the read go to NIO's thread pool: on Swift's cooperative pool
-    /// (one thread per core) a read from a slow disk would hold up every other request's
-    /// handler until it returned, but a hop to the pool for every cached range cost a tenth
-    /// of the ranges served a second (docs/PERFORMANCE.md, "Portal").
+    /// waits, when the disk would be needed. Only then does the read go to NIO's thread
+    /// pool: on the threads that run the handlers (one per core) a read from a slow disk
+    /// would hold up every other request until it returned, but a hop to the pool for every
+    /// cached range cost a tenth of the ranges served a second (docs/PERFORMANCE.md, "Portal").
     static func read(path: String, size: Int64, range: ClosedRange<Int64>?, _ each: (ByteBuffer) async throws -> Void) async throws {
         // Opened here too: `Disk.stored` has just looked the same path up with `stat`.
         let fd = open(path, O_RDONLY | O_CLOEXEC)

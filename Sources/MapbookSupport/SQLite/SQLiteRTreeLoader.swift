@@ -99,11 +99,11 @@ package struct SQLiteRTreeLoader {
                 for cell in cells[range] {
                     let id = t == 0 ? cell.id : first[t - 1] + cell.id
                     Self.put64(UInt64(bitPattern: id), into: &blob, at: at)
-                    for v in [cell.box.minX, cell.box.maxX, cell.box.minY, cell.box.maxY] {
-                        Self.put32(v.bitPattern, into: &blob, at: at + 8)
-                        at += 4
-                    }
-                    at += 8
+                    Self.put32(cell.box.minX.bitPattern, into: &blob, at: at + 8)
+                    Self.put32(cell.box.maxX.bitPattern, into: &blob, at: at + 12)
+                    Self.put32(cell.box.minY.bitPattern, into: &blob, at: at + 16)
+                    Self.put32(cell.box.maxY.bitPattern, into: &blob, at: at + 20)
+                    at += 24
                     if t == 0 { leafOf.append((cell.id, number)) } else { try parentRows.add(id, number) }
                 }
                 try nodeInsert.bind([.integer(number), .blob(blob)])
