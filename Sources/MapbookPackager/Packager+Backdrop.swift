@@ -51,6 +51,7 @@ extension Packager.Context {
         options.maxZoom = spec.maxZoom
         options.maxTileBytes = spec.maxTileBytes
         options.maxTileFeatures = spec.maxTileFeatures
+        options.memory = project.tilerMemory
         let title = spec.title ?? "Reference Backdrop"
         let result = try BackdropBuilder.build(
             layers: layers, options: options, name: title, timestamp: timestamp, to: file, format: .vectorTilePackage,

@@ -114,6 +114,19 @@ package enum FileSystem {
         close(fd)
     }
 
+    /// Opens a new file named after `template` (a path ending in `XXXXXX`) and removes its
+    /// name at once: the file lives while the descriptor is open and nothing is left behind,
+    /// whatever happens to the process. Returns the descriptor, or -1 and the errno.
+    ///
+    /// The corresponding C functions are `mkstemp` and `unlink`.
+    package static func makeUnlinkedFile(_ template: String) -> (descriptor: Int32, error: Int32) {
+        var name = Array(template.utf8CString)
+        let fd = name.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { return (-1, errno) }
+        name.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        return (fd, 0)
+    }
+
     /// Reads into all of `buffer` from `descriptor` at `offset`, retrying short and interrupted
     /// reads; returns how many bytes were read (fewer only at the end of the file) and 0, or
     /// the errno of the failure.

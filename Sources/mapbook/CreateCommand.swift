@@ -40,6 +40,9 @@ struct CreateCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Sign the package with this private key (mapbook keys create); repeat for several.", valueName: "key"))
     var sign: [String] = []
 
+    @Option(name: .long, help: ArgumentHelp("The memory the backdrop's tiler may use (512M, 2G); beyond it, it sorts on disk.", valueName: "size"), transform: Output.byteCount)
+    var memory = 1 << 30
+
     func validate() throws {
         if let output, !output.lowercased().hasSuffix(".mmpk") {
             throw ValidationError("-o '\(output)': a mobile map package's file name ends in .mmpk")
@@ -57,6 +60,7 @@ struct CreateCommand: ParsableCommand {
         let timestamp = try fixedTime.flatMap(Packager.timestamp) ?? Packager.sourceDateEpoch()
         var spec2 = spec
         spec2.strict = strict
+        spec2.tilerMemory = memory
         let progress = ProgressReporter()
         var out = Output()
         if dryRun {

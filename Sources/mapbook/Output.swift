@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import ArgumentParser
 import MapbookSupport
 
 /// Collects text and writes it to stdout or stderr in one go.
@@ -28,6 +29,12 @@ struct Output {
 
     func flush(to descriptor: Int32 = STDOUT_FILENO) {
         Self.write(text, to: descriptor)
+    }
+
+    /// An option's size in bytes ("512M", "2G"), at least a megabyte.
+    static func byteCount(_ text: String) throws -> Int {
+        guard let bytes = Format.parseBytes(text), bytes >= 1 << 20 else { throw ValidationError("'\(text)' is not a size of at least 1M (512M, 2G)") }
+        return bytes
     }
 
     static func error(_ message: String) {

@@ -50,6 +50,9 @@ struct TilesBuildCommand: ParsableCommand {
     @Flag(name: .long, help: "Replace the output if it exists.")
     var force = false
 
+    @Option(name: .long, help: ArgumentHelp("The memory the tiler may use (512M, 2G); beyond it, it sorts on disk.", valueName: "size"), transform: Output.byteCount)
+    var memory = 1 << 30
+
     func validate() throws {
         guard (0...22).contains(minzoom) else { throw ValidationError("--minzoom must be from 0 to 22") }
         if let maxzoom, !(minzoom...22).contains(maxzoom) { throw ValidationError("--maxzoom must be from --minzoom (\(minzoom)) to 22") }
@@ -58,23 +61,20 @@ struct TilesBuildCommand: ParsableCommand {
     }
 
     func run() throws {
-        var st = stat()
-        if stat(output, &st) == 0 {
-            guard force else { throw ValidationError("'\(output)' exists; give --force to replace it") }
-            if (st.st_mode & S_IFMT) == S_IFDIR { throw ValidationError("'\(output)' is a folder; remove it first") }
-            unlink(output)
-        }
+        try TileExporter.refuseExisting(output, replacing: force)
         let layers = try BackdropBuilder.layers(inputs: inputs, fields: fields)
         var options = TilerOptions()
         options.minZoom = minzoom
         options.maxZoom = maxzoom
         options.maxTileBytes = maxTileBytes
         options.maxTileFeatures = maxTileFeatures
+        options.memory = memory
         let base = FileSystem.lastComponent(output)
         let setName = name ?? (base.split(separator: ".").first.map(String.init) ?? base)
         let tty = isatty(STDERR_FILENO) != 0
         let result = try BackdropBuilder.build(
             layers: layers, options: options, name: setName, timestamp: try Packager.sourceDateEpoch() ?? Packager.currentTime(), to: output, format: BackdropBuilder.Format(path: output),
+            replacingExisting: force,
             progress: { message in if tty { Output.error(message) } })
         var out = Output()
         for line in result.lines(output: output) { out.line(line) }

@@ -41,10 +41,7 @@ struct TilesExportCommand: ParsableCommand {
     }
 
     func run() throws {
-        var info = stat()
-        if !force, lstat(output, &info) == 0 {
-            throw TileArchiveError(kind: .alreadyExists, operation: "write", path: output, message: "it already exists; add --force to replace it")
-        }
+        try TileExporter.refuseExisting(output, replacing: force)
         let reader = try VectorTilePackageReader(path: path, entry: backdrop)
         let isTerminal = isatty(2) == 1
         var shown = 0

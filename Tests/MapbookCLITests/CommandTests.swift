@@ -215,6 +215,14 @@ import Testing
             // A second run refuses to overwrite; a bad input names the file; nothing is left behind.
             let again = try MapbookBinary.run(["tiles", "build", "-o", dir + "/world.vtpk", countries])
             #expect(again.status != 0 && again.stderr.contains("--force"))
+            // A tiler with 1 MiB sorts on disk and writes the tiles it writes with its default memory.
+            let tight = try MapbookBinary.run(["tiles", "build", "--maxzoom", "3", "--memory", "1M", "-o", dir + "/tight.mbtiles", countries])
+            let roomy = try MapbookBinary.run(["tiles", "build", "--maxzoom", "3", "-o", dir + "/roomy.mbtiles", countries])
+            #expect(tight.status == 0, "\(tight.stderr)")
+            let report = { (run: MapbookBinary.Result) in run.stdout.split(separator: "\n").filter { !$0.hasPrefix("wrote") } }
+            #expect(report(tight) == report(roomy) && report(roomy).count > 5)
+            let small = try MapbookBinary.run(["tiles", "build", "--memory", "12x", "-o", dir + "/x.mbtiles", countries])
+            #expect(small.status != 0 && small.stderr.contains("'12x' is not a size"))
             try writeFile(dir + "/bad.geojson", "{\"type\": \"FeatureCollection\", \"features\": [")
             let bad = try MapbookBinary.run(["tiles", "build", "-o", dir + "/bad.vtpk", dir + "/bad.geojson"])
             #expect(bad.status != 0 && bad.stderr.contains("bad.geojson"))

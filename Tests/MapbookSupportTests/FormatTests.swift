@@ -22,4 +22,12 @@ import Testing
         #expect(Format.count(UInt64(12_345_678_901)) == "12,345,678,901")
         #expect(Format.count(1, "entry") == "1 entry" && Format.count(10_007, "file") == "10,007 files")
     }
+
+    @Test func sizesAreReadAsTippecanoeAndSortReadThem() {
+        #expect(Format.parseBytes("512M") == 512 << 20)
+        #expect(Format.parseBytes("2G") == 2 << 30 && Format.parseBytes("2gib") == 2 << 30 && Format.parseBytes("2 GB") == 2 << 30)
+        #expect(Format.parseBytes("1.5K") == 1536)
+        #expect(Format.parseBytes("800000") == 800_000)
+        for bad in ["", "M", "-1G", "1X", "1GG", "nan", "1e30G"] { #expect(Format.parseBytes(bad) == nil, "\(bad)") }
+    }
 }

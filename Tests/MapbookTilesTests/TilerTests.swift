@@ -31,7 +31,7 @@ import MapbookPackage
         while let feature = try reader.next() {
             guard var g = feature.geometry else { continue }
             if normalize { g = Antimeridian.normalize(g).0 }
-            if tiler.add(layer: index, geometry: g, values: feature.values) { count += 1 }
+            if try tiler.add(layer: index, geometry: g, values: feature.values) { count += 1 }
         }
         return count
     }
@@ -160,7 +160,7 @@ import MapbookPackage
         let tiler = Tiler(options: options)
         let layer = tiler.addLayer(TilerLayer(name: "stars"))
         for i in 0..<20 {
-            tiler.add(layer: layer, geometry: Self.spikyPolygon(centre: (-120 + Double(i) * 12, 10 + Double(i % 5) * 8), radius: 3 + Double(i % 4), spikes: 300))
+            try tiler.add(layer: layer, geometry: Self.spikyPolygon(centre: (-120 + Double(i) * 12, 10 + Double(i % 5) * 8), radius: 3 + Double(i % 4), spikes: 300))
         }
         let (tiles, _, report) = try Self.tiles(tiler)
         var polygons = 0
@@ -203,7 +203,7 @@ import MapbookPackage
         let tiler = Tiler(options: options)
         let layer = tiler.addLayer(TilerLayer(name: "points", fields: ["n"]))
         let points = Self.clusteredPoints(50_000)
-        for (i, p) in points.enumerated() { tiler.add(layer: layer, geometry: Geometry(.point(p)), values: [.integer(Int64(i))]) }
+        for (i, p) in points.enumerated() { try tiler.add(layer: layer, geometry: Geometry(.point(p)), values: [.integer(Int64(i))]) }
         let (tiles, _, report) = try Self.tiles(tiler)
         // Points inside each tile proper (the buffers repeat some).
         var kept = [Int](repeating: 0, count: 7)
@@ -239,7 +239,7 @@ import MapbookPackage
         let tiler = Tiler(options: options)
         let layer = tiler.addLayer(TilerLayer(name: "points", fields: ["name"]))
         for (i, p) in Self.clusteredPoints(30_000, clusters: 3).enumerated() {
-            tiler.add(layer: layer, geometry: Geometry(.point(p)), values: [.text("Point number \(i)")])
+            try tiler.add(layer: layer, geometry: Geometry(.point(p)), values: [.text("Point number \(i)")])
         }
         let (_, sizes, report) = try Self.tiles(tiler)
         #expect(sizes.values.allSatisfy { $0 <= 20_000 })
@@ -247,16 +247,17 @@ import MapbookPackage
         #expect(report.lines.contains { $0.contains("hit the size or feature limit") })
     }
 
-    @Test func theMaximumZoomIsGuessedFromSpacing() {
+    @Test func theMaximumZoomIsGuessedFromSpacing() throws {
         let sparse = Tiler()
         let a = sparse.addLayer(TilerLayer(name: "p"))
-        for i in 0..<50 { sparse.add(layer: a, geometry: Geometry(.point(Position(x: Double(i) * 7 - 170, y: Double(i % 7) * 10 - 30)))) }
+        for i in 0..<50 { try sparse.add(layer: a, geometry: Geometry(.point(Position(x: Double(i) * 7 - 170, y: Double(i % 7) * 10 - 30)))) }
         let dense = Tiler()
         let b = dense.addLayer(TilerLayer(name: "p"))
-        for (i, p) in Self.clusteredPoints(20_000, clusters: 2).enumerated() where i < 20_000 { dense.add(layer: b, geometry: Geometry(.point(p))) }
-        #expect(sparse.guessMaxZoom() < dense.guessMaxZoom())
-        #expect(sparse.guessMaxZoom() <= 4)
-        #expect(dense.guessMaxZoom() >= sparse.guessMaxZoom() + 3)
+        for (i, p) in Self.clusteredPoints(20_000, clusters: 2).enumerated() where i < 20_000 { try dense.add(layer: b, geometry: Geometry(.point(p))) }
+        let sparseZoom = try sparse.guessMaxZoom(), denseZoom = try dense.guessMaxZoom()
+        #expect(sparseZoom < denseZoom)
+        #expect(sparseZoom <= 4)
+        #expect(denseZoom >= sparseZoom + 3)
     }
 
     @Test func layerZoomsAndAttributesAreHonoured() throws {
@@ -264,7 +265,7 @@ import MapbookPackage
         options.maxZoom = 4
         let tiler = Tiler(options: options)
         let roads = tiler.addLayer(TilerLayer(name: "roads", minZoom: 2, fields: ["name"]))
-        tiler.add(layer: roads, geometry: Geometry(.lineString([Position(x: -10, y: 0), Position(x: 10, y: 5)])), values: [.text("Main St")], id: 7)
+        try tiler.add(layer: roads, geometry: Geometry(.lineString([Position(x: -10, y: 0), Position(x: 10, y: 5)])), values: [.text("Main St")], id: 7)
         let (tiles, _, _) = try Self.tiles(tiler)
         #expect(tiles.keys.filter { $0.z < 2 }.isEmpty)
         let z2 = tiles.filter { $0.key.z == 2 }.values.compactMap { $0.layer(named: "roads") }

@@ -99,9 +99,12 @@ public enum BackdropBuilder {
     /// the guess of the maximum zoom, the start of tiling, each zoom as it is done and the
     /// writing, so no long step of a large build runs unannounced.
     public static func build(
-        layers: [Layer], options: TilerOptions, name: String, timestamp: Int64, to path: String, format: Format,
+        layers: [Layer], options: TilerOptions, name: String, timestamp: Int64, to path: String, format: Format, replacingExisting: Bool = false,
         credits: String = "", progress: ((String) -> Void)? = nil
     ) throws -> Result {
+        var options = options
+        // The tiler's temporary files go beside the output, on the disk the output needs anyway.
+        if options.workDirectory == nil { options.workDirectory = FileSystem.parent(of: path) }
         let tiler = Tiler(options: options)
         var infos: [VectorLayerInfo] = []
         var styleLayers: [VectorTileStyle.Layer] = []
@@ -141,10 +144,10 @@ public enum BackdropBuilder {
             }
         }
         if options.maxZoom == nil {
-            // The guess sorts every point by its place on the map.
+            // The guess reads every point in order of its place on the map.
             progress?("guessing the maximum zoom from the spacing of \(tiler.featureCount) features")
         }
-        let zooms = tiler.zoomRange
+        let zooms = try tiler.zoomRange()
         let bounds = tiler.bounds
         let extent = bounds ?? BoundingBox(minX: -180, minY: -85, maxX: 180, maxY: 85)
         let writer: any WritableTileArchive
@@ -165,7 +168,7 @@ public enum BackdropBuilder {
             let metadata = TileArchiveMetadata(
                 name: name, description: "", attribution: credits, format: .mvt, tileCompression: .gzip, bounds: extent,
                 minZoom: zooms.lowerBound, maxZoom: zooms.upperBound, layers: infos)
-            writer = try TileExporter.writer(exportFormat, path: path, metadata: metadata)
+            writer = try TileExporter.writer(exportFormat, path: path, metadata: metadata, replacingExisting: replacingExisting)
         }
         do {
             // Before the first zoom, dense points are thinned for every zoom.

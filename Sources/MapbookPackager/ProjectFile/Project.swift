@@ -41,6 +41,8 @@ public struct Project: Sendable {
     public var maps: [MapSpec] = []
     /// Whether any dropped or changed feature fails the build (`create --strict`).
     public var strict = false
+    /// The memory the backdrop's tiler may use, in bytes (`create --memory`).
+    public var tilerMemory = 1 << 30
 
     public struct ExpirationSpec: Sendable {
         /// Unix seconds.

@@ -32,6 +32,23 @@ package enum Format {
         return "\(rounded) \(units[unit])"
     }
 
+    /// "512M", "2G", "1.5GiB", "800000" -> bytes: K, M, G and T (with or without B or iB, any
+    /// case) are powers of 1024, as tippecanoe and sort(1) read them; nil for anything else.
+    package static func parseBytes(_ text: String) -> Int? {
+        var number = Substring(text.lowercased().filter { $0 != " " })
+        for suffix in ["ib", "b"] where number.hasSuffix(suffix) {
+            number = number.dropLast(suffix.count)
+            break
+        }
+        var scale = 1.0
+        if let last = number.last, let power = ["k", "m", "g", "t"].firstIndex(of: String(last)) {
+            scale = Double(1 << (10 * (power + 1)))
+            number = number.dropLast()
+        }
+        guard let value = Double(number), value.isFinite, value >= 0, value * scale < 9e18 else { return nil }
+        return Int((value * scale).rounded())
+    }
+
     package static func number(_ d: Double) -> String {
         if d.rounded() == d && abs(d) < 1e15 { return String(Int64(d)) }
         let scaled = (d * 1e6).rounded() / 1e6

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import MapbookPackage
 import MapbookSupport
 
@@ -43,6 +46,17 @@ public enum TileExporter {
         case .pmtiles: return try PMTilesWriter(path: path, metadata: metadata)
         case .mbtiles: return try MBTilesWriter(path: path, metadata: metadata)
         case .directory: return try DirectoryTileWriter(path: path, metadata: metadata, replacingExisting: replacingExisting)
+        }
+    }
+
+    /// Refuses to write over whatever is at `path` unless `replacing` (`--force`):
+    /// `.alreadyExists`.
+    ///
+    /// The corresponding C function is `lstat`.
+    public static func refuseExisting(_ path: String, replacing: Bool) throws(TileArchiveError) {
+        var info = stat()
+        if !replacing, lstat(path, &info) == 0 {
+            throw TileArchiveError(kind: .alreadyExists, operation: "write", path: path, message: "it already exists; add --force to replace it")
         }
     }
 

@@ -32,17 +32,13 @@ final class TileSpool {
     private var byHash: [Int: [Int32]] = [:]
 
     /// Creates the spool file beside `destination`.
-    ///
-    /// The corresponding C functions are `mkstemp` and `unlink`.
     init(besides destination: String, deduplicating: Bool = false) throws(TileArchiveError) {
         self.destination = destination
         self.deduplicating = deduplicating
-        var template = Array("\(FileSystem.parent(of: destination))/.\(FileSystem.lastComponent(destination)).spool-XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        let (fd, error) = FileSystem.makeUnlinkedFile("\(FileSystem.parent(of: destination))/.\(FileSystem.lastComponent(destination)).spool-XXXXXX")
         guard fd >= 0 else {
-            throw TileArchiveError(kind: .io(errno: errno), operation: "create a temporary tile file for", path: destination, message: FileSystem.errorMessage())
+            throw TileArchiveError(kind: .io(errno: error), operation: "create a temporary tile file for", path: destination, message: FileSystem.errorMessage(error))
         }
-        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
         descriptor = fd
     }
 

@@ -1,5 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import MapbookPackage
 import MapbookSupport
+
 /// Builds one tile: clips each assigned feature at the buffered tile square, simplifies it,
 /// keeps polygons free of self-crossings, encodes and compresses, and when the tile is past
 /// the byte or feature limit builds it again with more thinning and simplification.
@@ -7,9 +11,13 @@ import MapbookSupport
 /// One per worker thread: it owns a zlib stream and scratch tables.
 struct TileBuilder {
     struct Context: @unchecked Sendable {
-        // Safety: read-only during a build (see TilerLayerStore).
+        // Safety: the mapped feature file is only read during a build.
         var options: TilerOptions
-        var layers: [TilerLayerStore]
+        var layers: [TilerLayer]
+        /// The tiler's mapped feature file.
+        var base: UnsafeRawPointer
+
+        func feature(_ assignment: Tiler.Assignment) -> TilerRecord { TilerRecord(base: base + assignment.offset) }
     }
 
     struct Result {
@@ -76,7 +84,7 @@ struct TileBuilder {
     func nextSizeThreshold(_ records: UnsafeBufferPointer<Tiler.Assignment>, above: Double) -> Double {
         var sizes: [Double] = []
         for r in records {
-            let f = context.layers[Int(r.layer)].features[Int(r.feature)]
+            let f = context.feature(r)
             if f.kind != .point && f.size >= above { sizes.append(f.size) }
         }
         guard !sizes.isEmpty else { return .infinity }
@@ -109,14 +117,14 @@ struct TileBuilder {
         while start < records.count {
             var end = start + 1
             while end < records.count, records[end].layer == records[start].layer { end += 1 }
-            let store = context.layers[Int(records[start].layer)]
-            var layer = VectorTile.Layer(name: store.spec.name, extent: UInt32(options.extent))
-            var keyMap = [Int32](repeating: -1, count: store.spec.fields.count)
-            var valueMap: [UInt32: UInt32] = [:]
+            let spec = context.layers[Int(records[start].layer)]
+            var layer = VectorTile.Layer(name: spec.name, extent: UInt32(options.extent))
+            var keyMap = [Int32](repeating: -1, count: spec.fields.count)
+            var valueMap: [ValueBytes: UInt32] = [:]
             var pointIndex = 0
             var tinyAccumulated = 0.0
             for r in records[start..<end] {
-                let f = store.features[Int(r.feature)]
+                let f = context.feature(r)
                 let ox = Double(r.column), oy = Double(tile.y)
                 @inline(__always) func local(_ v: SIMD2<Double>) -> SIMD2<Double> {
                     SIMD2((v.x * n - ox) * extent, (v.y * n - oy) * extent)
@@ -130,7 +138,7 @@ struct TileBuilder {
                         continue
                     }
                     var points: [TilePoint] = []
-                    for v in store.vertices[Int(f.vertexStart)..<Int(f.vertexStart) + Int(store.parts[Int(f.partStart)] & ~TilerLayerStore.polygonStart)] {
+                    for v in f.vertices[..<Int(f.parts[0] & ~TilerRecord.polygonStart)] {
                         let p = local(v)
                         let x = p.x.rounded(), y = p.y.rounded()
                         if x >= lo, x <= hi, y >= lo, y <= hi {
@@ -145,7 +153,7 @@ struct TileBuilder {
                     }
                     var pieces: [[SIMD2<Double>]] = []
                     let square = BoundingBox(minX: lo, minY: lo, maxX: hi, maxY: hi)
-                    forEachPart(store, f) { part, _ in
+                    f.forEachPart { part, _ in
                         square.clipLine(part.map(local), into: &pieces)
                     }
                     let lines = pieces.map { TileSimplifier.round(TileSimplifier.simplify($0, tolerance: tolerance), closed: false) }.filter { $0.count >= 2 }
@@ -172,7 +180,7 @@ struct TileBuilder {
                     } else {
                         var polygons: [[[TilePoint]]] = []
                         var rings: [[SIMD2<Double>]] = []
-                        forEachPart(store, f) { part, startsPolygon in
+                        f.forEachPart { part, startsPolygon in
                             if startsPolygon, !rings.isEmpty {
                                 if let p = polygon(rings, lo: lo, hi: hi, tolerance: tolerance, pass: &pass) { polygons.append(p) }
                                 rings.removeAll()
@@ -188,21 +196,19 @@ struct TileBuilder {
                 let encoded = VectorTile.Feature(id: f.id, geometry: geometry)
                 guard !encoded.geometry.isEmpty else { continue }
                 var tags: [UInt32] = []
-                tags.reserveCapacity(Int(f.tagCount) * 2)
-                let tagBase = Int(f.tagStart)
-                for t in 0..<Int(f.tagCount) {
-                    let key = Int(store.tags[tagBase + 2 * t]), value = store.tags[tagBase + 2 * t + 1]
+                tags.reserveCapacity(f.tagCount * 2)
+                f.forEachTag { key, value in
                     if keyMap[key] < 0 {
                         keyMap[key] = Int32(layer.keys.count)
-                        layer.keys.append(store.spec.fields[key])
+                        layer.keys.append(spec.fields[key])
                     }
                     let localValue: UInt32
-                    if let v = valueMap[value] {
+                    if let v = valueMap[ValueBytes(bytes: value)] {
                         localValue = v
                     } else {
                         localValue = UInt32(layer.values.count)
-                        valueMap[value] = localValue
-                        layer.values.append(store.values[Int(value)])
+                        valueMap[ValueBytes(bytes: value)] = localValue
+                        layer.values.append(TilerRecord.value(value))
                     }
                     tags.append(UInt32(keyMap[key]))
                     tags.append(localValue)
@@ -220,14 +226,15 @@ struct TileBuilder {
         return pass
     }
 
-    /// Calls `body` with each part (line or ring) of a feature and whether it starts a polygon.
-    func forEachPart(_ store: TilerLayerStore, _ f: TilerFeature, _ body: (ArraySlice<SIMD2<Double>>, Bool) -> Void) {
-        var v = Int(f.vertexStart)
-        for part in store.parts[Int(f.partStart)..<Int(f.partStart + f.partCount)] {
-            let count = Int(part & ~TilerLayerStore.polygonStart)
-            body(store.vertices[v..<(v + count)], part & TilerLayerStore.polygonStart != 0)
-            v += count
+    /// A value's bytes in the feature file, as a key: equal values have equal bytes.
+    struct ValueBytes: Hashable {
+        let bytes: UnsafeRawBufferPointer
+
+        static func == (a: ValueBytes, b: ValueBytes) -> Bool {
+            a.bytes.count == b.bytes.count && memcmp(a.bytes.baseAddress!, b.bytes.baseAddress!, a.bytes.count) == 0
         }
+
+        func hash(into hasher: inout Hasher) { hasher.combine(bytes: bytes) }
     }
 
     /// One polygon (exterior then holes, in tile units) clipped, simplified and wound as MVT

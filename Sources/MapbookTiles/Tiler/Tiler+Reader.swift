@@ -41,7 +41,7 @@ extension Tiler {
             geometry = Antimeridian.normalize(geometry).0
             values.removeAll(keepingCapacity: true)
             for p in positions { values.append(p < feature.values.count ? feature.values[p] : .null) }
-            if add(layer: summary.layer, geometry: geometry, values: values, id: feature.row > 0 ? UInt64(feature.row) : nil) {
+            if try add(layer: summary.layer, geometry: geometry, values: values, id: feature.row > 0 ? UInt64(feature.row) : nil) {
                 summary.added += 1
             } else {
                 summary.skipped += 1

@@ -17,22 +17,50 @@ import Synchronization
 /// at lower zooms by a pixel grid (`Tiler+Thinning`); a tile past the byte or feature limit is
 /// rebuilt with more thinning and simplification, and the report says so.
 ///
+/// Memory is bounded by `options.memory`, whatever the input's size (as tippecanoe and
+/// planetiler do it): each feature is written as it is added to a temporary file
+/// (`TilerRecord`), and the tiler keeps one byte a feature (a point's first zoom). Each zoom's
+/// assignments of features to tiles, and the points sorted for thinning, go through an
+/// `ExternalSorter`, in runs on disk when they are more than its share of the memory; tiles are
+/// built from the mapped feature file, whose pages are given back after each batch of tiles.
+/// The tiles are the same whatever the setting.
+///
 /// Not Sendable: features are added from one task; `build` then only reads them.
 public final class Tiler {
     public let options: TilerOptions
     var layers: [TilerLayerStore] = []
+    /// The features, as records; made when the first is added.
+    private var spool: TilerWorkFile?
+    /// Records not yet written to the spool (written a megabyte at a time).
+    private var pending: [UInt8] = []
+    private var scratchVertices: [SIMD2<Double>] = []
+    private var scratchParts: [UInt32] = []
+    private var scratchTags: [(Int, VectorTile.Value)] = []
+    /// Every point by layer and place on the map (Morton order), for thinning and for the guess.
+    private var points: ExternalSorter<PointEntry>?
+    /// Each feature's first zoom, by ordinal: set by thinning for points, 0 for the others.
+    var firstZooms: [UInt8] = []
+
+    public private(set) var featureCount = 0
+    /// Whether the last build sorted anything in runs on disk (more than its memory held).
+    private(set) var sortedOnDisk = false
 
     public init(options: TilerOptions = TilerOptions()) {
         self.options = options
     }
 
+    /// The folder the temporary files go to: the options', else `TMPDIR`, else /tmp.
+    var workDirectory: String {
+        options.workDirectory ?? getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+    }
+
     private var guessedMaxZoom: Int?
 
     /// The zooms `build` writes: the options' range, the maximum guessed from the features
-    /// when the options give none (computed once: it sorts every point).
-    public var zoomRange: ClosedRange<Int> {
+    /// when the options give none (computed once: it reads every point in order on the map).
+    public func zoomRange() throws -> ClosedRange<Int> {
         if let maxZoom = options.maxZoom { return options.minZoom...max(maxZoom, options.minZoom) }
-        if guessedMaxZoom == nil { guessedMaxZoom = guessMaxZoom() }
+        if guessedMaxZoom == nil { guessedMaxZoom = try guessMaxZoom() }
         return options.minZoom...max(guessedMaxZoom!, options.minZoom)
     }
 
@@ -40,10 +68,8 @@ public final class Tiler {
     public var bounds: BoundingBox? {
         var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
         for store in layers {
-            for f in store.features {
-                minX = min(minX, f.minX); maxX = max(maxX, f.maxX)
-                minY = min(minY, f.minY); maxY = max(maxY, f.maxY)
-            }
+            minX = min(minX, store.minX); maxX = max(maxX, store.maxX)
+            minY = min(minY, store.minY); maxY = max(maxY, store.maxY)
         }
         guard minX <= maxX else { return nil }
         let width = 2 * WebMercator.halfWorld
@@ -55,8 +81,7 @@ public final class Tiler {
 
     /// The kind most of a layer's features are, for describing a layer of mixed geometry.
     public func dominantGeometry(layer: Int) -> VectorLayerInfo.Geometry? {
-        var counts = [0, 0, 0]
-        for f in layers[layer].features { counts[Int(f.kind.rawValue)] += 1 }
+        let counts = layers[layer].kindCounts
         guard let best = counts.indices.max(by: { counts[$0] < counts[$1] }), counts[best] > 0 else { return nil }
         return [.point, .line, .polygon][best]
     }
@@ -68,25 +93,19 @@ public final class Tiler {
         return store.index
     }
 
-    public var featureCount: Int { layers.reduce(0) { $0 + $1.features.count } }
-
     /// Adds a feature in WGS84 longitude/latitude with values in the order of the layer's
     /// `fields` (nulls and blobs are left out of the tiles). Returns false when the geometry is
-    /// empty or a collection of mixed kinds, which MVT cannot hold as one feature.
+    /// empty or a collection of mixed kinds, which MVT cannot hold as one feature. Throws
+    /// when the temporary feature file cannot be written.
     @discardableResult
-    public func add(layer: Int, geometry: Geometry, values: [FieldValue] = [], id: UInt64? = nil) -> Bool {
+    public func add(layer: Int, geometry: Geometry, values: [FieldValue] = [], id: UInt64? = nil) throws -> Bool {
         let store = layers[layer]
-        let tagStart = store.tags.count
-        for (key, value) in values.enumerated() where key < store.spec.fields.count {
-            guard let tileValue = FeatureTileEncoder.value(value) else { continue }
-            store.tags.append(UInt32(key))
-            store.tags.append(store.valueID(tileValue))
-        }
-        let partStart = store.parts.count, vertexStart = store.vertices.count
-        var kind: TilerFeature.Kind
+        scratchVertices.removeAll(keepingCapacity: true)
+        scratchParts.removeAll(keepingCapacity: true)
+        var kind: TilerRecord.Kind
         func append(_ positions: [Position], polygonStart: Bool = false) {
-            for p in positions { store.vertices.append(Self.world(longitude: p.x, latitude: p.y)) }
-            store.parts.append(UInt32(positions.count) | (polygonStart ? TilerLayerStore.polygonStart : 0))
+            for p in positions { scratchVertices.append(Self.world(longitude: p.x, latitude: p.y)) }
+            scratchParts.append(UInt32(positions.count) | (polygonStart ? TilerRecord.polygonStart : 0))
         }
         func appendPolygon(_ rings: [[Position]]) {
             for (i, ring) in rings.enumerated() {
@@ -104,45 +123,79 @@ public final class Tiler {
         case .multiLineString(let lines): kind = .line; lines.forEach { append($0) }
         case .polygon(let rings): kind = .polygon; appendPolygon(rings)
         case .multiPolygon(let polygons): kind = .polygon; polygons.forEach(appendPolygon)
-        case .geometryCollection:
-            store.tags.removeSubrange(tagStart...)
-            return false
+        case .geometryCollection: return false
         }
-        guard store.vertices.count > vertexStart else {
-            store.tags.removeSubrange(tagStart...)
-            store.parts.removeSubrange(partStart...)
-            return false
-        }
-        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
-        for v in store.vertices[vertexStart...] {
-            minX = min(minX, v.x); maxX = max(maxX, v.x)
-            minY = min(minY, v.y); maxY = max(maxY, v.y)
+        guard !scratchVertices.isEmpty else { return false }
+        var low = SIMD2(Double.infinity, Double.infinity), high = -low
+        for v in scratchVertices {
+            low = pointwiseMin(low, v)
+            high = pointwiseMax(high, v)
         }
         var size = 0.0
-        var v = vertexStart
-        for part in store.parts[partStart...] {
-            let count = Int(part & ~TilerLayerStore.polygonStart)
-            let points = store.vertices[v..<(v + count)]
+        var v = 0
+        for part in scratchParts {
+            let count = Int(part & ~TilerRecord.polygonStart)
+            let points = scratchVertices[v..<(v + count)]
             if kind == .polygon {
                 // Exterior rings add their area, holes take theirs away, whatever their winding.
                 let area = abs(TileSimplifier.doubleArea(Array(points))) / 2
-                size += part & TilerLayerStore.polygonStart != 0 ? area : -area
-            } else if kind == .line {
-                var previous = points.first!
-                for p in points.dropFirst() {
-                    let d = p - previous
-                    size += (d.x * d.x + d.y * d.y).squareRoot()
-                    previous = p
-                }
+                size += part & TilerRecord.polygonStart != 0 ? area : -area
+            }
+            guard kind != .point else { break }
+            var previous = points.first!
+            for p in points.dropFirst() {
+                let d = p - previous
+                let length = (d.x * d.x + d.y * d.y).squareRoot()
+                if kind == .line { size += length }
+                // For the guess of the maximum zoom: the mean segment length, taken as it comes.
+                if length > 0 { store.segmentLogSum += log(length); store.segmentCount += 1 }
+                previous = p
             }
             v += count
         }
-        store.features.append(
-            TilerFeature(
-                kind: kind, id: id, tagStart: UInt32(tagStart), tagCount: UInt32((store.tags.count - tagStart) / 2),
-                partStart: UInt32(partStart), partCount: UInt32(store.parts.count - partStart), vertexStart: UInt32(vertexStart),
-                minX: minX, minY: minY, maxX: maxX, maxY: maxY, size: abs(size)))
+        scratchTags.removeAll(keepingCapacity: true)
+        for (key, value) in values.enumerated() where key < store.spec.fields.count {
+            if let tileValue = FeatureTileEncoder.value(value) { scratchTags.append((key, tileValue)) }
+        }
+        let ordinal = featureCount
+        TilerRecord.append(
+            to: &pending, layer: layer, ordinal: ordinal, kind: kind, id: id, bounds: (low, high), size: abs(size),
+            parts: scratchParts[...], vertices: scratchVertices[...], tags: scratchTags)
+        if pending.count >= 1 << 20 { try flush() }
+        if kind == .point {
+            if points == nil {
+                points = ExternalSorter(memory: options.memory / 8, directory: workDirectory) { ($0.layer, $0.key, $0.ordinal) < ($1.layer, $1.key, $1.ordinal) }
+            }
+            var x = low.x.truncatingRemainder(dividingBy: 1)
+            if x < 0 { x += 1 }
+            try points!.append(PointEntry(key: Self.morton(x: x, y: low.y), layer: UInt32(layer), ordinal: UInt32(ordinal)))
+        }
+        featureCount += 1
+        store.kindCounts[Int(kind.rawValue)] += 1
+        store.minX = min(store.minX, low.x); store.minY = min(store.minY, low.y)
+        store.maxX = max(store.maxX, high.x); store.maxY = max(store.maxY, high.y)
         return true
+    }
+
+    /// Writes the pending records to the spool file.
+    private func flush() throws {
+        guard !pending.isEmpty else { return }
+        if spool == nil { spool = try TilerWorkFile(in: workDirectory, purpose: "feature") }
+        try pending.withUnsafeBytes { bytes in try spool!.append(bytes) }
+        pending.removeAll(keepingCapacity: true)
+    }
+
+    /// A point by layer and place: its Morton key (32 bits an axis) and ordinal.
+    struct PointEntry {
+        var key: UInt64
+        var layer: UInt32
+        var ordinal: UInt32
+    }
+
+    /// Calls `body` with every point, by layer, then place on the map (Morton order), then
+    /// source order.
+    func forEachPoint(_ body: (PointEntry) throws -> Void) throws {
+        try points?.forEach(body)
     }
 
     /// x from 0 at 180°W to 1 at 180°E (beyond for longitudes past ±180), y from 0 at the
@@ -156,95 +209,125 @@ public final class Tiler {
     /// Builds every tile and hands each, gzip-compressed, to `sink` in zoom, row, column order.
     public func build(_ sink: (TileCoordinate, [UInt8]) throws -> Void, zoomDone: ((TilerReport.Zoom) -> Void)? = nil) throws -> TilerReport {
         let guessed = options.maxZoom == nil
-        let maxZoom = zoomRange.upperBound
+        let maxZoom = try zoomRange().upperBound
         let minZoom = options.minZoom
+        try flush()
+        let base = try spool?.map()
         for store in layers {
-            // The value lookup only serves adding features; tiling needs the table alone.
-            store.valueIndex = [:]
             store.minZoom = max(store.spec.minZoom ?? minZoom, minZoom)
             store.maxZoom = min(store.spec.maxZoom ?? maxZoom, maxZoom)
-            thinPoints(store, maxZoom: store.maxZoom)
         }
+        try thinPoints()
+        sortedOnDisk = points?.spilled ?? false
         var report = TilerReport(minZoom: minZoom, maxZoom: maxZoom, maxZoomGuessed: guessed, zooms: [])
+        guard let base, let spool else {
+            for z in minZoom...maxZoom {
+                report.zooms.append(TilerReport.Zoom(zoom: z))
+                zoomDone?(report.zooms[report.zooms.count - 1])
+            }
+            return report
+        }
+        let sorter = ExternalSorter<Assignment>(memory: options.memory / 4, directory: workDirectory) {
+            ($0.key, $0.layer, $0.offset, $0.column) < ($1.key, $1.layer, $1.offset, $1.column)
+        }
         for z in minZoom...maxZoom {
-            report.zooms.append(try buildZoom(z, sink))
+            sorter.removeAll()
+            try assign(zoom: z, base: base, spool: spool, to: sorter)
+            if sorter.spilled { sortedOnDisk = true }
+            report.zooms.append(try buildZoom(z, sorter, base: base, spool: spool, sink))
             zoomDone?(report.zooms[report.zooms.count - 1])
         }
         return report
     }
 
     /// One feature's presence in one tile: `column` is unwrapped (negative or past the last
-    /// column for a copy across the antimeridian).
+    /// column for a copy across the antimeridian); `offset` is the feature's record.
     struct Assignment {
         var key: UInt64
+        var offset: Int
         var layer: UInt32
-        var feature: UInt32
         var column: Int32
     }
 
-    func assignments(zoom z: Int) -> [Assignment] {
+    /// Reads every record once, in file order, and gives the sorter each tile a feature's
+    /// bounds (plus the buffer) touch at `z`. The pages read are given back as it goes.
+    func assign(zoom z: Int, base: UnsafeRawPointer, spool: TilerWorkFile, to sorter: ExternalSorter<Assignment>) throws {
         let n = 1 << z
         let scale = Double(n)
         // Half a unit more than the buffer: a point that rounds onto the buffer's edge is in.
         let margin = (Double(options.buffer) + 0.5) / Double(options.extent)
-        var result: [Assignment] = []
-        for store in layers where z >= store.minZoom && z <= store.maxZoom {
-            for (i, f) in store.features.enumerated() where Int(f.minZoom) <= z {
-                let c0 = max(Int((f.minX * scale - margin).rounded(.down)), -n)
-                let c1 = min(Int((f.maxX * scale + margin).rounded(.down)), 2 * n - 1)
-                let r0 = max(Int((f.minY * scale - margin).rounded(.down)), 0)
-                let r1 = min(Int((f.maxY * scale + margin).rounded(.down)), n - 1)
-                guard c0 <= c1, r0 <= r1 else { continue }
-                for row in r0...r1 {
-                    for column in c0...c1 {
-                        let wrapped = ((column % n) + n) % n
-                        result.append(Assignment(key: UInt64(row) << 32 | UInt64(wrapped), layer: UInt32(store.index), feature: UInt32(i), column: Int32(column)))
-                    }
+        let size = Int(spool.size)
+        let window = max(min(64 << 20, options.memory / 16), 1 << 20)
+        var offset = 0, released = 0
+        while offset < size {
+            let f = TilerRecord(base: base + offset)
+            let store = layers[f.layer]
+            defer { offset += f.length }
+            guard z >= store.minZoom, z <= store.maxZoom, Int(firstZooms[f.ordinal]) <= z else { continue }
+            let c0 = max(Int((f.minX * scale - margin).rounded(.down)), -n)
+            let c1 = min(Int((f.maxX * scale + margin).rounded(.down)), 2 * n - 1)
+            let r0 = max(Int((f.minY * scale - margin).rounded(.down)), 0)
+            let r1 = min(Int((f.maxY * scale + margin).rounded(.down)), n - 1)
+            guard c0 <= c1, r0 <= r1 else { continue }
+            for row in r0...r1 {
+                for column in c0...c1 {
+                    let wrapped = ((column % n) + n) % n
+                    try sorter.append(Assignment(key: UInt64(row) << 32 | UInt64(wrapped), offset: offset, layer: UInt32(f.layer), column: Int32(column)))
                 }
             }
+            if offset - released >= window {
+                spool.release(released..<offset)
+                released = offset
+            }
         }
-        // Stable within a tile: by layer, then source order, so drawing order is kept.
-        result.sort { ($0.key, $0.layer, $0.feature, $0.column) < ($1.key, $1.layer, $1.feature, $1.column) }
-        return result
+        spool.release()
     }
 
-    func buildZoom(_ z: Int, _ sink: (TileCoordinate, [UInt8]) throws -> Void) throws -> TilerReport.Zoom {
+    /// Builds the tiles of one zoom from its sorted assignments, a batch of tiles at a time on
+    /// every core, and gives each to `sink` in order.
+    func buildZoom(
+        _ z: Int, _ sorter: ExternalSorter<Assignment>, base: UnsafeRawPointer, spool: TilerWorkFile, _ sink: (TileCoordinate, [UInt8]) throws -> Void
+    ) throws -> TilerReport.Zoom {
         var stats = TilerReport.Zoom(zoom: z)
-        let assigned = assignments(zoom: z)
-        var groups: [Range<Int>] = []
-        var start = 0
-        while start < assigned.count {
-            var end = start + 1
-            while end < assigned.count, assigned[end].key == assigned[start].key { end += 1 }
-            groups.append(start..<end)
-            start = end
-        }
         let threads = options.threads > 0 ? options.threads : max(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 1)
-        let batchSize = 2048
-        let context = TileBuilder.Context(options: options, layers: layers)
-        var batchStart = 0
-        while batchStart < groups.count {
-            let batch = Array(groups[batchStart..<min(batchStart + batchSize, groups.count)])
-            let results = UnsafeMutableBufferPointer<TileBuilder.Result?>.allocate(capacity: batch.count)
+        let context = TileBuilder.Context(options: options, layers: layers.map(\.spec), base: base)
+        // A batch ends at 2,048 tiles or at its share of the memory, whichever comes first; one
+        // tile's assignments always stay together.
+        let batchTiles = 2048
+        let batchAssignments = max(options.memory / 8 / MemoryLayout<Assignment>.stride, 1024)
+        let releaseEvery = max(options.memory / 16 / 4096, 256)
+        var batch: [Assignment] = []
+        var groups: [Range<Int>] = []
+        func buildBatch() throws {
+            guard !groups.isEmpty else { return }
+            let results = UnsafeMutableBufferPointer<TileBuilder.Result?>.allocate(capacity: groups.count)
             results.initialize(repeating: nil)
             defer { results.deinitialize(); results.deallocate() }
             let next = Atomic<Int>(0)
+            let read = Atomic<Int>(0)
             // Each worker takes the next tile from a shared counter and writes only its slot.
             nonisolated(unsafe) let slots = results
-            assigned.withUnsafeBufferPointer { all in
+            nonisolated(unsafe) let spool = spool
+            let tiles = groups
+            batch.withUnsafeBufferPointer { all in
                 nonisolated(unsafe) let all = all
                 DispatchQueue.concurrentPerform(iterations: threads) { _ in
                     var builder = TileBuilder(context: context)
                     while true {
                         let i = next.add(1, ordering: .relaxed).oldValue
-                        guard i < batch.count else { break }
-                        let range = batch[i]
+                        guard i < tiles.count else { break }
+                        let range = tiles[i]
                         let key = all[range.lowerBound].key
                         let tile = TileCoordinate(z: z, x: Int(key & 0xFFFF_FFFF), y: Int(key >> 32))
                         slots[i] = builder.build(tile, UnsafeBufferPointer(rebasing: all[range]))
+                        // Features are read at random in the file: each may map a page of its
+                        // own, so the pages are given back every so many features.
+                        let before = read.add(range.count, ordering: .relaxed).oldValue
+                        if (before + range.count) / releaseEvery != before / releaseEvery { spool.release() }
                     }
                 }
             }
+            spool.release()
             for result in results {
                 guard let result else { continue }
                 stats.featuresDropped += result.dropped
@@ -264,12 +347,20 @@ public final class Tiler {
                 }
                 try sink(result.tile, data)
             }
-            batchStart += batch.count
+            batch.removeAll(keepingCapacity: true)
+            groups.removeAll(keepingCapacity: true)
         }
+        try sorter.forEach { assignment in
+            if let last = batch.last, last.key != assignment.key {
+                groups.append((groups.last?.upperBound ?? 0)..<batch.count)
+                if groups.count >= batchTiles || batch.count >= batchAssignments {
+                    try buildBatch()
+                }
+            }
+            batch.append(assignment)
+        }
+        if !batch.isEmpty { groups.append((groups.last?.upperBound ?? 0)..<batch.count) }
+        try buildBatch()
         return stats
     }
 }
-
-extension TilerLayerStore: @unchecked Sendable {}
-// Safety: a store is mutated only while features are added, from one task; during `build`
-// (the only time it crosses threads) every worker only reads it.

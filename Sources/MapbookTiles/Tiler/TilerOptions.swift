@@ -19,6 +19,11 @@ public struct TilerOptions: Sendable {
     public var maxTileFeatures: Int = 200_000
     /// Worker threads; the default uses every core.
     public var threads: Int = 0
+    /// The memory the tiler may use for its sorting and its batches of tiles, in bytes; more
+    /// goes to temporary files. Beyond it the tiler keeps one byte a feature.
+    public var memory: Int = 1 << 30
+    /// Where the temporary files go (nil: `TMPDIR`, else /tmp); best on the output's disk.
+    public var workDirectory: String?
 
     public init() {}
 
