@@ -3,12 +3,14 @@
 # with comparable options: the same layers and zooms, a 500 KB tile limit, dense features
 # dropped as needed, all cores. Two cases:
 #   a) Natural Earth 110m countries and populated places, z0-8
-#   b) a generated 1,000,000-point layer plus the countries, z0-10
+#   b) a generated 1,000,000-point layer plus the countries and places, z0-10
+#   c) a generated 10,000,000-point layer, z0-14 (national scale: the tiler out of core;
+#      MEMORY=1G, the default, is passed to mapbook's --memory)
 # For each tool: wall time and peak memory (GNU time, best and median of 3 runs), then output
 # bytes, tile count, largest tile and features per zoom (tools/bench/tile-stats.py decodes
 # both MBTiles files the same way).
 #
-#   [RUNS=3] [MAPBOOK=path/to/mapbook] tools/bench/tiles-vs-tippecanoe.sh [a|b|all] [POINTS]
+#   [RUNS=3] [MAPBOOK=path/to/mapbook] [MEMORY=1G] tools/bench/tiles-vs-tippecanoe.sh [a|b|c|all] [POINTS]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 which=${1:-all}
@@ -47,7 +49,7 @@ run() {
     local results=()
     for r in $(seq "${RUNS:-3}"); do
         rm -f "$work/$case-mapbook.mbtiles" "$work/$case-tippecanoe.mbtiles"
-        results+=("$(measure mapbook "$mapbook" tiles build --minzoom 0 --maxzoom "$maxzoom" -o "$work/$case-mapbook.mbtiles" "${ours[@]}")")
+        results+=("$(measure mapbook "$mapbook" tiles build --memory "${MEMORY:-1G}" --minzoom 0 --maxzoom "$maxzoom" -o "$work/$case-mapbook.mbtiles" "${ours[@]}")")
         results+=("$(measure tippecanoe "$tippecanoe" -q -f -Z0 -z"$maxzoom" --drop-densest-as-needed -M 500000 -o "$work/$case-tippecanoe.mbtiles" "${theirs[@]}")")
     done
     echo "case $case: tool seconds peak-MiB (${RUNS:-3} runs, alternating)"
@@ -64,5 +66,10 @@ fi
 if [ "$which" = b ] || [ "$which" = all ]; then
     geojson=.build/bench/points-${points}.geojson
     [ -f "$geojson" ] || python3 tools/bench/make-points-geojson.py "$geojson" "$points"
-    run b 10 "points=$geojson" "countries=$ne/ne_110m_admin_0_countries.json"
+    run b 10 "points=$geojson" "countries=$ne/ne_110m_admin_0_countries.json" "places=$ne/ne_110m_populated_places.json"
+fi
+if [ "$which" = c ]; then
+    geojson=.build/bench/points-10000000.geojson
+    [ -f "$geojson" ] || python3 tools/bench/make-points-geojson.py "$geojson" 10000000
+    run c 14 "points=$geojson"
 fi

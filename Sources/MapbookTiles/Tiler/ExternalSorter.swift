@@ -28,7 +28,9 @@ final class ExternalSorter<Element: BitwiseCopyable> {
 
     func append(_ element: Element) throws {
         if buffer.count >= runCapacity { try spill() }
-        if buffer.isEmpty { buffer.reserveCapacity(min(runCapacity, 1 << 16)) }
+        // The whole run at once: growing by doubling would overshoot the memory by up to
+        // half again, and the pages are only touched as records arrive.
+        if buffer.isEmpty { buffer.reserveCapacity(runCapacity) }
         buffer.append(element)
         bufferSorted = false
         count += 1

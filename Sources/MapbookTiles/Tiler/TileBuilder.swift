@@ -11,13 +11,12 @@ import MapbookSupport
 /// One per worker thread: it owns a zlib stream and scratch tables.
 struct TileBuilder {
     struct Context: @unchecked Sendable {
-        // Safety: the mapped feature file is only read during a build.
+        // Safety: the feature file is only read during a build, with `pread`, which threads
+        // may call at once.
         var options: TilerOptions
         var layers: [TilerLayer]
-        /// The tiler's mapped feature file.
-        var base: UnsafeRawPointer
-
-        func feature(_ assignment: Tiler.Assignment) -> TilerRecord { TilerRecord(base: base + assignment.offset) }
+        /// The tiler's feature file.
+        var file: TilerWorkFile
     }
 
     struct Result {
@@ -29,6 +28,8 @@ struct TileBuilder {
         var tinyMerged = 0
         var resimplified = 0
         var strategies: [String] = []
+        /// The feature file could not be read.
+        var failure: (any Error)?
     }
 
     /// What a build pass may do to fit the limits.
@@ -43,6 +44,8 @@ struct TileBuilder {
 
     let context: Context
     let compressor = Gzip.Compressor()
+    /// The tile's feature records, read into memory of this builder's own.
+    let features = TileFeatures()
 
     init(context: Context) {
         self.context = context
@@ -52,6 +55,12 @@ struct TileBuilder {
         let options = context.options
         var reduction = Reduction()
         var strategies: [String] = []
+        do {
+            try features.gather(records, from: context.file)
+        } catch {
+            return Result(tile: tile, failure: error)
+        }
+        defer { features.shrink() }
         var pass = encode(tile, records, reduction)
         for _ in 0..<40 {
             var bytes = pass.kept > 0 ? compressor.compress(pass.bytes) : []
@@ -83,8 +92,8 @@ struct TileBuilder {
     /// The median size of the lines and polygons in the tile above `above`.
     func nextSizeThreshold(_ records: UnsafeBufferPointer<Tiler.Assignment>, above: Double) -> Double {
         var sizes: [Double] = []
-        for r in records {
-            let f = context.feature(r)
+        for i in records.indices {
+            let f = features[i]
             if f.kind != .point && f.size >= above { sizes.append(f.size) }
         }
         guard !sizes.isEmpty else { return .infinity }
@@ -123,8 +132,8 @@ struct TileBuilder {
             var valueMap: [ValueBytes: UInt32] = [:]
             var pointIndex = 0
             var tinyAccumulated = 0.0
-            for r in records[start..<end] {
-                let f = context.feature(r)
+            for i in start..<end {
+                let r = records[i], f = features[i]
                 let ox = Double(r.column), oy = Double(tile.y)
                 @inline(__always) func local(_ v: SIMD2<Double>) -> SIMD2<Double> {
                     SIMD2((v.x * n - ox) * extent, (v.y * n - oy) * extent)

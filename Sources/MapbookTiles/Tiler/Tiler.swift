@@ -219,6 +219,8 @@ public final class Tiler {
         }
         try thinPoints()
         sortedOnDisk = points?.spilled ?? false
+        // Thinning was the points' last use.
+        points = nil
         var report = TilerReport(minZoom: minZoom, maxZoom: maxZoom, maxZoomGuessed: guessed, zooms: [])
         guard let base, let spool else {
             for z in minZoom...maxZoom {
@@ -234,7 +236,7 @@ public final class Tiler {
             sorter.removeAll()
             try assign(zoom: z, base: base, spool: spool, to: sorter)
             if sorter.spilled { sortedOnDisk = true }
-            report.zooms.append(try buildZoom(z, sorter, base: base, spool: spool, sink))
+            report.zooms.append(try buildZoom(z, sorter, spool: spool, sink))
             zoomDone?(report.zooms[report.zooms.count - 1])
         }
         return report
@@ -247,6 +249,8 @@ public final class Tiler {
         var offset: Int
         var layer: UInt32
         var column: Int32
+        /// The record's length in bytes.
+        var length: UInt32
     }
 
     /// Reads every record once, in file order, and gives the sorter each tile a feature's
@@ -257,7 +261,7 @@ public final class Tiler {
         // Half a unit more than the buffer: a point that rounds onto the buffer's edge is in.
         let margin = (Double(options.buffer) + 0.5) / Double(options.extent)
         let size = Int(spool.size)
-        let window = max(min(64 << 20, options.memory / 16), 1 << 20)
+        let window = max(min(16 << 20, options.memory / 16), 1 << 20)
         var offset = 0, released = 0
         while offset < size {
             let f = TilerRecord(base: base + offset)
@@ -272,7 +276,8 @@ public final class Tiler {
             for row in r0...r1 {
                 for column in c0...c1 {
                     let wrapped = ((column % n) + n) % n
-                    try sorter.append(Assignment(key: UInt64(row) << 32 | UInt64(wrapped), offset: offset, layer: UInt32(f.layer), column: Int32(column)))
+                    try sorter.append(Assignment(
+                            key: UInt64(row) << 32 | UInt64(wrapped), offset: offset, layer: UInt32(f.layer), column: Int32(column), length: UInt32(f.length)))
                 }
             }
             if offset - released >= window {
@@ -286,16 +291,15 @@ public final class Tiler {
     /// Builds the tiles of one zoom from its sorted assignments, a batch of tiles at a time on
     /// every core, and gives each to `sink` in order.
     func buildZoom(
-        _ z: Int, _ sorter: ExternalSorter<Assignment>, base: UnsafeRawPointer, spool: TilerWorkFile, _ sink: (TileCoordinate, [UInt8]) throws -> Void
+        _ z: Int, _ sorter: ExternalSorter<Assignment>, spool: TilerWorkFile, _ sink: (TileCoordinate, [UInt8]) throws -> Void
     ) throws -> TilerReport.Zoom {
         var stats = TilerReport.Zoom(zoom: z)
         let threads = options.threads > 0 ? options.threads : max(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 1)
-        let context = TileBuilder.Context(options: options, layers: layers.map(\.spec), base: base)
-        // A batch ends at 2,048 tiles or at its share of the memory, whichever comes first; one
-        // tile's assignments always stay together.
+        let context = TileBuilder.Context(options: options, layers: layers.map(\.spec), file: spool)
+        // A batch ends at 2,048 tiles or 262,144 assignments (less with little memory),
+        // whichever comes first; one tile's assignments always stay together.
         let batchTiles = 2048
-        let batchAssignments = max(options.memory / 8 / MemoryLayout<Assignment>.stride, 1024)
-        let releaseEvery = max(options.memory / 16 / 4096, 256)
+        let batchAssignments = max(min(options.memory / 8 / MemoryLayout<Assignment>.stride, 1 << 18), 1024)
         var batch: [Assignment] = []
         var groups: [Range<Int>] = []
         func buildBatch() throws {
@@ -304,10 +308,8 @@ public final class Tiler {
             results.initialize(repeating: nil)
             defer { results.deinitialize(); results.deallocate() }
             let next = Atomic<Int>(0)
-            let read = Atomic<Int>(0)
             // Each worker takes the next tile from a shared counter and writes only its slot.
             nonisolated(unsafe) let slots = results
-            nonisolated(unsafe) let spool = spool
             let tiles = groups
             batch.withUnsafeBufferPointer { all in
                 nonisolated(unsafe) let all = all
@@ -320,16 +322,12 @@ public final class Tiler {
                         let key = all[range.lowerBound].key
                         let tile = TileCoordinate(z: z, x: Int(key & 0xFFFF_FFFF), y: Int(key >> 32))
                         slots[i] = builder.build(tile, UnsafeBufferPointer(rebasing: all[range]))
-                        // Features are read at random in the file: each may map a page of its
-                        // own, so the pages are given back every so many features.
-                        let before = read.add(range.count, ordering: .relaxed).oldValue
-                        if (before + range.count) / releaseEvery != before / releaseEvery { spool.release() }
                     }
                 }
             }
-            spool.release()
             for result in results {
                 guard let result else { continue }
+                if let failure = result.failure { throw failure }
                 stats.featuresDropped += result.dropped
                 stats.tinyPolygonsMerged += result.tinyMerged
                 stats.polygonsResimplified += result.resimplified

@@ -36,12 +36,11 @@ public struct TilerReport: Sendable, Equatable {
 
     /// Lines for the build output: a row per zoom and what the limits did.
     public var lines: [String] {
-        var lines = ["zoom  tiles      bytes   largest      kept   dropped"]
-        for z in zooms {
-            lines.append(
-                String(z.zoom).leftPadded(4) + String(z.tiles).leftPadded(7) + String(z.bytes).leftPadded(11)
-                    + String(z.largestTile).leftPadded(10) + String(z.featuresKept).leftPadded(10) + String(z.featuresDropped).leftPadded(10))
-        }
+        // Columns as wide as their widest figure: a national build has millions of tiles a zoom.
+        var lines = Format.table(
+            [["zoom", "tiles", "bytes", "largest", "kept", "dropped"]]
+                + zooms.map { z in [z.zoom, z.tiles, z.bytes, z.largestTile, z.featuresKept, z.featuresDropped].map { String($0) } },
+            rightAligned: Set(0..<6))
         for z in zooms where z.tilesOverLimit > 0 {
             let how = z.strategies.keys.sorted().map { "\($0) in \(z.strategies[$0]!)" }.joined(separator: ", ")
             lines.append("z\(z.zoom): \(z.tilesOverLimit) tiles hit the size or feature limit: \(how)")
