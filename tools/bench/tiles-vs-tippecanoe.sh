@@ -8,7 +8,7 @@
 #      MEMORY=1G, the default, is passed to mapbook's --memory)
 # For each tool: wall time and peak memory (GNU time, best and median of 3 runs), then output
 # bytes, tile count, largest tile and features per zoom (tools/bench/tile-stats.py decodes
-# both MBTiles files the same way).
+# both MBTiles files the same way; STATS=0 skips it), and mapbook's own table.
 #
 #   [RUNS=3] [MAPBOOK=path/to/mapbook] [MEMORY=1G] tools/bench/tiles-vs-tippecanoe.sh [a|b|c|all] [POINTS]
 set -euo pipefail
@@ -55,9 +55,11 @@ run() {
     echo "case $case: tool seconds peak-MiB (${RUNS:-3} runs, alternating)"
     printf '  %s\n' "${results[@]}"
     for tool in mapbook tippecanoe; do
-        echo "  $tool: $(stat -c %s "$work/$case-$tool.mbtiles") bytes; per zoom:"
-        .venv/bin/python tools/bench/tile-stats.py --table "$work/$case-$tool.mbtiles"
+        echo "  $tool: $(stat -c %s "$work/$case-$tool.mbtiles") bytes"
+        # STATS=0 skips decoding every tile (an hour for case c's two million tiles in Python).
+        [ "${STATS:-1}" = 0 ] || .venv/bin/python tools/bench/tile-stats.py --table "$work/$case-$tool.mbtiles"
     done
+    cat "$work/stdout-mapbook.txt"
 }
 
 if [ "$which" = a ] || [ "$which" = all ]; then
