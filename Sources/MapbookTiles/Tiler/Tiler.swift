@@ -21,9 +21,10 @@ import Synchronization
 /// planetiler do it): each feature is written as it is added to a temporary file
 /// (`TilerRecord`), and the tiler keeps one byte a feature (a point's first zoom). Each zoom's
 /// assignments of features to tiles, and the points sorted for thinning, go through an
-/// `ExternalSorter`, in runs on disk when they are more than its share of the memory; tiles are
-/// built from the mapped feature file, whose pages are given back after each batch of tiles.
-/// The tiles are the same whatever the setting.
+/// `ExternalSorter`, in runs on disk when they are more than its share of the memory. The
+/// assignments come from a scan of the mapped feature file (its pages given back as it goes);
+/// each tile's records are then read into its builder's memory (`TileFeatures`). The tiles are
+/// the same whatever the setting.
 ///
 /// Not Sendable: features are added from one task; `build` then only reads them.
 public final class Tiler {
@@ -125,7 +126,8 @@ public final class Tiler {
         case .multiPolygon(let polygons): kind = .polygon; polygons.forEach(appendPolygon)
         case .geometryCollection: return false
         }
-        guard !scratchVertices.isEmpty else { return false }
+        // A record's length is 32 bits: a feature of more than 200 million vertices is skipped.
+        guard !scratchVertices.isEmpty, scratchVertices.count < 200_000_000 else { return false }
         var low = SIMD2(Double.infinity, Double.infinity), high = -low
         for v in scratchVertices {
             low = pointwiseMin(low, v)

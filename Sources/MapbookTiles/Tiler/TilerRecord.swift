@@ -1,9 +1,9 @@
-/// One feature as the tiler keeps it in its spool file: a self-contained record of fixed header,
+/// One feature as the tiler keeps it in its feature file: a self-contained record of fixed header,
 /// part sizes, world coordinates and attribute values, so that tiling needs no table in memory
 /// that grows with the input (values inline, not indexes into a layer-wide table).
 ///
 /// Layout (native byte order, every record a multiple of 16 bytes so the coordinates are
-/// aligned as `SIMD2<Double>` in the mapped file):
+/// aligned as `SIMD2<Double>`, mapped or read into 16-byte aligned memory):
 ///
 /// | offset | size | field |
 /// |---:|---:|---|
