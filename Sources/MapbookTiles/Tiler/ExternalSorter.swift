@@ -14,7 +14,6 @@ final class ExternalSorter<Element: BitwiseCopyable> {
     private var file: TilerWorkFile?
     /// Start and element count of each run in the file.
     private var runs: [(start: Int64, count: Int)] = []
-    private(set) var count = 0
 
     /// `memory` bytes of buffer; runs are written in `directory`.
     init(memory: Int, directory: String, by precedes: @escaping (Element, Element) -> Bool) {
@@ -33,7 +32,6 @@ final class ExternalSorter<Element: BitwiseCopyable> {
         if buffer.isEmpty { buffer.reserveCapacity(runCapacity) }
         buffer.append(element)
         bufferSorted = false
-        count += 1
     }
 
     /// Forgets every record, keeping the settings.
@@ -41,7 +39,6 @@ final class ExternalSorter<Element: BitwiseCopyable> {
         buffer = []
         runs = []
         file = nil
-        count = 0
     }
 
     private func spill() throws {

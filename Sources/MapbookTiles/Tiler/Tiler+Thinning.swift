@@ -18,10 +18,13 @@ extension Tiler {
         var layer = -1
         var levels = 0..<0
         var cells: [UInt64] = [], firsts: [UInt32] = []
+        // A cell ends: its first point shows from that zoom on.
+        func close(_ i: Int, zoom z: Int) {
+            guard firsts[i] != .max else { return }
+            firstZooms[Int(firsts[i])] = min(firstZooms[Int(firsts[i])], UInt8(z))
+        }
         func closeAll() {
-            for (i, z) in levels.enumerated() where firsts[i] != .max {
-                firstZooms[Int(firsts[i])] = min(firstZooms[Int(firsts[i])], UInt8(z))
-            }
+            for (i, z) in levels.enumerated() { close(i, zoom: z) }
         }
         try forEachPoint { point in
             if Int(point.layer) != layer {
@@ -37,9 +40,7 @@ extension Tiler {
             for (i, z) in levels.enumerated() {
                 let cell = point.key >> UInt64(2 * (32 - min(z + cellBits, 32)))
                 if firsts[i] == .max || cell != cells[i] {
-                    if firsts[i] != .max {
-                        firstZooms[Int(firsts[i])] = min(firstZooms[Int(firsts[i])], UInt8(z))
-                    }
+                    close(i, zoom: z)
                     cells[i] = cell
                     firsts[i] = point.ordinal
                 } else if point.ordinal < firsts[i] {
