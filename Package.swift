@@ -132,7 +132,7 @@ let package = Package(
         // contraction hierarchy, routed on read in place, turned into directions.
         .target(
             name: "MapbookRouting",
-            dependencies: ["MapbookSupport", "MapbookPackage"]),
+            dependencies: ["MapbookSupport", "MapbookPackage", "CMapbookLazy"]),
         // Field editing (issue 19): edits checked against a layer's edit schema, changesets,
         // the sync client.
         .target(

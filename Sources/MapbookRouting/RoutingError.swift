@@ -14,8 +14,7 @@ public struct RoutingError: Error, Sendable, CustomStringConvertible {
         case samePlace
         /// The package has no network (or not the one named).
         case noNetwork
-        /// Preprocessing ran past its time limit (a grid-like network, whose hierarchy grows
-        /// without end).
+        /// Preprocessing ran past the time limit its project gives it.
         case timeLimit
     }
 

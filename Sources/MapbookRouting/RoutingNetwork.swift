@@ -198,24 +198,17 @@ public struct StoredHierarchy: HierarchyGraph, Sendable {
         }
     }
 
-    public func forEachUpArc(_ node: Int32, _ body: (Int32, Int32, UInt32) -> Void) {
-        forEach(upStart, node, body)
+    public func arcs(_ node: Int32, up: Bool) -> Range<Int> {
+        guard node >= 0, Int(node) < network.graphNodeCount else { return 0..<0 }
+        let at = (up ? upStart : downStart) + Int(node) * 4
+        return Int(network.u32(at))..<Int(network.u32(at + 4))
     }
 
-    public func forEachDownArc(_ node: Int32, _ body: (Int32, Int32, UInt32) -> Void) {
-        forEach(downStart, node, body)
-    }
-
-    @inline(__always) func forEach(_ starts: Int, _ node: Int32, _ body: (Int32, Int32, UInt32) -> Void) {
-        guard node >= 0, Int(node) < network.graphNodeCount else { return }
-        let from = Int(network.u32(starts + Int(node) * 4)), to = Int(network.u32(starts + Int(node) * 4 + 4))
-        for i in from..<to {
-            let at = arcs + i * StreetNetworkFile.arcBytes
-            let end = network.i32(at)
-            // An arc to a node that does not exist is skipped; `validate` reports it.
-            guard end >= 0, Int(end) < network.graphNodeCount else { continue }
-            body(Int32(i), end, network.u32(at + 4))
-        }
+    @inline(__always) public func arc(at position: Int, up: Bool) -> (id: Int32, end: Int32, weight: UInt32) {
+        let at = arcs + position * StreetNetworkFile.arcBytes
+        let end = network.i32(at)
+        // An arc to a node that does not exist is skipped; `validate` reports it.
+        return (Int32(position), end >= 0 && Int(end) < network.graphNodeCount ? end : -1, network.u32(at + 4))
     }
 
     public var nodeCount: Int { network.graphNodeCount }

@@ -162,8 +162,8 @@ public enum StreetNetworkFile {
         var position = [Int32](repeating: -1, count: h.arcs.count)
         for (i, id) in h.upArcs.enumerated() { position[Int(id)] = Int32(i) }
         for (i, id) in h.downArcs.enumerated() { position[Int(id)] = Int32(upCount + i) }
-        // Arcs a lighter one replaced are in no node's list, but shortcuts made before
-        // that may stand for them: they follow the down arcs.
+        // An arc in no node's list that a shortcut stands for follows the down arcs (a
+        // hierarchy built by `CustomizableHierarchy` lists every arc it has).
         var unlisted: [Int32] = []
         for id in 0..<h.arcs.count where position[id] < 0 {
             position[id] = Int32(upCount + h.downArcs.count + unlisted.count)

@@ -18,14 +18,17 @@ public struct TurnGraph: Sendable {
     public let nodeCount: Int
     public let arcs: [Arc]
 
-    public init(_ network: StreetNetwork) {
+    /// The graph of the ways each edge may be driven; with `everyWay`, of both ways of every
+    /// edge, closed or one-way or not (a customizable hierarchy's, whose profiles say which
+    /// they may travel).
+    public init(_ network: StreetNetwork, everyWay: Bool = false) {
         let table = TurnList(network.forbiddenTurns)
         let n = Int32(network.nodes.count)
         var copiesAt: [Int32: [Int32]] = [:]
         for (i, arc) in table.copies.enumerated() { copiesAt[network.arrival(arc), default: []].append(Int32(i)) }
         var arcs: [Arc] = []
         for (e, edge) in network.edges.enumerated() where edge.from != edge.to {
-            for (ref, allowed) in [(Int32(e * 2), edge.direction.forward), (Int32(e * 2 + 1), edge.direction.backward)] where allowed {
+            for (ref, allowed) in [(Int32(e * 2), edge.direction.forward), (Int32(e * 2 + 1), edge.direction.backward)] where allowed || everyWay {
                 let target = table.copy(arriving: ref).map { n + $0 } ?? network.arrival(ref)
                 let u = network.departure(ref)
                 arcs.append(Arc(source: u, target: target, ref: ref))

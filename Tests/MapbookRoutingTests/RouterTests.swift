@@ -5,7 +5,8 @@ import Testing
 /// Routes between places part-way along streets, and their directions.
 @Suite struct RouterTests {
     static func file(_ network: StreetNetwork) throws -> RoutingNetwork {
-        let hierarchies = StreetNetwork.Metric.allCases.map { ContractionHierarchy.build(network, metric: $0) }
+        let customizable = try CustomizableHierarchy(network)
+        let hierarchies = try StreetNetwork.Metric.allCases.map { try customizable.customise(network, metric: $0) }
         return try RoutingNetwork(data: StreetNetworkFile.encode(network, hierarchies: hierarchies), source: "test.mnet")
     }
 

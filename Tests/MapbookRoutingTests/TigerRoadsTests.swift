@@ -41,7 +41,7 @@ import Testing
     @Test(arguments: StreetNetwork.Metric.allCases)
     func hierarchyAnswersEqualDijkstraOnRandomPairs(metric: StreetNetwork.Metric) throws {
         let network = StreetNetworkBuilder.build(try Self.lines(), options: .init(tolerance: 1, splitAtCrossings: true))
-        let file = try RoutingNetwork(data: StreetNetworkFile.encode(network, hierarchies: [ContractionHierarchy.build(network, metric: metric)]), source: "tiger.mnet")
+        let file = try RoutingNetwork(data: StreetNetworkFile.encode(network, hierarchies: [try ContractionHierarchy.build(network, metric: metric)]), source: "tiger.mnet")
         let hierarchy = try file.hierarchy(metric)
         let dijkstra = Dijkstra(network, metric: metric)
         var rng = SplitMix64(seed: 51685)

@@ -86,7 +86,7 @@ import Testing
         }
         _ = network.forbid(lineTurns)
         #expect(network.forbiddenTurns.count > 100)
-        let hierarchy = ContractionHierarchy.build(network, metric: metric)
+        let hierarchy = try ContractionHierarchy.build(network, metric: metric)
         let file = try RoutingNetwork(data: StreetNetworkFile.encode(network, hierarchies: [hierarchy]), source: "town.mnet")
         let stored = try file.hierarchy(metric)
         let forbidden = Set(network.forbiddenTurns)
