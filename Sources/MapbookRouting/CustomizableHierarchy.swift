@@ -72,10 +72,11 @@ public struct CustomizableHierarchy: Sendable {
             list.removeLast(list.count - kept)
             if let parent = list.first { higher[Int(parent)].append(contentsOf: list.dropFirst()) }
             upHead.append(contentsOf: list)
-            guard upHead.count < Int(Int32.max) else {
+            // Arc ids are Int32, and each arc's two directions are numbered apart (`inputArc`).
+            guard upHead.count < 1 << 30 else {
                 throw RoutingError(
                     kind: .badSource, source: "",
-                    message: "the network's \(n) nodes need over 2 billion shortcuts in any order; split it into smaller networks")
+                    message: "the network's \(n) nodes need over a billion shortcuts in any order; split it into smaller networks")
             }
             upStart[x + 1] = Int32(upHead.count)
         }
@@ -139,11 +140,11 @@ public struct CustomizableHierarchy: Sendable {
         let n = rank.count, m = upHead.count
         // `up[a]` is the weight from arc a's lower end to its higher, `down[a]` back; infinite
         // is UInt32.max, and sums are taken in 64 bits so that none overflows.
-        var up = [UInt32](repeating: .max, count: m), down = up
+        let up = Scratch<UInt32>(m, .max), down = Scratch<UInt32>(m, .max)
         // The network arc an arc's weight comes from, or -1; the lower node of the triangle
         // that gave it, or -1 when it is the network arc's own.
-        var upEdge = [Int32](repeating: -1, count: m), downEdge = upEdge
-        var upMiddle = upEdge, downMiddle = upEdge
+        let upEdge = Scratch<Int32>(m, -1), downEdge = Scratch<Int32>(m, -1)
+        let upMiddle = Scratch<Int32>(m, -1), downMiddle = Scratch<Int32>(m, -1)
         for (i, arc) in inputs.enumerated() where inputArc[i] >= 0 {
             guard let w = weight(arc.ref), w < .max else { continue }
             let a = Int(inputArc[i] >> 1)
@@ -165,8 +166,8 @@ public struct CustomizableHierarchy: Sendable {
         // Bottom up: the lower triangles x-z-y of each arc x-y, through the arcs of x's lower
         // neighbours z, relaxed in a table by higher end (RoutingKit's and rust_road_router's
         // scheme). Chordality puts every such y among x's higher neighbours.
-        var tableUp = [UInt32](repeating: .max, count: n), tableDown = tableUp
-        var tableUpMiddle = [Int32](repeating: -1, count: n), tableDownMiddle = tableUpMiddle
+        let tableUp = Scratch<UInt32>(n, .max), tableDown = Scratch<UInt32>(n, .max)
+        let tableUpMiddle = Scratch<Int32>(n, -1), tableDownMiddle = Scratch<Int32>(n, -1)
         for x in 0..<n {
             try check(x)
             let arcs = Int(upStart[x])..<Int(upStart[x + 1])
@@ -198,8 +199,8 @@ public struct CustomizableHierarchy: Sendable {
         // Top down: every triangle x < y < z, through x's arcs and its higher neighbours'
         // (whose weights are final: shortest paths anywhere). An arc the pass shortens has a
         // shorter path over a higher node, which the search takes instead.
-        var exactUp = up, exactDown = down
-        var mark = [Int32](repeating: -1, count: n), position = mark
+        let exactUp = Scratch(copying: up), exactDown = Scratch(copying: down)
+        let mark = Scratch<Int32>(n, -1), position = Scratch<Int32>(n, -1)
         for x in stride(from: n - 1, through: 0, by: -1) {
             try check(2 * n - 1 - x)
             let arcs = Int(upStart[x])..<Int(upStart[x + 1])
@@ -225,7 +226,7 @@ public struct CustomizableHierarchy: Sendable {
 
         // The arcs kept, numbered; then each with its network arc or the two arcs of its
         // lower triangle, which are kept too (their exact weights add up to its own).
-        var upId = [Int32](repeating: -1, count: m), downId = upId
+        let upId = Scratch<Int32>(m, -1), downId = Scratch<Int32>(m, -1)
         var count: Int32 = 0
         for a in 0..<m {
             if up[a] < .max && exactUp[a] == up[a] { (upId[a], count) = (count, count + 1) }
@@ -260,5 +261,32 @@ public struct CustomizableHierarchy: Sendable {
         }
         progress?(2 * n, 2 * n)
         return ContractionHierarchy(metric: metric, rank: rank, arcs: arcs)
+    }
+}
+
+/// A customisation's working array: allocated once, read and written without the bounds and
+/// uniqueness checks of an `Array` in loops that run a billion times on a large network
+/// (every index is a node or an arc of the graph it was sized for).
+final class Scratch<Element: BitwiseCopyable> {
+    let base: UnsafeMutablePointer<Element>
+    let count: Int
+
+    init(_ count: Int, _ value: Element) {
+        self.count = count
+        base = .allocate(capacity: max(count, 1))
+        base.initialize(repeating: value, count: count)
+    }
+
+    init(copying other: Scratch<Element>) {
+        count = other.count
+        base = .allocate(capacity: max(count, 1))
+        base.initialize(from: other.base, count: count)
+    }
+
+    deinit { base.deallocate() }
+
+    subscript(_ i: Int) -> Element {
+        @inline(__always) get { base[i] }
+        @inline(__always) set { base[i] = newValue }
     }
 }
