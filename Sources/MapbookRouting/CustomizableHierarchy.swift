@@ -7,11 +7,13 @@
 /// neighbours is joined, so the shortcuts of any metric are among its arcs. A metric is then
 /// customised in two passes over the graph's triangles. The first, bottom up, gives each arc
 /// the shortest path through lower nodes (its lower triangles); the second, top down, the
-/// shortest path anywhere (upper and intermediate triangles). An arc that the second pass
-/// makes shorter is never on a shortest up-down path, nor is one no path uses: what is left
-/// is a `ContractionHierarchy` like one contracted with witness searches (RoutingKit's
-/// "perfect witness search"), read and queried the same way. A walking or a truck profile
-/// with its own speeds and closed streets is another customisation, not another order.
+/// shortest path anywhere (upper and intermediate triangles). An arc the second pass makes
+/// shorter has a shorter way over a higher node, which a search takes instead, and an arc no
+/// path can travel has no weight: both are left out, and what is left is a
+/// `ContractionHierarchy` like one contracted with witness searches (RoutingKit's "perfect
+/// witness search"), read and queried the same way. A walking or a truck profile with its own
+/// speeds and closed streets is another customisation, not another order (the network's
+/// forbidden turns are part of the graph every profile shares).
 ///
 /// Work is in rank space: node `x` here is the node ranked `x`.
 public struct CustomizableHierarchy: Sendable {
