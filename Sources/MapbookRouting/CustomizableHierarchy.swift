@@ -235,30 +235,21 @@ public struct CustomizableHierarchy: Sendable {
             if down[a] < .max && exactDown[a] == down[a] { (downId[a], count) = (count, count + 1) }
         }
         var arcs = [ContractionHierarchy.Arc](repeating: .init(source: 0, target: 0, weight: 0, first: -1, second: -1), count: Int(count))
+        // The kept arc from rank `from` to rank `to`: its network arc, or from `from` down to
+        // the middle of its lower triangle, then up to `to`.
+        func emit(_ id: Int32, from: Int32, to: Int32, weight: UInt32, edge: Int32, middle z: Int32) {
+            var arc = ContractionHierarchy.Arc(source: node[Int(from)], target: node[Int(to)], weight: weight, first: edge, second: -1)
+            if z >= 0 {
+                arc.first = downId[Int(Self.arc(z, from, upStart, upHead)!)]
+                arc.second = upId[Int(Self.arc(z, to, upStart, upHead)!)]
+            }
+            arcs[Int(id)] = arc
+        }
         for x in 0..<n {
-            for a in Int(upStart[x])..<Int(upStart[x + 1]) where upId[a] >= 0 || downId[a] >= 0 {
+            for a in Int(upStart[x])..<Int(upStart[x + 1]) {
                 let y = upHead[a]
-                let (low, high) = (node[x], node[Int(y)])
-                if upId[a] >= 0 {
-                    var arc = ContractionHierarchy.Arc(source: low, target: high, weight: up[a], first: upEdge[a], second: -1)
-                    if upMiddle[a] >= 0 {
-                        let z = upMiddle[a]
-                        // x down to z, then z up to y.
-                        arc.first = downId[Int(Self.arc(z, Int32(x), upStart, upHead)!)]
-                        arc.second = upId[Int(Self.arc(z, y, upStart, upHead)!)]
-                    }
-                    arcs[Int(upId[a])] = arc
-                }
-                if downId[a] >= 0 {
-                    var arc = ContractionHierarchy.Arc(source: high, target: low, weight: down[a], first: downEdge[a], second: -1)
-                    if downMiddle[a] >= 0 {
-                        let z = downMiddle[a]
-                        // y down to z, then z up to x.
-                        arc.first = downId[Int(Self.arc(z, y, upStart, upHead)!)]
-                        arc.second = upId[Int(Self.arc(z, Int32(x), upStart, upHead)!)]
-                    }
-                    arcs[Int(downId[a])] = arc
-                }
+                if upId[a] >= 0 { emit(upId[a], from: Int32(x), to: y, weight: up[a], edge: upEdge[a], middle: upMiddle[a]) }
+                if downId[a] >= 0 { emit(downId[a], from: y, to: Int32(x), weight: down[a], edge: downEdge[a], middle: downMiddle[a]) }
             }
         }
         progress?(2 * n, 2 * n)
