@@ -247,7 +247,19 @@ let package = Package(
             // The Swift driver links executables with --export-dynamic: 56,000 symbols that
             // nothing looks up, which cost every start 1.5 ms (the runtime's dladdr walks them
             // all). Tests run the debug binary as users do, so only release builds drop them.
-            linkerSettings: [.unsafeFlags(["-Xlinker", "--no-export-dynamic"], .when(configuration: .release))]),
+            // Release builds are also position-dependent unless MAPBOOK_PIE=1 at build time: as
+            // PIE, the loader applied 161,503 relocations to 2 MB of metadata on every start,
+            // 1.3 ms of the 3.7 ms `--version` took (issue 36). Shared libraries, heap and stack
+            // keep their random addresses, the executable's own code does not: a portal serving
+            // the internet without a proxy in front may want them (README, docs/PORTAL.md).
+            // Release builds link the Swift runtime statically (--static-swift-stdlib, as the
+            // Makefile does); against the shared one, as debug builds link, the loader warns of
+            // a fixed executable's direct references to the runtime's protected functions.
+            linkerSettings: [
+                .unsafeFlags(
+                    ["-Xlinker", "--no-export-dynamic"] + (Context.environment["MAPBOOK_PIE"] == "1" ? [] : ["-Xclang-linker", "-no-pie"]),
+                    .when(configuration: .release))
+            ]),
 
         .target(
             name: "MapbookTestSupport",

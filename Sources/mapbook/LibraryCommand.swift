@@ -36,25 +36,17 @@ struct LibraryCommand: ParsableCommand {
     /// Runs `body`, printing an error as `error: ...` on stderr with exit status 1 (an exit
     /// status thrown passes as it is).
     static func attempt<T>(_ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch let exit as ExitCode {
-            throw exit
-        } catch {
-            Output.error("error: \(error)")
-            throw ExitCode.failure
-        }
+        do { return try body() } catch { throw reported(error) }
     }
 
     static func attempt<T>(_ body: () async throws -> T) async throws -> T {
-        do {
-            return try await body()
-        } catch let exit as ExitCode {
-            throw exit
-        } catch {
-            Output.error("error: \(error)")
-            throw ExitCode.failure
-        }
+        do { return try await body() } catch { throw reported(error) }
+    }
+
+    private static func reported(_ error: any Error) -> any Error {
+        if let exit = error as? ExitCode { return exit }
+        Output.error("error: \(error)")
+        return ExitCode.failure
     }
 }
 

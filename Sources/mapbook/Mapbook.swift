@@ -29,11 +29,9 @@ struct Mapbook: AsyncParsableCommand {
         setenv("TZ", "UTC", 1)
         tzset()
         do {
-            var command = try parseCommand()
-            if var asyncCommand = command as? any AsyncParsableCommand {
-                try await asyncCommand.run()
-            } else {
-                try command.run()
+            if try !InspectCommand.runQuickly(CommandLine.arguments.dropFirst()) {
+                var command = try parseCommand()
+                if var asyncCommand = command as? any AsyncParsableCommand { try await asyncCommand.run() } else { try command.run() }
             }
             WorkFiles.awaitInterruption()
         } catch {

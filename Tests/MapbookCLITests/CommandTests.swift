@@ -87,7 +87,19 @@ import Testing
                 #expect(inspect.stdout.contains(expected), "missing '\(expected)' in:\n\(inspect.stdout)")
             }
 
+            // `inspect` is read by hand when it can be (issue 36): flags in any order, the same
+            // report; anything else still reaches the parser, which explains.
+            let short = try MapbookBinary.run(["inspect", dir + "/t.mmpk", "--no-entries"])
+            #expect(short.status == 0 && short.stdout.contains("Total: 7 entries") && !short.stdout.contains("\nEntries\n"), "\(short.stdout)")
+            #expect(try MapbookBinary.run(["inspect", "--no-entries", dir + "/t.mmpk"]).stdout == short.stdout)
+            for wrong in [["inspect", dir + "/t.mmpk", dir + "/t.mmpk"], ["inspect", "--entries", dir + "/t.mmpk"], ["inspect"]] {
+                let refused = try MapbookBinary.run(wrong)
+                #expect(refused.status == 64 && refused.stderr.contains("Usage: mapbook inspect"), "\(wrong): \(refused.stderr)")
+            }
+            #expect(try MapbookBinary.run(["inspect", "--help"]).stdout.contains("--no-entries"))
+
             let json = try MapbookBinary.run(["inspect", "--json", dir + "/t.mmpk"])
+            #expect(try MapbookBinary.run(["inspect", dir + "/t.mmpk", "--json"]).stdout == json.stdout)
             let value = try JSONParser.parse(json.stdout).objectValue
             #expect(value?.string("kind") == "Mobile Map Package")
             #expect(value?.array("maps")?.count == 2)

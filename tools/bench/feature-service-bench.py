@@ -14,7 +14,7 @@
     .venv/bin/python tools/bench/feature-service-bench.py MAPBOOK_BINARY WORK_FOLDER
 
 Prints a table for docs/PERFORMANCE.md. The binary should be a release build
-(`swift build -c release --product mapbook`).
+(`make release`).
 """
 import http.client, json, math, os, random, re, shutil, sqlite3, ssl, subprocess, sys, time, urllib.parse, zipfile
 

@@ -29,7 +29,7 @@ command -v wrk >/dev/null || { echo "portal-cluster-load: wrk is missing (apt-ge
 if [ -n "${MAPBOOK:-}" ]; then
     mapbook=$MAPBOOK
 else
-    swift build -c release --product mapbook >&2
+    swift build -c release --static-swift-stdlib --product mapbook >&2
     mapbook=$root/.build/release/mapbook
 fi
 

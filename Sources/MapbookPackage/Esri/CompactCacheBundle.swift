@@ -26,11 +26,11 @@ public struct CompactCacheBundle: Sendable {
         self.path = path
         self.length = length
         version = bytes.u32(0)
-        var records = [UInt64](repeating: 0, count: Self.packetSize * Self.packetSize)
-        for i in 0..<records.count {
-            records[i] = bytes.u64(Self.headerSize + 8 * i)
+        // One copy of the index's little-endian words, not a bounds-checked read per byte:
+        // `inspect` reads every bundle's index (issue 36).
+        records = bytes.withUnsafeBytes { raw in
+            (0..<Self.packetSize * Self.packetSize).map { UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: Self.headerSize + 8 * $0, as: UInt64.self)) }
         }
-        self.records = records
     }
 
     /// Reads a bundle's header and index from a byte range (a file or a stored entry).
@@ -58,7 +58,7 @@ public struct CompactCacheBundle: Sendable {
 
     public var tileCount: Int { records.reduce(0) { $0 + ($1 >> 40 != 0 ? 1 : 0) } }
     public var tileBytes: Int64 { records.reduce(0) { $0 + Int64($1 >> 40) } }
-    public var largestTile: Int { Int(records.map { $0 >> 40 }.max() ?? 0) }
+    public var largestTile: Int { Int(records.reduce(0) { max($0, $1 >> 40) }) }
 
     /// Records that point outside the bundle or into its header and index.
     public func indexProblems() -> [String] {

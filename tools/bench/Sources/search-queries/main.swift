@@ -2,6 +2,10 @@
 // and for looking at single queries:
 //
 //     search-queries suggest|geocode|fts5 [FIRST [COUNT]] [-v] [--only FILE]
+//     search-queries first [RUNS]
+//
+// first: opens the package and its composite locator and asks the first query's suggestions,
+// RUNS times (default 20), as a field user typing as soon as the map opens; prints the times.
 //
 // --only FILE: just the queries whose numbers FILE lists, one a line (the slow ones, say).
 //
@@ -15,6 +19,31 @@ import MapbookSearch
 import MapbookSupport
 import SearchBenchData
 
+/// Opening and the first suggestion, `runs` times: the open's and the query's times apart.
+func openAndSuggest(_ fixture: SearchFixture, runs: Int) -> Int32 {
+    var opens: [Double] = [], firsts: [Double] = []
+    do {
+        try fixture.ensurePackage()
+        let q = fixture.queries[0]
+        for _ in 0..<max(1, runs) {
+            let start = now()
+            let locator = try fixture.openLocator()
+            let opened = now()
+            let texts = try locator.suggest(q.text, near: q.near, max: 10).map(\.text)
+            opens.append(opened - start)
+            firsts.append(now() - opened)
+            if texts.isEmpty { print("search-queries: '\(q.text)' found nothing"); return 1 }
+        }
+    } catch {
+        print("search-queries: \(error)")
+        return 1
+    }
+    func median(_ t: [Double]) -> Double { t.sorted()[t.count / 2] * 1000 }
+    let total = zip(opens, firsts).map { $0 + $1 }
+    print("first: \(runs) runs, open p50 \(median(opens)) ms, first suggestion p50 \(median(firsts)) ms, both p50 \(median(total)) ms (query '\(fixture.queries[0].text)')")
+    return 0
+}
+
 /// A function, not top-level code, so its variables are locals.
 func run() -> Int32 {
     var arguments = Array(CommandLine.arguments.dropFirst())
@@ -25,11 +54,12 @@ func run() -> Int32 {
         only = Set(readLines(arguments[i + 1]).compactMap { Int($0) })
         arguments.removeSubrange(i...i + 1)
     }
-    guard let mode = arguments.first, ["suggest", "geocode", "fts5"].contains(mode) else {
-        print("usage: search-queries suggest|geocode|fts5 [FIRST [COUNT]] [-v] [--only FILE]")
+    guard let mode = arguments.first, ["suggest", "geocode", "fts5", "first"].contains(mode) else {
+        print("usage: search-queries suggest|geocode|fts5 [FIRST [COUNT]] [-v] [--only FILE] | first [RUNS]")
         return 2
     }
     let fixture = SearchFixture.shared
+    if mode == "first" { return openAndSuggest(fixture, runs: arguments.count > 1 ? Int(arguments[1]) ?? 20 : 20) }
     let first = arguments.count > 1 ? Int(arguments[1]) ?? 0 : 0
     let count = arguments.count > 2 ? Int(arguments[2]) ?? fixture.queries.count : fixture.queries.count - first
     let queries = fixture.queries[first..<min(fixture.queries.count, first + count)].enumerated()
