@@ -72,19 +72,30 @@ import Testing
     /// The matcher's typo walk finds exactly the terms a brute-force distance finds.
     @Test func typoWalkAgreesWithBruteForce() {
         var rng = SplitMix64(seed: 42)
-        let letters = Array("abcdefgh".unicodeScalars.map(\.value))
+        // Accented letters too: the index's flat word list decodes them from UTF-8.
+        let letters = Array("abcdefgé".unicodeScalars.map(\.value))
         var vocabulary = Set<[UInt32]>()
         while vocabulary.count < 1500 {
             let n = 1 + Int(rng.next() % 10)
             vocabulary.insert((0..<n).map { _ in letters[Int(rng.next() % UInt64(letters.count))] })
         }
         let terms = vocabulary.sorted { $0.lexicographicallyPrecedes($1) }
+        // The same terms as the index holds them (`WordList`): the walk must read both alike.
+        var list = WordList()
+        for (i, term) in terms.enumerated() {
+            let utf8 = Array(String(String.UnicodeScalarView(term.compactMap(Unicode.Scalar.init))).utf8)
+            #expect(utf8.withUnsafeBufferPointer { list.append(utf8: $0, groupCount: 2, single: nil, block: i / 64, postings: i..<i + 1) })
+        }
+        #expect(list.count == terms.count && list.isStrictlySorted)
+        #expect(list.term(7).token.scalars == terms[7] && list.term(7).range == 7..<8 && list.term(7).block == 0)
         for _ in 0..<60 {
             let n = 1 + Int(rng.next() % 10)
             let q = (0..<n).map { _ in letters[Int(rng.next() % UInt64(letters.count))] }
             let token = SearchToken(scalars: q, isNumber: false)
             for prefix in [false, true] {
-                let found = Dictionary(uniqueKeysWithValues: TermMatcher.match(token, in: terms, prefix: prefix).map { ($0.term, $0.quality) })
+                let matched = TermMatcher.match(token, in: terms, prefix: prefix)
+                #expect(TermMatcher.match(token, in: list, prefix: prefix).elementsEqual(matched) { $0.term == $1.term && $0.quality == $1.quality })
+                let found = Dictionary(uniqueKeysWithValues: matched.map { ($0.term, $0.quality) })
                 for (i, term) in terms.enumerated() {
                     var want: TokenQuality?
                     if term == q {

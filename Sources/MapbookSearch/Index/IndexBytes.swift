@@ -36,7 +36,12 @@ struct IndexByteReader {
     var atEnd: Bool { offset >= bytes.count }
 
     mutating func varint() -> UInt64? {
-        try? Varint.read(bytes, at: &offset, end: bytes.count)
+        // Most are one byte (lengths, counts): read here, not through the generic reader.
+        if offset < bytes.count, bytes[offset] < 0x80 {
+            offset += 1
+            return UInt64(bytes[offset - 1])
+        }
+        return try? Varint.read(bytes, at: &offset, end: bytes.count)
     }
 
     mutating func int() -> Int? {

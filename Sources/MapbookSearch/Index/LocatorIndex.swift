@@ -37,8 +37,7 @@ public final class LocatorIndex {
     let fidWidth: Int
     let extent: (minX: Double, minY: Double, maxX: Double, maxY: Double)
 
-    private var wordTerms: [IndexTerm]?
-    private var wordScalars: [[UInt32]] = []
+    private var wordList: WordList?
     /// The first term of every block of `words` and `numbers`, in order.
     private var wordBlocks: [String] = []
     private var numberBlocks: [String]?
@@ -116,16 +115,18 @@ public final class LocatorIndex {
     // MARK: - Terms
 
     /// Every letter term, sorted: loaded once.
-    func words() throws -> [IndexTerm] {
-        if let wordTerms { return wordTerms }
-        var out: [IndexTerm] = []
+    func words() throws -> WordList {
+        if let wordList { return wordList }
+        var list = WordList()
+        let damaged = LocatorError(kind: .damaged, path: path, message: "a block of the words table is damaged")
         do {
             let statement = try database.prepare("SELECT first, terms FROM words ORDER BY first")
             while try statement.step() {
-                guard case .text(let first) = statement.column(0), case .blob(let bytes) = statement.column(1) else {
-                    throw LocatorError(kind: .damaged, path: path, message: "a block of the words table is damaged")
+                guard case .text(let first) = statement.column(0), case .blob(let bytes) = statement.column(1) else { throw damaged }
+                let block = wordBlocks.count
+                try decodeBlock(bytes, table: "words") { term, count, single, range in
+                    guard list.append(utf8: term, groupCount: count, single: single, block: block, postings: range) else { throw damaged }
                 }
-                try decodeBlock(bytes, isNumber: false, block: wordBlocks.count, into: &out)
                 wordBlocks.append(first)
             }
         } catch let e as SQLiteError {
@@ -133,19 +134,9 @@ public final class LocatorIndex {
         }
         // The typo walk treats the sorted terms as a trie: out of order or repeated terms
         // (a damaged file) would break it.
-        let scalars = out.map(\.token.scalars)
-        for i in scalars.indices.dropFirst() where !scalars[i - 1].lexicographicallyPrecedes(scalars[i]) {
-            throw LocatorError(kind: .damaged, path: path, message: "the words table is damaged (terms out of order)")
-        }
-        wordTerms = out
-        wordScalars = scalars
-        return out
-    }
-
-    /// The letter terms' scalars, in the same order as `words()`.
-    func wordKeys() throws -> [[UInt32]] {
-        _ = try words()
-        return wordScalars
+        guard list.isStrictlySorted else { throw LocatorError(kind: .damaged, path: path, message: "the words table is damaged (terms out of order)") }
+        wordList = list
+        return list
     }
 
     private var numberPrefixTable: Bool?
@@ -227,7 +218,10 @@ public final class LocatorIndex {
             guard try selectNumberTerms.step(), case .blob(let bytes) = selectNumberTerms.column(0) else {
                 throw LocatorError(kind: .damaged, path: path, message: "a block of the numbers table is damaged")
             }
-            try decodeBlock(bytes, isNumber: true, block: b, into: &out)
+            try decodeBlock(bytes, table: "numbers") { term, count, single, range in
+                let scalars = String(decoding: term, as: UTF8.self).unicodeScalars.map(\.value)
+                out.append(IndexTerm(token: SearchToken(scalars: scalars, isNumber: true), groupCount: count, single: single, isNumber: true, block: b, range: range))
+            }
         } catch let e as SQLiteError {
             throw LocatorError(kind: .sqlite(e.kind), path: path, message: e.message)
         }
@@ -235,30 +229,31 @@ public final class LocatorIndex {
         return out
     }
 
-    private func decodeBlock(_ bytes: [UInt8], isNumber: Bool, block: Int, into out: inout [IndexTerm]) throws {
+    /// Decodes a block of front-coded terms (the length shared with the term before, the rest,
+    /// the group count, then the one group or the posting list's length), calling `body` with
+    /// each term's UTF-8 (one buffer, changed for the next term), its group count, its one group
+    /// and where its posting list lies in the block's postings.
+    private func decodeBlock(
+        _ bytes: [UInt8], table: String, _ body: (_ term: UnsafeBufferPointer<UInt8>, _ groupCount: Int, _ single: UInt32?, _ postings: Range<Int>) throws -> Void
+    ) throws {
         var r = IndexByteReader(bytes)
-        var previous: [UInt8] = []
+        var term: [UInt8] = []
         var postingOffset = 0
-        let table = isNumber ? "numbers" : "words"
+        func damaged() -> LocatorError { LocatorError(kind: .damaged, path: path, message: "a block of the \(table) table is damaged") }
         while !r.atEnd {
-            guard let shared = r.int(), let length = r.int(), shared <= previous.count, let rest = r.take(length),
+            guard let shared = r.int(), let length = r.int(), shared <= term.count, let rest = r.take(length),
                 let count = r.int(), count >= 1, count <= groupCount
-            else { throw LocatorError(kind: .damaged, path: path, message: "a block of the \(table) table is damaged") }
-            let term = Array(previous[..<shared]) + rest
-            // ASCII terms (all numbers, most words) need no UTF-8 decoding.
-            let scalars = term.allSatisfy { $0 < 0x80 } ? term.map { UInt32($0) } : String(decoding: term, as: UTF8.self).unicodeScalars.map(\.value)
-            var entry = IndexTerm(
-                token: SearchToken(scalars: scalars, isNumber: isNumber), groupCount: count, single: nil, isNumber: isNumber, block: block, range: 0..<0)
+            else { throw damaged() }
+            term.removeSubrange(shared...)
+            term.append(contentsOf: rest)
             if count == 1 {
-                guard let g = r.varint(), g < UInt64(groupCount) else { throw LocatorError(kind: .damaged, path: path, message: "a block of the \(table) table is damaged") }
-                entry.single = UInt32(g)
+                guard let g = r.varint(), g < UInt64(groupCount) else { throw damaged() }
+                try term.withUnsafeBufferPointer { try body($0, 1, UInt32(g), 0..<0) }
             } else {
-                guard let n = r.int() else { throw LocatorError(kind: .damaged, path: path, message: "a block of the \(table) table is damaged") }
-                entry.range = postingOffset..<postingOffset + n
+                guard let n = r.int(), n <= Int(Int32.max) else { throw damaged() }
+                try term.withUnsafeBufferPointer { try body($0, count, nil, postingOffset..<postingOffset + n) }
                 postingOffset += n
             }
-            out.append(entry)
-            previous = term
         }
     }
 
@@ -402,10 +397,9 @@ public final class LocatorIndex {
                 guard statement.column(0).int64 == Int64(expected), case .blob(let bytes) = statement.column(1), bytes.count == 4 * n else {
                     throw LocatorError(kind: .damaged, path: path, message: "entry chunk \(expected) is damaged")
                 }
-                var i = 0
-                while i < bytes.count {
-                    table.append(UInt16(bytes[i]) | UInt16(bytes[i + 1]) << 8)
-                    i += 2
+                // Whole little-endian words: the first query reads a million of them.
+                bytes.withUnsafeBytes { raw in
+                    table.append(contentsOf: (0..<bytes.count / 2).lazy.map { UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: 2 * $0, as: UInt16.self)) })
                 }
                 expected += 1
             }
@@ -489,7 +483,8 @@ public final class LocatorIndex {
         var ranges: [Range<Int>] = []
         for g in 0..<groupCount { ranges.append(try group(UInt32(g)).entries) }
         var terms = [[String]](repeating: [], count: groupCount)
-        var all = try words()
+        let words = try words()
+        var all = (0..<words.count).map(words.term)
         for b in try numberBlockList().indices { all += try numberBlock(b) }
         for term in all {
             let text = term.token.text

@@ -141,8 +141,8 @@ final class IndexQuery {
             }
         } else {
             let words = try index.words()
-            for (i, quality) in TermMatcher.match(t.token, in: try index.wordKeys(), prefix: t.allowsPrefix) {
-                terms.append((words[i], quality))
+            for (i, quality) in TermMatcher.match(t.token, in: words, prefix: t.allowsPrefix) {
+                terms.append((words.term(i), quality))
             }
         }
         return Plan(token: t, terms: terms, cost: terms.reduce(0) { $0 + $1.0.groupCount })

@@ -28,15 +28,16 @@ struct TokenQuality: Comparable {
 /// leaving a branch as soon as no row can come back under the budget: the work grows with
 /// the budget and the token, not with the vocabulary.
 enum TermMatcher {
+    // Generic over the terms' storage: the index's flat `WordList`, or arrays in tests.
     /// Indexes into `terms` with how each matched; at most one result per term, the best.
-    static func match(_ token: SearchToken, in terms: [[UInt32]], prefix: Bool) -> [(term: Int, quality: TokenQuality)] {
+    static func match<Terms: SortedTerms>(_ token: SearchToken, in terms: Terms, prefix: Bool) -> [(term: Int, quality: TokenQuality)] {
         let q = token.scalars
         guard !q.isEmpty else { return [] }
         var best: [Int: TokenQuality] = [:]
         // Exact and prefix: one range of the sorted terms.
         let range = prefixRange(q, in: terms, depth: 0, lo: 0, hi: terms.count)
         for i in range {
-            let isExact = terms[i].count == q.count
+            let isExact = terms.length(i) == q.count
             if isExact { best[i] = TokenQuality(kind: .exact, edits: 0) } else if prefix { best[i] = TokenQuality(kind: .prefix, edits: 0) }
         }
         let budget = token.editBudget
@@ -48,7 +49,7 @@ enum TermMatcher {
     }
 
     /// The terms in [lo, hi) (sharing `depth` scalars) that start with `q`.
-    static func prefixRange(_ q: [UInt32], in terms: [[UInt32]], depth: Int, lo: Int, hi: Int) -> Range<Int> {
+    static func prefixRange<Terms: SortedTerms>(_ q: [UInt32], in terms: Terms, depth: Int, lo: Int, hi: Int) -> Range<Int> {
         var lo = lo, hi = hi
         for d in depth..<q.count {
             let c = q[d]
@@ -61,13 +62,12 @@ enum TermMatcher {
 
     /// The scalar at `depth` of a term, or nil when the term is that short (sorts first).
     @inline(__always)
-    static func scalar(_ terms: [[UInt32]], _ i: Int, _ depth: Int) -> UInt32? {
-        let s = terms[i]
-        return depth < s.count ? s[depth] : nil
+    static func scalar<Terms: SortedTerms>(_ terms: Terms, _ i: Int, _ depth: Int) -> UInt32? {
+        depth < terms.length(i) ? terms.scalar(i, depth) : nil
     }
 
     /// First index in [lo, hi) whose scalar at `depth` is >= c (shorter terms count as less).
-    static func lowerBound(_ terms: [[UInt32]], _ depth: Int, _ c: UInt32, _ lo: Int, _ hi: Int) -> Int {
+    static func lowerBound<Terms: SortedTerms>(_ terms: Terms, _ depth: Int, _ c: UInt32, _ lo: Int, _ hi: Int) -> Int {
         var lo = lo, hi = hi
         while lo < hi {
             let mid = (lo + hi) / 2
@@ -77,7 +77,7 @@ enum TermMatcher {
     }
 
     /// First index in [lo, hi) whose scalar at `depth` is > c.
-    static func upperBound(_ terms: [[UInt32]], _ depth: Int, _ c: UInt32, _ lo: Int, _ hi: Int) -> Int {
+    static func upperBound<Terms: SortedTerms>(_ terms: Terms, _ depth: Int, _ c: UInt32, _ lo: Int, _ hi: Int) -> Int {
         var lo = lo, hi = hi
         while lo < hi {
             let mid = (lo + hi) / 2
@@ -88,15 +88,15 @@ enum TermMatcher {
 
     /// `accepted`: with prefixes allowed, the least distance between the token and a prefix
     /// of the path so far, once it is within the budget; every term below then matches.
-    private static func walk(
-        _ q: [UInt32], terms: [[UInt32]], budget: Int, prefix: Bool, depth: Int, lo: Int, hi: Int,
+    private static func walk<Terms: SortedTerms>(
+        _ q: [UInt32], terms: Terms, budget: Int, prefix: Bool, depth: Int, lo: Int, hi: Int,
         previous: [Int], beforePrevious: [Int]?, previousChar: UInt32?, accepted: Int? = nil, best: inout [Int: TokenQuality]
     ) {
         var accepted = accepted
         if prefix, depth > 0, previous[q.count] <= budget { accepted = min(accepted ?? Int.max, previous[q.count]) }
         var i = lo
         // A term that ends here sorts first in its range.
-        if i < hi, terms[i].count == depth {
+        if i < hi, terms.length(i) == depth {
             let d = min(accepted ?? Int.max, previous[q.count])
             if depth > 0, d <= budget { record(i, edits: d, kind: .fuzzy, &best) }
             i += 1
@@ -108,7 +108,7 @@ enum TermMatcher {
             return
         }
         while i < hi {
-            let c = terms[i][depth]
+            let c = terms.scalar(i, depth)
             let end = upperBound(terms, depth, c, i, hi)
             var row = [Int](repeating: 0, count: q.count + 1)
             row[0] = depth + 1
@@ -136,4 +136,16 @@ enum TermMatcher {
         if let old = best[i], old <= quality { return }
         best[i] = quality
     }
+}
+
+/// Sorted terms as the matcher reads them: how many, each one's length and its scalars.
+protocol SortedTerms {
+    var count: Int { get }
+    func length(_ i: Int) -> Int
+    func scalar(_ i: Int, _ depth: Int) -> UInt32
+}
+
+extension Array: SortedTerms where Element == [UInt32] {
+    func length(_ i: Int) -> Int { self[i].count }
+    func scalar(_ i: Int, _ depth: Int) -> UInt32 { self[i][depth] }
 }
