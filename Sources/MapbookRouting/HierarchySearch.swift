@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 
 /// Where a route may start or end: a node, and what it costs to get from the route's start
@@ -212,22 +215,24 @@ public enum HierarchySearch {
         let count: Int
         var stamp: UInt32 = 0
 
+        /// Zeroed memory: stamp 0 is no query's, so every entry starts unlabelled, and the pages
+        /// a query never reaches are never touched. Filling 2 x 8.4 MB on the grid's first
+        /// route cost its process 13 ms of page faults (issue 36).
         init(_ count: Int) {
             self.count = count
-            entries = .allocate(capacity: count)
-            entries.initialize(repeating: Entry(cost: .max, stamp: 0, arc: -1), count: count)
+            entries = calloc(max(1, count), MemoryLayout<Entry>.stride)!.bindMemory(to: Entry.self, capacity: count)
             parents = .allocate(capacity: count)
         }
 
         deinit {
-            entries.deallocate()
+            free(entries)
             parents.deallocate()
         }
 
         func next() {
             stamp &+= 1
             if stamp == 0 {
-                entries.update(repeating: Entry(cost: .max, stamp: 0, arc: -1), count: count)
+                memset(entries, 0, count * MemoryLayout<Entry>.stride)
                 stamp = 1
             }
         }
