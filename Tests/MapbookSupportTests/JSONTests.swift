@@ -16,6 +16,17 @@ import Testing
         #expect(JSONWriter.string(value, style: .compact) == #"{"z":1,"a":[1,2.5,0,1000],"m":{"y":null,"b":true}}"#)
     }
 
+    /// A repeated key keeps its first place and its last value, in small objects (kept as
+    /// parsed when no key repeats) and in large ones (looked up through an index).
+    @Test(arguments: [3, 40])
+    func aRepeatedKeyKeepsItsFirstPlaceAndLastValue(_ size: Int) throws {
+        let members = (0..<size).map { #""k\#($0)": \#($0)"# } + [#""k1": "last""#]
+        let object = try #require(try JSONParser.parse("{" + members.joined(separator: ", ") + "}").objectValue)
+        #expect(object.keys == (0..<size).map { "k\($0)" })
+        #expect(object["k1"] == .string("last") && object["k0"] == .integer(0) && object["k\(size - 1)"] == .integer(Int64(size - 1)))
+        #expect(try JSONParser.parse(#"{"a": 1, "b": 2}"#).objectValue?.keys == ["a", "b"])
+    }
+
     @Test(arguments: [0.1, 1e-7, 123456.789, -2.5e300, 0.2985821417799085, 78271.516964])
     func numbersReadBackExactly(_ d: Double) throws {
         let text = JSONWriter.string(.number(d), style: .compact)
