@@ -244,7 +244,7 @@ public final class LocatorIndex {
             guard let shared = r.int(), let length = r.int(), shared <= term.count, let rest = r.take(length),
                 let count = r.int(), count >= 1, count <= groupCount
             else { throw damaged() }
-            term.removeSubrange(shared...)
+            term.removeLast(term.count - shared)
             term.append(contentsOf: rest)
             if count == 1 {
                 guard let g = r.varint(), g < UInt64(groupCount) else { throw damaged() }

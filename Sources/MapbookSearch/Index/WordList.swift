@@ -26,7 +26,7 @@ struct WordList: SortedTerms {
     /// would pass 32-bit positions (a damaged count; no real vocabulary comes near).
     mutating func append(utf8 term: UnsafeBufferPointer<UInt8>, groupCount: Int, single: UInt32?, block: Int, postings range: Range<Int>) -> Bool {
         if !term.contains(where: { $0 >= 0x80 }) {
-            scalars.append(contentsOf: term.lazy.map { UInt32($0) })
+            for byte in term { scalars.append(UInt32(byte)) }
         } else {
             for scalar in String(decoding: term, as: UTF8.self).unicodeScalars { scalars.append(scalar.value) }
         }
