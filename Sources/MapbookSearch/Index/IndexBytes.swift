@@ -36,7 +36,8 @@ struct IndexByteReader {
     var atEnd: Bool { offset >= bytes.count }
 
     mutating func varint() -> UInt64? {
-        // Most are one byte (lengths, counts): read here, not through the generic reader.
+        // Most are one byte (lengths, counts): read here. `Varint.read` has the same path but
+        // runs unspecialised from here; going through it made a locator's first query 3 ms slower.
         if offset < bytes.count, bytes[offset] < 0x80 {
             offset += 1
             return UInt64(bytes[offset - 1])

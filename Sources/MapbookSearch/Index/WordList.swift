@@ -21,6 +21,9 @@ struct WordList: SortedTerms {
     @inline(__always)
     func scalar(_ i: Int, _ depth: Int) -> UInt32 { scalars[Int(starts[i]) + depth] }
 
+    /// Term `i`'s scalars.
+    private func slice(_ i: Int) -> ArraySlice<UInt32> { scalars[Int(starts[i])..<Int(starts[i + 1])] }
+
     /// Adds a term after the others: its UTF-8 (ASCII read as it is, the rest decoded), its
     /// groups, its block and where its posting list lies in that block. False when the arrays
     /// would pass 32-bit positions (a damaged count; no real vocabulary comes near).
@@ -41,17 +44,13 @@ struct WordList: SortedTerms {
 
     /// Whether every term sorts after the one before it, as the typo walk needs.
     var isStrictlySorted: Bool {
-        for i in 1..<max(1, count) {
-            let a = scalars[Int(starts[i - 1])..<Int(starts[i])], b = scalars[Int(starts[i])..<Int(starts[i + 1])]
-            if !a.lexicographicallyPrecedes(b) { return false }
-        }
-        return true
+        (1..<max(1, count)).allSatisfy { slice($0 - 1).lexicographicallyPrecedes(slice($0)) }
     }
 
     /// Term `i` as the query reads a matched term.
     func term(_ i: Int) -> IndexTerm {
         IndexTerm(
-            token: SearchToken(scalars: Array(scalars[Int(starts[i])..<Int(starts[i + 1])]), isNumber: false),
+            token: SearchToken(scalars: Array(slice(i)), isNumber: false),
             groupCount: Int(groupCounts[i]), single: singles[i] == Self.noGroup ? nil : singles[i], isNumber: false,
             block: Int(blocks[i]), range: Int(postings[i].lower)..<Int(postings[i].upper))
     }

@@ -26,9 +26,9 @@ struct TokenQuality: Comparable {
 /// sorted array, found by binary search) while computing the optimal-string-alignment
 /// distance (Levenshtein plus transpositions of neighbours) one row per character, and
 /// leaving a branch as soon as no row can come back under the budget: the work grows with
-/// the budget and the token, not with the vocabulary.
+/// the budget and the token, not with the vocabulary. Generic over the terms' storage: the
+/// index's flat `WordList`, or arrays in tests.
 enum TermMatcher {
-    // Generic over the terms' storage: the index's flat `WordList`, or arrays in tests.
     /// Indexes into `terms` with how each matched; at most one result per term, the best.
     static func match<Terms: SortedTerms>(_ token: SearchToken, in terms: Terms, prefix: Bool) -> [(term: Int, quality: TokenQuality)] {
         let q = token.scalars

@@ -61,12 +61,6 @@ public struct JSONObject: Sendable, Hashable, Sequence {
     /// position and its last value, as most JSON readers do, and is added to `duplicates`.
     init(parsed pairs: [(key: String, value: JSONValue)], duplicates: inout [String]) {
         guard pairs.count > Self.indexThreshold else {
-            // Without a repeated key (nearly always) the parsed members are kept as they are:
-            // a manifest's ten thousand small objects each saved an array (issue 36).
-            if !pairs.indices.contains(where: { i in pairs[..<i].contains { $0.key == pairs[i].key } }) {
-                entries = pairs
-                return
-            }
             entries.reserveCapacity(pairs.count)
             for (key, value) in pairs {
                 if let i = entries.firstIndex(where: { $0.key == key }) {
