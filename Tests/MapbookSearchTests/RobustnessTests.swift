@@ -77,13 +77,17 @@ import Testing
             let path = dir + "/index.sqlite"
             _ = try LocatorIndexBuilder.build(entries, hasRank: false, to: path)
             var rng = SplitMix64(seed: 7)
-            for (table, column) in [("words", "terms"), ("words", "postings"), ("numbers", "terms"), ("numbers", "postings"), ("groups", "data"), ("entries", "fids"), ("entries", "positions")] {
+            let blobs = [
+                ("words", "terms"), ("words", "postings"), ("numbers", "terms"), ("numbers", "postings"), ("groups", "data"), ("entries", "fids"), ("entries", "positions"),
+                ("word_list", "text"), ("word_list", "ends"), ("word_list", "counts"), ("word_list", "groups"),
+            ]
+            for (table, column) in blobs {
                 for trial in 0..<4 {
                     let copy = dir + "/damaged.sqlite"
                     try? FileManager.default.removeItem(atPath: copy)
                     try FileManager.default.copyItem(atPath: path, toPath: copy)
                     let db = try SQLiteDatabase(writablePath: copy, create: false)
-                    let key = table == "words" || table == "numbers" ? "first" : "chunk"
+                    let key = table == "words" || table == "numbers" ? "first" : table == "word_list" ? "rowid" : "chunk"
                     for row in try db.query("SELECT \(key), \(column) FROM \(table)") {
                         guard case .blob(var bytes) = row[1] else { continue }
                         if trial % 2 == 0, !bytes.isEmpty {
@@ -106,6 +110,59 @@ import Testing
                         }
                     }
                 }
+            }
+        }
+    }
+
+    /// An index written before `word_list` existed (its words only in blocks) answers every
+    /// query as one with it: the same groups in the same order, for ASCII and other scripts.
+    @Test func indexesWithoutTheFlatWordListAnswerTheSame() throws {
+        try withTemporaryDirectory { dir in
+            let names = ["Main Street", "Maine Stret", "Москва Река", "Αθήνα Οδός", "北京 路", "Oak Avenue", "Cascade Lane", "HYD-\(7)"]
+            var entries: [LocatorIndexEntry] = []
+            for i in 0..<3000 {
+                let text = "\(names[i % names.count]) \(i % 40) W\(i % 300)"
+                let lon = -122 + Double(i % 97) / 100, lat = 45 + Double(i % 89) / 100
+                entries.append(LocatorIndexEntry(fid: Int64(i + 1), text: text, longitude: lon, latitude: lat))
+            }
+            // Words on one feature each: terms with a single group.
+            entries += ["Zeta Alpha", "Zeta Omega"].enumerated().map { LocatorIndexEntry(fid: Int64(5000 + $0.offset), text: $0.element) }
+            let path = dir + "/index.sqlite", old = dir + "/old.sqlite"
+            _ = try LocatorIndexBuilder.build(entries, hasRank: false, to: path)
+            try FileManager.default.copyItem(atPath: path, toPath: old)
+            let db = try SQLiteDatabase(writablePath: old, create: false)
+            try db.execute("DROP TABLE word_list")
+            try db.close()
+            let flat = try LocatorIndex(path: path), blocks = try LocatorIndex(path: old)
+            #expect(try flat.words().count == blocks.words().count)
+            var answered = 0
+            for q in ["main", "mai", "maine stret", "москва", "моск", "αθηνα", "北京", "cascde lane 7", "oak w29", "w1", "street 12", "hyd 7", "lane"] {
+                let tokens = SingleFieldLocator.queryTokens(q)
+                let a = try IndexQuery(index: flat).run(tokens, near: (-121.5, 45.4), limit: 10) { _ in nil }
+                let b = try IndexQuery(index: blocks).run(tokens, near: (-121.5, 45.4), limit: 10) { _ in nil }
+                #expect(a.map(\.group) == b.map(\.group), "\(q)")
+                #expect(a.map(\.distance) == b.map(\.distance), "\(q)")
+                if !a.isEmpty { answered += 1 }
+            }
+            #expect(answered >= 12)
+
+            // Validation reads both and names a word list that disagrees with the blocks (two
+            // terms' groups swapped: each table valid alone).
+            _ = try flat.contents()
+            let swapped = dir + "/swapped.sqlite"
+            try FileManager.default.copyItem(atPath: path, toPath: swapped)
+            let edit = try SQLiteDatabase(writablePath: swapped, create: false)
+            guard case .blob(let counts)? = try edit.scalar("SELECT counts FROM word_list"), case .blob(var groups)? = try edit.scalar("SELECT groups FROM word_list") else {
+                Issue.record("no word_list")
+                return
+            }
+            let singles = stride(from: 0, to: counts.count, by: 4).filter { counts[$0] == 1 && counts[$0 + 1...$0 + 3].allSatisfy { $0 == 0 } }
+            let (a, b) = (singles[0], singles.first { groups[$0..<$0 + 4] != groups[singles[0]..<singles[0] + 4] }!)
+            for k in 0..<4 { groups.swapAt(a + k, b + k) }
+            try edit.query("UPDATE word_list SET groups = ?", [.blob(groups)])
+            try edit.close()
+            #expect { try LocatorIndex(path: swapped).contents() } throws: { error in
+                (error as? LocatorError)?.kind == .damaged && (error as? LocatorError)?.path == swapped
             }
         }
     }

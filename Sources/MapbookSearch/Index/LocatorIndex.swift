@@ -52,8 +52,9 @@ public final class LocatorIndex {
     private var groupFirst: [Int32] = []
     private var groupTokens: [UInt8] = []
     private var groupRanks: [Float] = []
-    /// Every entry's quantised position (x, y), loaded when distances are first needed.
-    private var positionTable: [UInt16] = []
+    /// Each entry chunk's quantised positions (x, y per entry), loaded as distances need them.
+    private var positionChunks: [[UInt16]] = []
+    private var selectPositions: SQLiteStatement?
 
     struct EntryChunk {
         var fids: [UInt8]
@@ -114,20 +115,16 @@ public final class LocatorIndex {
 
     // MARK: - Terms
 
-    /// Every letter term, sorted: loaded once.
+    /// Every letter term, sorted: loaded once, from `word_list` when the index has it, else
+    /// decoded from the blocks of `words`.
     func words() throws -> WordList {
         if let wordList { return wordList }
         var list = WordList()
-        let damaged = LocatorError(kind: .damaged, path: path, message: "a block of the words table is damaged")
         do {
-            let statement = try database.prepare("SELECT first, terms FROM words ORDER BY first")
-            while try statement.step() {
-                guard case .text(let first) = statement.column(0), case .blob(let bytes) = statement.column(1) else { throw damaged }
-                let block = wordBlocks.count
-                try decodeBlock(bytes, table: "words") { term, count, single, range in
-                    guard list.append(utf8: term, groupCount: count, single: single, block: block, postings: range) else { throw damaged }
-                }
-                wordBlocks.append(first)
+            if let flat = try flatWords() {
+                list = flat
+            } else {
+                wordBlocks = try decodeWords(into: &list)
             }
         } catch let e as SQLiteError {
             throw LocatorError(kind: .sqlite(e.kind), path: path, message: e.message)
@@ -137,6 +134,54 @@ public final class LocatorIndex {
         guard list.isStrictlySorted else { throw LocatorError(kind: .damaged, path: path, message: "the words table is damaged (terms out of order)") }
         wordList = list
         return list
+    }
+
+    /// The word terms from `word_list`, with every block's first term (for its postings);
+    /// nil when the index predates that table.
+    private func flatWords() throws -> WordList? {
+        guard try database.tableExists("word_list") else { return nil }
+        let damaged = LocatorError(kind: .damaged, path: path, message: "the word_list table is damaged")
+        let statement = try database.prepare("SELECT text, ends, counts, groups FROM word_list")
+        guard try statement.step(), case .blob(let text) = statement.column(0), case .blob(let ends) = statement.column(1),
+            case .blob(let counts) = statement.column(2), case .blob(let groups) = statement.column(3),
+            let list = WordList(text: text, ends: ends, counts: counts, groups: groups, blockSize: LocatorIndexFormat.blockSize, groupCount: groupCount)
+        else { throw damaged }
+        wordBlocks = stride(from: 0, to: list.count, by: LocatorIndexFormat.blockSize).map { list.term($0).token.text }
+        return list
+    }
+
+    /// The word terms decoded from the blocks of `words` (indexes without `word_list`); returns
+    /// every block's first term.
+    private func decodeWords(into list: inout WordList) throws -> [String] {
+        let damaged = LocatorError(kind: .damaged, path: path, message: "a block of the words table is damaged")
+        let statement = try database.prepare("SELECT first, terms FROM words ORDER BY first")
+        var firsts: [String] = []
+        while try statement.step() {
+            guard case .text(let first) = statement.column(0), case .blob(let bytes) = statement.column(1) else { throw damaged }
+            let block = firsts.count
+            try decodeBlock(bytes, table: "words") { term, count, single, range in
+                guard list.append(utf8: term, groupCount: count, single: single, block: block, postings: range) else { throw damaged }
+            }
+            firsts.append(first)
+        }
+        return firsts
+    }
+
+    /// Whether the blocks of `words` (what readers older than `word_list` search) hold the
+    /// terms `list` was loaded with: a check, slow, for validation.
+    private func checkBlocksAgree(with list: WordList) throws {
+        var blocks = WordList()
+        let firsts: [String]
+        do {
+            firsts = try decodeWords(into: &blocks)
+        } catch let e as SQLiteError {
+            throw LocatorError(kind: .sqlite(e.kind), path: path, message: e.message)
+        }
+        let agree = firsts == wordBlocks && blocks.count == list.count && (0..<list.count).allSatisfy { i in
+            let a = blocks.term(i), b = list.term(i)
+            return a.token.scalars == b.token.scalars && a.groupCount == b.groupCount && a.single == b.single && a.block == b.block && a.range == b.range
+        }
+        guard agree else { throw LocatorError(kind: .damaged, path: path, message: "the word_list table and the words table hold different terms") }
     }
 
     private var numberPrefixTable: Bool?
@@ -384,31 +429,54 @@ public final class LocatorIndex {
         return chunk
     }
 
-    /// Every entry's quantised position, read once.
-    func positions() throws -> [UInt16] {
-        if !positionTable.isEmpty || entryCount == 0 { return positionTable }
+    /// The quantised positions (x, y per entry) of entry chunk `c`, read when first needed:
+    /// a query measures distances to the few entries that can still make its list.
+    private func positionChunk(_ c: Int) throws -> [UInt16] {
+        if positionChunks.isEmpty {
+            positionChunks = Array(repeating: [], count: (entryCount + LocatorIndexFormat.chunkSize - 1) / LocatorIndexFormat.chunkSize)
+        }
+        guard positionChunks.indices.contains(c) else { throw LocatorError(kind: .damaged, path: path, message: "entry chunk \(c) is missing") }
+        if !positionChunks[c].isEmpty { return positionChunks[c] }
+        let n = min(LocatorIndexFormat.chunkSize, entryCount - c * LocatorIndexFormat.chunkSize)
         var table: [UInt16] = []
-        table.reserveCapacity(2 * entryCount)
         do {
-            let statement = try database.prepare("SELECT chunk, positions FROM entries ORDER BY chunk")
-            var expected = 0
-            while try statement.step() {
-                let n = min(LocatorIndexFormat.chunkSize, entryCount - expected * LocatorIndexFormat.chunkSize)
-                guard statement.column(0).int64 == Int64(expected), case .blob(let bytes) = statement.column(1), bytes.count == 4 * n else {
-                    throw LocatorError(kind: .damaged, path: path, message: "entry chunk \(expected) is damaged")
-                }
-                // Whole little-endian words: the first query reads a million of them.
-                bytes.withUnsafeBytes { raw in
-                    table.append(contentsOf: (0..<bytes.count / 2).lazy.map { UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: 2 * $0, as: UInt16.self)) })
-                }
-                expected += 1
+            if selectPositions == nil { selectPositions = try database.prepare("SELECT positions FROM entries WHERE chunk = ?") }
+            let statement = selectPositions!
+            try statement.bind([.integer(Int64(c))])
+            defer { statement.reset() }
+            guard try statement.step(), case .blob(let bytes) = statement.column(0), bytes.count == 4 * n else {
+                throw LocatorError(kind: .damaged, path: path, message: "entry chunk \(c) is damaged")
             }
+            table = bytes.withUnsafeBytes { raw in (0..<2 * n).map { UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: 2 * $0, as: UInt16.self)) } }
         } catch let e as SQLiteError {
             throw LocatorError(kind: .sqlite(e.kind), path: path, message: e.message)
         }
-        guard table.count == 2 * entryCount else { throw LocatorError(kind: .damaged, path: path, message: "the entries table is damaged: it has \(table.count / 2) of \(entryCount) positions") }
-        positionTable = table
+        positionChunks[c] = table
         return table
+    }
+
+    /// Calls `body` with the quantised position of every entry in `entries` that has one.
+    func forEachPosition(_ entries: Range<Int>, _ body: (_ entry: Int, _ x: UInt16, _ y: UInt16) -> Void) throws {
+        let size = LocatorIndexFormat.chunkSize
+        var e = entries.lowerBound
+        while e < entries.upperBound {
+            let c = e / size
+            let chunk = try positionChunk(c)
+            let end = min(entries.upperBound, (c + 1) * size)
+            for k in e..<end {
+                let x = chunk[2 * (k - c * size)], y = chunk[2 * (k - c * size) + 1]
+                if x == LocatorIndexFormat.noPosition && y == LocatorIndexFormat.noPosition { continue }
+                body(k, x, y)
+            }
+            e = end
+        }
+    }
+
+    /// An entry's quantised position; nil when it has no location.
+    func position(_ e: Int) throws -> (x: UInt16, y: UInt16)? {
+        var found: (x: UInt16, y: UInt16)?
+        try forEachPosition(e..<e + 1) { _, x, y in found = (x, y) }
+        return found
     }
 
     /// Measures distances from one place to entries, on the quantised positions: metres,
@@ -425,11 +493,9 @@ public final class LocatorIndex {
             y0 = stepY > 0 ? (near.latitude - extent.minY) / stepY : 0
         }
 
-        /// The squared distance to the entry at `e`; nil when it has no position.
+        /// The squared distance to a quantised position.
         @inline(__always)
-        func squared(_ table: [UInt16], _ e: Int) -> Double? {
-            let qx = table[2 * e], qy = table[2 * e + 1]
-            if qx == LocatorIndexFormat.noPosition && qy == LocatorIndexFormat.noPosition { return nil }
+        func squared(_ qx: UInt16, _ qy: UInt16) -> Double {
             let dx = (Double(qx) - x0) * sx, dy = (Double(qy) - y0) * sy
             return dx * dx + dy * dy
         }
@@ -458,14 +524,10 @@ public final class LocatorIndex {
         let c = try entryChunk(e / LocatorIndexFormat.chunkSize)
         let i = e % LocatorIndexFormat.chunkSize
         let fid = Int64(bitPattern: FixedWidth.read(c.fids, at: i, width: fidWidth) ?? 0)
-        let table = try positions()
         var lon: Double?, lat: Double?
-        if 2 * e + 1 < table.count {
-            let qx = table[2 * e], qy = table[2 * e + 1]
-            if qx != LocatorIndexFormat.noPosition || qy != LocatorIndexFormat.noPosition {
-                lon = LocatorIndexFormat.dequantize(qx, extent.minX, extent.maxX)
-                lat = LocatorIndexFormat.dequantize(qy, extent.minY, extent.maxY)
-            }
+        if let p = try position(e) {
+            lon = LocatorIndexFormat.dequantize(p.x, extent.minX, extent.maxX)
+            lat = LocatorIndexFormat.dequantize(p.y, extent.minY, extent.maxY)
         }
         var rank: Double?
         if let ranks = c.ranks, let bits = FixedWidth.read(ranks, at: i, width: 4) {
@@ -484,6 +546,7 @@ public final class LocatorIndex {
         for g in 0..<groupCount { ranges.append(try group(UInt32(g)).entries) }
         var terms = [[String]](repeating: [], count: groupCount)
         let words = try words()
+        try checkBlocksAgree(with: words)
         var all = (0..<words.count).map(words.term)
         for b in try numberBlockList().indices { all += try numberBlock(b) }
         for term in all {

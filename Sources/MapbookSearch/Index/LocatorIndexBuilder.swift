@@ -92,6 +92,8 @@ public enum LocatorIndexBuilder {
         // Terms, sorted by their UTF-8 bytes, in blocks.
         let terms = termGroups.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         var words = 0, numbers = 0
+        // The word terms once more, flat (`word_list`): a reader loads them in one step.
+        var flat = (text: IndexByteWriter(), ends: IndexByteWriter(), counts: IndexByteWriter(), groups: IndexByteWriter())
         for table in ["words", "numbers"] {
             let isNumber = table == "numbers"
             let list = terms.filter { $0.isNumber == isNumber }
@@ -119,6 +121,12 @@ public enum LocatorIndexBuilder {
                         termBytes.varint(list.count)
                         postings.append(list)
                     }
+                    if !isNumber {
+                        flat.text.append(bytes)
+                        flat.ends.fixed(UInt64(flat.text.bytes.count), width: 4)
+                        flat.counts.fixed(UInt64(groups.count), width: 4)
+                        flat.groups.fixed(UInt64(groups.count == 1 ? Int(groups[0]) : postings.bytes.count), width: 4)
+                    }
                     previous = bytes
                 }
                 try insert.bind([.text(block.first!.text), .blob(termBytes.bytes), .blob(postings.bytes)])
@@ -126,6 +134,10 @@ public enum LocatorIndexBuilder {
                 start += LocatorIndexFormat.blockSize
             }
         }
+
+        _ = try db.query(
+            "INSERT INTO word_list (text, ends, counts, groups) VALUES (?, ?, ?, ?)",
+            [.blob(flat.text.bytes), .blob(flat.ends.bytes), .blob(flat.counts.bytes), .blob(flat.groups.bytes)])
 
         // Unions for short number prefixes that reach many terms.
         let numberTerms = terms.filter(\.isNumber)

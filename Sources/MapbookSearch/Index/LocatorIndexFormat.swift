@@ -30,6 +30,14 @@
 /// Float32 (NaN when the feature has none), present when the locator has a rank field.
 /// A `number_prefixes` row holds, for a prefix of one or two digits under which more than 256
 /// number terms lie, the posting list of the union of their groups.
+///
+/// `word_list` (one row) holds the `words` terms once more, flat, so that a reader loads them
+/// without decoding 64-term blocks (a locator's first query waited for that): `text` every
+/// term's UTF-8 in order; `ends`, `counts` and `groups` one little-endian UInt32 per term: where
+/// its UTF-8 ends in `text`, its number of groups, and its group (one) or where its posting list
+/// ends in its block's `postings` (several; it starts where the block's previous list ended).
+/// Term `i` is in block `i / 64`. Indexes written before it have no such table; readers then
+/// decode the blocks, and readers that predate it ignore it.
 enum LocatorIndexFormat {
     static let name = "mapbook-locator-index"
     static let version = 1
@@ -44,6 +52,7 @@ enum LocatorIndexFormat {
         CREATE TABLE groups (chunk INTEGER PRIMARY KEY, data BLOB NOT NULL);
         CREATE TABLE entries (chunk INTEGER PRIMARY KEY, fids BLOB NOT NULL, positions BLOB NOT NULL, ranks BLOB);
         CREATE TABLE number_prefixes (prefix TEXT PRIMARY KEY, postings BLOB NOT NULL) WITHOUT ROWID;
+        CREATE TABLE word_list (text BLOB NOT NULL, ends BLOB NOT NULL, counts BLOB NOT NULL, groups BLOB NOT NULL);
         """
 
     /// Number prefixes of this many digits or fewer that reach more than `prefixTerms`

@@ -15,6 +15,8 @@ struct WordList: SortedTerms {
 
     var count: Int { groupCounts.count }
 
+    init() {}
+
     @inline(__always)
     func length(_ i: Int) -> Int { Int(starts[i + 1] - starts[i]) }
 
@@ -42,9 +44,64 @@ struct WordList: SortedTerms {
         return true
     }
 
+    /// The terms of an index's `word_list` (`LocatorIndexFormat`): `text` every term's UTF-8,
+    /// `ends`, `counts` and `groups` one little-endian UInt32 per term. Nil when they do not
+    /// fit together or a count or group is out of range (a damaged file).
+    init?(text: [UInt8], ends: [UInt8], counts: [UInt8], groups: [UInt8], blockSize: Int, groupCount: Int) {
+        let n = ends.count / 4
+        guard ends.count == 4 * n, counts.count == 4 * n, groups.count == 4 * n, text.count < Int(Int32.max), blockSize > 0 else { return nil }
+        func word(_ bytes: [UInt8], _ i: Int) -> Int {
+            Int(bytes[4 * i]) | Int(bytes[4 * i + 1]) << 8 | Int(bytes[4 * i + 2]) << 16 | Int(bytes[4 * i + 3]) << 24
+        }
+        // Folded terms are mostly ASCII: then a term's scalars are its bytes, widened at once.
+        let ascii = !text.contains { $0 >= 0x80 }
+        if ascii { scalars = text.map(UInt32.init) } else { scalars.reserveCapacity(text.count) }
+        starts.reserveCapacity(n + 1)
+        groupCounts.reserveCapacity(n)
+        singles.reserveCapacity(n)
+        blocks.reserveCapacity(n)
+        postings.reserveCapacity(n)
+        var start = 0, postingEnd = 0
+        for i in 0..<n {
+            let end = word(ends, i), termGroups = word(counts, i), value = word(groups, i)
+            guard end >= start, end <= text.count, termGroups >= 1, termGroups <= groupCount else { return nil }
+            if i % blockSize == 0 { postingEnd = 0 }
+            if termGroups == 1 {
+                guard value < groupCount else { return nil }
+                singles.append(UInt32(value))
+                postings.append((0, 0))
+            } else {
+                guard value >= postingEnd, value < Int(Int32.max) else { return nil }
+                singles.append(Self.noGroup)
+                postings.append((Int32(postingEnd), Int32(value)))
+                postingEnd = value
+            }
+            if !ascii {
+                for scalar in String(decoding: text[start..<end], as: UTF8.self).unicodeScalars { scalars.append(scalar.value) }
+            }
+            starts.append(Int32(ascii ? end : scalars.count))
+            groupCounts.append(Int32(termGroups))
+            blocks.append(Int32(i / blockSize))
+            start = end
+        }
+        guard start == text.count else { return nil }
+    }
+
     /// Whether every term sorts after the one before it, as the typo walk needs.
     var isStrictlySorted: Bool {
-        (1..<max(1, count)).allSatisfy { slice($0 - 1).lexicographicallyPrecedes(slice($0)) }
+        scalars.withUnsafeBufferPointer { all in
+            starts.withUnsafeBufferPointer { starts in
+                for i in 1..<max(1, starts.count - 1) {
+                    let a = Int(starts[i - 1]), b = Int(starts[i]), c = Int(starts[i + 1])
+                    // Equal scalars up to the shorter's length: the shorter (a prefix) sorts first.
+                    var k = 0
+                    while k < b - a, k < c - b, all[a + k] == all[b + k] { k += 1 }
+                    let precedes = k < b - a && k < c - b ? all[a + k] < all[b + k] : b - a < c - b
+                    if !precedes { return false }
+                }
+                return true
+            }
+        }
     }
 
     /// Term `i` as the query reads a matched term.

@@ -93,14 +93,13 @@ public final class SingleFieldLocator {
         // (a frequent name has thousands of features).
         var top: [GroupMatch] = []
         let meter = near.map { index.distanceMeter(near: $0) }
-        let table = near == nil ? [] : try index.positions()
         for m in groups {
             if top.count >= max, let last = top.last, last.score > m.score { break }
             for e in try index.group(m.group).entries {
                 var candidate = m
                 candidate.group = UInt32(e)
                 candidate.rank = index.hasRank ? try index.entryRank(e) : nil
-                candidate.distance = meter.flatMap { $0.squared(table, e) }
+                if let meter, let p = try index.position(e) { candidate.distance = meter.squared(p.x, p.y) }
                 if top.count == max, !IndexQuery.before(candidate, top[max - 1]) { continue }
                 top.insert(candidate, at: top.firstIndex { IndexQuery.before(candidate, $0) } ?? top.count)
                 if top.count > max { top.removeLast() }

@@ -228,7 +228,6 @@ final class IndexQuery {
             threshold = ranks[needed - 1]
         }
         let meter = near.map { index.distanceMeter(near: $0) }
-        let positions = meter == nil ? [] : try index.positions()
         // The first `limit` by `before` (a total order: the group breaks every tie), kept
         // sorted as they come rather than sorting every contender: a broad prefix ties
         // thousands of groups on score.
@@ -249,9 +248,7 @@ final class IndexQuery {
             }
             if let meter {
                 var nearest = Double.infinity
-                for e in Int(table.first[g])..<Int(table.first[g + 1]) {
-                    if let d = meter.squared(positions, e), d < nearest { nearest = d }
-                }
+                try index.forEachPosition(Int(table.first[g])..<Int(table.first[g + 1])) { _, x, y in nearest = min(nearest, meter.squared(x, y)) }
                 if nearest.isFinite { m.distance = nearest.squareRoot() }
             }
             if top.count == limit, !Self.before(m, top[limit - 1]) { continue }
