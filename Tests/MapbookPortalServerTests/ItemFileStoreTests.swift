@@ -248,6 +248,39 @@ import Testing
         }
     }
 
+    /// Ranges the page cache holds are lent from the file's mapping, no copy made, and counted
+    /// back when freed; a buffer that grows is copied out; a file replaced at the same path is
+    /// mapped anew while buffers lent from the old one keep its bytes.
+    @Test func rangesAreLentFromTheFilesMappingAndCountedBack() async throws {
+        try await withTemporaryDirectory { dir in
+            let store = try DiskItemFileStore(root: dir + "/data")
+            let first = Self.bytes(600_001, seed: 9), second = Self.bytes(600_001, seed: 10)
+            try await store.putData(itemId: Self.item, version: "v1", fileName: "A.mmpk", from: try write(first, dir, "in"))
+            let file = try #require(try await store.dataFile(itemId: Self.item, version: "v1", fileName: "A.mmpk", size: nil))
+            #expect(try await read(store, file) == first)
+            var kept: [ByteBuffer] = []
+            try await store.read(file, range: 1000...400_000) { kept.append($0) }
+            #expect(kept.map(\.readableBytes) == [262_144, 136_857])
+            #expect(Array(kept.map { Array($0.readableBytesView) }.joined()) == Array(first[1000...400_000]))
+            #expect(MappedItemFiles.lent(path: file.location) == (2, 0))
+            // Grown past its end: copied out of the mapping, the file untouched.
+            kept[1].writeBytes([1, 2, 3])
+            #expect(MappedItemFiles.lent(path: file.location) == (1, 0))
+            #expect(Array(kept[1].readableBytesView) == Array(first[263_144...400_000]) + [1, 2, 3])
+            #expect(try await read(store, file, 263_144...263_200) == Array(first[263_144...263_200]))
+
+            // A new file at the same path: read from a mapping of its own; the old mapping lives
+            // on for the buffer still lent from it, with the old bytes, until that is freed.
+            try await store.putData(itemId: Self.item, version: "v1", fileName: "A.mmpk", from: try write(second, dir, "in"))
+            let replaced = try #require(try await store.dataFile(itemId: Self.item, version: "v1", fileName: "A.mmpk", size: nil))
+            #expect(try await read(store, replaced, 5...300_000) == Array(second[5...300_000]))
+            #expect(MappedItemFiles.lent(path: file.location) == (0, 1))
+            #expect(Array(kept[0].readableBytesView) == Array(first[1000..<263_144]))
+            kept.removeAll()
+            #expect(MappedItemFiles.lent(path: file.location) == (0, 0))
+        }
+    }
+
     @Test func theSweepLeavesOtherProcessesUploadsAlone() async throws {
         try await withTemporaryDirectory { dir in
             let store = try SQLitePortalStore(path: dir + "/portal.sqlite"), files = try DiskItemFileStore(root: dir + "/data")

@@ -56,7 +56,7 @@ sed -e "s/@TOKEN@/$token/" -e "s/@IDS@/$(IFS=,; echo "${ids[*]}")/" -e "s/@SIZE@
 rss_log=$dir/rss.txt
 : > "$rss_log"
 ( t=0; while kill -0 $server 2>/dev/null; do
-    echo "$t $(awk '/VmRSS/ {print $2}' /proc/$server/status)" >> "$rss_log"; sleep 2; t=$((t + 2))
+    echo "$t $(awk '/VmRSS/ {r=$2} /RssAnon/ {a=$2} END {print r, a}' /proc/$server/status)" >> "$rss_log"; sleep 2; t=$((t + 2))
   done ) &
 sampler=$!
 
@@ -66,7 +66,7 @@ kill $sampler 2>/dev/null || true
 echo
 echo "server RSS (KiB) every 2 s from the start of the load:"
 awk '{printf "%s:%s ", $1, $2} END {print ""}' "$rss_log"
-awk 'NR==1 {first=$2} {if ($2>max) max=$2; last=$2} END {printf "first %d KiB, peak %d KiB, last %d KiB\n", first, max, last}' "$rss_log"
+awk 'NR==1 {first=$2} {if ($2>max) max=$2; if ($3>anon) anon=$3; last=$2} END {printf "first %d KiB, peak %d KiB, last %d KiB; peak anonymous %d KiB (the rest is mapped files: the packages served, the binary)\n", first, max, last, anon}' "$rss_log"
 
 if command -v nginx >/dev/null; then
     peer_seconds=$(( seconds / 2 ))

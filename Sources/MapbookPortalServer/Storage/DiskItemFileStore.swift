@@ -150,27 +150,39 @@ public struct DiskItemFileStore: ItemFileStore {
 
     /// Streams `range` of the file at `path` (`size` bytes long) in chunks.
     ///
-    /// What the page cache holds is read right here, as nginx reads: `preadv2` with
+    /// What the page cache holds is lent from the file's mapping (`MappedItemFiles`): no copy,
+    /// no buffer per request. Otherwise it is read right here, as nginx reads: `preadv2` with
     /// `RWF_NOWAIT` (`mapbook_pread_cached`) copies cached pages and refuses, rather than
     /// waits, when the disk would be needed. Only then does the read go to NIO's thread
     /// pool: on the threads that run the handlers (one per core) a read from a slow disk
     /// would hold up every other request until it returned, but a hop to the pool for every
     /// cached range cost a tenth of the ranges served a second (docs/PERFORMANCE.md, "Portal").
     static func read(path: String, size: Int64, range: ClosedRange<Int64>?, _ each: (ByteBuffer) async throws -> Void) async throws {
-        // Opened here too: `Disk.stored` has just looked the same path up with `stat`.
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw PortalStoreError(kind: .io(errno: errno), path: path, message: "cannot read the item's file: \(FileSystem.errorMessage())") }
-        defer { close(fd) }
+        var st = stat()
+        let identity = stat(path, &st) == 0 ? MappedItemFiles.identity(st) : nil
+        // Opened only for what the mapping cannot lend.
+        var fd: Int32 = -1
+        defer { if fd >= 0 { close(fd) } }
         var offset = range?.lowerBound ?? 0
         var left = range.map { $0.upperBound - $0.lowerBound + 1 } ?? size
         while left > 0 {
             let want = Int(min(Int64(Self.chunkBytes), left))
+            if let identity, identity.size == size, let lent = MappedItemFiles.lend(path: path, identity: identity, offset: offset, count: want) {
+                try await each(lent)
+                offset += Int64(want)
+                left -= Int64(want)
+                continue
+            }
+            if fd < 0 {
+                fd = open(path, O_RDONLY | O_CLOEXEC)
+                guard fd >= 0 else { throw PortalStoreError(kind: .io(errno: errno), path: path, message: "cannot read the item's file: \(FileSystem.errorMessage())") }
+            }
             var chunk = ByteBufferAllocator().buffer(capacity: want)
             if !Self.fill(fd, into: &chunk, count: want, at: offset, waiting: false) {
-                let (have, at) = (chunk, offset)
+                let (have, at, file) = (chunk, offset, fd)
                 chunk = try await NIOThreadPool.singleton.runIfActive { () throws -> ByteBuffer in
                     var buffer = have
-                    guard Self.fill(fd, into: &buffer, count: want, at: at, waiting: true) else {
+                    guard Self.fill(file, into: &buffer, count: want, at: at, waiting: true) else {
                         throw PortalStoreError(kind: .io(errno: errno), path: path, message: "the item's file ended early or could not be read: \(FileSystem.errorMessage())")
                     }
                     return buffer
