@@ -87,19 +87,34 @@ enum Postings {
     }
 
     /// Calls `body` with each group id; false when the list is damaged.
+    ///
+    /// The varints are read here, from the bytes in place: a broad prefix walks lists of tens
+    /// of thousands of groups, and `Varint.read` ran unspecialised from this module (through
+    /// the slice's generic subscript), most of such a query's time.
     @discardableResult
     static func forEach(_ bytes: ArraySlice<UInt8>, groupCount: Int, _ body: (UInt32) -> Void) -> Bool {
-        var value: UInt64 = 0
-        var first = true
-        var i = bytes.startIndex
-        let end = bytes.endIndex
-        while i < end {
-            guard let delta = try? Varint.read(bytes, at: &i, end: end) else { return false }
-            value = first ? delta : value &+ delta
-            first = false
-            guard value < UInt64(groupCount) else { return false }
-            body(UInt32(value))
+        bytes.withUnsafeBufferPointer { list in
+            var value: UInt64 = 0
+            var first = true
+            var i = 0
+            while i < list.count {
+                var delta: UInt64 = 0, shift: UInt64 = 0
+                while true {
+                    // Ten bytes at most, the tenth holding only bit 63 (as `Varint.read`).
+                    guard i < list.count, shift <= 63 else { return false }
+                    let byte = list[i]
+                    i += 1
+                    if shift == 63, byte > 1 { return false }
+                    delta |= UInt64(byte & 0x7F) << shift
+                    if byte < 0x80 { break }
+                    shift += 7
+                }
+                value = first ? delta : value &+ delta
+                first = false
+                guard value < UInt64(groupCount) else { return false }
+                body(UInt32(value))
+            }
+            return true
         }
-        return true
     }
 }

@@ -14,6 +14,7 @@ struct WordList: SortedTerms {
     private static let noGroup = UInt32.max
 
     var count: Int { groupCounts.count }
+    private(set) var longest = 0
 
     init() {}
 
@@ -36,6 +37,7 @@ struct WordList: SortedTerms {
             for scalar in String(decoding: term, as: UTF8.self).unicodeScalars { scalars.append(scalar.value) }
         }
         guard scalars.count < Int(Int32.max), block < Int(Int32.max), range.upperBound < Int(Int32.max) else { return false }
+        longest = max(longest, scalars.count - Int(starts[starts.count - 1]))
         starts.append(Int32(scalars.count))
         groupCounts.append(Int32(clamping: groupCount))
         singles.append(single ?? Self.noGroup)
@@ -80,6 +82,7 @@ struct WordList: SortedTerms {
                 for scalar in String(decoding: text[start..<end], as: UTF8.self).unicodeScalars { scalars.append(scalar.value) }
             }
             starts.append(Int32(ascii ? end : scalars.count))
+            longest = max(longest, Int(starts[i + 1] - starts[i]))
             groupCounts.append(Int32(termGroups))
             blocks.append(Int32(i / blockSize))
             start = end

@@ -42,8 +42,13 @@ enum TermMatcher {
         }
         let budget = token.editBudget
         if budget > 0 {
-            let row = Array(0...q.count)
-            walk(q, terms: terms, budget: budget, prefix: prefix, depth: 0, lo: 0, hi: terms.count, previous: row, beforePrevious: nil, previousChar: nil, best: &best)
+            // One row of distances per depth, reused by every branch at that depth: row 0 is
+            // the empty prefix's, and no branch goes deeper than the longest term.
+            let width = q.count + 1
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: (terms.longest + 2) * width) { rows in
+                for j in 0..<width { rows[j] = j }
+                walk(q, terms: terms, budget: budget, prefix: prefix, depth: 0, lo: 0, hi: terms.count, rows: rows.baseAddress!, previousChar: nil, best: &best)
+            }
         }
         return best.map { ($0.key, $0.value) }.sorted { ($0.quality, $0.term) < ($1.quality, $1.term) }
     }
@@ -88,10 +93,15 @@ enum TermMatcher {
 
     /// `accepted`: with prefixes allowed, the least distance between the token and a prefix
     /// of the path so far, once it is within the budget; every term below then matches.
+    /// `rows` holds a row per depth: this depth's is the previous character's distances, the
+    /// one before it the character before that's (for transpositions).
     private static func walk<Terms: SortedTerms>(
         _ q: [UInt32], terms: Terms, budget: Int, prefix: Bool, depth: Int, lo: Int, hi: Int,
-        previous: [Int], beforePrevious: [Int]?, previousChar: UInt32?, accepted: Int? = nil, best: inout [Int: TokenQuality]
+        rows: UnsafeMutablePointer<Int>, previousChar: UInt32?, accepted: Int? = nil, best: inout [Int: TokenQuality]
     ) {
+        let width = q.count + 1
+        let previous = rows + depth * width
+        let beforePrevious: UnsafeMutablePointer<Int>? = depth > 0 ? rows + (depth - 1) * width : nil
         var accepted = accepted
         if prefix, depth > 0, previous[q.count] <= budget { accepted = min(accepted ?? Int.max, previous[q.count]) }
         var i = lo
@@ -101,16 +111,18 @@ enum TermMatcher {
             if depth > 0, d <= budget { record(i, edits: d, kind: .fuzzy, &best) }
             i += 1
         }
+        var previousMin = Int.max, beforeMin = Int.max - 1
+        for j in 0..<width { previousMin = min(previousMin, previous[j]) }
+        if let beforePrevious { for j in 0..<width { beforeMin = min(beforeMin, beforePrevious[j]) } }
         // No deeper row can come under this: the rest matches (prefixes) or nothing does.
-        let floor = min(previous.min() ?? 0, (beforePrevious?.min() ?? Int.max - 1) + 1)
-        if let accepted, floor >= accepted {
+        if let accepted, min(previousMin, beforeMin + 1) >= accepted {
             for j in i..<hi { record(j, edits: accepted, kind: .fuzzy, &best) }
             return
         }
+        let row = previous + width
         while i < hi {
             let c = terms.scalar(i, depth)
             let end = upperBound(terms, depth, c, i, hi)
-            var row = [Int](repeating: 0, count: q.count + 1)
             row[0] = depth + 1
             var rowMin = row[0]
             for j in 1...q.count {
@@ -123,9 +135,9 @@ enum TermMatcher {
                 rowMin = min(rowMin, v)
             }
             // A transposition in the next row can reach back to `previous`, one edit dearer.
-            let next = min(rowMin, (previous.min() ?? rowMin) + 1)
+            let next = min(rowMin, previousMin + 1)
             if next <= budget || accepted != nil {
-                walk(q, terms: terms, budget: budget, prefix: prefix, depth: depth + 1, lo: i, hi: end, previous: row, beforePrevious: previous, previousChar: c, accepted: accepted, best: &best)
+                walk(q, terms: terms, budget: budget, prefix: prefix, depth: depth + 1, lo: i, hi: end, rows: rows, previousChar: c, accepted: accepted, best: &best)
             }
             i = end
         }
@@ -141,11 +153,14 @@ enum TermMatcher {
 /// Sorted terms as the matcher reads them: how many, each one's length and its scalars.
 protocol SortedTerms {
     var count: Int { get }
+    /// The length of the longest term.
+    var longest: Int { get }
     func length(_ i: Int) -> Int
     func scalar(_ i: Int, _ depth: Int) -> UInt32
 }
 
 extension Array: SortedTerms where Element == [UInt32] {
+    var longest: Int { lazy.map(\.count).max() ?? 0 }
     func length(_ i: Int) -> Int { self[i].count }
     func scalar(_ i: Int, _ depth: Int) -> UInt32 { self[i][depth] }
 }
