@@ -431,7 +431,7 @@ public final class LocatorIndex {
 
     /// The quantised positions (x, y per entry) of entry chunk `c`, read when first needed:
     /// a query measures distances to the few entries that can still make its list.
-    private func positionChunk(_ c: Int) throws -> [UInt16] {
+    fileprivate func positionChunk(_ c: Int) throws -> [UInt16] {
         if positionChunks.isEmpty {
             positionChunks = Array(repeating: [], count: (entryCount + LocatorIndexFormat.chunkSize - 1) / LocatorIndexFormat.chunkSize)
         }
@@ -455,28 +455,37 @@ public final class LocatorIndex {
         return table
     }
 
-    /// Calls `body` with the quantised position of every entry in `entries` that has one.
-    func forEachPosition(_ entries: Range<Int>, _ body: (_ entry: Int, _ x: UInt16, _ y: UInt16) -> Void) throws {
-        let size = LocatorIndexFormat.chunkSize
-        var e = entries.lowerBound
-        while e < entries.upperBound {
-            let c = e / size
-            let chunk = try positionChunk(c)
-            let end = min(entries.upperBound, (c + 1) * size)
-            for k in e..<end {
-                let x = chunk[2 * (k - c * size)], y = chunk[2 * (k - c * size) + 1]
-                if x == LocatorIndexFormat.noPosition && y == LocatorIndexFormat.noPosition { continue }
-                body(k, x, y)
-            }
-            e = end
-        }
-    }
+    /// Reads entries' quantised positions, keeping the chunk read last: a query visits its
+    /// candidates in entry order, so most reads stay in one chunk (a broad prefix measures
+    /// distances to tens of thousands of tied groups).
+    struct PositionReader {
+        let index: LocatorIndex
+        private var chunk = -1
+        private var positions: [UInt16] = []
 
-    /// An entry's quantised position; nil when it has no location.
-    func position(_ e: Int) throws -> (x: UInt16, y: UInt16)? {
-        var found: (x: UInt16, y: UInt16)?
-        try forEachPosition(e..<e + 1) { _, x, y in found = (x, y) }
-        return found
+        init(_ index: LocatorIndex) { self.index = index }
+
+        /// Entry `e`'s position; nil when it has no location.
+        @inline(__always)
+        mutating func position(_ e: Int) throws -> (x: UInt16, y: UInt16)? {
+            let c = e / LocatorIndexFormat.chunkSize
+            if c != chunk {
+                positions = try index.positionChunk(c)
+                chunk = c
+            }
+            let k = 2 * (e - c * LocatorIndexFormat.chunkSize)
+            let x = positions[k], y = positions[k + 1]
+            return x == LocatorIndexFormat.noPosition && y == LocatorIndexFormat.noPosition ? nil : (x, y)
+        }
+
+        /// The least squared distance from `meter`'s place to the entries that have a location.
+        mutating func nearest(_ entries: Range<Int>, _ meter: DistanceMeter) throws -> Double? {
+            var nearest: Double?
+            for e in entries {
+                if let p = try position(e) { nearest = min(nearest ?? .infinity, meter.squared(p.x, p.y)) }
+            }
+            return nearest
+        }
     }
 
     /// Measures distances from one place to entries, on the quantised positions: metres,
@@ -525,7 +534,8 @@ public final class LocatorIndex {
         let i = e % LocatorIndexFormat.chunkSize
         let fid = Int64(bitPattern: FixedWidth.read(c.fids, at: i, width: fidWidth) ?? 0)
         var lon: Double?, lat: Double?
-        if let p = try position(e) {
+        var reader = PositionReader(self)
+        if let p = try reader.position(e) {
             lon = LocatorIndexFormat.dequantize(p.x, extent.minX, extent.maxX)
             lat = LocatorIndexFormat.dequantize(p.y, extent.minY, extent.maxY)
         }

@@ -93,13 +93,14 @@ public final class SingleFieldLocator {
         // (a frequent name has thousands of features).
         var top: [GroupMatch] = []
         let meter = near.map { index.distanceMeter(near: $0) }
+        var positions = LocatorIndex.PositionReader(index)
         for m in groups {
             if top.count >= max, let last = top.last, last.score > m.score { break }
             for e in try index.group(m.group).entries {
                 var candidate = m
                 candidate.group = UInt32(e)
                 candidate.rank = index.hasRank ? try index.entryRank(e) : nil
-                if let meter, let p = try index.position(e) { candidate.distance = meter.squared(p.x, p.y) }
+                if let meter, let p = try positions.position(e) { candidate.distance = meter.squared(p.x, p.y) }
                 if top.count == max, !IndexQuery.before(candidate, top[max - 1]) { continue }
                 top.insert(candidate, at: top.firstIndex { IndexQuery.before(candidate, $0) } ?? top.count)
                 if top.count > max { top.removeLast() }

@@ -228,6 +228,7 @@ final class IndexQuery {
             threshold = ranks[needed - 1]
         }
         let meter = near.map { index.distanceMeter(near: $0) }
+        var positions = LocatorIndex.PositionReader(index)
         // The first `limit` by `before` (a total order: the group breaks every tie), kept
         // sorted as they come rather than sorting every contender: a broad prefix ties
         // thousands of groups on score.
@@ -246,10 +247,8 @@ final class IndexQuery {
                 hope.distance = 0
                 if !Self.before(hope, top[limit - 1]) { continue }
             }
-            if let meter {
-                var nearest = Double.infinity
-                try index.forEachPosition(Int(table.first[g])..<Int(table.first[g + 1])) { _, x, y in nearest = min(nearest, meter.squared(x, y)) }
-                if nearest.isFinite { m.distance = nearest.squareRoot() }
+            if let meter, let nearest = try positions.nearest(Int(table.first[g])..<Int(table.first[g + 1]), meter) {
+                m.distance = nearest.squareRoot()
             }
             if top.count == limit, !Self.before(m, top[limit - 1]) { continue }
             top.insert(m, at: top.firstIndex { Self.before(m, $0) } ?? top.count)

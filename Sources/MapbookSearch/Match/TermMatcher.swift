@@ -47,7 +47,9 @@ enum TermMatcher {
             let width = q.count + 1
             withUnsafeTemporaryAllocation(of: Int.self, capacity: (terms.longest + 2) * width) { rows in
                 for j in 0..<width { rows[j] = j }
-                walk(q, terms: terms, budget: budget, prefix: prefix, depth: 0, lo: 0, hi: terms.count, rows: rows.baseAddress!, previousChar: nil, best: &best)
+                q.withUnsafeBufferPointer { q in
+                    walk(q, terms: terms, budget: budget, prefix: prefix, depth: 0, lo: 0, hi: terms.count, rows: rows.baseAddress!, previousChar: nil, best: &best)
+                }
             }
         }
         return best.map { ($0.key, $0.value) }.sorted { ($0.quality, $0.term) < ($1.quality, $1.term) }
@@ -96,7 +98,7 @@ enum TermMatcher {
     /// `rows` holds a row per depth: this depth's is the previous character's distances, the
     /// one before it the character before that's (for transpositions).
     private static func walk<Terms: SortedTerms>(
-        _ q: [UInt32], terms: Terms, budget: Int, prefix: Bool, depth: Int, lo: Int, hi: Int,
+        _ q: UnsafeBufferPointer<UInt32>, terms: Terms, budget: Int, prefix: Bool, depth: Int, lo: Int, hi: Int,
         rows: UnsafeMutablePointer<Int>, previousChar: UInt32?, accepted: Int? = nil, best: inout [Int: TokenQuality]
     ) {
         let width = q.count + 1
@@ -120,6 +122,8 @@ enum TermMatcher {
             return
         }
         let row = previous + width
+        // No scalar is UInt32.max: at depth 0 nothing comes before.
+        let pc = previousChar ?? UInt32.max
         while i < hi {
             let c = terms.scalar(i, depth)
             let end = upperBound(terms, depth, c, i, hi)
@@ -128,9 +132,8 @@ enum TermMatcher {
             for j in 1...q.count {
                 let cost = q[j - 1] == c ? 0 : 1
                 var v = min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + cost)
-                if j > 1, let pc = previousChar, let bp = beforePrevious, c == q[j - 2], pc == q[j - 1] {
-                    v = min(v, bp[j - 2] + 1)
-                }
+                // `c` and the character before it, swapped against the token's.
+                if j > 1, c == q[j - 2], pc == q[j - 1], let beforePrevious { v = min(v, beforePrevious[j - 2] + 1) }
                 row[j] = v
                 rowMin = min(rowMin, v)
             }
