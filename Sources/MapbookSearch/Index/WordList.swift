@@ -52,42 +52,47 @@ struct WordList: SortedTerms {
     init?(text: [UInt8], ends: [UInt8], counts: [UInt8], groups: [UInt8], blockSize: Int, groupCount: Int) {
         let n = ends.count / 4
         guard ends.count == 4 * n, counts.count == 4 * n, groups.count == 4 * n, text.count < Int(Int32.max), blockSize > 0 else { return nil }
-        func word(_ bytes: [UInt8], _ i: Int) -> Int {
-            Int(bytes[4 * i]) | Int(bytes[4 * i + 1]) << 8 | Int(bytes[4 * i + 2]) << 16 | Int(bytes[4 * i + 3]) << 24
-        }
+        let endWords = Self.words(ends), countWords = Self.words(counts), valueWords = Self.words(groups)
         // Folded terms are mostly ASCII: then a term's scalars are its bytes, widened at once.
         let ascii = !text.contains { $0 >= 0x80 }
         if ascii { scalars = text.map(UInt32.init) } else { scalars.reserveCapacity(text.count) }
-        starts.reserveCapacity(n + 1)
-        groupCounts.reserveCapacity(n)
-        singles.reserveCapacity(n)
-        blocks.reserveCapacity(n)
-        postings.reserveCapacity(n)
-        var start = 0, postingEnd = 0
+        // Filled in one pass below, in place: this load is most of a locator's first query.
+        starts = [Int32](repeating: 0, count: n + 1)
+        groupCounts = [Int32](repeating: 0, count: n)
+        singles = [UInt32](repeating: Self.noGroup, count: n)
+        blocks = [Int32](repeating: 0, count: n)
+        postings = [(lower: Int32, upper: Int32)](repeating: (0, 0), count: n)
+        var start = 0, postingEnd = 0, longest = 0
         for i in 0..<n {
-            let end = word(ends, i), termGroups = word(counts, i), value = word(groups, i)
+            let end = Int(endWords[i]), termGroups = Int(countWords[i]), value = Int(valueWords[i])
             guard end >= start, end <= text.count, termGroups >= 1, termGroups <= groupCount else { return nil }
             if i % blockSize == 0 { postingEnd = 0 }
             if termGroups == 1 {
                 guard value < groupCount else { return nil }
-                singles.append(UInt32(value))
-                postings.append((0, 0))
+                singles[i] = UInt32(value)
             } else {
                 guard value >= postingEnd, value < Int(Int32.max) else { return nil }
-                singles.append(Self.noGroup)
-                postings.append((Int32(postingEnd), Int32(value)))
+                postings[i] = (Int32(postingEnd), Int32(value))
                 postingEnd = value
             }
             if !ascii {
                 for scalar in String(decoding: text[start..<end], as: UTF8.self).unicodeScalars { scalars.append(scalar.value) }
             }
-            starts.append(Int32(ascii ? end : scalars.count))
+            starts[i + 1] = Int32(ascii ? end : scalars.count)
             longest = max(longest, Int(starts[i + 1] - starts[i]))
-            groupCounts.append(Int32(termGroups))
-            blocks.append(Int32(i / blockSize))
+            groupCounts[i] = Int32(termGroups)
+            blocks[i] = Int32(i / blockSize)
             start = end
         }
         guard start == text.count else { return nil }
+        self.longest = longest
+    }
+
+    /// Little-endian UInt32s, read as whole words.
+    private static func words(_ bytes: [UInt8]) -> [UInt32] {
+        bytes.withUnsafeBytes { raw in
+            (0..<raw.count / 4).map { UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * $0, as: UInt32.self)) }
+        }
     }
 
     /// Whether every term sorts after the one before it, as the typo walk needs.
