@@ -159,15 +159,17 @@ public struct DiskItemFileStore: ItemFileStore {
     /// cached range cost a tenth of the ranges served a second (docs/PERFORMANCE.md, "Portal").
     static func read(path: String, size: Int64, range: ClosedRange<Int64>?, _ each: (ByteBuffer) async throws -> Void) async throws {
         var st = stat()
-        let identity = stat(path, &st) == 0 ? MappedItemFiles.identity(st) : nil
-        // Opened only for what the mapping cannot lend.
+        var identity = stat(path, &st) == 0 ? MappedItemFiles.identity(st) : nil
+        // Opened only for what the mapping cannot lend; then both read that one file.
         var fd: Int32 = -1
+        var lentSome = false
         defer { if fd >= 0 { close(fd) } }
         var offset = range?.lowerBound ?? 0
         var left = range.map { $0.upperBound - $0.lowerBound + 1 } ?? size
         while left > 0 {
             let want = Int(min(Int64(Self.chunkBytes), left))
             if let identity, identity.size == size, let lent = MappedItemFiles.lend(path: path, identity: identity, offset: offset, count: want) {
+                lentSome = true
                 try await each(lent)
                 offset += Int64(want)
                 left -= Int64(want)
@@ -176,6 +178,15 @@ public struct DiskItemFileStore: ItemFileStore {
             if fd < 0 {
                 fd = open(path, O_RDONLY | O_CLOEXEC)
                 guard fd >= 0 else { throw PortalStoreError(kind: .io(errno: errno), path: path, message: "cannot read the item's file: \(FileSystem.errorMessage())") }
+                // A new version renamed in since the first chunks were lent: the rest would be
+                // another file's bytes under this one's length and validators.
+                var opened = stat()
+                if fstat(fd, &opened) == 0 {
+                    if lentSome, MappedItemFiles.identity(opened) != identity {
+                        throw PortalStoreError(kind: .io(errno: ESTALE), path: path, message: "the item's file was replaced while it was being read")
+                    }
+                    identity = MappedItemFiles.identity(opened)
+                }
             }
             var chunk = ByteBufferAllocator().buffer(capacity: want)
             if !Self.fill(fd, into: &chunk, count: want, at: offset, waiting: false) {

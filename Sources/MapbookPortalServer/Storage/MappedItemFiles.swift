@@ -13,8 +13,10 @@ import Synchronization
 /// and modification time with `stat`, and maps the new file when they differ. At most `limit`
 /// files stay mapped, the least recently used let go first. A mapping let go is unmapped once
 /// the last buffer lent from it is freed: the buffers' allocator counts them. Mapped read-only:
-/// nothing on a response's way writes to its body's buffers, and a write there would fault
-/// rather than change what later responses send. A lent buffer that grows is copied out.
+/// nothing on a response's way (Hummingbird, the HTTP encoder, NIOSSL) writes to a body's
+/// bytes, and a write there (into a lent buffer's own bytes, or a slice's after its parent is
+/// gone) would fault rather than change what later responses send. Lend only to such readers.
+/// A buffer that grows into new storage is copied out of the mapping.
 ///
 /// An operator who truncates a stored file while the server runs would make a read of a lost
 /// page fault (SIGBUS), as with any reader of mapped files (SQLite's `mmap_size`, for one);

@@ -468,6 +468,7 @@ public final class LocatorIndex {
         /// Entry `e`'s position; nil when it has no location.
         @inline(__always)
         mutating func position(_ e: Int) throws -> (x: UInt16, y: UInt16)? {
+            guard e >= 0, e < index.entryCount else { throw LocatorError(kind: .damaged, path: index.path, message: "entry \(e) is missing") }
             let c = e / LocatorIndexFormat.chunkSize
             if c != chunk {
                 positions = try index.positionChunk(c)
@@ -482,7 +483,11 @@ public final class LocatorIndex {
         mutating func nearest(_ entries: Range<Int>, _ meter: DistanceMeter) throws -> Double? {
             var nearest: Double?
             for e in entries {
-                if let p = try position(e) { nearest = min(nearest ?? .infinity, meter.squared(p.x, p.y)) }
+                // NaN (no place to measure from) is never nearer: no distance, as before.
+                if let p = try position(e) {
+                    let d = meter.squared(p.x, p.y)
+                    if d < (nearest ?? .infinity) { nearest = d }
+                }
             }
             return nearest
         }

@@ -43,12 +43,15 @@ enum TermMatcher {
         let budget = token.editBudget
         if budget > 0 {
             // One row of distances per depth, reused by every branch at that depth: row 0 is
-            // the empty prefix's, and no branch goes deeper than the longest term.
+            // the empty prefix's. No branch writes a row deeper than the longest term, nor
+            // past the token's length plus the budget (a row's least distance is at least its
+            // depth less the token's length), so a long term in the index costs nothing here.
             let width = q.count + 1
-            withUnsafeTemporaryAllocation(of: Int.self, capacity: (terms.longest + 2) * width) { rows in
+            let depths = min(terms.longest, q.count + budget + 1) + 2
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: depths * width) { rows in
                 for j in 0..<width { rows[j] = j }
                 q.withUnsafeBufferPointer { q in
-                    walk(q, terms: terms, budget: budget, prefix: prefix, depth: 0, lo: 0, hi: terms.count, rows: rows.baseAddress!, previousChar: nil, best: &best)
+                    walk(q, terms: terms, budget: budget, prefix: prefix, depth: 0, lo: 0, hi: terms.count, rows: rows.baseAddress!, depths: depths, previousChar: nil, best: &best)
                 }
             }
         }
@@ -99,7 +102,7 @@ enum TermMatcher {
     /// one before it the character before that's (for transpositions).
     private static func walk<Terms: SortedTerms>(
         _ q: UnsafeBufferPointer<UInt32>, terms: Terms, budget: Int, prefix: Bool, depth: Int, lo: Int, hi: Int,
-        rows: UnsafeMutablePointer<Int>, previousChar: UInt32?, accepted: Int? = nil, best: inout [Int: TokenQuality]
+        rows: UnsafeMutablePointer<Int>, depths: Int, previousChar: UInt32?, accepted: Int? = nil, best: inout [Int: TokenQuality]
     ) {
         let width = q.count + 1
         let previous = rows + depth * width
@@ -121,6 +124,8 @@ enum TermMatcher {
             for j in i..<hi { record(j, edits: accepted, kind: .fuzzy, &best) }
             return
         }
+        // The bound above, kept: never a row past the buffer.
+        guard depth + 1 < depths else { return }
         let row = previous + width
         // No scalar is UInt32.max: at depth 0 nothing comes before.
         let pc = previousChar ?? UInt32.max
@@ -140,7 +145,7 @@ enum TermMatcher {
             // A transposition in the next row can reach back to `previous`, one edit dearer.
             let next = min(rowMin, previousMin + 1)
             if next <= budget || accepted != nil {
-                walk(q, terms: terms, budget: budget, prefix: prefix, depth: depth + 1, lo: i, hi: end, rows: rows, previousChar: c, accepted: accepted, best: &best)
+                walk(q, terms: terms, budget: budget, prefix: prefix, depth: depth + 1, lo: i, hi: end, rows: rows, depths: depths, previousChar: c, accepted: accepted, best: &best)
             }
             i = end
         }
