@@ -53,9 +53,7 @@ public enum PackageInspector {
             .init(name: $0.name, size: $0.uncompressedSize, compressedSize: $0.compressedSize, method: $0.method.description)
         }
         report.notes += archiveProblems(archive)
-        var itemInfo: ItemInfo?
-        do { itemInfo = try package.itemInfo() } catch { report.notes.append("\(error)") }
-        report.item = itemSummary(package.manifest, itemInfo, archive: archive)
+        report.item = itemSummary(package, notes: &report.notes)
 
         // Data files first, so layers can say what they point at.
         var dataFiles: [String: InspectionReport.DataFileSummary] = [:]
@@ -112,6 +110,20 @@ public enum PackageInspector {
             notes.append("'\(archive.displayPath)[\(name)]': the name occurs more than once; readers would pick different copies")
         }
         return notes
+    }
+
+    /// The package's description from its manifest, and from `iteminfo.xml` only for what the
+    /// manifest leaves out: ours hold it all, and reading the XML loads libxml2 and ICU, a
+    /// millisecond of a small package's `inspect` (issue 36). `validate` reads it always.
+    static func itemSummary(_ package: MobileMapPackage, notes: inout [String]) -> InspectionReport.ItemSummary {
+        let summary = itemSummary(package.manifest, nil, archive: package.archive)
+        guard summary.lacksWhatItemInfoHolds else { return summary }
+        do {
+            return itemSummary(package.manifest, try package.itemInfo(), archive: package.archive)
+        } catch {
+            notes.append("\(error)")
+            return summary
+        }
     }
 
     static func itemSummary(_ manifest: PackageManifest?, _ itemInfo: ItemInfo?, archive: ZipArchive) -> InspectionReport.ItemSummary {
@@ -338,7 +350,8 @@ public enum PackageInspector {
         let bundle = try CompactCacheBundle(range: ByteRange(file: file), path: file.path)
         var report = InspectionReport(path: file.path, kind: "Compact Cache bundle", fileSize: file.size)
         let parsed = CompactCacheBundle.parseName(file.path)
-        let level = TilePackage.Level(level: parsed?.level ?? 0, bundles: 1, tiles: bundle.tileCount, bytes: bundle.tileBytes, largestTile: bundle.largestTile)
+        var level = TilePackage.Level(level: parsed?.level ?? 0, bundles: 0, tiles: 0, bytes: 0, largestTile: 0)
+        level.add(CompactCacheBundle.Counts(bundle.records))
         report.tilePackages = [.init(entry: nil, kind: "Compact Cache bundle", name: nil, format: nil, tileSize: nil, levelsOfDetail: 0, levels: [level], fullExtent: nil, wkid: nil, bytes: file.size)]
         report.notes = bundle.indexProblems().map { "'\(file.path)': \($0)" }
         return report
@@ -378,10 +391,7 @@ public enum PackageInspector {
                 let file = try RandomAccessFile(path: bundlePath)
                 let bundle = try CompactCacheBundle(range: ByteRange(file: file), path: bundlePath)
                 var level = levels[levelNumber] ?? .init(level: levelNumber, bundles: 0, tiles: 0, bytes: 0, largestTile: 0)
-                level.bundles += 1
-                level.tiles += bundle.tileCount
-                level.bytes += bundle.tileBytes
-                level.largestTile = max(level.largestTile, bundle.largestTile)
+                level.add(CompactCacheBundle.Counts(bundle.records))
                 levels[levelNumber] = level
                 report.entries.append(.init(name: String(bundlePath.dropFirst(path.count + 1)), size: file.size, compressedSize: file.size, method: "file"))
                 report.notes += bundle.indexProblems().map { "'\(bundlePath)': \($0)" }
@@ -400,5 +410,13 @@ public enum PackageInspector {
         }
         report.tilePackages = [.init(entry: nil, kind: "Compact Cache", name: nil, format: format, tileSize: tileSize, levelsOfDetail: levels.count, levels: levels.keys.sorted().map { levels[$0]! }, fullExtent: nil, wkid: nil, bytes: totalSize)]
         return report
+    }
+}
+
+extension InspectionReport.ItemSummary {
+    /// Whether a field `iteminfo.xml` could give is missing (the thumbnail's path included).
+    var lacksWhatItemInfoHolds: Bool {
+        let texts = [title, name, snippet, summary, description, guid, version, type, spatialReference, credits, useLimitations]
+        return texts.contains { $0 == nil } || created == nil || modified == nil || tags.isEmpty || extent == nil || !hasThumbnail
     }
 }

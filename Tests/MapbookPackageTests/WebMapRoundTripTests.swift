@@ -132,7 +132,7 @@ import Testing
         var name: String?
         var title: String?
         var original: JSONObject
-        static var properties: [JSONProperty<Self>] { [.string("name", \.name)] }
+        static var properties: [JSONProperty<Self>] { [.string("name", { $0.name }, { $0.name = $1 })] }
         init(original: JSONObject) { self.original = original }
     }
 

@@ -90,6 +90,7 @@ import Testing
         #expect(bundle.indexProblems().isEmpty)
         #expect(bundle.tileCount == expectedTiles)
         var seen = 0
+        var sizes: [Int] = []
         for row in 0..<128 {
             for column in 0..<128 {
                 guard let (offset, size) = bundle.tile(row: row, column: column) else { continue }
@@ -99,8 +100,22 @@ import Testing
                 let prefix = bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: Int(offset) - 4, as: UInt32.self) }
                 #expect(Int(prefix) == size)
                 #expect(Array(bytes[Int(offset)..<Int(offset) + magic.count]) == magic)
+                sizes.append(size)
             }
         }
         #expect(seen == expectedTiles)
+        // What `inspect` counts, reading the index in place, agrees with the tiles read above.
+        let counts = try CompactCacheBundle.counts(range: ByteRange(file: try RandomAccessFile(path: path)), path: path)
+        #expect(counts.tiles == seen && counts.bytes == Int64(sizes.reduce(0, +)) && counts.largest == sizes.max())
+    }
+
+    @Test func countsOfABundleShorterThanItsIndexAreRefusedNamingIt() throws {
+        try withTemporaryDirectory { folder in
+            let path = folder + "/R0000C0000.bundle"
+            try writeFile(path, [UInt8](repeating: 0, count: CompactCacheBundle.fixedSize - 1))
+            #expect {
+                try CompactCacheBundle.counts(range: ByteRange(file: try RandomAccessFile(path: path)), path: path)
+            } throws: { ($0 as? PackageFormatError)?.kind == .damaged && ($0 as? PackageFormatError)?.path == path }
+        }
     }
 }

@@ -30,6 +30,14 @@ public struct TilePackage: Sendable {
         public var featuresKept: Int?
         public var featuresDropped: Int?
 
+        /// Counts one more bundle of the level.
+        public mutating func add(_ counts: CompactCacheBundle.Counts) {
+            bundles += 1
+            tiles += counts.tiles
+            bytes += counts.bytes
+            largestTile = max(largestTile, counts.largest)
+        }
+
         public init(level: Int, bundles: Int, tiles: Int, bytes: Int64, largestTile: Int, featuresKept: Int? = nil, featuresDropped: Int? = nil) {
             self.level = level
             self.bundles = bundles
@@ -113,31 +121,30 @@ public struct TilePackage: Sendable {
 
     /// Reads one bundle's header and index.
     public func index(of bundle: Bundle) throws(PackageFormatError) -> CompactCacheBundle {
-        let path = "\(archive.displayPath)[\(bundle.entry.name)]"
-        if bundle.entry.method == .stored {
-            let range: ByteRange
-            do {
-                range = try archive.dataRange(of: bundle.entry)
-            } catch {
-                throw PackageFormatError(kind: .archive(error.kind), path: path, message: error.message)
-            }
-            return try CompactCacheBundle(range: range, path: path)
+        try CompactCacheBundle(range: try range(of: bundle), path: path(of: bundle))
+    }
+
+    private func path(of bundle: Bundle) -> String { "\(archive.displayPath)[\(bundle.entry.name)]" }
+
+    /// Where a stored bundle's bytes lie in the package file.
+    private func range(of bundle: Bundle) throws(PackageFormatError) -> ByteRange {
+        guard bundle.entry.method == .stored else {
+            // Reading a compressed bundle would mean inflating all of it, sized by what it claims.
+            throw PackageFormatError(kind: .notStored, path: path(of: bundle), message: "the bundle is \(bundle.entry.method), not stored; tiles are read in place only from stored bundles")
         }
-        // Reading a compressed bundle would mean inflating all of it, sized by what it claims.
-        throw PackageFormatError(kind: .notStored, path: path, message: "the bundle is \(bundle.entry.method), not stored; tiles are read in place only from stored bundles")
+        do {
+            return try archive.dataRange(of: bundle.entry)
+        } catch {
+            throw PackageFormatError(kind: .archive(error.kind), path: path(of: bundle), message: error.message)
+        }
     }
 
     /// Tiles and bytes per level, from every bundle's index.
     public func levels() throws(PackageFormatError) -> [Level] {
         var levels: [Int: Level] = [:]
         for bundle in bundles {
-            let index = try index(of: bundle)
-            var level = levels[bundle.level] ?? Level(level: bundle.level, bundles: 0, tiles: 0, bytes: 0, largestTile: 0)
-            level.bundles += 1
-            level.tiles += index.tileCount
-            level.bytes += index.tileBytes
-            level.largestTile = max(level.largestTile, index.largestTile)
-            levels[bundle.level] = level
+            let counts = try CompactCacheBundle.counts(range: try range(of: bundle), path: path(of: bundle))
+            levels[bundle.level, default: Level(level: bundle.level, bundles: 0, tiles: 0, bytes: 0, largestTile: 0)].add(counts)
         }
         for (zoom, counts) in tilingStatistics() where levels[zoom] != nil {
             levels[zoom]!.featuresKept = counts.kept

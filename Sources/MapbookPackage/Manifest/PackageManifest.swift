@@ -39,25 +39,36 @@ public struct PackageManifest: JSONRecord {
 
     public static var properties: [JSONProperty<Self>] {
         [
-            .string("name", \.name), .string("guid", \.guid),
-            .string("version", \.version, from: { $0.stringValue ?? $0.doubleValue.map(JSONWriter.formatNumber) }),
-            .int64("created", \.created, from: Self.milliseconds), .int64("modified", \.modified, from: Self.milliseconds),
-            .string("catalogpath", \.catalogPath), .string("snippet", \.snippet), .string("description", \.description),
-            .string("summary", \.summary), .string("title", \.title),
+            .string("name", { $0.name }, { $0.name = $1 }), .string("guid", { $0.guid }, { $0.guid = $1 }),
+            .string("version", { $0.version }, { $0.version = $1 }, from: { $0.stringValue ?? $0.doubleValue.map(JSONWriter.formatNumber) }),
+            .int64("created", { $0.created }, { $0.created = $1 }, from: Self.milliseconds),
+            .int64("modified", { $0.modified }, { $0.modified = $1 }, from: Self.milliseconds),
+            .string("catalogpath", { $0.catalogPath }, { $0.catalogPath = $1 }),
+            .string("snippet", { $0.snippet }, { $0.snippet = $1 }),
+            .string("description", { $0.description }, { $0.description = $1 }),
+            .string("summary", { $0.summary }, { $0.summary = $1 }), .string("title", { $0.title }, { $0.title = $1 }),
             // A comma-separated string stays one unless the tags change.
             JSONProperty(
-                "tags", \.tags, kind: .array(.string), from: { $0.stringsValue ?? $0.stringValue.map(Self.splitTags) },
+                "tags", { $0.tags }, { $0.tags = $1 }, kind: .array(.string),
+                from: { $0.stringsValue ?? $0.stringValue.map(Self.splitTags) },
                 to: { .array($0.map(JSONValue.string)) }, keepingEquivalent: true),
-            .string("type", \.type), .strings("typekeywords", \.typeKeywords), .strings("maps", \.maps),
-            .string("thumbnail", \.thumbnail),
+            .string("type", { $0.type }, { $0.type = $1 }),
+            .strings("typekeywords", { $0.typeKeywords }, { $0.typeKeywords = $1 }),
+            .strings("maps", { $0.maps }, { $0.maps = $1 }),
+            .string("thumbnail", { $0.thumbnail }, { $0.thumbnail = $1 }),
             // An extent written as an envelope object stays one unless it changes.
             JSONProperty(
-                "extent", \.extent, kind: .tuple([.tuple([.number, .number]), .tuple([.number, .number])]), from: Self.parseExtent,
+                "extent", { $0.extent }, { $0.extent = $1 },
+                kind: .tuple([.tuple([.number, .number]), .tuple([.number, .number])]), from: Self.parseExtent,
                 to: { [[.double($0.minX), .double($0.minY)], [.double($0.maxX), .double($0.maxY)]] }, keepingEquivalent: true),
-            .string("spatialreference", \.spatialReference), .double("minScale", \.minScale), .double("maxScale", \.maxScale),
-            .string("accessinformation", \.accessInformation), .string("licenseinfo", \.licenseInfo),
-            .strings("locators", \.locators, from: { $0.stringsValue ?? $0.stringValue.map { [$0] } }),
-            .model("expiration", \.expiration), .model("mapbook", \.mapbook),
+            .string("spatialreference", { $0.spatialReference }, { $0.spatialReference = $1 }),
+            .double("minScale", { $0.minScale }, { $0.minScale = $1 }),
+            .double("maxScale", { $0.maxScale }, { $0.maxScale = $1 }),
+            .string("accessinformation", { $0.accessInformation }, { $0.accessInformation = $1 }),
+            .string("licenseinfo", { $0.licenseInfo }, { $0.licenseInfo = $1 }),
+            .strings("locators", { $0.locators }, { $0.locators = $1 }, from: { $0.stringsValue ?? $0.stringValue.map { [$0] } }),
+            .model("expiration", { $0.expiration }, { $0.expiration = $1 }),
+            .model("mapbook", { $0.mapbook }, { $0.mapbook = $1 }),
         ]
     }
 
@@ -89,8 +100,8 @@ public struct PackageManifest: JSONRecord {
     /// Reads `[[xmin, ymin], [xmax, ymax]]` or `{"xmin", ...}`.
     static func parseExtent(_ value: JSONValue) -> BoundingBox? {
         if let pairs = value.arrayValue, pairs.count == 2,
-            let a = pairs[0].arrayValue?.compactMap(\.doubleValue), a.count == 2,
-            let b = pairs[1].arrayValue?.compactMap(\.doubleValue), b.count == 2
+            let a = pairs[0].arrayValue?.compactMap({ $0.doubleValue }), a.count == 2,
+            let b = pairs[1].arrayValue?.compactMap({ $0.doubleValue }), b.count == 2
         {
             return BoundingBox(minX: a[0], minY: a[1], maxX: b[0], maxY: b[1])
         }
@@ -118,7 +129,11 @@ public struct Expiration: JSONRecord {
     public var original: JSONObject
 
     public static var properties: [JSONProperty<Self>] {
-        [.int64("dateTime", \.dateTime, from: PackageManifest.milliseconds), .string("type", \.type), .string("message", \.message)]
+        [
+            .int64("dateTime", { $0.dateTime }, { $0.dateTime = $1 }, from: PackageManifest.milliseconds),
+            .string("type", { $0.type }, { $0.type = $1 }),
+            .string("message", { $0.message }, { $0.message = $1 }),
+        ]
     }
 
     public init(original: JSONObject) { self.original = original }
@@ -145,7 +160,11 @@ public struct MapbookSection: JSONRecord {
     public static let currentFormatVersion = 1
 
     public static var properties: [JSONProperty<Self>] {
-        [.int("formatVersion", \.formatVersion), .string("folder", \.folder), .string("generator", \.generator)]
+        [
+            .int("formatVersion", { $0.formatVersion }, { $0.formatVersion = $1 }),
+            .string("folder", { $0.folder }, { $0.folder = $1 }),
+            .string("generator", { $0.generator }, { $0.generator = $1 }),
+        ]
     }
 
     public init(original: JSONObject) { self.original = original }

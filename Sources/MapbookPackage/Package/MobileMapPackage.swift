@@ -14,8 +14,11 @@ public final class MobileMapPackage: Sendable {
     /// The signature entry's verdict on the manifest (docs/FORMAT.md "Signature"). The entries
     /// themselves are checked against the manifest by `verifyEntries()`, which reads them all.
     public let signature: SignatureState
+    /// The manifest's bytes, as read.
+    public let manifestBytes: [UInt8]
     /// The manifest's bytes' SHA-256: what a signature covers, and how a verified file is known.
-    public let manifestSHA256: String
+    /// Computed when asked for: an unsigned package's `inspect` needs none (issue 36).
+    public var manifestSHA256: String { SHA256Digest.hex(of: manifestBytes) }
 
     public var path: String { archive.displayPath }
 
@@ -41,7 +44,7 @@ public final class MobileMapPackage: Sendable {
         }
         manifest = try PackageManifest.parse(bytes, path: "\(archive.displayPath)[\(entry.name)]")
         folder = Self.findFolder(in: archive, manifest: manifest)
-        manifestSHA256 = SHA256Digest.hex(of: bytes)
+        manifestBytes = bytes
         signature = SignatureState.of(archive, manifestEntry: entry, manifestBytes: bytes)
         if refusingBadSignature, case .invalid(let error) = signature {
             throw PackageFormatError(kind: .signature(error.kind), path: error.path, message: error.message + "; the package is refused")

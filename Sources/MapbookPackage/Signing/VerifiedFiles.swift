@@ -66,14 +66,15 @@ public struct VerifiedFiles: Sendable {
     public func open(_ path: String) throws -> MobileMapPackage {
         let package = try MobileMapPackage(path: path)
         guard package.signature.isSigned else { return package }
-        let before = Self.identity(path, manifest: package.manifestSHA256)
+        let manifest = package.manifestSHA256
+        let before = Self.identity(path, manifest: manifest)
         if let before, let record = recordPath(path), Self.read(record) == before { return package }
         do {
             try package.verifyEntries()
         } catch {
             throw PackageFormatError(kind: .signature(error.kind), path: error.path, message: error.message + "; the package is refused")
         }
-        if let before, Self.identity(path, manifest: package.manifestSHA256) == before { remember(path, identity: before) }
+        if let before, Self.identity(path, manifest: manifest) == before { remember(path, identity: before) }
         return package
     }
 

@@ -7,7 +7,10 @@ public struct BaseMap: JSONRecord {
     public var original: JSONObject
 
     public static var properties: [JSONProperty<Self>] {
-        [.models("baseMapLayers", \.baseMapLayers), .string("title", \.title)]
+        [
+            .models("baseMapLayers", { $0.baseMapLayers }, { $0.baseMapLayers = $1 }),
+            .string("title", { $0.title }, { $0.title = $1 }),
+        ]
     }
 
     public init(original: JSONObject) { self.original = original }

@@ -8,7 +8,11 @@ public struct Bookmark: JSONRecord {
     public var original: JSONObject
 
     public static var properties: [JSONProperty<Self>] {
-        [.string("name", \.name), .model("extent", \.extent), .model("viewpoint", \.viewpoint)]
+        [
+            .string("name", { $0.name }, { $0.name = $1 }),
+            .model("extent", { $0.extent }, { $0.extent = $1 }),
+            .model("viewpoint", { $0.viewpoint }, { $0.viewpoint = $1 }),
+        ]
     }
 
     public init(original: JSONObject) { self.original = original }

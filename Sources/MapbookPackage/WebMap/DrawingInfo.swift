@@ -8,7 +8,11 @@ public struct DrawingInfo: JSONRecord {
     public var original: JSONObject
 
     public static var properties: [JSONProperty<Self>] {
-        [.model("renderer", \.renderer), .array("labelingInfo", \.labelingInfo), .double("transparency", \.transparency)]
+        [
+            .model("renderer", { $0.renderer }, { $0.renderer = $1 }),
+            .array("labelingInfo", { $0.labelingInfo }, { $0.labelingInfo = $1 }),
+            .double("transparency", { $0.transparency }, { $0.transparency = $1 }),
+        ]
     }
 
     public init(original: JSONObject) { self.original = original }

@@ -11,8 +11,11 @@ public struct Envelope: JSONRecord {
 
     public static var properties: [JSONProperty<Self>] {
         [
-            .double("xmin", \.xmin), .double("ymin", \.ymin), .double("xmax", \.xmax), .double("ymax", \.ymax),
-            .model("spatialReference", \.spatialReference),
+            .double("xmin", { $0.xmin }, { $0.xmin = $1 }),
+            .double("ymin", { $0.ymin }, { $0.ymin = $1 }),
+            .double("xmax", { $0.xmax }, { $0.xmax = $1 }),
+            .double("ymax", { $0.ymax }, { $0.ymax = $1 }),
+            .model("spatialReference", { $0.spatialReference }, { $0.spatialReference = $1 }),
         ]
     }
 

@@ -21,7 +21,7 @@ public protocol JSONModel: Sendable, Equatable {
 /// The table is plain Swift rather than `Codable` or a macro: `Codable` cannot keep the
 /// original object's unknown keys and key order without a custom coder that would list every
 /// key again, and a macro needs a compiler-plugin target built against swift-syntax, which
-/// slows every clean build of the package for what a table of key paths already does.
+/// slows every clean build of the package for what a table of accessors already does.
 public protocol JSONRecord: JSONModel {
     /// The modelled keys, in the order they are written: a key the original object lacks is
     /// added in this order.
@@ -60,14 +60,14 @@ extension JSONValue {
     /// The array's elements when every one is a string.
     public var stringsValue: [String]? {
         guard let items = arrayValue else { return nil }
-        let strings = items.compactMap(\.stringValue)
+        let strings = items.compactMap { $0.stringValue }
         return strings.count == items.count ? strings : nil
     }
 
     /// The array's elements when every one is a number.
     public var doublesValue: [Double]? {
         guard let items = arrayValue else { return nil }
-        let numbers = items.compactMap(\.doubleValue)
+        let numbers = items.compactMap { $0.doubleValue }
         return numbers.count == items.count ? numbers : nil
     }
 }
@@ -103,7 +103,7 @@ extension JSONObject {
     public mutating func set(_ key: String, _ value: Double?) { set(key, value.map(JSONValue.double)) }
     public mutating func set(_ key: String, _ value: Int?) { set(key, value.map(JSONValue.int)) }
     public mutating func set(_ key: String, _ value: Int64?) { set(key, value.map(JSONValue.integer)) }
-    public mutating func set<M: JSONModel>(_ key: String, _ value: M?) { set(key, value.map(\.jsonValue)) }
+    public mutating func set<M: JSONModel>(_ key: String, _ value: M?) { set(key, value.map { $0.jsonValue }) }
     public mutating func set(_ key: String, _ value: [String]?) { set(key, value.map { .array($0.map(JSONValue.string)) }) }
     public mutating func set(_ key: String, _ value: [Double]?) { set(key, value.map { .array($0.map(JSONValue.double)) }) }
 
@@ -113,7 +113,7 @@ extension JSONObject {
         let originalItems = array(key) ?? []
         let originalObjects = originalItems.filter { $0.objectValue != nil }.count
         guard originalObjects == models.count, originalItems.count != originalObjects else {
-            self[key] = .array(models.map(\.jsonValue))
+            self[key] = .array(models.map { $0.jsonValue })
             return
         }
         var out: [JSONValue] = []

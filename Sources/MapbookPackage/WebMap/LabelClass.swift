@@ -35,9 +35,11 @@ public struct LabelClass: JSONRecord {
 
     public static var properties: [JSONProperty<Self>] {
         [
-            .string("labelPlacement", \.placement), .requiredModel("symbol", \.symbol), .double("minScale", \.minScale),
-            .double("maxScale", \.maxScale),
-            .string("where", \.whereClause, from: { $0.stringValue.flatMap { $0.isEmpty ? nil : $0 } }),
+            .string("labelPlacement", { $0.placement }, { $0.placement = $1 }),
+            .requiredModel("symbol", { $0.symbol }, { $0.symbol = $1 }),
+            .double("minScale", { $0.minScale }, { $0.minScale = $1 }),
+            .double("maxScale", { $0.maxScale }, { $0.maxScale = $1 }),
+            .string("where", { $0.whereClause }, { $0.whereClause = $1 }, from: { $0.stringValue.flatMap { $0.isEmpty ? nil : $0 } }),
         ]
     }
 
@@ -223,10 +225,16 @@ public struct TextSymbol: JSONRecord {
 
     public static var properties: [JSONProperty<Self>] {
         [
-            .constant("type", "esriTS"), .color("color", \.color), .color("haloColor", \.haloColor), .double("haloSize", \.haloSize),
-            .nested("font", .string("family", \.fontFamily)), .nested("font", .double("size", \.fontSize)),
-            .nested("font", .string("weight", \.fontWeight)), .nested("font", .string("style", \.fontStyle)),
-            .double("xoffset", \.xoffset), .double("yoffset", \.yoffset),
+            .constant("type", "esriTS"),
+            .color("color", { $0.color }, { $0.color = $1 }),
+            .color("haloColor", { $0.haloColor }, { $0.haloColor = $1 }),
+            .double("haloSize", { $0.haloSize }, { $0.haloSize = $1 }),
+            .nested("font", .string("family", { $0.fontFamily }, { $0.fontFamily = $1 })),
+            .nested("font", .double("size", { $0.fontSize }, { $0.fontSize = $1 })),
+            .nested("font", .string("weight", { $0.fontWeight }, { $0.fontWeight = $1 })),
+            .nested("font", .string("style", { $0.fontStyle }, { $0.fontStyle = $1 })),
+            .double("xoffset", { $0.xoffset }, { $0.xoffset = $1 }),
+            .double("yoffset", { $0.yoffset }, { $0.yoffset = $1 }),
         ]
     }
 

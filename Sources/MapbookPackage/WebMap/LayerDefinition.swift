@@ -10,8 +10,10 @@ public struct LayerDefinition: JSONRecord {
 
     public static var properties: [JSONProperty<Self>] {
         [
-            .string("definitionExpression", \.definitionExpression), .double("minScale", \.minScale),
-            .double("maxScale", \.maxScale), .model("drawingInfo", \.drawingInfo),
+            .string("definitionExpression", { $0.definitionExpression }, { $0.definitionExpression = $1 }),
+            .double("minScale", { $0.minScale }, { $0.minScale = $1 }),
+            .double("maxScale", { $0.maxScale }, { $0.maxScale = $1 }),
+            .model("drawingInfo", { $0.drawingInfo }, { $0.drawingInfo = $1 }),
         ]
     }
 

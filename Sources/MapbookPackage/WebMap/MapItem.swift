@@ -18,10 +18,17 @@ public struct MapItem: JSONRecord {
 
     public static var properties: [JSONProperty<Self>] {
         [
-            .string("guid", \.guid), .string("name", \.name), .string("title", \.title), .string("snippet", \.snippet),
-            .string("summary", \.summary), .string("description", \.description), .string("type", \.type),
-            .strings("tags", \.tags), .model("extent", \.extent), .model("spatialReference", \.spatialReference),
-            .string("thumbnail", \.thumbnail),
+            .string("guid", { $0.guid }, { $0.guid = $1 }),
+            .string("name", { $0.name }, { $0.name = $1 }),
+            .string("title", { $0.title }, { $0.title = $1 }),
+            .string("snippet", { $0.snippet }, { $0.snippet = $1 }),
+            .string("summary", { $0.summary }, { $0.summary = $1 }),
+            .string("description", { $0.description }, { $0.description = $1 }),
+            .string("type", { $0.type }, { $0.type = $1 }),
+            .strings("tags", { $0.tags }, { $0.tags = $1 }),
+            .model("extent", { $0.extent }, { $0.extent = $1 }),
+            .model("spatialReference", { $0.spatialReference }, { $0.spatialReference = $1 }),
+            .string("thumbnail", { $0.thumbnail }, { $0.thumbnail = $1 }),
         ]
     }
 

@@ -7,7 +7,7 @@ public struct MobileMap: JSONRecord {
     public var original: JSONObject
 
     public static var properties: [JSONProperty<Self>] {
-        [.requiredModel("map", \.map), .requiredModel("item", \.item)]
+        [.requiredModel("map", { $0.map }, { $0.map = $1 }), .requiredModel("item", { $0.item }, { $0.item = $1 })]
     }
 
     /// A map over `original` with an empty web map and item.

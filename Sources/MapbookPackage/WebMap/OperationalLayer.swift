@@ -25,11 +25,21 @@ public struct OperationalLayer: JSONRecord {
 
     public static var properties: [JSONProperty<Self>] {
         [
-            .value("id", \.id), .string("title", \.title), .string("layerType", \.layerType), .string("path", \.path),
-            .string("url", \.url), .string("itemId", \.itemId), .bool("visibility", \.visibility), .double("opacity", \.opacity),
-            .double("minScale", \.minScale), .double("maxScale", \.maxScale), .bool("showLegend", \.showLegend),
-            .bool("showLabels", \.showLabels), .model("popupInfo", \.popupInfo), .model("layerDefinition", \.layerDefinition),
-            .models("layers", \.layers),
+            .value("id", { $0.id }, { $0.id = $1 }),
+            .string("title", { $0.title }, { $0.title = $1 }),
+            .string("layerType", { $0.layerType }, { $0.layerType = $1 }),
+            .string("path", { $0.path }, { $0.path = $1 }),
+            .string("url", { $0.url }, { $0.url = $1 }),
+            .string("itemId", { $0.itemId }, { $0.itemId = $1 }),
+            .bool("visibility", { $0.visibility }, { $0.visibility = $1 }),
+            .double("opacity", { $0.opacity }, { $0.opacity = $1 }),
+            .double("minScale", { $0.minScale }, { $0.minScale = $1 }),
+            .double("maxScale", { $0.maxScale }, { $0.maxScale = $1 }),
+            .bool("showLegend", { $0.showLegend }, { $0.showLegend = $1 }),
+            .bool("showLabels", { $0.showLabels }, { $0.showLabels = $1 }),
+            .model("popupInfo", { $0.popupInfo }, { $0.popupInfo = $1 }),
+            .model("layerDefinition", { $0.layerDefinition }, { $0.layerDefinition = $1 }),
+            .models("layers", { $0.layers }, { $0.layers = $1 }),
         ]
     }
 

@@ -10,8 +10,10 @@ public struct PopupInfo: JSONRecord {
 
     public static var properties: [JSONProperty<Self>] {
         [
-            .string("title", \.title), .string("description", \.description), .models("fieldInfos", \.fieldInfos),
-            .bool("showAttachments", \.showAttachments),
+            .string("title", { $0.title }, { $0.title = $1 }),
+            .string("description", { $0.description }, { $0.description = $1 }),
+            .models("fieldInfos", { $0.fieldInfos }, { $0.fieldInfos = $1 }),
+            .bool("showAttachments", { $0.showAttachments }, { $0.showAttachments = $1 }),
         ]
     }
 
@@ -36,8 +38,10 @@ public struct FieldInfo: JSONRecord {
 
     public static var properties: [JSONProperty<Self>] {
         [
-            .string("fieldName", \.fieldName), .string("label", \.label), .bool("isEditable", \.isEditable),
-            .bool("visible", \.visible), .object("format", \.format),
+            .string("fieldName", { $0.fieldName }, { $0.fieldName = $1 }),
+            .string("label", { $0.label }, { $0.label = $1 }),
+            .bool("isEditable", { $0.isEditable }, { $0.isEditable = $1 }),
+            .bool("visible", { $0.visible }, { $0.visible = $1 }), .object("format", { $0.format }, { $0.format = $1 }),
         ]
     }
 

@@ -39,7 +39,7 @@ public enum Renderer: JSONModel {
             classes = [r.field, r.normalizationType == "esriNormalizeByField" ? r.normalizationField : nil].compactMap { $0 }
         case .other(let o): classes = o.string("field").map { [$0] } ?? []
         }
-        let variables = (json.array("visualVariables") ?? []).compactMap(\.objectValue)
+        let variables = (json.array("visualVariables") ?? []).compactMap { $0.objectValue }
             .filter { $0.string("valueExpression") == nil }
             .flatMap { [$0.string("field"), $0.string("normalizationField")].compactMap { $0 } }
         var seen = Set<String>()
@@ -56,8 +56,10 @@ public struct SimpleRenderer: JSONRecord {
 
     public static var properties: [JSONProperty<Self>] {
         [
-            .constant("type", "simple"), .model("symbol", \.symbol), .string("label", \.label),
-            .string("description", \.description),
+            .constant("type", "simple"),
+            .model("symbol", { $0.symbol }, { $0.symbol = $1 }),
+            .string("label", { $0.label }, { $0.label = $1 }),
+            .string("description", { $0.description }, { $0.description = $1 }),
         ]
     }
 
@@ -83,9 +85,14 @@ public struct UniqueValueRenderer: JSONRecord {
 
     public static var properties: [JSONProperty<Self>] {
         [
-            .constant("type", "uniqueValue"), .string("field1", \.field1), .string("field2", \.field2), .string("field3", \.field3),
-            .string("fieldDelimiter", \.fieldDelimiter), .model("defaultSymbol", \.defaultSymbol),
-            .string("defaultLabel", \.defaultLabel), .models("uniqueValueInfos", \.uniqueValueInfos),
+            .constant("type", "uniqueValue"),
+            .string("field1", { $0.field1 }, { $0.field1 = $1 }),
+            .string("field2", { $0.field2 }, { $0.field2 = $1 }),
+            .string("field3", { $0.field3 }, { $0.field3 = $1 }),
+            .string("fieldDelimiter", { $0.fieldDelimiter }, { $0.fieldDelimiter = $1 }),
+            .model("defaultSymbol", { $0.defaultSymbol }, { $0.defaultSymbol = $1 }),
+            .string("defaultLabel", { $0.defaultLabel }, { $0.defaultLabel = $1 }),
+            .models("uniqueValueInfos", { $0.uniqueValueInfos }, { $0.uniqueValueInfos = $1 }),
         ]
     }
 
@@ -110,7 +117,12 @@ public struct UniqueValueInfo: JSONRecord {
     public var original: JSONObject
 
     public static var properties: [JSONProperty<Self>] {
-        [.value("value", \.value), .string("label", \.label), .string("description", \.description), .model("symbol", \.symbol)]
+        [
+            .value("value", { $0.value }, { $0.value = $1 }),
+            .string("label", { $0.label }, { $0.label = $1 }),
+            .string("description", { $0.description }, { $0.description = $1 }),
+            .model("symbol", { $0.symbol }, { $0.symbol = $1 }),
+        ]
     }
 
     public init(original: JSONObject) { self.original = original }
@@ -148,10 +160,15 @@ public struct ClassBreaksRenderer: JSONRecord {
 
     public static var properties: [JSONProperty<Self>] {
         [
-            .constant("type", "classBreaks"), .string("field", \.field), .double("minValue", \.minValue),
-            .string("classificationMethod", \.classificationMethod), .string("normalizationType", \.normalizationType),
-            .string("normalizationField", \.normalizationField), .model("defaultSymbol", \.defaultSymbol),
-            .string("defaultLabel", \.defaultLabel), .models("classBreakInfos", \.classBreakInfos),
+            .constant("type", "classBreaks"),
+            .string("field", { $0.field }, { $0.field = $1 }),
+            .double("minValue", { $0.minValue }, { $0.minValue = $1 }),
+            .string("classificationMethod", { $0.classificationMethod }, { $0.classificationMethod = $1 }),
+            .string("normalizationType", { $0.normalizationType }, { $0.normalizationType = $1 }),
+            .string("normalizationField", { $0.normalizationField }, { $0.normalizationField = $1 }),
+            .model("defaultSymbol", { $0.defaultSymbol }, { $0.defaultSymbol = $1 }),
+            .string("defaultLabel", { $0.defaultLabel }, { $0.defaultLabel = $1 }),
+            .models("classBreakInfos", { $0.classBreakInfos }, { $0.classBreakInfos = $1 }),
         ]
     }
 
@@ -176,8 +193,11 @@ public struct ClassBreakInfo: JSONRecord {
 
     public static var properties: [JSONProperty<Self>] {
         [
-            .double("classMinValue", \.classMinValue), .double("classMaxValue", \.classMaxValue), .string("label", \.label),
-            .string("description", \.description), .model("symbol", \.symbol),
+            .double("classMinValue", { $0.classMinValue }, { $0.classMinValue = $1 }),
+            .double("classMaxValue", { $0.classMaxValue }, { $0.classMaxValue = $1 }),
+            .string("label", { $0.label }, { $0.label = $1 }),
+            .string("description", { $0.description }, { $0.description = $1 }),
+            .model("symbol", { $0.symbol }, { $0.symbol = $1 }),
         ]
     }
 

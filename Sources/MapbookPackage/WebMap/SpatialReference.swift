@@ -8,7 +8,11 @@ public struct SpatialReference: JSONRecord {
     public var original: JSONObject
 
     public static var properties: [JSONProperty<Self>] {
-        [.int("wkid", \.wkid), .int("latestWkid", \.latestWkid), .string("wkt", \.wkt)]
+        [
+            .int("wkid", { $0.wkid }, { $0.wkid = $1 }),
+            .int("latestWkid", { $0.latestWkid }, { $0.latestWkid = $1 }),
+            .string("wkt", { $0.wkt }, { $0.wkt = $1 }),
+        ]
     }
 
     public init(original: JSONObject) { self.original = original }

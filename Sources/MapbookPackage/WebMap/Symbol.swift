@@ -49,7 +49,7 @@ public struct RGBAColor: Sendable, Hashable, CustomStringConvertible {
     /// Reads `[r, g, b]` or `[r, g, b, a]`.
     public init?(_ value: JSONValue?) {
         guard let items = value?.arrayValue, items.count == 3 || items.count == 4 else { return nil }
-        let channels = items.compactMap(\.doubleValue)
+        let channels = items.compactMap { $0.doubleValue }
         // Channels are 0-255; anything else is not a colour (and must not trap on conversion).
         guard channels.count == items.count, channels.allSatisfy({ $0 >= 0 && $0 <= 255 }) else { return nil }
         let c = channels.map { Int($0.rounded()) }
@@ -87,7 +87,12 @@ public struct SimpleLineSymbol: JSONRecord {
     public var original: JSONObject
 
     public static var properties: [JSONProperty<Self>] {
-        [.constant("type", "esriSLS"), .string("style", \.style), .color("color", \.color), .double("width", \.width)]
+        [
+            .constant("type", "esriSLS"),
+            .string("style", { $0.style }, { $0.style = $1 }),
+            .color("color", { $0.color }, { $0.color = $1 }),
+            .double("width", { $0.width }, { $0.width = $1 }),
+        ]
     }
 
     public init(original: JSONObject) { self.original = original }
@@ -113,8 +118,14 @@ public struct SimpleMarkerSymbol: JSONRecord {
 
     public static var properties: [JSONProperty<Self>] {
         [
-            .constant("type", "esriSMS"), .string("style", \.style), .color("color", \.color), .double("size", \.size),
-            .double("angle", \.angle), .double("xoffset", \.xoffset), .double("yoffset", \.yoffset), .model("outline", \.outline),
+            .constant("type", "esriSMS"),
+            .string("style", { $0.style }, { $0.style = $1 }),
+            .color("color", { $0.color }, { $0.color = $1 }),
+            .double("size", { $0.size }, { $0.size = $1 }),
+            .double("angle", { $0.angle }, { $0.angle = $1 }),
+            .double("xoffset", { $0.xoffset }, { $0.xoffset = $1 }),
+            .double("yoffset", { $0.yoffset }, { $0.yoffset = $1 }),
+            .model("outline", { $0.outline }, { $0.outline = $1 }),
         ]
     }
 
@@ -137,7 +148,12 @@ public struct SimpleFillSymbol: JSONRecord {
     public var original: JSONObject
 
     public static var properties: [JSONProperty<Self>] {
-        [.constant("type", "esriSFS"), .string("style", \.style), .color("color", \.color), .model("outline", \.outline)]
+        [
+            .constant("type", "esriSFS"),
+            .string("style", { $0.style }, { $0.style = $1 }),
+            .color("color", { $0.color }, { $0.color = $1 }),
+            .model("outline", { $0.outline }, { $0.outline = $1 }),
+        ]
     }
 
     public init(original: JSONObject) { self.original = original }
@@ -164,9 +180,15 @@ public struct PictureMarkerSymbol: JSONRecord {
 
     public static var properties: [JSONProperty<Self>] {
         [
-            .constant("type", "esriPMS"), .string("url", \.url), .string("imageData", \.imageData),
-            .string("contentType", \.contentType), .double("width", \.width), .double("height", \.height),
-            .double("angle", \.angle), .double("xoffset", \.xoffset), .double("yoffset", \.yoffset),
+            .constant("type", "esriPMS"),
+            .string("url", { $0.url }, { $0.url = $1 }),
+            .string("imageData", { $0.imageData }, { $0.imageData = $1 }),
+            .string("contentType", { $0.contentType }, { $0.contentType = $1 }),
+            .double("width", { $0.width }, { $0.width = $1 }),
+            .double("height", { $0.height }, { $0.height = $1 }),
+            .double("angle", { $0.angle }, { $0.angle = $1 }),
+            .double("xoffset", { $0.xoffset }, { $0.xoffset = $1 }),
+            .double("yoffset", { $0.yoffset }, { $0.yoffset = $1 }),
         ]
     }
 

@@ -24,7 +24,8 @@ public struct Viewpoint: JSONRecord {
                     }
                 },
                 write: { view, object in object.set("targetGeometry", view.targetPoint?.jsonValue ?? view.targetExtent?.jsonValue) }),
-            .double("scale", \.scale), .double("rotation", \.rotation),
+            .double("scale", { $0.scale }, { $0.scale = $1 }),
+            .double("rotation", { $0.rotation }, { $0.rotation = $1 }),
         ]
     }
 
@@ -53,7 +54,11 @@ public struct MapPoint: JSONRecord {
     public var original: JSONObject
 
     public static var properties: [JSONProperty<Self>] {
-        [.double("x", \.x), .double("y", \.y), .model("spatialReference", \.spatialReference)]
+        [
+            .double("x", { $0.x }, { $0.x = $1 }),
+            .double("y", { $0.y }, { $0.y = $1 }),
+            .model("spatialReference", { $0.spatialReference }, { $0.spatialReference = $1 }),
+        ]
     }
 
     public init(original: JSONObject) { self.original = original }

@@ -18,9 +18,13 @@ public struct WebMap: JSONRecord {
 
     public static var properties: [JSONProperty<Self>] {
         [
-            .models("operationalLayers", \.operationalLayers), .model("baseMap", \.baseMap),
-            .model("spatialReference", \.spatialReference), .string("version", \.version),
-            .model("initialState", \.initialState), .models("bookmarks", \.bookmarks), .models("tables", \.tables),
+            .models("operationalLayers", { $0.operationalLayers }, { $0.operationalLayers = $1 }),
+            .model("baseMap", { $0.baseMap }, { $0.baseMap = $1 }),
+            .model("spatialReference", { $0.spatialReference }, { $0.spatialReference = $1 }),
+            .string("version", { $0.version }, { $0.version = $1 }),
+            .model("initialState", { $0.initialState }, { $0.initialState = $1 }),
+            .models("bookmarks", { $0.bookmarks }, { $0.bookmarks = $1 }),
+            .models("tables", { $0.tables }, { $0.tables = $1 }),
         ]
     }
 
@@ -39,7 +43,7 @@ public struct InitialState: JSONRecord {
     public var viewpoint: Viewpoint?
     public var original: JSONObject
 
-    public static var properties: [JSONProperty<Self>] { [.model("viewpoint", \.viewpoint)] }
+    public static var properties: [JSONProperty<Self>] { [.model("viewpoint", { $0.viewpoint }, { $0.viewpoint = $1 })] }
 
     public init(original: JSONObject) { self.original = original }
 
