@@ -34,6 +34,11 @@ enum MappedItemFiles {
         var length: Int
         var lent = 0
         var used: UInt64 = 0
+
+        func holds(_ pointer: UnsafeMutableRawPointer) -> Bool {
+            let address = UInt(bitPattern: pointer)
+            return address >= base && address < base + UInt(length)
+        }
     }
 
     private struct State {
@@ -124,22 +129,18 @@ enum MappedItemFiles {
     }
 
     private static func isMapped(_ pointer: UnsafeMutableRawPointer) -> Bool {
-        let address = UInt(bitPattern: pointer)
-        func holds(_ m: Mapping) -> Bool { address >= m.base && address < m.base + UInt(m.length) }
-        return state.withLock { state in state.current.values.contains(where: holds) || state.retired.contains(where: holds) }
+        state.withLock { state in state.current.values.contains { $0.holds(pointer) } || state.retired.contains { $0.holds(pointer) } }
     }
 
     /// Counts a lent buffer back; false when `pointer` is not in a mapping.
     private static func returned(_ pointer: UnsafeMutableRawPointer) -> Bool {
-        let address = UInt(bitPattern: pointer)
-        func holds(_ m: Mapping) -> Bool { address >= m.base && address < m.base + UInt(m.length) }
         var unmap: Mapping?
         let found: Bool = state.withLock { state in
-            if let key = state.current.first(where: { holds($0.value) })?.key {
+            if let key = state.current.first(where: { $0.value.holds(pointer) })?.key {
                 state.current[key]!.lent -= 1
                 return true
             }
-            if let i = state.retired.firstIndex(where: holds) {
+            if let i = state.retired.firstIndex(where: { $0.holds(pointer) }) {
                 state.retired[i].lent -= 1
                 if state.retired[i].lent == 0 { unmap = state.retired.remove(at: i) }
                 return true
