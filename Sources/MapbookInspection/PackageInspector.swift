@@ -147,8 +147,11 @@ public enum PackageInspector {
         s.expiration = manifest?.expiration
         s.generator = manifest?.mapbook?.generator
         s.formatVersion = manifest?.mapbook?.formatVersion
-        let thumbnailEntry = itemInfo.map { "esriinfo/" + $0.thumbnail } ?? "esriinfo/thumbnail/thumbnail.png"
-        s.hasThumbnail = (manifest?.thumbnail?.isEmpty == false) || archive.entry(named: thumbnailEntry) != nil
+        // The manifest's data URI, the entry iteminfo.xml names, or the usual entry: any will do,
+        // so the answer does not hang on which other fields sent us to the XML.
+        let named = itemInfo.flatMap { $0.thumbnail.isEmpty ? nil : "esriinfo/" + $0.thumbnail }
+        s.hasThumbnail = (manifest?.thumbnail?.isEmpty == false)
+            || [named, "esriinfo/thumbnail/thumbnail.png"].contains { $0.flatMap(archive.entry(named:)) != nil }
         return s
     }
 

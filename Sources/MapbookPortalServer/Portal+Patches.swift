@@ -49,7 +49,7 @@ extension Portal {
             let patch = try? await NIOThreadPool.singleton.runIfActive { () throws -> [UInt8]? in
                 let from = try oldFile.map(offset: oldOffset, length: oldSize)
                 let to = try newFile.map(offset: new.dataOffset, length: Int(new.size))
-                return try EntryPatch.make(from: from.bytes, to: to.bytes, limit: limit, path: newPath)
+                return try from.withUnsafeBytes { from in try to.withUnsafeBytes { to in try EntryPatch.make(from: from, to: to, limit: limit, path: newPath) } }
             }
             guard let patch = patch ?? nil else { continue }
             let entry = PatchIndex.Patch(name: new.name, from: old.sha256, fromSize: old.size, to: new.sha256, toSize: new.size, size: Int64(patch.count), modified: modified)

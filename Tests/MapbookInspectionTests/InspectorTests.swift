@@ -135,13 +135,17 @@ import MapbookInspection
             let full = #"{"name": "N", "guid": "G", "version": "1.0", "created": 1, "modified": 2, "snippet": "S", "description": "D", "summary": "U", "title": "Full", "tags": ["t"], "type": "Mobile Map Package", "extent": [[0, 0], [1, 1]], "spatialreference": "WGS_1984", "accessinformation": "C", "licenseinfo": "L", "thumbnail": "data:image/png;base64,AA=="}"#
             let sparse = #"{"name": "N", "title": "Sparse"}"#
             let good = "<ESRI_ItemInformation><title>XML title</title><snippet>From the XML</snippet></ESRI_ItemInformation>"
-            func make(_ name: String, manifest: String, itemInfo: String) throws -> InspectionReport {
-                try RawZip([.init(name: "esriinfo/iteminfo.xml", text: itemInfo), .init(name: name + ".info", text: manifest)]).write(to: "\(dir)/\(name).mmpk")
+            func make(_ name: String, manifest: String, itemInfo: String, thumbnail: Bool = false) throws -> InspectionReport {
+                var entries: [RawZip.Entry] = [.init(name: "esriinfo/iteminfo.xml", text: itemInfo), .init(name: name + ".info", text: manifest)]
+                if thumbnail { entries.append(.init(name: "esriinfo/thumbnail/thumbnail.png", data: TestPackages.png)) }
+                try RawZip(entries).write(to: "\(dir)/\(name).mmpk")
                 return try PackageInspector.inspect(path: "\(dir)/\(name).mmpk")
             }
-            // A sparse manifest is filled in from the XML; the manifest still wins where it has a value.
-            let filled = try make("filled", manifest: sparse, itemInfo: good)
+            // A sparse manifest is filled in from the XML; the manifest still wins where it has a
+            // value; the usual thumbnail counts though the XML names none.
+            let filled = try make("filled", manifest: sparse, itemInfo: good, thumbnail: true)
             #expect(filled.item?.title == "Sparse" && filled.item?.snippet == "From the XML" && filled.notes.isEmpty)
+            #expect(filled.item?.hasThumbnail == true)
             // A damaged XML is noted when it was needed, and not read when the manifest has it all.
             let needed = try make("needed", manifest: sparse, itemInfo: "<ESRI_ItemInformation><title>")
             #expect(needed.item?.title == "Sparse" && needed.notes.contains { $0.contains("iteminfo.xml") })

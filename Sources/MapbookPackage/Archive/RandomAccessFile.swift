@@ -149,6 +149,13 @@ public final class MappedBytes: @unchecked Sendable {
         guard let base else { return }
         if allocated { base.deallocate() } else { munmap(base, mappedLength) }
     }
+
+    /// Calls `body` with the bytes, this mapping kept until it returns: Swift may release an
+    /// object after its last use, so `mapped.bytes` passed on alone can outlive the mapping.
+    public func withUnsafeBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+        defer { withExtendedLifetime(self) {} }
+        return try body(bytes)
+    }
 }
 
 /// A contiguous byte range of a file: a whole file, or a stored entry of an archive.

@@ -145,9 +145,11 @@ extension PackageDownloader {
             var digest = SHA256Digest()
             do {
                 try bytes.withUnsafeBytes { patchBytes in
-                    try EntryPatch.apply(patchBytes, to: input.bytes, size: patch.toSize, path: infoURL(id, patch.path)) { chunk in
-                        digest.update(chunk)
-                        try out.write(chunk)
+                    try input.withUnsafeBytes { inputBytes in
+                        try EntryPatch.apply(patchBytes, to: inputBytes, size: patch.toSize, path: infoURL(id, patch.path)) { chunk in
+                            digest.update(chunk)
+                            try out.write(chunk)
+                        }
                     }
                 }
                 try out.close()
