@@ -25,7 +25,7 @@ TOOLCHAIN = {
     "_StringProcessing", "Swift", "os", "PackageDescription",
 }
 
-LAZY_HEADERS = {"CProj", "CCairo", "CArchive"}
+LAZY_HEADERS = {"CProj", "CCairo", "CArchive", "CZstd", "CQREncode"}
 
 # The executable's budget (issue 31): argument parsing and printing fit in it; work does not.
 EXECUTABLE_LINES = 3000
@@ -84,7 +84,7 @@ def main():
         # A test target may depend on the executable to have it built first without importing it.
         if target["type"] == "test":
             wanted -= {t["name"] for t in manifest["targets"] if t["type"] == "executable"} - used
-        # The PROJ, Cairo and libarchive headers are headers only: CMapbookLazy supplies their
+        # The PROJ, Cairo, libarchive, Zstandard and libqrencode headers are headers only: CMapbookLazy supplies their
         # functions at link time, so whoever imports one of them needs it without importing it.
         if used & LAZY_HEADERS:
             used.add("CMapbookLazy")

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Writes Sources/CMapbookLazy/lazy_<lib>.c: for every function of PROJ, Cairo, libarchive and
-libxml2 that the Swift code calls, a definition with the header's own prototype that loads the library with dlopen on
+"""Writes Sources/CMapbookLazy/lazy_<lib>.c: for every function of PROJ, Cairo, libarchive,
+libxml2, Zstandard and libqrencode that the Swift code calls, a definition with the header's own prototype that loads the library with dlopen on
 first use and calls the real function through dlsym.
 
     python3 tools/lazy/generate.py        (run again when the code calls a new function of one)
@@ -9,7 +9,9 @@ Why: linked normally, PROJ (with curl, GnuTLS, Kerberos, LDAP, TIFF) and Cairo (
 fontconfig, freetype) are 49 of the 67 shared libraries every `mapbook` command loads at start,
 about 9 ms of a 20 ms `mapbook --version` (docs/PERFORMANCE.md); libarchive (with nettle, acl,
 lzma, zstd, lz4, bz2) is another 7. Loaded on first use, only the commands that reproject, draw
-or read a zipped Shapefile pay for them.
+or read a zipped Shapefile pay for them. Zstandard (delta updates) and libqrencode (the QR code
+`mapbook serve` prints) have no dependencies of their own but still cost every start its
+loading: 0.1-0.2 ms of a 2.2 ms `mapbook --version` (issue 36).
 """
 import os, re, subprocess, sys
 
@@ -21,6 +23,9 @@ LIBRARIES = [
     ("archive", ["archive.h", "archive_entry.h"], "archive_", "libarchive.so"),
     # libxml2 (with ICU and liblzma) for reading and writing XML (.mmap item info, GPX).
     ("xml", ["libxml/parser.h", "libxml/tree.h", "libxml/xmlerror.h", "libxml/xmlsave.h"], "xml", "libxml2.so"),
+    # Zstandard for the patches of updates by delta; libqrencode for `mapbook serve`'s QR code.
+    ("zstd", ["zstd.h"], "ZSTD_", "libzstd.so"),
+    ("qrencode", ["qrencode.h"], "QRcode_", "libqrencode.so"),
 ]
 
 # What a library exports as a variable rather than a function, reached through a function
@@ -84,6 +89,8 @@ def declaration(text, name):
 
 
 QUALIFIERS = {"const", "volatile", "struct", "enum", "union", "unsigned", "signed", "long", "short", "restrict", "__restrict"}
+# C's own type words: never a parameter's name.
+BUILTIN = {"void", "char", "short", "int", "long", "float", "double", "signed", "unsigned", "_Bool"}
 
 
 def named_parameters(params):
@@ -96,8 +103,10 @@ def named_parameters(params):
         if p == "...":
             sys.exit("generate.py: variadic functions cannot be forwarded")
         tokens = re.findall(r"\w+|\*", re.sub(r"\[\s*\]$", "", p))
-        words = [t for t in tokens if t != "*" and t not in QUALIFIERS]
-        if tokens and tokens[-1] != "*" and len(words) >= 2:
+        # Named when it ends in a word that is not part of a type (`unsigned long long size`
+        # is named, `unsigned long long` is not) after at least one word of its type.
+        types = [t for t in tokens[:-1] if t != "*" and t not in QUALIFIERS - BUILTIN]
+        if tokens and tokens[-1] != "*" and tokens[-1] not in QUALIFIERS | BUILTIN and types:
             name = re.search(r"(\w+)\s*(\[\s*\])?$", p).group(1)
         else:
             name = f"a{i}"
@@ -124,6 +133,9 @@ def main():
             "",
         ]
         for fn in used_functions(prefix):
+            # A struct's initialiser in Swift (`ZSTD_inBuffer(src:size:pos:)`), not a call.
+            if re.search(r"}\s*" + re.escape(fn) + r"\s*;", text):
+                continue
             ret, params = declaration(text, fn)
             declared, names = named_parameters(params)
             params = ", ".join(declared)
