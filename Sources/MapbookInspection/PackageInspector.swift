@@ -353,7 +353,7 @@ public enum PackageInspector {
         let bundle = try CompactCacheBundle(range: ByteRange(file: file), path: file.path)
         var report = InspectionReport(path: file.path, kind: "Compact Cache bundle", fileSize: file.size)
         let parsed = CompactCacheBundle.parseName(file.path)
-        var level = TilePackage.Level(level: parsed?.level ?? 0, bundles: 0, tiles: 0, bytes: 0, largestTile: 0)
+        var level = TilePackage.Level(level: parsed?.level ?? 0)
         level.add(CompactCacheBundle.Counts(bundle.records))
         report.tilePackages = [.init(entry: nil, kind: "Compact Cache bundle", name: nil, format: nil, tileSize: nil, levelsOfDetail: 0, levels: [level], fullExtent: nil, wkid: nil, bytes: file.size)]
         report.notes = bundle.indexProblems().map { "'\(file.path)': \($0)" }
@@ -393,9 +393,7 @@ public enum PackageInspector {
             do {
                 let file = try RandomAccessFile(path: bundlePath)
                 let bundle = try CompactCacheBundle(range: ByteRange(file: file), path: bundlePath)
-                var level = levels[levelNumber] ?? .init(level: levelNumber, bundles: 0, tiles: 0, bytes: 0, largestTile: 0)
-                level.add(CompactCacheBundle.Counts(bundle.records))
-                levels[levelNumber] = level
+                levels[levelNumber, default: .init(level: levelNumber)].add(CompactCacheBundle.Counts(bundle.records))
                 report.entries.append(.init(name: String(bundlePath.dropFirst(path.count + 1)), size: file.size, compressedSize: file.size, method: "file"))
                 report.notes += bundle.indexProblems().map { "'\(bundlePath)': \($0)" }
             } catch {

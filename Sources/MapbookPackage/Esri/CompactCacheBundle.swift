@@ -20,9 +20,7 @@ public struct CompactCacheBundle: Sendable {
 
     /// Parses the header and index from the first `fixedSize` bytes of a bundle of `length` bytes.
     public init(headerAndIndex bytes: [UInt8], length: Int64, path: String) throws(PackageFormatError) {
-        guard bytes.count >= Self.fixedSize, length >= Int64(Self.fixedSize) else {
-            throw PackageFormatError(kind: .damaged, path: path, message: "a bundle needs at least \(Self.fixedSize) bytes (header and index), this one has \(length)")
-        }
+        guard bytes.count >= Self.fixedSize, length >= Int64(Self.fixedSize) else { throw Self.tooShort(length, path: path) }
         self.path = path
         self.length = length
         version = bytes.u32(0)
@@ -35,9 +33,7 @@ public struct CompactCacheBundle: Sendable {
 
     /// Reads a bundle's header and index from a byte range (a file or a stored entry).
     public init(range: ByteRange, path: String) throws(PackageFormatError) {
-        guard range.length >= Int64(Self.fixedSize) else {
-            throw PackageFormatError(kind: .damaged, path: path, message: "a bundle needs at least \(Self.fixedSize) bytes (header and index), this one has \(range.length)")
-        }
+        guard range.length >= Int64(Self.fixedSize) else { throw Self.tooShort(range.length, path: path) }
         let bytes: [UInt8]
         do {
             bytes = try range.read(at: 0, count: Self.fixedSize)
@@ -78,9 +74,7 @@ public struct CompactCacheBundle: Sendable {
     /// records (two 128 KiB arrays per bundle) was a fifth of its time (issue 36). Read, not
     /// mapped: a file cut short under a mapping faults where a read reports it.
     public static func counts(range: ByteRange, path: String) throws(PackageFormatError) -> Counts {
-        guard range.length >= Int64(Self.fixedSize) else {
-            throw PackageFormatError(kind: .damaged, path: path, message: "a bundle needs at least \(Self.fixedSize) bytes (header and index), this one has \(range.length)")
-        }
+        guard range.length >= Int64(Self.fixedSize) else { throw Self.tooShort(range.length, path: path) }
         return try withUnsafeTemporaryAllocation(byteCount: Self.fixedSize, alignment: 8) { buffer throws(PackageFormatError) in
             do throws(ArchiveError) {
                 try range.file.read(into: buffer, at: range.offset)
@@ -90,6 +84,11 @@ public struct CompactCacheBundle: Sendable {
             let index = UnsafeRawBufferPointer(rebasing: buffer[Self.headerSize...])
             return Counts((0..<Self.packetSize * Self.packetSize).lazy.map { UInt64(littleEndian: index.loadUnaligned(fromByteOffset: 8 * $0, as: UInt64.self)) })
         }
+    }
+
+    /// A bundle of `length` bytes, too short to hold its header and index.
+    private static func tooShort(_ length: Int64, path: String) -> PackageFormatError {
+        PackageFormatError(kind: .damaged, path: path, message: "a bundle needs at least \(fixedSize) bytes (header and index), this one has \(length)")
     }
 
     /// Records that point outside the bundle or into its header and index.

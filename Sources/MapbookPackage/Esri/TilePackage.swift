@@ -38,7 +38,7 @@ public struct TilePackage: Sendable {
             largestTile = max(largestTile, counts.largest)
         }
 
-        public init(level: Int, bundles: Int, tiles: Int, bytes: Int64, largestTile: Int, featuresKept: Int? = nil, featuresDropped: Int? = nil) {
+        public init(level: Int, bundles: Int = 0, tiles: Int = 0, bytes: Int64 = 0, largestTile: Int = 0, featuresKept: Int? = nil, featuresDropped: Int? = nil) {
             self.level = level
             self.bundles = bundles
             self.tiles = tiles
@@ -144,7 +144,7 @@ public struct TilePackage: Sendable {
         var levels: [Int: Level] = [:]
         for bundle in bundles {
             let counts = try CompactCacheBundle.counts(range: try range(of: bundle), path: path(of: bundle))
-            levels[bundle.level, default: Level(level: bundle.level, bundles: 0, tiles: 0, bytes: 0, largestTile: 0)].add(counts)
+            levels[bundle.level, default: Level(level: bundle.level)].add(counts)
         }
         for (zoom, counts) in tilingStatistics() where levels[zoom] != nil {
             levels[zoom]!.featuresKept = counts.kept
