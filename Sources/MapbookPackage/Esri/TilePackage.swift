@@ -141,31 +141,34 @@ public struct TilePackage: Sendable {
 
     /// Tiles and bytes per level, from every bundle's index.
     public func levels() throws(PackageFormatError) -> [Level] {
-        var levels: [Int: Level] = [:]
+        // Arrays, not dictionaries keyed by level: the first `[Int: …]` of a process makes the
+        // runtime look up `Int: Hashable` through every conformance record of the executable
+        // (about 0.1 ms of `inspect`). Bundles are sorted by level, so a level is a run of them.
+        var levels: [Level] = []
         for bundle in bundles {
             let counts = try CompactCacheBundle.counts(range: try range(of: bundle), path: path(of: bundle))
-            levels[bundle.level, default: Level(level: bundle.level)].add(counts)
+            if levels.last?.level != bundle.level { levels.append(Level(level: bundle.level)) }
+            levels[levels.count - 1].add(counts)
         }
-        for (zoom, counts) in tilingStatistics() where levels[zoom] != nil {
-            levels[zoom]!.featuresKept = counts.kept
-            levels[zoom]!.featuresDropped = counts.dropped
+        for zoom in tilingStatistics() {
+            guard let i = levels.firstIndex(where: { $0.level == zoom.zoom }) else { continue }
+            levels[i].featuresKept = zoom.kept
+            levels[i].featuresDropped = zoom.dropped
         }
-        return levels.keys.sorted().map { levels[$0]! }
+        return levels
     }
 
     /// Per-zoom feature counts from `metadata.json` beside root.json (mapbook writes them under
-    /// `tiling`; Esri's packages have none). Empty when absent or unreadable.
-    public func tilingStatistics() -> [Int: (kept: Int, dropped: Int)] {
+    /// `tiling`; Esri's packages have none), in the file's order. Empty when absent or unreadable.
+    public func tilingStatistics() -> [(zoom: Int, kept: Int, dropped: Int)] {
         let folder = rootEntryName.contains("/") ? String(rootEntryName.split(separator: "/")[0]) + "/" : ""
         guard let entry = archive.entry(named: folder + "metadata.json"),
             let bytes = try? archive.read(entry, limit: 16 << 20),
             let zooms = (try? JSONParser.parse(bytes))?.objectValue?.array("tiling")
-        else { return [:] }
-        var result: [Int: (kept: Int, dropped: Int)] = [:]
-        for zoom in zooms {
-            guard let o = zoom.objectValue, let z = o.int("zoom"), let kept = o.int("featuresKept"), let dropped = o.int("featuresDropped") else { continue }
-            result[z] = (kept, dropped)
+        else { return [] }
+        return zooms.compactMap { zoom in
+            guard let o = zoom.objectValue, let z = o.int("zoom"), let kept = o.int("featuresKept"), let dropped = o.int("featuresDropped") else { return nil }
+            return (z, kept, dropped)
         }
-        return result
     }
 }

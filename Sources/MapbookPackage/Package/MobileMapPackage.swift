@@ -132,7 +132,9 @@ public final class MobileMapPackage: Sendable {
 
     /// The entry a map's layer path names, resolved against the map's folder.
     public func entry(for dataPath: LayerDataPath, mapEntry: ZipEntry) -> ZipEntry? {
-        let mapFolder = mapEntry.name.split(separator: "/").dropLast().joined(separator: "/")
+        // The folder by slicing: `split(…).dropLast().joined(…)` runs the standard library's
+        // unspecialised `joined`, whose first call looks its types up at run time.
+        let mapFolder = mapEntry.name.lastIndex(of: "/").map { String(mapEntry.name[..<$0]) } ?? ""
         return archive.entry(named: dataPath.entryName(relativeTo: mapFolder))
     }
 

@@ -55,15 +55,23 @@ public struct LayerDataPath: Sendable, Hashable, CustomStringConvertible {
 
     /// The entry a relative path (`../data.gpkg`) names from a folder of the package.
     public static func entryName(_ path: String, relativeTo folder: String) -> String {
-        var components = folder.split(separator: "/").map(String.init)
+        // Substrings of the two strings, joined by hand: `[String].joined(separator:)` is the
+        // standard library's unspecialised generic here, and its first call in a process looks
+        // `[String]: Collection` up through every conformance record (start time of `inspect`).
+        var components = folder.split(separator: "/")
         for part in path.split(separator: "/") {
             if part == ".." {
                 if !components.isEmpty { components.removeLast() }
             } else if part != "." {
-                components.append(String(part))
+                components.append(part)
             }
         }
-        return components.joined(separator: "/")
+        var name = ""
+        for part in components {
+            if !name.isEmpty { name += "/" }
+            name.append(contentsOf: part)
+        }
+        return name
     }
 
     static func percentDecode(_ s: String) -> String {
