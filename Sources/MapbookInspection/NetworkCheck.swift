@@ -136,7 +136,7 @@ public enum NetworkCheck {
         guard let source = file.builtFrom else {
             return [Diagnostic(.warning, "network.source", entry: entry, "the network does not say which layer it was built from, so it cannot be compared with it")]
         }
-        let dataName = LayerDataPath.entryName(source.data, relativeTo: entry.split(separator: "/").dropLast().joined(separator: "/"))
+        let dataName = LayerDataPath.entryName(source.data, relativeTo: LayerDataPath.folder(of: entry))
         guard let dataEntry = package.archive.entries.first(where: { $0.name == dataName }) else {
             return [Diagnostic(.error, "network.source", entry: entry, "the network was built from \(source.layer) in \(dataName), which the package does not hold")]
         }

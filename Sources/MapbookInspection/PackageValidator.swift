@@ -465,7 +465,7 @@ private struct Run {
             return
         }
         guard let dataEntry = package.entry(for: dataPath, mapEntry: mapEntry) else {
-            add(.error, "map.path", entry: mapEntry.name, "\(label) points at '\(path)', but '\(dataPath.entryName(relativeTo: folder(of: mapEntry.name)))' is not in the package")
+            add(.error, "map.path", entry: mapEntry.name, "\(label) points at '\(path)', but '\(dataPath.entryName(relativeTo: LayerDataPath.folder(of: mapEntry.name)))' is not in the package")
             return
         }
         guard dataPath.table != nil || dataPath.itemId != nil else { return }
@@ -500,10 +500,6 @@ private struct Run {
         default:
             return []
         }
-    }
-
-    func folder(of name: String) -> String {
-        name.split(separator: "/").dropLast().joined(separator: "/")
     }
 
     mutating func database(for entry: ZipEntry, package: MobileMapPackage) -> SQLiteDatabase? {
@@ -681,7 +677,7 @@ private struct Run {
             }
             for participant in composite.participants {
                 let path = participant.path
-                let resolved = LayerDataPath("file:./" + path)?.entryName(relativeTo: folder(of: entry.name)) ?? path
+                let resolved = LayerDataPath("file:./" + path)?.entryName(relativeTo: LayerDataPath.folder(of: entry.name)) ?? path
                 if archive.entry(named: resolved) == nil && archive.entry(named: resolved + "/locator.json") == nil {
                     add(.error, "locator.missing", entry: entry.name, "participant '\(participant.name)' points at '\(path)', which is not in the package")
                 }

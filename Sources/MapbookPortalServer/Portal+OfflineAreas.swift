@@ -277,7 +277,7 @@ extension Portal {
     /// package has none.
     static func areaQuality(_ package: MobileMapPackage, edited: CompositeLocator.EditedData, into folder: String) throws -> (entry: String, path: String)? {
         guard let locator = try CompositeLocator.open(package, edited: edited), let relative = locator.definition.quality else { return nil }
-        let name = CompositeLocator.resolve(relative, in: locator.path.split(separator: "/").dropLast().joined(separator: "/"))
+        let name = CompositeLocator.resolve(relative, in: LayerDataPath.folder(of: locator.path))
         guard let entry = package.archive.entry(named: name) else { return nil }
         let quality = try SearchQuality.parse(try JSONParser.parse(try package.bytes(of: entry, limit: 64 << 20)), path: "\(package.path)[\(name)]")
         let path = folder + "/quality.json"

@@ -132,10 +132,7 @@ public final class MobileMapPackage: Sendable {
 
     /// The entry a map's layer path names, resolved against the map's folder.
     public func entry(for dataPath: LayerDataPath, mapEntry: ZipEntry) -> ZipEntry? {
-        // The folder by slicing: `split(…).dropLast().joined(…)` runs the standard library's
-        // unspecialised `joined`, whose first call looks its types up at run time.
-        let mapFolder = mapEntry.name.lastIndex(of: "/").map { String(mapEntry.name[..<$0]) } ?? ""
-        return archive.entry(named: dataPath.entryName(relativeTo: mapFolder))
+        archive.entry(named: dataPath.entryName(relativeTo: LayerDataPath.folder(of: mapEntry.name)))
     }
 
     /// Opens a SQLite database entry (GeoPackage, geodatabase, locator index) in place.

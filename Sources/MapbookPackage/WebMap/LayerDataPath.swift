@@ -53,6 +53,14 @@ public struct LayerDataPath: Sendable, Hashable, CustomStringConvertible {
         Self.entryName(file, relativeTo: folder)
     }
 
+    /// The folder of the package holding an entry (`p20` for `p20/811 Map.mmap`, "" at the
+    /// root): what the entry's relative paths are resolved from. Sliced, not split and joined
+    /// again: the standard library's `joined` runs unspecialised here, and its first call looks
+    /// its types up through every conformance record (start time of `inspect`).
+    public static func folder(of entryName: String) -> String {
+        entryName.lastIndex(of: "/").map { String(entryName[..<$0]) } ?? ""
+    }
+
     /// The entry a relative path (`../data.gpkg`) names from a folder of the package.
     public static func entryName(_ path: String, relativeTo folder: String) -> String {
         // Substrings of the two strings, joined by hand: `[String].joined(separator:)` is the

@@ -79,7 +79,7 @@ public enum LocatorValidator {
     }
 
     static func runQuality(_ relative: String, locator: CompositeLocator, package: MobileMapPackage) -> [Diagnostic] {
-        let folder = locator.path.split(separator: "/").dropLast().joined(separator: "/")
+        let folder = LayerDataPath.folder(of: locator.path)
         let name = CompositeLocator.resolve(relative, in: folder)
         guard let entry = package.archive.entry(named: name) else {
             return [Diagnostic(.error, "search.quality", entry: locator.path, "names the search-quality file '\(relative)', which is not in the package")]

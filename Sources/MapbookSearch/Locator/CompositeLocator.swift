@@ -42,7 +42,7 @@ public final class CompositeLocator {
             return nil
         }
         let display = "\(package.path)[\(entry.name)]"
-        let folder = entry.name.split(separator: "/").dropLast().joined(separator: "/")
+        let folder = LayerDataPath.folder(of: entry.name)
         var definition: CompositeDefinition
         if entry.name.hasSuffix("/locator.json") {
             // A single-field locator listed on its own: a composite of one.
